@@ -1,0 +1,383 @@
+//! Accuracy of the engine over a directory of labelled documents.
+//!
+//! ```text
+//! accuracy [--jobs N] [--boxes] [--json OUT] [--limit N] [--show-errors FIELD] DIR
+//! ```
+//!
+//! Every `<id>.truth.json` in DIR (recursively) with its document beside it (`<id>.pdf`,
+//! `<id>.jpg`, ...) is recognised with `Engine::new(EngineConfig::default())`; with `--boxes`,
+//! `<id>.boxes.txt` (SROIE OCR lines) is turned into a text page and run through
+//! `Engine::recognize_text_pages` instead. Documents run in parallel on `--jobs` threads
+//! (default: the number of cores). Scoring follows `folio_bench::score`.
+//!
+//! Tesseract parallelises inside a page with OpenMP, which reads `OMP_THREAD_LIMIT` once, when
+//! the library is loaded; documents already run in parallel here, so extra OpenMP threads only
+//! oversubscribe the cores. Setting the variable from Rust needs `unsafe` (edition 2024), which
+//! the workspace forbids, so when it is missing the binary re-executes itself with
+//! `OMP_THREAD_LIMIT=1` before anything is loaded.
+
+use clap::Parser;
+use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions};
+use folio_bench::boxes::parse_boxes;
+use folio_bench::dataset::{LabelledDoc, discover};
+use folio_bench::score::{
+    DocScore, FIELDS, FieldTally, LINE_ITEM_FIELDS, Scoreboard, score_document,
+};
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Accuracy of the Folio engine over labelled documents (`<id>.truth.json` + document).
+#[derive(Debug, Parser)]
+#[command(name = "accuracy")]
+struct Args {
+    /// Documents processed in parallel (default: number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Use `<id>.boxes.txt` OCR lines (SROIE) through `recognize_text_pages` instead of files.
+    #[arg(long)]
+    boxes: bool,
+    /// Write all figures and per-document, per-field outcomes as JSON to this file.
+    #[arg(long, value_name = "OUT")]
+    json: Option<PathBuf>,
+    /// Only the first N documents (by id).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print truth vs prediction for every document where FIELD was missed or wrong.
+    #[arg(long, value_name = "FIELD")]
+    show_errors: Vec<String>,
+    /// Directory searched (recursively) for `*.truth.json`.
+    dir: PathBuf,
+}
+
+/// Outcome of one document.
+struct DocRun {
+    doc: LabelledDoc,
+    seconds: f64,
+    error: Option<(String, String)>,
+    score: DocScore,
+}
+
+fn main() -> ExitCode {
+    if let Some(code) = folio_bench::inputs::reexec_with_omp_limit() {
+        return code;
+    }
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("accuracy: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    for f in &args.show_errors {
+        if !FIELDS.contains(&f.as_str()) && !LINE_ITEM_FIELDS.contains(&f.as_str()) {
+            return Err(format!(
+                "unknown field {f:?} (one of: {})",
+                FIELDS.join(", ")
+            ));
+        }
+    }
+    let found = discover(&args.dir, args.boxes)
+        .map_err(|e| format!("cannot read {}: {e}", args.dir.display()))?;
+    let mut docs = found.docs;
+    if let Some(n) = args.limit {
+        docs.truncate(n);
+    }
+    if docs.is_empty() {
+        return Err(format!(
+            "no labelled {} under {}",
+            if args.boxes {
+                "boxes files"
+            } else {
+                "documents"
+            },
+            args.dir.display()
+        ));
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let engine = Engine::new(EngineConfig::default()).map_err(|e| format!("engine: {e}"))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    eprintln!(
+        "accuracy: {} documents ({} truth files without input), {} jobs, {} mode",
+        docs.len(),
+        found.truth_without_input,
+        jobs,
+        if args.boxes { "boxes" } else { "file" }
+    );
+
+    let done = AtomicUsize::new(0);
+    let tty = std::io::stderr().is_terminal();
+    let total = docs.len();
+    let start = Instant::now();
+    let runs: Vec<DocRun> = pool.install(|| {
+        docs.into_par_iter()
+            .map(|doc| {
+                let r = run_one(&engine, doc, args.boxes);
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if tty {
+                    eprint!("\r{n}/{total}");
+                    let _ = std::io::stderr().flush();
+                }
+                r
+            })
+            .collect()
+    });
+    let wall = start.elapsed().as_secs_f64();
+    if tty {
+        eprintln!();
+    }
+
+    let mut board = Scoreboard::default();
+    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
+    for r in &runs {
+        board.add(&r.score);
+        if let Some((code, _)) = &r.error {
+            *errors.entry(code.clone()).or_default() += 1;
+        }
+    }
+    let mut times: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+    times.sort_by(f64::total_cmp);
+    let median = median(&times);
+    let docs_per_s = if wall > 0.0 {
+        runs.len() as f64 / wall
+    } else {
+        0.0
+    };
+
+    print_table(&board);
+    println!();
+    println!(
+        "documents: {}  errors: {}  wall: {:.2} s  documents/s: {:.2}  median s/document: {:.4}  jobs: {}",
+        runs.len(),
+        errors.values().sum::<u64>(),
+        wall,
+        docs_per_s,
+        median,
+        jobs
+    );
+    for (code, n) in &errors {
+        println!("  error {code}: {n}");
+    }
+    for field in &args.show_errors {
+        show_errors(&runs, field);
+    }
+    if let Some(out) = &args.json {
+        let j = report_json(args, jobs, &runs, &board, &errors, wall, docs_per_s, median);
+        let text = serde_json::to_string_pretty(&j).map_err(|e| format!("json: {e}"))?;
+        std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        eprintln!("accuracy: wrote {}", out.display());
+    }
+    Ok(())
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted.get(n / 2).copied().unwrap_or(0.0),
+        n => {
+            let a = sorted.get(n / 2 - 1).copied().unwrap_or(0.0);
+            let b = sorted.get(n / 2).copied().unwrap_or(0.0);
+            (a + b) / 2.0
+        }
+    }
+}
+
+/// Recognises and scores one document; an engine error scores as an empty result (every
+/// labelled field missed) and is recorded with its code.
+fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool) -> DocRun {
+    let start = Instant::now();
+    let outcome = recognize(engine, &doc, boxes);
+    let seconds = start.elapsed().as_secs_f64();
+    let truth = std::fs::read_to_string(&doc.truth)
+        .ok()
+        .and_then(|s| serde_json::from_str::<Value>(&s).ok());
+    let (result, mut error) = match outcome {
+        Ok(v) => (v, None),
+        Err(e) => (json!({}), Some(e)),
+    };
+    let score = match &truth {
+        Some(t) => score_document(&result, t),
+        None => {
+            error.get_or_insert(("BAD_TRUTH".into(), "truth file unreadable".into()));
+            DocScore::default()
+        }
+    };
+    DocRun {
+        doc,
+        seconds,
+        error,
+        score,
+    }
+}
+
+fn recognize(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Value, (String, String)> {
+    let opts = RecognizeOptions::default();
+    let cancel = CancelToken::new();
+    let progress = |_| {};
+    let result = if boxes {
+        let content = std::fs::read_to_string(&doc.input)
+            .map_err(|e| ("IO_ERROR".to_string(), e.to_string()))?;
+        let page = parse_boxes(&content)
+            .ok_or_else(|| ("BAD_BOXES".to_string(), "no usable box line".to_string()))?;
+        engine.recognize_text_pages(&[page], &opts, &progress, &cancel)
+    } else {
+        engine.recognize_path(&doc.input, &opts, &progress, &cancel)
+    };
+    let result = result.map_err(|e| (e.code().as_str().to_string(), e.to_string()))?;
+    serde_json::to_value(&result).map_err(|e| ("INTERNAL_ERROR".to_string(), e.to_string()))
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{:.1}", v * 100.0))
+}
+
+fn print_row(name: &str, t: &FieldTally) {
+    println!(
+        "{:<24} {:>8} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11}",
+        name,
+        t.labelled,
+        t.predicted,
+        t.correct,
+        pct(t.precision()),
+        pct(t.recall()),
+        pct(t.f1()),
+        t.unlabelled
+    );
+}
+
+fn print_table(board: &Scoreboard) {
+    println!(
+        "{:<24} {:>8} {:>9} {:>7} {:>7} {:>7} {:>7} {:>11}",
+        "field", "labelled", "predicted", "correct", "P %", "R %", "F1 %", "unlabelled*"
+    );
+    for f in FIELDS {
+        print_row(f, &board.tally(f));
+    }
+    print_row("ALL (micro)", &board.overall());
+    println!("matched line-item pairs:");
+    for f in LINE_ITEM_FIELDS {
+        print_row(f, &board.tally(f));
+    }
+    println!("* predicted where the truth has no label: not scored");
+}
+
+fn compact(v: &Value, field: &str) -> String {
+    if field == "line_items" {
+        // Net amounts only: that is what rows are matched by.
+        let amounts: Vec<String> = v
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|r| match r.get("line_total") {
+                        Some(Value::String(s)) => s.clone(),
+                        _ => "null".into(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        return format!("[{}]", amounts.join(", "));
+    }
+    v.to_string()
+}
+
+fn show_errors(runs: &[DocRun], field: &str) {
+    println!();
+    println!("misses of {field} (truth | predicted):");
+    let mut n = 0;
+    for r in runs {
+        let Some(o) = r.score.get(field) else {
+            continue;
+        };
+        if !o.tally.has_miss() {
+            continue;
+        }
+        n += 1;
+        let err = r
+            .error
+            .as_ref()
+            .map(|(c, _)| format!("  [{c}]"))
+            .unwrap_or_default();
+        println!(
+            "  {}: {} | {}{}",
+            r.doc.id,
+            compact(&o.truth, field),
+            compact(&o.predicted_value, field),
+            err
+        );
+    }
+    println!("  {n} documents");
+}
+
+fn tally_json(t: &FieldTally) -> Value {
+    json!({
+        "labelled": t.labelled,
+        "predicted": t.predicted,
+        "correct": t.correct,
+        "unlabelled": t.unlabelled,
+        "precision": t.precision(),
+        "recall": t.recall(),
+        "f1": t.f1(),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report_json(
+    args: &Args,
+    jobs: usize,
+    runs: &[DocRun],
+    board: &Scoreboard,
+    errors: &BTreeMap<String, u64>,
+    wall: f64,
+    docs_per_s: f64,
+    median: f64,
+) -> Value {
+    let fields: serde_json::Map<String, Value> = FIELDS
+        .iter()
+        .chain(LINE_ITEM_FIELDS.iter())
+        .map(|f| (f.to_string(), tally_json(&board.tally(f))))
+        .collect();
+    let per_document: Vec<Value> = runs
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.doc.id,
+                "input": path_str(&r.doc.input),
+                "seconds": r.seconds,
+                "error": r.error.as_ref().map(|(c, m)| json!({"code": c, "message": m})),
+                "fields": r.score.fields,
+            })
+        })
+        .collect();
+    json!({
+        "dir": path_str(&args.dir),
+        "mode": if args.boxes { "boxes" } else { "file" },
+        "jobs": jobs,
+        "documents": runs.len(),
+        "errors": errors,
+        "wall_seconds": wall,
+        "documents_per_second": docs_per_s,
+        "median_seconds_per_document": median,
+        "fields": fields,
+        "overall": tally_json(&board.overall()),
+        "per_document": per_document,
+    })
+}
+
+fn path_str(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}

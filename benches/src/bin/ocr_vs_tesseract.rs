@@ -1,0 +1,225 @@
+//! OCR speed of the engine against the plain `tesseract` command on the same page image.
+//!
+//! ```text
+//! ocr_vs_tesseract [--runs N] [--lang en] [--dpi 300] [--page 1] [--keep PNG] INPUT
+//! ```
+//!
+//! A PDF INPUT has its page rendered at `--dpi` to a grayscale PNG (pdfium); any other INPUT is
+//! taken as the image itself. Then, after one warm-up run of each, N runs of each are interleaved:
+//! the engine (built once, one thread: `threads = Some(1)`, `Engine::recognize_bytes` on the
+//! PNG bytes with `languages = [LANG]`: decoding, preprocessing, OCR and every later stage), and
+//! `tesseract IMG - -l TESSLANG` with `OMP_THREAD_LIMIT=1` (plain text out). Prints both medians
+//! and the ratio engine / tesseract (the issue's target: at most 1.2).
+
+use clap::Parser;
+use folio::pdf::PdfLib;
+use folio::{CancelToken, Engine, EngineConfig, Progress, RecognizeOptions, Stage};
+use std::io::Cursor;
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Engine OCR vs plain tesseract on one page image.
+#[derive(Debug, Parser)]
+#[command(name = "ocr_vs_tesseract")]
+struct Args {
+    /// Timed runs of each.
+    #[arg(long, default_value_t = 10)]
+    runs: usize,
+    /// Language (ISO 639-1: en, de, fr, pl, uk, ru).
+    #[arg(long, default_value = "en")]
+    lang: String,
+    /// Rendering resolution for PDF input.
+    #[arg(long, default_value_t = 300)]
+    dpi: u32,
+    /// 1-based page of a PDF input.
+    #[arg(long, default_value_t = 1)]
+    page: u32,
+    /// Keep the rendered PNG at this path (else a temporary file, removed at the end).
+    #[arg(long, value_name = "PNG")]
+    keep: Option<PathBuf>,
+    /// PDF or image file.
+    input: PathBuf,
+}
+
+fn tesseract_lang(iso: &str) -> Option<&'static str> {
+    Some(match iso {
+        "en" => "eng",
+        "de" => "deu",
+        "fr" => "fra",
+        "pl" => "pol",
+        "uk" => "ukr",
+        "ru" => "rus",
+        _ => return None,
+    })
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let hi = v.get(n / 2).copied().unwrap_or(0.0);
+    if n % 2 == 1 {
+        hi
+    } else {
+        (v.get(n / 2 - 1).copied().unwrap_or(0.0) + hi) / 2.0
+    }
+}
+
+fn main() -> ExitCode {
+    if let Some(code) = folio_bench::inputs::reexec_with_omp_limit() {
+        return code;
+    }
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ocr_vs_tesseract: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The page image as PNG bytes and the file tesseract reads (and whether to remove it).
+fn prepare_image(args: &Args) -> Result<(Vec<u8>, PathBuf, bool), String> {
+    let bytes = std::fs::read(&args.input)
+        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
+    if !bytes.starts_with(b"%PDF") {
+        return Ok((bytes, args.input.clone(), false));
+    }
+    let lib = PdfLib::get(None).map_err(|e| e.to_string())?;
+    let img = lib
+        .render(&bytes, args.page, args.dpi)
+        .map_err(|e| e.to_string())?;
+    let mut png = Vec::new();
+    img.write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+        .map_err(|e| format!("png: {e}"))?;
+    let (path, temp) = match &args.keep {
+        Some(p) => (p.clone(), false),
+        None => (
+            std::env::temp_dir().join(format!("folio-ocr-vs-tess-{}.png", std::process::id())),
+            true,
+        ),
+    };
+    std::fs::write(&path, &png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!(
+        "rendered page {} at {} DPI: {}x{} px -> {}",
+        args.page,
+        args.dpi,
+        img.width(),
+        img.height(),
+        path.display()
+    );
+    Ok((png, path, temp))
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let tess_lang =
+        tesseract_lang(&args.lang).ok_or_else(|| format!("unsupported language {}", args.lang))?;
+    let (png, img_path, temp) = prepare_image(args)?;
+    let out = compare(args, tess_lang, &png, &img_path);
+    if temp {
+        let _ = std::fs::remove_file(&img_path);
+    }
+    out
+}
+
+fn compare(args: &Args, tess_lang: &str, png: &[u8], img_path: &PathBuf) -> Result<(), String> {
+    let cfg = EngineConfig {
+        threads: Some(1),
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(cfg).map_err(|e| format!("engine: {e}"))?;
+    let opts = RecognizeOptions {
+        languages: Some(vec![args.lang.clone()]),
+        ..RecognizeOptions::default()
+    };
+    let cancel = CancelToken::new();
+    let progress = |_| {};
+    let run_engine = || -> Result<f64, String> {
+        let t = Instant::now();
+        let r = engine
+            .recognize_bytes(png, &opts, &progress, &cancel)
+            .map_err(|e| format!("engine: {e}"))?;
+        std::hint::black_box(r);
+        Ok(t.elapsed().as_secs_f64())
+    };
+    let run_tess = || -> Result<f64, String> {
+        let t = Instant::now();
+        let status = Command::new("tesseract")
+            .arg(img_path)
+            .arg("-")
+            .args(["-l", tess_lang])
+            .env("OMP_THREAD_LIMIT", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run tesseract: {e}"))?;
+        if !status.success() {
+            return Err(format!("tesseract failed: {status}"));
+        }
+        Ok(t.elapsed().as_secs_f64())
+    };
+    // Warm-up: engine caches (tesseract API per thread, pdfium), page cache for the command.
+    // The warm-up result is shown so a run that recognised nothing is noticed.
+    let marks: Mutex<Vec<(Stage, Instant)>> = Mutex::new(Vec::new());
+    let record = |p: Progress| {
+        if let Ok(mut m) = marks.lock() {
+            if m.last().is_none_or(|(s, _)| *s != p.stage) {
+                m.push((p.stage, Instant::now()));
+            }
+        }
+    };
+    let first = engine
+        .recognize_bytes(png, &opts, &record, &cancel)
+        .map_err(|e| format!("engine: {e}"))?;
+    let end = Instant::now();
+    let marks = marks.into_inner().unwrap_or_default();
+    let stages: Vec<String> = marks
+        .iter()
+        .enumerate()
+        .map(|(i, (stage, t))| {
+            let next = marks.get(i + 1).map_or(end, |m| m.1);
+            format!("{} {:.3} s", stage.as_str(), (next - *t).as_secs_f64())
+        })
+        .collect();
+    eprintln!("engine stages (warm-up run): {}", stages.join(", "));
+    eprintln!(
+        "engine result: number {:?}, date {:?}, total {:?}, {} line items, {} evidence entries",
+        first.document.number,
+        first.document.date,
+        first.totals.total,
+        first.line_items.len(),
+        first.evidence.len()
+    );
+    run_tess()?;
+    let (mut e, mut t) = (Vec::new(), Vec::new());
+    for i in 0..args.runs.max(1) {
+        e.push(run_engine()?);
+        t.push(run_tess()?);
+        eprintln!(
+            "run {}: engine {:.3} s, tesseract {:.3} s",
+            i + 1,
+            e.last().copied().unwrap_or(0.0),
+            t.last().copied().unwrap_or(0.0)
+        );
+    }
+    let (me, mt) = (median(&mut e), median(&mut t));
+    println!(
+        "input: {}  lang: {}  runs: {}",
+        args.input.display(),
+        args.lang,
+        e.len()
+    );
+    println!("engine (warm, 1 thread, recognize_bytes on PNG): median {me:.3} s");
+    println!("tesseract {tess_lang} (OMP_THREAD_LIMIT=1, CLI): median {mt:.3} s");
+    let ratio = if mt > 0.0 { me / mt } else { f64::NAN };
+    println!(
+        "ratio engine/tesseract: {ratio:.2} (target <= 1.2: {})",
+        if ratio <= 1.2 { "met" } else { "NOT met" }
+    );
+    Ok(())
+}

@@ -1,0 +1,412 @@
+//! Date parsing: numeric (`dd.mm.yyyy`, `dd/mm/yyyy`, `yyyy-mm-dd`, `dd-mm-yy`, `mm/dd/yyyy`) and
+//! written month names in en, de, fr, pl, uk, ru (`3. März 2024`, `12 janvier 2024`,
+//! `5 maja 2024`, `15 березня 2024 р.`, `1 января 2024 г.`, `Jan 5, 2024`, `05-Jan-2024`).
+//!
+//! Day/month order: numeric dates are day-first (as printed in Europe and Malaysia) unless the
+//! day-first reading is impossible (`12/31/2024`), or the document is month-first: the caller
+//! passes `month_first` when its unambiguous numeric dates are month-first (see
+//! [`document_is_month_first`]). Two-digit years are 2000-2069 / 1970-1999.
+
+use chrono::NaiveDate;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A date found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DateMatch {
+    /// Byte start.
+    pub start: usize,
+    /// Byte end.
+    pub end: usize,
+    /// The date.
+    pub date: NaiveDate,
+    /// Whether day and month could be swapped (both <= 12, numeric).
+    pub ambiguous: bool,
+}
+
+impl DateMatch {
+    /// `YYYY-MM-DD`.
+    pub fn iso(&self) -> String {
+        self.date.format("%Y-%m-%d").to_string()
+    }
+}
+
+const MONTHS: &[(&str, u32)] = &[
+    // English
+    ("january", 1),
+    ("jan", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("may", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("september", 9),
+    ("sep", 9),
+    ("sept", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("dec", 12),
+    // German
+    ("januar", 1),
+    ("jänner", 1),
+    ("februar", 2),
+    ("märz", 3),
+    ("maerz", 3),
+    ("mär", 3),
+    ("mai", 5),
+    ("juni", 6),
+    ("juli", 7),
+    ("oktober", 10),
+    ("okt", 10),
+    ("dezember", 12),
+    ("dez", 12),
+    // French
+    ("janvier", 1),
+    ("janv", 1),
+    ("février", 2),
+    ("fevrier", 2),
+    ("févr", 2),
+    ("fév", 2),
+    ("mars", 3),
+    ("avril", 4),
+    ("avr", 4),
+    ("juin", 6),
+    ("juillet", 7),
+    ("juil", 7),
+    ("août", 8),
+    ("aout", 8),
+    ("septembre", 9),
+    ("octobre", 10),
+    ("novembre", 11),
+    ("décembre", 12),
+    ("decembre", 12),
+    ("déc", 12),
+    // Polish
+    ("styczeń", 1),
+    ("stycznia", 1),
+    ("luty", 2),
+    ("lutego", 2),
+    ("marzec", 3),
+    ("marca", 3),
+    ("kwiecień", 4),
+    ("kwietnia", 4),
+    ("maj", 5),
+    ("maja", 5),
+    ("czerwiec", 6),
+    ("czerwca", 6),
+    ("lipiec", 7),
+    ("lipca", 7),
+    ("sierpień", 8),
+    ("sierpnia", 8),
+    ("wrzesień", 9),
+    ("września", 9),
+    ("październik", 10),
+    ("października", 10),
+    ("listopad", 11),
+    ("listopada", 11),
+    ("grudzień", 12),
+    ("grudnia", 12),
+    // Ukrainian
+    ("січня", 1),
+    ("січень", 1),
+    ("лютого", 2),
+    ("лютий", 2),
+    ("березня", 3),
+    ("березень", 3),
+    ("квітня", 4),
+    ("квітень", 4),
+    ("травня", 5),
+    ("травень", 5),
+    ("червня", 6),
+    ("червень", 6),
+    ("липня", 7),
+    ("липень", 7),
+    ("серпня", 8),
+    ("серпень", 8),
+    ("вересня", 9),
+    ("вересень", 9),
+    ("жовтня", 10),
+    ("жовтень", 10),
+    ("листопада", 11),
+    ("листопад", 11),
+    ("грудня", 12),
+    ("грудень", 12),
+    // Russian
+    ("января", 1),
+    ("январь", 1),
+    ("февраля", 2),
+    ("февраль", 2),
+    ("марта", 3),
+    ("март", 3),
+    ("апреля", 4),
+    ("апрель", 4),
+    ("мая", 5),
+    ("май", 5),
+    ("июня", 6),
+    ("июнь", 6),
+    ("июля", 7),
+    ("июль", 7),
+    ("августа", 8),
+    ("август", 8),
+    ("сентября", 9),
+    ("сентябрь", 9),
+    ("октября", 10),
+    ("октябрь", 10),
+    ("ноября", 11),
+    ("ноябрь", 11),
+    ("декабря", 12),
+    ("декабрь", 12),
+];
+
+/// Month number of a (possibly abbreviated, any-case) month name.
+pub fn month_number(word: &str) -> Option<u32> {
+    let w = word.trim_end_matches('.').to_lowercase();
+    MONTHS.iter().find(|(n, _)| *n == w).map(|&(_, m)| m)
+}
+
+static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\d{1,4})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{2,4})").expect("date regex")
+});
+static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(\d{1,2})(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(\p{L}{3,12})\.?,?[\s/-]{0,2}'?(\d{4}|\d{2})",
+    )
+    .expect("date regex")
+});
+static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\p{L}{3,9})\.?\s{0,2}(\d{1,2})(?:st|nd|rd|th)?,?\s{0,2}(\d{4})")
+        .expect("date regex")
+});
+
+fn year_of(s: &str) -> Option<i32> {
+    let y: i32 = s.parse().ok()?;
+    match s.len() {
+        2 => Some(if y < 70 { 2000 + y } else { 1900 + y }),
+        4 if (1900..=2100).contains(&y) => Some(y),
+        _ => None,
+    }
+}
+
+fn boundary_ok(text: &str, start: usize, end: usize) -> bool {
+    let mut before = text[..start].chars().rev();
+    match before.next() {
+        Some(c) if c.is_alphanumeric() => return false,
+        Some('.' | ',' | '/' | '-') if before.next().is_some_and(|c| c.is_ascii_digit()) => {
+            return false;
+        }
+        _ => {}
+    }
+    let mut after = text[end..].chars();
+    match after.next() {
+        Some(c) if c.is_ascii_digit() => false,
+        Some('.' | '/' | '-') => !after.next().is_some_and(|c| c.is_ascii_digit()),
+        _ => true,
+    }
+}
+
+fn boundary_after_alpha_ok(text: &str, start: usize, _end: usize) -> bool {
+    // A letter right after the date (`05.03.2018vom`) is unusual but harmless; a letter or digit
+    // right before is not.
+    !text[..start]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric())
+}
+
+/// Finds all dates in `text`.
+pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
+    let mut out: Vec<DateMatch> = Vec::new();
+    for c in NUMERIC.captures_iter(text) {
+        let (Some(m), Some(a), Some(s1), Some(b), Some(s2), Some(y)) =
+            (c.get(0), c.get(1), c.get(2), c.get(3), c.get(4), c.get(5))
+        else {
+            continue;
+        };
+        if s1.as_str() != s2.as_str() || !boundary_ok(text, m.start(), m.end()) {
+            continue;
+        }
+        let (a_s, b_s, y_s) = (a.as_str(), b.as_str(), y.as_str());
+        let parsed = if a_s.len() == 4 {
+            // yyyy-mm-dd
+            let (Ok(yy), Ok(mm), Ok(dd)) = (a_s.parse::<i32>(), b_s.parse(), y_s.parse()) else {
+                continue;
+            };
+            if y_s.len() > 2 || !(1900..=2100).contains(&yy) {
+                continue;
+            }
+            NaiveDate::from_ymd_opt(yy, mm, dd).map(|d| (d, false))
+        } else if a_s.len() <= 2 {
+            let Some(yy) = year_of(y_s) else { continue };
+            let (Ok(p), Ok(q)) = (a_s.parse::<u32>(), b_s.parse::<u32>()) else {
+                continue;
+            };
+            let dm = NaiveDate::from_ymd_opt(yy, q, p);
+            let md = NaiveDate::from_ymd_opt(yy, p, q);
+            match (dm, md) {
+                (Some(d1), Some(d2)) if d1 != d2 => Some((if month_first { d2 } else { d1 }, true)),
+                (Some(d), _) | (None, Some(d)) => Some((d, false)),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        if let Some((date, ambiguous)) = parsed {
+            out.push(DateMatch {
+                start: m.start(),
+                end: m.end(),
+                date,
+                ambiguous,
+            });
+        }
+    }
+    let free =
+        |out: &[DateMatch], s: usize, e: usize| !out.iter().any(|d| d.start < e && s < d.end);
+    for c in DAY_MONTH_YEAR.captures_iter(text) {
+        let (Some(m), Some(d), Some(mon), Some(y)) = (c.get(0), c.get(1), c.get(2), c.get(3))
+        else {
+            continue;
+        };
+        if !free(&out, m.start(), m.end()) || !boundary_after_alpha_ok(text, m.start(), m.end()) {
+            continue;
+        }
+        if text[m.end()..].starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let (Some(month), Some(yy), Ok(dd)) = (
+            month_number(mon.as_str()),
+            year_of(y.as_str()),
+            d.as_str().parse::<u32>(),
+        ) else {
+            continue;
+        };
+        if let Some(date) = NaiveDate::from_ymd_opt(yy, month, dd) {
+            out.push(DateMatch {
+                start: m.start(),
+                end: m.end(),
+                date,
+                ambiguous: false,
+            });
+        }
+    }
+    for c in MONTH_DAY_YEAR.captures_iter(text) {
+        let (Some(m), Some(mon), Some(d), Some(y)) = (c.get(0), c.get(1), c.get(2), c.get(3))
+        else {
+            continue;
+        };
+        if !free(&out, m.start(), m.end()) || !boundary_after_alpha_ok(text, m.start(), m.end()) {
+            continue;
+        }
+        if text[m.end()..].starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let (Some(month), Some(yy), Ok(dd)) = (
+            month_number(mon.as_str()),
+            year_of(y.as_str()),
+            d.as_str().parse::<u32>(),
+        ) else {
+            continue;
+        };
+        if let Some(date) = NaiveDate::from_ymd_opt(yy, month, dd) {
+            out.push(DateMatch {
+                start: m.start(),
+                end: m.end(),
+                date,
+                ambiguous: false,
+            });
+        }
+    }
+    out.sort_by_key(|d| d.start);
+    out
+}
+
+/// Whether a document's unambiguous numeric dates are mostly month-first (`12/31/2024`).
+pub fn document_is_month_first<'a>(texts: impl Iterator<Item = &'a str>) -> bool {
+    let (mut dm, mut md) = (0, 0);
+    for t in texts {
+        for c in NUMERIC.captures_iter(t) {
+            let (Some(a), Some(b), Some(y)) = (c.get(1), c.get(3), c.get(5)) else {
+                continue;
+            };
+            if a.as_str().len() > 2 || year_of(y.as_str()).is_none() {
+                continue;
+            }
+            let (Ok(p), Ok(q)) = (a.as_str().parse::<u32>(), b.as_str().parse::<u32>()) else {
+                continue;
+            };
+            if (13..=31).contains(&p) && (1..=12).contains(&q) {
+                dm += 1;
+            } else if (13..=31).contains(&q) && (1..=12).contains(&p) {
+                md += 1;
+            }
+        }
+    }
+    md > dm
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> String {
+        let d = find_dates(text, false);
+        assert_eq!(d.len(), 1, "{text}: {d:?}");
+        d[0].iso()
+    }
+
+    #[test]
+    fn numeric_formats() {
+        assert_eq!(one("Datum: 05.03.2018"), "2018-03-05");
+        assert_eq!(one("25/12/2018 8:13:39 PM"), "2018-12-25");
+        assert_eq!(one("2024-01-31"), "2024-01-31");
+        assert_eq!(one("05-03-18"), "2018-03-05");
+        assert_eq!(one("12/31/2024"), "2024-12-31");
+        assert_eq!(one("1.2.2024"), "2024-02-01");
+        let d = find_dates("03/04/2024", true);
+        assert_eq!(d[0].iso(), "2024-03-04");
+        assert!(d[0].ambiguous);
+    }
+
+    #[test]
+    fn written_months_in_six_languages() {
+        assert_eq!(one("3. März 2024"), "2024-03-03");
+        assert_eq!(one("le 12 janvier 2024"), "2024-01-12");
+        assert_eq!(one("5 maja 2024"), "2024-05-05");
+        assert_eq!(one("15 березня 2024 р."), "2024-03-15");
+        assert_eq!(one("1 января 2024 г."), "2024-01-01");
+        assert_eq!(one("Jan 5, 2024"), "2024-01-05");
+        assert_eq!(one("05-Jan-2024"), "2024-01-05");
+        assert_eq!(one("5 Dec 18"), "2018-12-05");
+        assert_eq!(one("December 25th, 2023"), "2023-12-25");
+        assert_eq!(one("1er août 2023"), "2023-08-01");
+    }
+
+    #[test]
+    fn rejects_non_dates() {
+        assert!(find_dates("Tel 12.34.5678", false).is_empty());
+        assert!(find_dates("31.02.2024", false).is_empty());
+        assert!(find_dates("Amount 1.234.56", false).is_empty());
+        assert!(find_dates("DE123.45.2024", false).is_empty());
+        assert!(find_dates("5 apples 2024", false).is_empty());
+    }
+
+    #[test]
+    fn month_first_documents() {
+        assert!(document_is_month_first(
+            ["12/31/2024", "01/05/2024"].into_iter()
+        ));
+        assert!(!document_is_month_first(
+            ["31/12/2024", "01/05/2024"].into_iter()
+        ));
+    }
+}

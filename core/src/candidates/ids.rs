@@ -1,0 +1,310 @@
+//! Identifiers by shape: IBANs, EU VAT ids, Polish NIP, German Steuernummer, Malaysian company
+//! numbers, labelled national tax ids (EDRPOU, IPN, INN, KPP, GST ...), BIC, e-mail, phone, times.
+
+use super::labels::LabelKey;
+use crate::checks;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// An identifier found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdMatch {
+    /// Byte start.
+    pub start: usize,
+    /// Byte end.
+    pub end: usize,
+    /// Normalised value.
+    pub value: String,
+    /// Scheme (`EU_VAT`, `PL_NIP`, ...); None for plain registration numbers.
+    pub scheme: Option<&'static str>,
+    /// Checksum result where the scheme has one.
+    pub checksum_valid: Option<bool>,
+}
+
+/// IBANs (spaces allowed between groups). Emitted when the country length fits; the checksum
+/// result is reported, not required.
+pub fn find_ibans(text: &str) -> Vec<IdMatch> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i + 4 <= b.len() {
+        let starts = b[i].is_ascii_uppercase()
+            && b[i + 1].is_ascii_uppercase()
+            && b[i + 2].is_ascii_digit()
+            && b[i + 3].is_ascii_digit()
+            && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let country = &text[i..i + 2];
+        let Some(len) = checks::iban_length(country) else {
+            i += 1;
+            continue;
+        };
+        let mut chars = String::new();
+        let mut j = i;
+        while j < b.len() && chars.len() < len {
+            let c = b[j];
+            if c.is_ascii_alphanumeric() {
+                chars.push(c.to_ascii_uppercase() as char);
+                j += 1;
+            } else if c == b' ' && j + 1 < b.len() && b[j + 1].is_ascii_alphanumeric() {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        let next_alnum = b.get(j).is_some_and(u8::is_ascii_alphanumeric);
+        if chars.len() == len && !next_alnum {
+            let valid = checks::iban_is_valid(&chars);
+            out.push(IdMatch {
+                start: i,
+                end: j,
+                value: chars,
+                scheme: Some("IBAN"),
+                checksum_valid: Some(valid),
+            });
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+static EU_VAT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(ATU\d{8}|BE ?0?\d{3}[. ]?\d{3}[. ]?\d{3}|BG\d{9,10}|CY\d{8}[A-Z]|CZ\d{8,10}|DE ?\d{3} ?\d{3} ?\d{3}|DK ?\d{2} ?\d{2} ?\d{2} ?\d{2}|EE\d{9}|EL\d{9}|ES ?[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR ?[0-9A-Z]{2} ?\d{3} ?\d{3} ?\d{3}|HR\d{11}|HU\d{8}|IE\d[A-Z0-9+*]\d{5}[A-Z]{1,2}|IT ?\d{11}|LT\d{9,12}|LU ?\d{8}|LV\d{11}|MT\d{8}|NL ?\d{9}B\d{2}|PL ?\d{10}|PT ?\d{9}|RO\d{2,10}|SE ?\d{12}|SI\d{8}|SK\d{10}|GB ?\d{3} ?\d{4} ?\d{2}(?: ?\d{3})?|XI\d{9}|CHE[- ]?\d{3}\.?\d{3}\.?\d{3}(?: ?(?:MWST|TVA|IVA))?)\b",
+    )
+    .expect("vat regex")
+});
+
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// EU VAT ids by their country shape.
+pub fn find_vat_ids(text: &str) -> Vec<IdMatch> {
+    EU_VAT
+        .find_iter(text)
+        .map(|m| {
+            let value = squash(m.as_str());
+            let checksum_valid = checks::tax_id_check("EU_VAT", &value);
+            IdMatch {
+                start: m.start(),
+                end: m.end(),
+                value,
+                scheme: Some("EU_VAT"),
+                checksum_valid,
+            }
+        })
+        .collect()
+}
+
+static SHAPES: LazyLock<Vec<(Regex, Option<&'static str>)>> = LazyLock::new(|| {
+    vec![
+        // Polish NIP: 123-456-78-90 / 123-45-67-890.
+        (
+            Regex::new(r"\b(?:PL ?)?(\d{3}-\d{3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}-\d{3})\b")
+                .expect("re"),
+            Some("PL_NIP"),
+        ),
+        // German Steuernummer: 12/345/67890, 201/113/40209.
+        (
+            Regex::new(r"\b\d{2,3}/\d{3}/\d{4,5}\b").expect("re"),
+            Some("DE_STNR"),
+        ),
+        // Malaysian company registration: 123456-A, (1234567-X), 201901012345 (1234567-X).
+        (
+            Regex::new(r"\(?\b\d{4,7}-[A-Z]\b\)?").expect("re"),
+            Some("MY_REG"),
+        ),
+    ]
+});
+
+/// Tax / registration ids by shape alone (NIP, Steuernummer, Malaysian company numbers).
+pub fn find_shaped_ids(text: &str) -> Vec<IdMatch> {
+    let mut out = Vec::new();
+    for (re, scheme) in SHAPES.iter() {
+        for m in re.find_iter(text) {
+            let raw = m.as_str().trim_start_matches('(').trim_end_matches(')');
+            let value = match *scheme {
+                Some("DE_STNR") => raw.to_string(),
+                Some("MY_REG") => raw.to_string(),
+                _ => squash(raw),
+            };
+            let checksum_valid = scheme.and_then(|s| checks::tax_id_check(s, &value));
+            out.push(IdMatch {
+                start: m.start(),
+                end: m.end(),
+                value,
+                scheme: *scheme,
+                checksum_valid,
+            });
+        }
+    }
+    out
+}
+
+/// The scheme a tax-id label announces, by label key and the printed label text.
+pub fn scheme_for_label(key: LabelKey) -> Option<&'static str> {
+    match key {
+        LabelKey::VatId => Some("EU_VAT"),
+        LabelKey::StNr => Some("DE_STNR"),
+        LabelKey::Nip => Some("PL_NIP"),
+        LabelKey::Edrpou => Some("UA_EDRPOU"),
+        LabelKey::Ipn => Some("UA_IPN"),
+        LabelKey::Inn => Some("RU_INN"),
+        LabelKey::Kpp => Some("RU_KPP"),
+        LabelKey::GstId => Some("MY_GST"),
+        LabelKey::SstId => Some("MY_SST"),
+        LabelKey::Siret => Some("FR_SIRET"),
+        _ => None,
+    }
+}
+
+static ID_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Z]{0,3}[ -]?[0-9][0-9A-Z/ .-]{3,24}[0-9A-Z]").expect("id value regex")
+});
+
+/// The id value printed after a label at `from`: the first run of digits (with letters, `/`,
+/// `-`, `.` and single spaces) holding at least 5 digits.
+pub fn value_after(text: &str, from: usize) -> Option<(usize, usize, String)> {
+    let rest = text.get(from..)?;
+    let m = ID_VALUE.find(rest)?;
+    // Stop at a double space (column gap) or at a `/` followed by another id (`INN/KPP`).
+    let mut raw = m.as_str();
+    if let Some(p) = raw.find("  ") {
+        raw = &raw[..p];
+    }
+    let raw = raw.trim_end_matches([' ', '.', '-', '/']);
+    let lead = raw.len() - raw.trim_start_matches([' ', '-']).len();
+    let raw = &raw[lead..];
+    let digits = raw.chars().filter(char::is_ascii_digit).count();
+    if digits < 5 || m.start() > 12 {
+        return None;
+    }
+    let start = from + m.start() + lead;
+    Some((start, start + raw.len(), raw.to_string()))
+}
+
+static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}").expect("re")
+});
+
+/// E-mail addresses.
+pub fn find_emails(text: &str) -> Vec<(usize, usize)> {
+    EMAIL
+        .find_iter(text)
+        .map(|m| (m.start(), m.end()))
+        .collect()
+}
+
+static PHONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\+?\(?\d[\d ()/.-]{6,18}\d").expect("re"));
+
+/// A phone number after `from` (the caller found a phone label).
+pub fn phone_after(text: &str, from: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..)?;
+    let m = PHONE.find(rest)?;
+    if m.start() > 6 {
+        return None;
+    }
+    let digits = m.as_str().chars().filter(char::is_ascii_digit).count();
+    (7..=15)
+        .contains(&digits)
+        .then(|| (from + m.start(), from + m.end()))
+}
+
+static INTL_PHONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\+\d{1,3}[ ()\d/.-]{7,16}\d").expect("re"));
+
+/// International phone numbers (`+49 89 1234567`) without a label.
+pub fn find_intl_phones(text: &str) -> Vec<(usize, usize)> {
+    INTL_PHONE
+        .find_iter(text)
+        .map(|m| (m.start(), m.end()))
+        .collect()
+}
+
+static TIME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b\d{1,2}:\d{2}(?::\d{2})?\b").expect("re"));
+
+/// Times of day (masked so they do not become amounts).
+pub fn find_times(text: &str) -> Vec<(usize, usize)> {
+    TIME.find_iter(text).map(|m| (m.start(), m.end())).collect()
+}
+
+static BIC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\b").expect("re"));
+
+/// BIC/SWIFT codes after `from` (the caller found a BIC label).
+pub fn bic_after(text: &str, from: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..)?;
+    let m = BIC.find(rest)?;
+    (m.start() <= 12).then(|| (from + m.start(), from + m.end()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ibans() {
+        let v = find_ibans("IBAN: DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX");
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].value, "DE89370400440532013000");
+        assert_eq!(v[0].checksum_valid, Some(true));
+        let v = find_ibans("DE89370400440532013001");
+        assert_eq!(v[0].checksum_valid, Some(false));
+        assert!(find_ibans("DE12 short").is_empty());
+    }
+
+    #[test]
+    fn vat_ids() {
+        let v = find_vat_ids("USt-IdNr.: DE123456789");
+        assert_eq!(v[0].value, "DE123456789");
+        let v = find_vat_ids("TVA FR 32 123 456 789");
+        assert_eq!(v[0].value, "FR32123456789");
+        assert!(find_vat_ids("DE 80333 München").is_empty());
+    }
+
+    #[test]
+    fn shaped_ids() {
+        let v = find_shaped_ids("NIP 123-456-32-18");
+        assert_eq!(v[0].scheme, Some("PL_NIP"));
+        assert_eq!(v[0].value, "1234563218");
+        let v = find_shaped_ids("Steuernummer: 201/113/40209");
+        assert_eq!(v[0].scheme, Some("DE_STNR"));
+        assert_eq!(v[0].value, "201/113/40209");
+        let v = find_shaped_ids("SDN BHD (789417-W)");
+        assert_eq!(v[0].value, "789417-W");
+    }
+
+    #[test]
+    fn labelled_values() {
+        let t = "ЄДРПОУ 12345678";
+        let (s, e, v) = value_after(t, "ЄДРПОУ".len()).unwrap();
+        assert_eq!(v, "12345678");
+        assert_eq!(&t[s..e], "12345678");
+        let t = "GST ID: 000123456789  Tel";
+        assert_eq!(value_after(t, 6).unwrap().2, "000123456789");
+        assert!(value_after("Name: abc", 5).is_none());
+    }
+
+    #[test]
+    fn contacts() {
+        assert_eq!(find_emails("mail: a.b@example.com;").len(), 1);
+        let t = "Tel.: +49 (89) 123 456-7";
+        let (s, e) = phone_after(t, 4).unwrap();
+        assert_eq!(&t[s..e], "+49 (89) 123 456-7");
+        assert_eq!(find_times("25/12/2018 8:13:39 PM"), vec![(11, 18)]);
+        let t = "BIC: COBADEFFXXX";
+        let (s, e) = bic_after(t, 4).unwrap();
+        assert_eq!(&t[s..e], "COBADEFFXXX");
+    }
+}

@@ -1,0 +1,538 @@
+//! Candidate extraction: every value that could fill a Result field, with where it was printed.
+//!
+//! - [`dates`]: numeric and written dates in six languages.
+//! - [`amounts`]: amounts in every common format, currencies.
+//! - [`ids`]: IBANs, VAT / tax / registration ids, BIC, e-mail, phone.
+//! - [`labels`]: the multilingual label vocabulary.
+//! - [`parties`]: party blocks (seller, buyer) from labels and geometry.
+//! - [`tables`]: line-item tables from word geometry.
+//!
+//! Which label stands next to a candidate is decided later, in [`crate::fields`].
+
+pub mod amounts;
+pub mod dates;
+pub mod ids;
+pub mod labels;
+pub mod parties;
+pub mod tables;
+
+use crate::types::{CleanDocument, Line, Span};
+use labels::{LabelHit, LabelKey};
+use serde::{Deserialize, Serialize};
+
+/// What a candidate is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum CandidateKind {
+    /// A date, value `YYYY-MM-DD`.
+    Date,
+    /// A money amount or quantity, value a canonical decimal.
+    Amount,
+    /// A currency, value ISO 4217.
+    Currency,
+    /// An IBAN, value without spaces.
+    Iban,
+    /// A tax / VAT / registration id, value normalised, `scheme` says which.
+    TaxId,
+    /// A document number.
+    DocNumber,
+    /// A BIC / SWIFT code.
+    Bic,
+    /// An e-mail address.
+    Email,
+    /// A phone number.
+    Phone,
+}
+
+/// One candidate value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// Kind.
+    pub kind: CandidateKind,
+    /// Canonical value.
+    pub value: String,
+    /// Sub-kind: tax id scheme (`EU_VAT`, `UA_EDRPOU`, `RU_INN`, ...), `percent` for amounts
+    /// followed by `%`, `int` for amounts without decimals.
+    pub scheme: Option<String>,
+    /// Where it was printed.
+    pub span: Span,
+    /// Whether a check digit / checksum verified (None where the scheme has none).
+    pub checksum_valid: Option<bool>,
+    /// Currency printed with an amount (ISO 4217).
+    #[serde(default)]
+    pub currency: Option<String>,
+    /// Digits after the decimal separator of an amount.
+    #[serde(default)]
+    pub decimals: u32,
+    /// The label that introduced the value (document numbers, labelled ids, phones, BICs).
+    #[serde(default)]
+    pub label: Option<LabelKey>,
+    /// Whether a numeric date could be read with day and month swapped.
+    #[serde(default)]
+    pub ambiguous: bool,
+}
+
+/// A table reconstructed from word geometry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Line index of the header row.
+    pub header_line: usize,
+    /// Line indices of the body rows (each row may span several lines).
+    pub rows: Vec<Vec<usize>>,
+}
+
+/// Everything candidate extraction found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Candidates {
+    /// All value candidates.
+    pub items: Vec<Candidate>,
+    /// Line-item tables.
+    pub tables: Vec<Table>,
+}
+
+impl Candidates {
+    /// Candidates of one kind.
+    pub fn of(&self, kind: CandidateKind) -> impl Iterator<Item = &Candidate> {
+        self.items.iter().filter(move |c| c.kind == kind)
+    }
+}
+
+/// Document-wide reading conventions used by the parsers.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DocStyle {
+    /// Numeric dates are month-first (`12/31/2024`).
+    pub month_first: bool,
+    /// Decimal separator of the document's amounts.
+    pub decimal: Option<char>,
+}
+
+impl DocStyle {
+    /// Detects the conventions of a document.
+    pub fn detect(doc: &CleanDocument) -> DocStyle {
+        DocStyle {
+            month_first: dates::document_is_month_first(doc.lines.iter().map(|l| l.text.as_str())),
+            decimal: amounts::decimal_separator(doc.lines.iter().map(|l| l.text.as_str())),
+        }
+    }
+}
+
+fn cand(kind: CandidateKind, value: String, line: &Line, s: usize, e: usize) -> Candidate {
+    Candidate {
+        kind,
+        value,
+        scheme: None,
+        span: Span::from_line(line, s, e),
+        checksum_valid: None,
+        currency: None,
+        decimals: 0,
+        label: None,
+        ambiguous: false,
+    }
+}
+
+fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
+    ranges.iter().any(|&(a, b)| a < e && s < b)
+}
+
+/// Words that may stand between a number label and its value (`Nr.`, `No`, `#`, `:`).
+const NUMBER_FILLERS: &[&str] = &[
+    "°",
+    "no",
+    "nr",
+    "n",
+    "number",
+    "nummer",
+    "numéro",
+    "numer",
+    "#",
+    "no.",
+    "nr.",
+    "n°",
+    "номер",
+    "de",
+    "of",
+];
+
+/// The document-number value after a label ending at `from`, if it sits on the same line.
+pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
+    let mut pos = from;
+    let bytes = text.as_bytes();
+    loop {
+        while pos < bytes.len() && matches!(bytes[pos], b' ' | b':' | b'.' | b'#' | b'-' | b'\t') {
+            pos += 1;
+        }
+        let rest = text.get(pos..)?;
+        let end = rest.find(' ').map_or(text.len(), |e| pos + e);
+        let word = &text[pos..end];
+        let lw = word.to_lowercase();
+        let lw = lw.trim_end_matches([':', '.']);
+        if !word.is_empty() && (NUMBER_FILLERS.contains(&lw) || lw == "n°" || lw == "no°") {
+            pos = end;
+            continue;
+        }
+        if word.is_empty() || word.starts_with('(') {
+            return None;
+        }
+        let trimmed = word.trim_end_matches([',', ';', ':', ')', '.']);
+        let trimmed = trimmed.trim_start_matches(['(', '№', '°']);
+        let lead = word.len() - word.trim_start_matches(['(', '№', '°']).len();
+        let ok = trimmed.chars().any(|c| c.is_ascii_digit())
+            && trimmed.chars().count() <= 30
+            && trimmed
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-/._#".contains(c));
+        return ok.then_some((pos + lead, pos + lead + trimmed.len()));
+    }
+}
+
+/// The token of the line below `line` that sits under `hit` (for labels printed above values).
+fn value_below<'a>(
+    doc: &'a CleanDocument,
+    line: &Line,
+    hit_box: &crate::types::BBox,
+) -> Option<(&'a Line, usize, usize)> {
+    let next = doc.lines.get(line.index + 1)?;
+    if next.page != line.page || next.bbox.y0 - line.bbox.y1 > 2.0 * line.bbox.height().max(1.0) {
+        return None;
+    }
+    for (t, &(s, e)) in next.tokens.iter().zip(&next.token_spans) {
+        let tol = hit_box.height();
+        if t.bbox.x1 >= hit_box.x0 - tol && t.bbox.x0 <= hit_box.x1 + tol {
+            return Some((next, s, e));
+        }
+    }
+    None
+}
+
+/// Finds all candidates in a cleaned document.
+pub fn extract(doc: &CleanDocument) -> Candidates {
+    let style = DocStyle::detect(doc);
+    let mut items = Vec::new();
+    for line in &doc.lines {
+        extract_line(doc, line, &style, &mut items);
+    }
+    let tables = tables::find_tables(doc)
+        .into_iter()
+        .map(|t| Table {
+            header_line: t.header_line,
+            rows: t.rows.iter().map(|r| r.lines.clone()).collect(),
+        })
+        .collect();
+    Candidates { items, tables }
+}
+
+fn extract_line(doc: &CleanDocument, line: &Line, style: &DocStyle, items: &mut Vec<Candidate>) {
+    let text = line.text.as_str();
+    let hits: Vec<LabelHit> = labels::find_labels(text);
+    let mut masked: Vec<(usize, usize)> = Vec::new();
+
+    // IBANs first: they contain digit runs that would read as amounts.
+    for m in ids::find_ibans(text) {
+        masked.push((m.start, m.end));
+        let mut c = cand(CandidateKind::Iban, m.value, line, m.start, m.end);
+        c.scheme = Some("IBAN".into());
+        c.checksum_valid = m.checksum_valid;
+        items.push(c);
+    }
+    for (s, e) in ids::find_emails(text) {
+        masked.push((s, e));
+        items.push(cand(
+            CandidateKind::Email,
+            text[s..e].to_string(),
+            line,
+            s,
+            e,
+        ));
+    }
+    // Labelled values: tax ids, phones, BICs, document numbers.
+    for h in &hits {
+        if h.key.is_tax_id() {
+            if let Some((s, e, v)) = ids::value_after(text, h.end)
+                && !overlaps(&masked, s, e)
+            {
+                let scheme = ids::scheme_for_label(h.key);
+                let value = match scheme {
+                    Some("DE_STNR") | None => v.trim().to_string(),
+                    Some(_) => v.chars().filter(|c| c.is_ascii_alphanumeric()).collect(),
+                };
+                // `ИНН/КПП 7707083893/773601001`: split the pair.
+                let pair = value
+                    .split_once('/')
+                    .filter(|_| matches!(h.key, LabelKey::Inn | LabelKey::Kpp));
+                if let Some((inn, kpp)) = pair.or_else(|| {
+                    (h.key == LabelKey::Inn && hits.iter().any(|o| o.key == LabelKey::Kpp))
+                        .then(|| v.split_once('/'))
+                        .flatten()
+                }) {
+                    if h.key == LabelKey::Inn {
+                        for (val, sch) in [(inn, "RU_INN"), (kpp, "RU_KPP")] {
+                            let val: String = val.chars().filter(char::is_ascii_digit).collect();
+                            let mut c = cand(CandidateKind::TaxId, val.clone(), line, s, e);
+                            c.scheme = Some(sch.into());
+                            c.checksum_valid = crate::checks::tax_id_check(sch, &val);
+                            c.label = Some(h.key);
+                            items.push(c);
+                        }
+                        masked.push((s, e));
+                    }
+                    continue;
+                }
+                let scheme = scheme.map(str::to_string).or_else(|| {
+                    // Shape decides where the label is generic.
+                    ids::find_vat_ids(&v).first().map(|_| "EU_VAT".to_string())
+                });
+                let mut c = cand(CandidateKind::TaxId, value.clone(), line, s, e);
+                c.checksum_valid = scheme
+                    .as_deref()
+                    .and_then(|sc| crate::checks::tax_id_check(sc, &value));
+                c.scheme = scheme.or_else(|| Some(format!("{:?}", h.key).to_uppercase()));
+                c.label = Some(h.key);
+                masked.push((s, e));
+                items.push(c);
+            }
+        } else if h.key == LabelKey::Phone {
+            if let Some((s, e)) = ids::phone_after(text, h.end)
+                && !overlaps(&masked, s, e)
+            {
+                masked.push((s, e));
+                let mut c = cand(
+                    CandidateKind::Phone,
+                    text[s..e].trim().to_string(),
+                    line,
+                    s,
+                    e,
+                );
+                c.label = Some(h.key);
+                items.push(c);
+            }
+        } else if h.key == LabelKey::Bic {
+            if let Some((s, e)) = ids::bic_after(text, h.end) {
+                masked.push((s, e));
+                let mut c = cand(CandidateKind::Bic, text[s..e].to_string(), line, s, e);
+                c.label = Some(h.key);
+                items.push(c);
+            }
+        } else if matches!(
+            h.key,
+            LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
+        ) {
+            let found = number_after(text, h.end).map(|(s, e)| (line, s, e));
+            let found = found.or_else(|| {
+                // Label alone at the end of its line: the value printed under it.
+                let rest = text[h.end..].trim_matches([' ', ':', '.', '#']);
+                if rest.is_empty() && h.key != LabelKey::Title {
+                    let (bb, _) = line.range_bbox(h.start, h.end)?;
+                    let (l2, s, e) = value_below(doc, line, &bb)?;
+                    let t = l2.text[s..e].trim_end_matches([',', ';']);
+                    (t.chars().any(|c| c.is_ascii_digit())
+                        && dates::find_dates(t, style.month_first).is_empty())
+                    .then_some((l2, s, s + t.len()))
+                } else {
+                    None
+                }
+            });
+            if let Some((l, s, e)) = found {
+                let v = &l.text[s..e];
+                let is_date = !dates::find_dates(v, style.month_first).is_empty();
+                let is_amount_only = v.contains(['.', ','])
+                    && v.chars()
+                        .all(|c| c.is_ascii_digit() || c == '.' || c == ',');
+                if !is_date && !is_amount_only {
+                    if std::ptr::eq(l, line) {
+                        masked.push((s, e));
+                    }
+                    let mut c = cand(CandidateKind::DocNumber, v.to_string(), l, s, e);
+                    c.label = Some(h.key);
+                    items.push(c);
+                }
+            }
+        }
+    }
+    for m in ids::find_vat_ids(text) {
+        if overlaps(&masked, m.start, m.end) {
+            continue;
+        }
+        masked.push((m.start, m.end));
+        let mut c = cand(CandidateKind::TaxId, m.value, line, m.start, m.end);
+        c.scheme = m.scheme.map(Into::into);
+        c.checksum_valid = m.checksum_valid;
+        items.push(c);
+    }
+    for m in ids::find_shaped_ids(text) {
+        if overlaps(&masked, m.start, m.end) {
+            continue;
+        }
+        masked.push((m.start, m.end));
+        let mut c = cand(CandidateKind::TaxId, m.value, line, m.start, m.end);
+        c.scheme = m.scheme.map(Into::into);
+        c.checksum_valid = m.checksum_valid;
+        items.push(c);
+    }
+    for (s, e) in ids::find_intl_phones(text) {
+        if overlaps(&masked, s, e) {
+            continue;
+        }
+        masked.push((s, e));
+        items.push(cand(
+            CandidateKind::Phone,
+            text[s..e].trim().to_string(),
+            line,
+            s,
+            e,
+        ));
+    }
+    for d in dates::find_dates(text, style.month_first) {
+        if overlaps(&masked, d.start, d.end) {
+            continue;
+        }
+        masked.push((d.start, d.end));
+        let mut c = cand(CandidateKind::Date, d.iso(), line, d.start, d.end);
+        c.ambiguous = d.ambiguous;
+        items.push(c);
+    }
+    masked.extend(ids::find_times(text));
+    for a in amounts::find_amounts(text, style.decimal, &masked) {
+        let mut c = cand(
+            CandidateKind::Amount,
+            a.value.to_string(),
+            line,
+            a.start,
+            a.end,
+        );
+        c.currency = a.currency.map(Into::into);
+        c.decimals = a.decimals;
+        c.scheme = if a.percent {
+            Some("percent".into())
+        } else if a.decimals == 0 {
+            Some("int".into())
+        } else {
+            None
+        };
+        items.push(c);
+    }
+    for (s, e, iso) in amounts::find_currencies(text) {
+        // Short letter codes only as whole words (`RM`, `EUR`), symbols anywhere.
+        items.push(cand(CandidateKind::Currency, iso.to_string(), line, s, e));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean;
+    use crate::types::{BBox, Source, TextPage, Unit, Word};
+
+    pub(crate) fn doc_from(lines: &[(&str, f32, f32)]) -> CleanDocument {
+        // (text, x, y): words of a line spaced by their length.
+        let mut words = Vec::new();
+        for (text, x, y) in lines {
+            let mut x = *x;
+            for w in text.split(' ') {
+                if w.is_empty() {
+                    x += 6.0;
+                    continue;
+                }
+                let wdt = w.chars().count() as f32 * 5.0;
+                words.push(Word {
+                    text: w.into(),
+                    bbox: BBox::new(x, *y, x + wdt, y + 10.0),
+                    confidence: 1.0,
+                });
+                x += wdt + 4.0;
+            }
+        }
+        clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words,
+        }])
+    }
+
+    #[test]
+    fn extracts_kinds_with_spans() {
+        let d = doc_from(&[
+            ("Rechnung Nr. RE-2024-17 vom 05.03.2024", 10.0, 10.0),
+            ("USt-IdNr.: DE123456789", 10.0, 30.0),
+            ("IBAN DE89 3704 0044 0532 0130 00", 10.0, 50.0),
+            ("Gesamtbetrag 1.234,56 EUR", 10.0, 70.0),
+            ("Tel.: +49 89 1234567 info@lieferant.de", 10.0, 90.0),
+        ]);
+        let c = extract(&d);
+        let get = |k: CandidateKind| c.of(k).map(|c| c.value.clone()).collect::<Vec<_>>();
+        assert_eq!(get(CandidateKind::DocNumber), ["RE-2024-17"]);
+        assert_eq!(get(CandidateKind::Date), ["2024-03-05"]);
+        assert_eq!(get(CandidateKind::TaxId), ["DE123456789"]);
+        assert_eq!(get(CandidateKind::Iban), ["DE89370400440532013000"]);
+        assert!(get(CandidateKind::Amount).contains(&"1234.56".to_string()));
+        assert_eq!(get(CandidateKind::Currency), ["EUR"]);
+        assert_eq!(get(CandidateKind::Email), ["info@lieferant.de"]);
+        assert_eq!(get(CandidateKind::Phone), ["+49 89 1234567"]);
+        let amt = c
+            .of(CandidateKind::Amount)
+            .find(|a| a.value == "1234.56")
+            .unwrap();
+        assert_eq!(amt.currency.as_deref(), Some("EUR"));
+        assert_eq!(amt.span.line, 3);
+        assert!(amt.span.bbox.x0 > 10.0);
+        // No amount from the IBAN, the date or the VAT id.
+        assert!(
+            !get(CandidateKind::Amount)
+                .iter()
+                .any(|v| v == "3704" || v == "2024")
+        );
+    }
+
+    #[test]
+    fn labelled_national_ids() {
+        let d = doc_from(&[
+            ("ЄДРПОУ 12345678", 10.0, 10.0),
+            ("ИНН/КПП 7707083893/773601001", 10.0, 30.0),
+            ("Steuernummer: 201/113/40209", 10.0, 50.0),
+        ]);
+        let c = extract(&d);
+        let ids: Vec<(String, String)> = c
+            .of(CandidateKind::TaxId)
+            .map(|c| (c.scheme.clone().unwrap_or_default(), c.value.clone()))
+            .collect();
+        assert!(
+            ids.contains(&("UA_EDRPOU".into(), "12345678".into())),
+            "{ids:?}"
+        );
+        assert!(
+            ids.contains(&("RU_INN".into(), "7707083893".into())),
+            "{ids:?}"
+        );
+        assert!(
+            ids.contains(&("RU_KPP".into(), "773601001".into())),
+            "{ids:?}"
+        );
+        assert!(
+            ids.contains(&("DE_STNR".into(), "201/113/40209".into())),
+            "{ids:?}"
+        );
+    }
+
+    #[test]
+    fn number_under_its_label() {
+        let d = doc_from(&[("Invoice No.", 10.0, 10.0), ("INV-0042", 10.0, 24.0)]);
+        let c = extract(&d);
+        assert_eq!(
+            c.of(CandidateKind::DocNumber).next().unwrap().value,
+            "INV-0042"
+        );
+    }
+
+    #[test]
+    fn number_after_fillers() {
+        let t = "Handelsrechnung (380) Nr. 471102 vom";
+        let (s, e) = number_after(t, "Handelsrechnung (380)".len()).unwrap();
+        assert_eq!(&t[s..e], "471102");
+        assert!(number_after("Rechnung vom 05.03.2018", 8).is_none());
+        let t = "Facture n° F2024-01";
+        let (s, e) = number_after(t, 7).unwrap();
+        assert_eq!(&t[s..e], "F2024-01");
+    }
+}

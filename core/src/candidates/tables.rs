@@ -1,0 +1,441 @@
+//! Line-item tables from word geometry.
+//!
+//! 1. A header line holds at least three column header words of different kinds (or a
+//!    description and an amount column) and little else.
+//! 2. Columns take the x-ranges of their header words.
+//! 3. Each token of a body line goes to the column its box overlaps most; where it overlaps none,
+//!    text goes to the column starting left of it (left-aligned) and numbers to the column ending
+//!    right of it (right-aligned).
+//! 4. A line with a number in a quantity/price/amount column starts a row; a text-only line
+//!    continues the description of the row above (or, before the first row, of the next one).
+//! 5. The table ends at a totals label, another header, a page change, or a vertical gap of more
+//!    than four header heights.
+
+use super::amounts;
+use super::labels::{self, LabelKey};
+use crate::types::{BBox, CleanDocument, Line, Span};
+use rust_decimal::Decimal;
+
+/// A column: header kind and x-range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// Header kind.
+    pub key: LabelKey,
+    /// Left edge.
+    pub x0: f32,
+    /// Right edge.
+    pub x1: f32,
+}
+
+/// One cell: column kind, text, where it was printed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// Column kind.
+    pub key: LabelKey,
+    /// Text (tokens joined by spaces; continuation lines joined by spaces).
+    pub text: String,
+    /// Where (first line of the cell).
+    pub span: Span,
+}
+
+/// A table row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Line indices.
+    pub lines: Vec<usize>,
+    /// Cells.
+    pub cells: Vec<Cell>,
+}
+
+impl Row {
+    /// The cell of a column kind.
+    pub fn cell(&self, key: LabelKey) -> Option<&Cell> {
+        self.cells.iter().find(|c| c.key == key)
+    }
+}
+
+/// A reconstructed table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableLayout {
+    /// Header line index.
+    pub header_line: usize,
+    /// Columns left to right.
+    pub columns: Vec<Column>,
+    /// Rows.
+    pub rows: Vec<Row>,
+    /// Line index after the last body line.
+    pub end_line: usize,
+}
+
+fn is_numeric_token(t: &str) -> bool {
+    let digits = t.chars().filter(char::is_ascii_digit).count();
+    digits > 0
+        && digits * 2 >= t.chars().filter(|c| c.is_alphanumeric()).count()
+        && !t.chars().any(char::is_alphabetic)
+        || amounts::currency_of_word(t).is_some()
+        || t == "%"
+}
+
+/// Column header hits of a line, if it is a table header.
+fn header_columns(line: &Line) -> Option<Vec<Column>> {
+    let hits = labels::find_labels(&line.text);
+    let mut cols: Vec<Column> = Vec::new();
+    let mut covered_words = 0;
+    for h in &hits {
+        if !h.key.is_column() {
+            continue;
+        }
+        let Some((bb, _)) = line.range_bbox(h.start, h.end) else {
+            continue;
+        };
+        if cols.iter().any(|c| (c.x0 - bb.x0).abs() < 0.5) {
+            continue; // same range, second key: keep the first
+        }
+        covered_words += h.words;
+        cols.push(Column {
+            key: h.key,
+            x0: bb.x0,
+            x1: bb.x1,
+        });
+    }
+    let mut kinds: Vec<LabelKey> = cols.iter().map(|c| c.key).collect();
+    kinds.sort();
+    kinds.dedup();
+    let words = labels::norm_words(&line.text).len().max(1);
+    let numeric_cols = kinds
+        .iter()
+        .filter(|k| {
+            matches!(
+                k,
+                LabelKey::ColQty
+                    | LabelKey::ColUnitPrice
+                    | LabelKey::ColAmount
+                    | LabelKey::ColAmountGross
+                    | LabelKey::ColVatAmount
+            )
+        })
+        .count();
+    let enough = kinds.len() >= 3 && numeric_cols >= 1
+        || kinds.contains(&LabelKey::ColDesc) && numeric_cols >= 1 && kinds.len() >= 2;
+    if !enough || covered_words * 2 < words {
+        return None;
+    }
+    // Duplicate kinds (e.g. two amount columns): the later one of ColAmount becomes gross when a
+    // net one exists already, otherwise keep them as they are.
+    cols.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    let mut seen_amount = false;
+    for c in &mut cols {
+        if c.key == LabelKey::ColAmount {
+            if seen_amount {
+                c.key = LabelKey::ColAmountGross;
+            }
+            seen_amount = true;
+        }
+    }
+    Some(cols)
+}
+
+fn gap(a: (f32, f32), b: (f32, f32)) -> f32 {
+    if a.1 < b.0 {
+        b.0 - a.1
+    } else if b.1 < a.0 {
+        a.0 - b.1
+    } else {
+        0.0
+    }
+}
+
+/// The column a token belongs to.
+fn assign(cols: &[Column], bb: &BBox, numeric: bool) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, c) in cols.iter().enumerate() {
+        let ov = bb.x1.min(c.x1) - bb.x0.max(c.x0);
+        if ov > 0.0 && best.is_none_or(|(_, b)| ov > b) {
+            best = Some((i, ov));
+        }
+    }
+    if let Some((i, _)) = best {
+        return Some(i);
+    }
+    if numeric {
+        // Right-aligned: the first column ending right of the token, if close.
+        let i = cols.iter().position(|c| c.x1 >= bb.x1);
+        if let Some(i) = i {
+            let prev_end = if i > 0 { cols[i - 1].x1 } else { f32::MIN };
+            if bb.x0 > prev_end {
+                return Some(i);
+            }
+        }
+    } else {
+        // Left-aligned: the last column starting left of the token.
+        if let Some(i) = cols.iter().rposition(|c| c.x0 <= bb.x0) {
+            return Some(i);
+        }
+    }
+    cols.iter()
+        .enumerate()
+        .min_by(|a, b| {
+            gap((a.1.x0, a.1.x1), (bb.x0, bb.x1)).total_cmp(&gap((b.1.x0, b.1.x1), (bb.x0, bb.x1)))
+        })
+        .map(|(i, _)| i)
+}
+
+fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
+    let mut parts: Vec<Option<(usize, usize)>> = vec![None; cols.len()];
+    for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
+        let Some(i) = assign(cols, &t.bbox, is_numeric_token(&t.text)) else {
+            continue;
+        };
+        if let Some(slot) = parts.get_mut(i) {
+            *slot = Some(match *slot {
+                Some((a, b)) => (a.min(s), b.max(e)),
+                None => (s, e),
+            });
+        }
+    }
+    parts
+        .iter()
+        .zip(cols)
+        .filter_map(|(p, c)| {
+            let (s, e) = (*p)?;
+            Some(Cell {
+                key: c.key,
+                text: line.text[s..e]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                span: Span::from_line(line, s, e),
+            })
+        })
+        .collect()
+}
+
+fn cell_has_number(c: &Cell) -> bool {
+    amounts::find_amounts(&c.text, None, &[])
+        .iter()
+        .any(|a| a.value != Decimal::ZERO || c.text.contains(['.', ',']))
+}
+
+fn is_total_line(line: &Line) -> bool {
+    labels::find_labels(&line.text).iter().any(|h| {
+        matches!(
+            h.key,
+            LabelKey::Total
+                | LabelKey::Net
+                | LabelKey::Subtotal
+                | LabelKey::Payable
+                | LabelKey::Prepaid
+        ) && h.word <= 2
+    })
+}
+
+/// Finds all line-item tables of a document.
+pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < doc.lines.len() {
+        let Some(header) = doc.lines.get(i) else {
+            break;
+        };
+        let Some(cols) = header_columns(header) else {
+            i += 1;
+            continue;
+        };
+        let h = header.bbox.height().max(1.0);
+        let mut rows: Vec<Row> = Vec::new();
+        let mut pending: Option<(Vec<usize>, String)> = None;
+        let mut last_y = header.bbox.y1;
+        let mut j = i + 1;
+        while let Some(line) = doc.lines.get(j) {
+            if line.page != header.page || line.bbox.y0 - last_y > 4.0 * h {
+                break;
+            }
+            if header_columns(line).is_some() || is_total_line(line) && !rows.is_empty() {
+                break;
+            }
+            let cells = line_cells(line, &cols);
+            let numeric = cells.iter().any(|c| {
+                matches!(
+                    c.key,
+                    LabelKey::ColQty
+                        | LabelKey::ColUnitPrice
+                        | LabelKey::ColAmount
+                        | LabelKey::ColAmountGross
+                ) && cell_has_number(c)
+            });
+            if is_total_line(line) && !numeric {
+                break;
+            }
+            last_y = line.bbox.y1;
+            if numeric {
+                let mut row = Row {
+                    lines: vec![j],
+                    cells,
+                };
+                if let Some((plines, ptext)) = pending.take() {
+                    let has_desc = row.cell(LabelKey::ColDesc).is_some();
+                    match (has_desc, rows.last_mut()) {
+                        (true, Some(prev)) => append_desc(prev, &plines, &ptext),
+                        _ => {
+                            let mut lines = plines;
+                            lines.extend(row.lines.iter().copied());
+                            row.lines = lines;
+                            prepend_desc(&mut row, &ptext, doc, j);
+                        }
+                    }
+                }
+                rows.push(row);
+            } else {
+                let text: String = cells
+                    .iter()
+                    .map(|c| c.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if text.is_empty() {
+                    j += 1;
+                    continue;
+                }
+                match pending.as_mut() {
+                    Some((l, t)) => {
+                        l.push(j);
+                        t.push(' ');
+                        t.push_str(&text);
+                    }
+                    None => pending = Some((vec![j], text)),
+                }
+            }
+            j += 1;
+        }
+        if let (Some((plines, ptext)), Some(prev)) = (pending.take(), rows.last_mut()) {
+            append_desc(prev, &plines, &ptext);
+        }
+        if !rows.is_empty() {
+            out.push(TableLayout {
+                header_line: i,
+                columns: cols,
+                rows,
+                end_line: j,
+            });
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+fn append_desc(row: &mut Row, lines: &[usize], text: &str) {
+    row.lines.extend_from_slice(lines);
+    if let Some(c) = row.cells.iter_mut().find(|c| c.key == LabelKey::ColDesc) {
+        c.text.push(' ');
+        c.text.push_str(text);
+    }
+}
+
+fn prepend_desc(row: &mut Row, text: &str, doc: &CleanDocument, line: usize) {
+    match row.cells.iter_mut().find(|c| c.key == LabelKey::ColDesc) {
+        Some(c) => c.text = format!("{text} {}", c.text),
+        None => {
+            if let Some(l) = doc.lines.get(line) {
+                row.cells.push(Cell {
+                    key: LabelKey::ColDesc,
+                    text: text.to_string(),
+                    span: Span::from_line(l, 0, 0),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean;
+    use crate::types::{Source, TextPage, Unit, Word};
+
+    fn w(text: &str, x0: f32, y: f32) -> Word {
+        let x1 = x0 + text.chars().count() as f32 * 5.0;
+        Word {
+            text: text.into(),
+            bbox: BBox::new(x0, y, x1, y + 10.0),
+            confidence: 1.0,
+        }
+    }
+
+    #[test]
+    fn reconstructs_a_table() {
+        let mut words = vec![
+            w("Rechnung", 10.0, 10.0),
+            w("Pos", 10.0, 100.0),
+            w("Beschreibung", 40.0, 100.0),
+            w("Menge", 250.0, 100.0),
+            w("Einzelpreis", 320.0, 100.0),
+            w("Betrag", 430.0, 100.0),
+        ];
+        // Row 1 (with a wrapped description), row 2.
+        words.extend([
+            w("1", 10.0, 115.0),
+            w("Trennblätter", 40.0, 115.0),
+            w("A4", 105.0, 115.0),
+            w("20", 265.0, 115.0),
+            w("9,90", 355.0, 115.0),
+            w("198,00", 430.0, 115.0),
+            w("gelocht", 40.0, 128.0),
+            w("2", 10.0, 141.0),
+            w("Joghurt", 40.0, 141.0),
+            w("50", 265.0, 141.0),
+            w("5,50", 355.0, 141.0),
+            w("275,00", 430.0, 141.0),
+            w("Summe", 320.0, 170.0),
+            w("473,00", 430.0, 170.0),
+        ]);
+        let doc = clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words,
+        }]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let t = &t[0];
+        assert_eq!(t.header_line, 1);
+        assert_eq!(t.rows.len(), 2);
+        let r0 = &t.rows[0];
+        assert_eq!(
+            r0.cell(LabelKey::ColDesc).unwrap().text,
+            "Trennblätter A4 gelocht"
+        );
+        assert_eq!(r0.cell(LabelKey::ColQty).unwrap().text, "20");
+        assert_eq!(r0.cell(LabelKey::ColUnitPrice).unwrap().text, "9,90");
+        assert_eq!(r0.cell(LabelKey::ColAmount).unwrap().text, "198,00");
+        assert_eq!(r0.cell(LabelKey::ColPos).unwrap().text, "1");
+        assert_eq!(r0.lines, vec![2, 3]);
+        assert_eq!(t.rows[1].cell(LabelKey::ColAmount).unwrap().text, "275,00");
+        // The totals line is not a row.
+        assert!(t.rows.iter().all(|r| !r.lines.contains(&5)));
+    }
+
+    #[test]
+    fn prose_is_not_a_header() {
+        let doc = clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words: vec![
+                w("Please", 10.0, 10.0),
+                w("pay", 50.0, 10.0),
+                w("the", 75.0, 10.0),
+                w("amount", 95.0, 10.0),
+                w("within", 130.0, 10.0),
+                w("ten", 165.0, 10.0),
+                w("days", 185.0, 10.0),
+                w("for", 210.0, 10.0),
+                w("this", 230.0, 10.0),
+                w("description", 255.0, 10.0),
+            ],
+        }]);
+        assert!(find_tables(&doc).is_empty());
+    }
+}

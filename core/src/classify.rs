@@ -1,0 +1,903 @@
+//! Document type and structure type.
+//!
+//! # Document type
+//! Keyword evidence in six languages (en, de, fr, pl, uk, ru), weighted by where it is printed:
+//! a match in a title-like line (first page, near the top, short or printed larger than the
+//! median line) counts most, a line near the top of the first page less, any other line little
+//! (body mentions add up to at most [`BODY_CAP`] per type). Where phrases overlap, the longest
+//! wins: "Proforma-Rechnung" is a proforma, "faktura korygująca" a credit note, "податкова
+//! накладна" a tax invoice, not an invoice or a waybill.
+//!
+//! Decisions:
+//! - "рахунок-фактура" (Ukrainian practice: a request for payment) is an `INVOICE`; "счёт-фактура"
+//!   is a `TAX_INVOICE` (Russian VAT document) unless the document is Ukrainian (UAH or `uk`), where
+//!   it means the same as "рахунок-фактура".
+//! - Delivery documents ("видаткова накладна", "товарная накладная", "ТТН", "Lieferschein", "WZ",
+//!   "bon de livraison") are `WAYBILL`.
+//! - Words that invoices also use in passing ("contract", "договір", "umowa", "avoir", "чек",
+//!   "акт", "WZ") count only in title-like lines.
+//! - `RECEIPT` also gets structural evidence: a narrow page (width/height < 0.5), cash words
+//!   (cash, change, tendered, Rückgeld, rendu, reszta, решта, сдача ...), GST/SST, a printed time
+//!   of day, and no buyer. With strong structural evidence and no buyer, an "invoice" / "tax
+//!   invoice" title counts for `RECEIPT` (simplified invoices printed by tills).
+//! - Confidence = strength x (0.5 + 0.5 x margin), strength = 1 - e^(-best/3), margin =
+//!   (best - second) / best. No evidence at all: `OTHER` with confidence 0.3.
+//!
+//! # Structure type
+//! `RECEIPT` for receipts or a narrow page; `MULTI_TABLE` with more than one table; `TABLE` with one
+//! table or any line items; `TEXT` otherwise.
+
+use crate::candidates::Candidates;
+use crate::result::{
+    DocumentResult, DocumentType, DocumentTypeInfo, StructureType, StructureTypeInfo,
+};
+use crate::types::{CleanDocument, Line};
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Most that body (non-title) mentions add to a type's score.
+pub const BODY_CAP: f32 = 3.0;
+
+/// Width / height below which a page is receipt-shaped.
+pub const NARROW_ASPECT: f32 = 0.5;
+
+/// Structural receipt evidence above which an invoice title counts as a receipt's.
+const STRONG_RECEIPT: f32 = 3.5;
+
+/// Minimum score for a type other than `OTHER`.
+const MIN_SCORE: f32 = 1.0;
+
+const TYPES: [DocumentType; 8] = [
+    DocumentType::Invoice,
+    DocumentType::ProformaInvoice,
+    DocumentType::CreditNote,
+    DocumentType::TaxInvoice,
+    DocumentType::Act,
+    DocumentType::Waybill,
+    DocumentType::Receipt,
+    DocumentType::Contract,
+];
+
+/// Special handling of a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flag {
+    None,
+    /// Counts only in title-like lines.
+    TitleOnly,
+    /// "счёт-фактура": an invoice in a Ukrainian document.
+    RuTaxInvoice,
+}
+
+struct Rule {
+    ty: DocumentType,
+    re: Regex,
+    weight: f32,
+    flag: Flag,
+}
+
+/// (type, pattern on lower-cased text with ё → е, weight, flag).
+const RULES: &[(DocumentType, &str, f32, Flag)] = {
+    use DocumentType::*;
+    use Flag::*;
+    &[
+        // Invoice.
+        (
+            Invoice,
+            r"invoice|vat invoice|commercial invoice|e-invoice",
+            1.0,
+            None,
+        ),
+        (
+            Invoice,
+            r"rechnung|e-rechnung|schlussrechnung|teilrechnung|abschlagsrechnung",
+            1.0,
+            None,
+        ),
+        (Invoice, r"facture", 1.0, None),
+        (
+            Invoice,
+            r"faktura|faktura vat|faktura vat mar[zż]a",
+            1.0,
+            None,
+        ),
+        (
+            Invoice,
+            r"рахунок|рахунок[- ]фактура|рахунок на оплату",
+            1.0,
+            None,
+        ),
+        (Invoice, r"сч[её]т|сч[её]т на оплату", 1.0, None),
+        // Proforma.
+        (ProformaInvoice, r"pro[- ]?forma", 1.2, None),
+        (
+            ProformaInvoice,
+            r"pro[- ]?forma[- ]?(?:invoice|rechnung|faktura)|proformarechnung",
+            1.3,
+            None,
+        ),
+        (
+            ProformaInvoice,
+            r"(?:facture|faktura|invoice) pro[- ]?forma",
+            1.3,
+            None,
+        ),
+        (
+            ProformaInvoice,
+            r"(?:рахунок|сч[её]т)[- ]?проформа|про[- ]?форма",
+            1.3,
+            None,
+        ),
+        // Credit note.
+        (
+            CreditNote,
+            r"credit note|credit memo|credit invoice",
+            1.3,
+            None,
+        ),
+        (
+            CreditNote,
+            r"gutschrift|rechnungskorrektur|stornorechnung|korrekturrechnung",
+            1.3,
+            None,
+        ),
+        (
+            CreditNote,
+            r"facture d'avoir|note de cr[eé]dit|avoir",
+            1.3,
+            TitleOnly,
+        ),
+        (CreditNote, r"facture d'avoir|note de cr[eé]dit", 1.3, None),
+        (
+            CreditNote,
+            r"faktura koryguj[aą]ca|korekta faktury|nota kredytowa|faktura korekta",
+            1.3,
+            None,
+        ),
+        (
+            CreditNote,
+            r"кредит[- ]нота|кредитна нота|кредитовая нота",
+            1.3,
+            None,
+        ),
+        // Tax invoice.
+        (
+            TaxInvoice,
+            r"податкова накладна|розрахунок коригування",
+            1.3,
+            None,
+        ),
+        (TaxInvoice, r"tax invoice", 1.2, None),
+        (TaxInvoice, r"сч[её]т[- ]?фактура", 1.3, RuTaxInvoice),
+        // Act.
+        (
+            Act,
+            r"акт (?:виконаних|наданих|здачі|приймання|прийому)[- ]?(?:робіт|послуг|приймання|передачі|передавання)?(?:[- ](?:робіт|послуг|передачі))?",
+            1.4,
+            None,
+        ),
+        (
+            Act,
+            r"акт (?:выполненных|оказанных|сдачи|приема|приемки)[- ]?(?:работ|услуг|приемки|передачи)?(?:[- ](?:работ|услуг))?",
+            1.4,
+            None,
+        ),
+        (Act, r"акт", 1.0, TitleOnly),
+        (
+            Act,
+            r"protok[oó][lł] (?:odbioru|zdawczo[- ]odbiorczy)",
+            1.4,
+            None,
+        ),
+        (
+            Act,
+            r"abnahmeprotokoll|abnahmebescheinigung|leistungsnachweis",
+            1.3,
+            None,
+        ),
+        (
+            Act,
+            r"certificate of (?:completion|acceptance)|completion certificate|acceptance (?:certificate|act)|act of acceptance",
+            1.3,
+            None,
+        ),
+        (Act, r"proc[eè]s[- ]verbal de r[eé]ception", 1.3, None),
+        // Waybill.
+        (
+            Waybill,
+            r"waybill|way bill|delivery note|consignment note|bill of lading|dispatch note",
+            1.2,
+            None,
+        ),
+        (Waybill, r"lieferschein|frachtbrief", 1.2, None),
+        (
+            Waybill,
+            r"bon de livraison|bordereau de livraison|lettre de voiture",
+            1.2,
+            None,
+        ),
+        (
+            Waybill,
+            r"list przewozowy|wydanie zewn[eę]trzne|dow[oó]d dostawy",
+            1.2,
+            None,
+        ),
+        (Waybill, r"wz", 1.0, TitleOnly),
+        (
+            Waybill,
+            r"товарно[- ]транспортна накладна|видаткова накладна|товарна накладна|накладна",
+            1.2,
+            None,
+        ),
+        (
+            Waybill,
+            r"товарно[- ]транспортная накладная|расходная накладная|товарная накладная|накладная|торг[- ]12",
+            1.2,
+            None,
+        ),
+        (Waybill, r"ттн", 1.0, TitleOnly),
+        // Receipt.
+        (
+            Receipt,
+            r"receipt|cash receipt|sales receipt|official receipt|cash bill|cash sale",
+            1.0,
+            None,
+        ),
+        (
+            Receipt,
+            r"kassenbon|kassenbeleg|kassenzettel|quittung",
+            1.2,
+            None,
+        ),
+        (Receipt, r"re[cç]u|ticket de caisse", 1.2, None),
+        (Receipt, r"paragon|paragon fiskalny", 1.2, None),
+        (
+            Receipt,
+            r"квитанція|квитанция|фіскальний чек|касовий чек|кассовый чек|товарный чек|товарний чек",
+            1.2,
+            None,
+        ),
+        (Receipt, r"чек", 1.0, TitleOnly),
+        // Contract.
+        (
+            Contract,
+            r"contract|agreement|[a-zäöüß]*vertrag|contrat|umowa|договір|договор|контракт",
+            1.3,
+            TitleOnly,
+        ),
+    ]
+};
+
+static COMPILED: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    RULES
+        .iter()
+        .filter_map(|&(ty, pat, weight, flag)| {
+            Regex::new(&format!(r"\b(?:{pat})\b")).ok().map(|re| Rule {
+                ty,
+                re,
+                weight,
+                flag,
+            })
+        })
+        .collect()
+});
+
+/// Words of cash payment (receipt evidence).
+static CASH_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:cash|change|tendered|rounding|cashier|thank you|come again|tunai|baki|r[uü]ckgeld|gegeben|bar|esp[eè]ces|rendu|monnaie|merci de votre visite|reszta|got[oó]wka|kasjer|решта|готівка|здача|сдача|наличные|кассир|касир|дякуємо за покупку|спасибо за покупку)\b",
+    )
+    .ok()
+});
+
+/// A printed time of day (tills print one, invoices rarely do).
+static TIME_OF_DAY: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\b(?:[01]?[0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9])?\b").ok());
+
+/// GST / SST words (receipts from Malaysia, Singapore ...).
+static GST_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\b(?:gst|sst)\b").ok());
+
+fn normalise(text: &str) -> String {
+    text.to_lowercase().replace('ё', "е").replace('’', "'")
+}
+
+/// How much a line's mentions weigh, and whether it is title-like.
+struct LineWeight {
+    weight: f32,
+    title: bool,
+}
+
+fn median(mut v: Vec<f32>) -> Option<f32> {
+    v.retain(|x| x.is_finite() && *x > 0.0);
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f32::total_cmp);
+    v.get(v.len() / 2).copied()
+}
+
+fn line_weights(doc: &CleanDocument) -> Vec<LineWeight> {
+    let first_page = doc
+        .pages
+        .first()
+        .map(|p| p.page)
+        .or_else(|| doc.lines.first().map(|l| l.page));
+    let first_lines: Vec<&Line> = doc
+        .lines
+        .iter()
+        .filter(|l| Some(l.page) == first_page)
+        .collect();
+    let med = median(first_lines.iter().map(|l| l.bbox.height()).collect()).unwrap_or(1.0);
+    let page_h = first_page
+        .and_then(|p| doc.page(p))
+        .map(|p| p.height)
+        .filter(|h| h.is_finite() && *h > 0.0);
+    let mut rank_on_first = 0usize;
+    doc.lines
+        .iter()
+        .map(|l| {
+            let on_first = Some(l.page) == first_page;
+            let rank = rank_on_first;
+            if on_first {
+                rank_on_first += 1;
+            }
+            let top = on_first && (rank < 12 || page_h.is_some_and(|h| l.bbox.y0 < 0.3 * h));
+            let words = l.text.split_whitespace().count();
+            let rel = if med > 0.0 {
+                l.bbox.height() / med
+            } else {
+                1.0
+            };
+            let rel = if rel.is_finite() { rel } else { 1.0 };
+            let big = rel >= 1.3;
+            let short = words <= 8;
+            if top && (short || big) {
+                LineWeight {
+                    weight: 4.0 * rel.clamp(1.0, 2.5),
+                    title: true,
+                }
+            } else if top {
+                LineWeight {
+                    weight: 2.0,
+                    title: false,
+                }
+            } else if on_first {
+                LineWeight {
+                    weight: 1.0,
+                    title: false,
+                }
+            } else {
+                LineWeight {
+                    weight: 0.6,
+                    title: false,
+                }
+            }
+        })
+        .collect()
+}
+
+/// Non-overlapping matches of the rules in `text`, longest first: (rule index, start).
+fn matches(text: &str) -> Vec<(usize, usize)> {
+    let mut all: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, rule) in COMPILED.iter().enumerate() {
+        for m in rule.re.find_iter(text) {
+            all.push((i, m.start(), m.end()));
+        }
+    }
+    all.sort_by(|a, b| (b.2 - b.1).cmp(&(a.2 - a.1)).then(a.1.cmp(&b.1)));
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, s, e) in all {
+        if taken.iter().any(|&(ts, te)| s < te && e > ts) {
+            continue;
+        }
+        taken.push((s, e));
+        out.push((i, s));
+    }
+    out
+}
+
+fn type_index(t: DocumentType) -> usize {
+    TYPES.iter().position(|&x| x == t).unwrap_or(0)
+}
+
+/// Per-type scores: best title evidence + a little for further titles + capped body mentions.
+#[derive(Default, Clone, Copy)]
+struct Score {
+    title_max: f32,
+    title_rest: f32,
+    body: f32,
+}
+
+impl Score {
+    fn add(&mut self, w: f32, title: bool) {
+        if title {
+            if w > self.title_max {
+                self.title_rest += self.title_max;
+                self.title_max = w;
+            } else {
+                self.title_rest += w;
+            }
+        } else {
+            self.body += w;
+        }
+    }
+    fn total(&self) -> f32 {
+        self.title_max + 0.3 * self.title_rest.min(2.0 * self.title_max) + self.body.min(BODY_CAP)
+    }
+}
+
+fn page_aspect(doc: &CleanDocument) -> Option<f32> {
+    let p = doc.pages.first()?;
+    (p.width > 0.0 && p.height > 0.0 && p.width.is_finite() && p.height.is_finite())
+        .then(|| p.width / p.height)
+}
+
+/// Scores of every type for a document (exposed for tests and tuning).
+fn scores(doc: &CleanDocument, result: &DocumentResult) -> [f32; 8] {
+    let ukrainian = result.document.currency.as_deref() == Some("UAH")
+        || result.document.language.as_deref() == Some("uk");
+    let weights = line_weights(doc);
+    let mut sc = [Score::default(); 8];
+    let mut apply = |text: &str, lw: &LineWeight| {
+        let norm = normalise(text);
+        for (ri, start) in matches(&norm) {
+            let Some(rule) = COMPILED.get(ri) else {
+                continue;
+            };
+            if rule.flag == Flag::TitleOnly && !lw.title {
+                continue;
+            }
+            let ty = if rule.flag == Flag::RuTaxInvoice && ukrainian {
+                DocumentType::Invoice
+            } else {
+                rule.ty
+            };
+            let leading = norm
+                .get(..start)
+                .is_some_and(|p| p.chars().filter(|c| c.is_alphanumeric()).count() <= 2);
+            let w = lw.weight * rule.weight * if leading && lw.title { 1.5 } else { 1.0 };
+            if let Some(s) = sc.get_mut(type_index(ty)) {
+                s.add(w, lw.title);
+            }
+        }
+    };
+    for (line, lw) in doc.lines.iter().zip(&weights) {
+        apply(&line.text, lw);
+    }
+    if let Some(title) = result.document.title.as_deref() {
+        apply(
+            title,
+            &LineWeight {
+                weight: 4.0,
+                title: true,
+            },
+        );
+    }
+    let mut out = [0.0f32; 8];
+    for (o, s) in out.iter_mut().zip(&sc) {
+        *o = s.total();
+    }
+
+    // Structural receipt evidence.
+    let mut receipt = 0.0;
+    if page_aspect(doc).is_some_and(|a| a < NARROW_ASPECT) {
+        receipt += 2.5;
+    }
+    let text = normalise(&doc.plain_text());
+    if let Some(re) = CASH_WORDS.as_ref() {
+        let mut distinct: Vec<&str> = re.find_iter(&text).map(|m| m.as_str()).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        receipt += distinct.len().min(3) as f32;
+    }
+    if GST_WORDS.as_ref().is_some_and(|re| re.is_match(&text)) {
+        receipt += 0.5;
+    }
+    if TIME_OF_DAY.as_ref().is_some_and(|re| re.is_match(&text)) {
+        receipt += 1.0;
+    }
+    if receipt > 0.0 && result.parties.buyer.is_empty() {
+        receipt += 0.5;
+    }
+    // A till slip headed "(tax) invoice" (simplified invoices, e.g. Malaysian GST receipts) is a
+    // receipt: with strong structural evidence and no buyer, the invoice title counts for it.
+    if receipt >= STRONG_RECEIPT && result.parties.buyer.is_empty() {
+        let inv = [DocumentType::Invoice, DocumentType::TaxInvoice]
+            .iter()
+            .filter_map(|&t| out.get(type_index(t)).copied())
+            .fold(0.0f32, f32::max);
+        receipt += inv;
+    }
+    if let Some(r) = out.get_mut(type_index(DocumentType::Receipt)) {
+        *r += receipt;
+    }
+    out
+}
+
+/// Classifies the document.
+pub fn classify(
+    doc: &CleanDocument,
+    cands: &Candidates,
+    result: &DocumentResult,
+) -> (DocumentTypeInfo, StructureTypeInfo) {
+    let sc = scores(doc, result);
+    let mut order: Vec<(DocumentType, f32)> = TYPES.iter().copied().zip(sc).collect();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (best_t, best) = order.first().copied().unwrap_or((DocumentType::Other, 0.0));
+    let second = order.get(1).map(|x| x.1).unwrap_or(0.0);
+    let dt = if best >= MIN_SCORE {
+        let strength = 1.0 - (-best / 3.0).exp();
+        let margin = ((best - second) / best).clamp(0.0, 1.0);
+        DocumentTypeInfo {
+            code: best_t,
+            confidence: round3((strength * (0.5 + 0.5 * margin)) as f64),
+        }
+    } else {
+        DocumentTypeInfo {
+            code: DocumentType::Other,
+            confidence: 0.3,
+        }
+    };
+    let narrow = page_aspect(doc).is_some_and(|a| a < NARROW_ASPECT);
+    let code = if dt.code == DocumentType::Receipt || narrow {
+        StructureType::Receipt
+    } else if cands.tables.len() > 1 {
+        StructureType::MultiTable
+    } else if cands.tables.len() == 1 || !result.line_items.is_empty() {
+        StructureType::Table
+    } else {
+        StructureType::Text
+    };
+    (dt, StructureTypeInfo { code })
+}
+
+fn round3(x: f64) -> f64 {
+    if x.is_finite() {
+        ((x * 1000.0).round() / 1000.0).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidates::Table;
+    use crate::result::LineItem;
+    use crate::types::{BBox, PageInfo, Source, Token, Unit};
+
+    /// A document from lines of (text, font height), one per row, on an A4 page (or `size`).
+    fn doc_sized(lines: &[(&str, f32)], size: (f32, f32)) -> CleanDocument {
+        let mut y = 40.0;
+        let mut out = Vec::new();
+        for (i, &(text, h)) in lines.iter().enumerate() {
+            let bbox = BBox::new(40.0, y, 40.0 + 6.0 * text.len() as f32, y + h);
+            y += h + 6.0;
+            let mut tokens = Vec::new();
+            let mut spans = Vec::new();
+            let mut pos = 0;
+            for w in text.split(' ') {
+                tokens.push(Token {
+                    text: w.to_string(),
+                    bbox,
+                    confidence: 1.0,
+                });
+                spans.push((pos, pos + w.len()));
+                pos += w.len() + 1;
+            }
+            out.push(Line {
+                page: 1,
+                index: i,
+                bbox,
+                tokens,
+                text: text.to_string(),
+                token_spans: spans,
+            });
+        }
+        CleanDocument {
+            pages: vec![PageInfo {
+                page: 1,
+                width: size.0,
+                height: size.1,
+                unit: Unit::Pt,
+                source: Source::TextLayer,
+            }],
+            lines: out,
+        }
+    }
+
+    fn doc(lines: &[(&str, f32)]) -> CleanDocument {
+        doc_sized(lines, (595.0, 842.0))
+    }
+
+    /// Title line, then filler body lines so that later lines are "body".
+    fn titled(title: &str, body: &[&str]) -> CleanDocument {
+        let mut lines: Vec<(&str, f32)> =
+            vec![("ACME Sp. z o.o. ul. Długa 1 00-001 Warszawa", 10.0)];
+        lines.push((title, 18.0));
+        for _ in 0..14 {
+            lines.push((
+                "Pos 1 something 2 x 10.00 20.00 with several words here",
+                10.0,
+            ));
+        }
+        for b in body {
+            lines.push((b, 10.0));
+        }
+        doc(&lines)
+    }
+
+    fn code(d: &CleanDocument) -> DocumentType {
+        classify(d, &Candidates::default(), &DocumentResult::empty())
+            .0
+            .code
+    }
+
+    fn code_with(d: &CleanDocument, r: &DocumentResult) -> DocumentType {
+        classify(d, &Candidates::default(), r).0.code
+    }
+
+    #[test]
+    fn titles_in_six_languages() {
+        use DocumentType::*;
+        let cases: &[(&str, DocumentType)] = &[
+            ("INVOICE No. 2024-001", Invoice),
+            ("Rechnung Nr. 4711", Invoice),
+            ("Facture N° F-2024-12", Invoice),
+            ("Faktura VAT nr 12/2024", Invoice),
+            ("Рахунок на оплату № 15", Invoice),
+            ("Рахунок-фактура № 15", Invoice),
+            ("Счёт на оплату № 7", Invoice),
+            ("Proforma-Rechnung 12", ProformaInvoice),
+            ("PRO FORMA INVOICE", ProformaInvoice),
+            ("Facture pro forma n° 3", ProformaInvoice),
+            ("Faktura proforma nr 3", ProformaInvoice),
+            ("Credit Note CN-12", CreditNote),
+            ("Gutschrift Nr. 5", CreditNote),
+            ("Rechnungskorrektur 5", CreditNote),
+            ("Avoir n° 12", CreditNote),
+            ("Faktura korygująca nr 1/2024", CreditNote),
+            ("Nota kredytowa 4", CreditNote),
+            ("Кредит-нота № 4", CreditNote),
+            ("Податкова накладна № 12", TaxInvoice),
+            ("Счёт-фактура № 55 от 01.02.2024", TaxInvoice),
+            ("TAX INVOICE", TaxInvoice),
+            ("Акт виконаних робіт № 3", Act),
+            ("Акт приймання-передачі № 3", Act),
+            ("АКТ выполненных работ № 9", Act),
+            ("Акт № 9", Act),
+            ("Protokół odbioru", Act),
+            ("Abnahmeprotokoll", Act),
+            ("Certificate of Completion", Act),
+            ("Delivery Note 778", Waybill),
+            ("Lieferschein 778", Waybill),
+            ("Bon de livraison 778", Waybill),
+            ("WZ 12/2024", Waybill),
+            ("Видаткова накладна № 8", Waybill),
+            ("Товарно-транспортна накладна", Waybill),
+            ("Товарная накладная № 8", Waybill),
+            ("Kassenbon", Receipt),
+            ("Paragon fiskalny", Receipt),
+            ("Reçu n° 4", Receipt),
+            ("Квитанція № 4", Receipt),
+            ("ДОГОВІР № 15", Contract),
+            ("Umowa o dzieło nr 3", Contract),
+            ("Dienstleistungsvertrag", Contract),
+            ("Vertrag über Lieferung", Contract),
+            ("Service Agreement", Contract),
+        ];
+        for &(title, want) in cases {
+            assert_eq!(code(&titled(title, &[])), want, "{title}");
+        }
+    }
+
+    #[test]
+    fn ukrainian_context_makes_schet_faktura_an_invoice() {
+        let d = titled("Счет-фактура № 55", &[]);
+        let mut r = DocumentResult::empty();
+        r.document.currency = Some("UAH".into());
+        assert_eq!(code_with(&d, &r), DocumentType::Invoice);
+        r.document.currency = Some("RUB".into());
+        assert_eq!(code_with(&d, &r), DocumentType::TaxInvoice);
+    }
+
+    #[test]
+    fn title_beats_body_mentions() {
+        // An invoice mentioning the contract, the delivery note and the receipt of payment.
+        let d = titled(
+            "Rechnung",
+            &[
+                "gemäß Vertrag Nr. 12 vom 01.01.2024",
+                "Lieferschein 778 vom 02.01.2024",
+                "Lieferschein 779 vom 03.01.2024",
+                "Zahlbar nach Erhalt, receipt of payment",
+                "Gutschrift wird separat erstellt",
+            ],
+        );
+        let (dt, _) = classify(&d, &Candidates::default(), &DocumentResult::empty());
+        assert_eq!(dt.code, DocumentType::Invoice);
+        assert!(
+            dt.confidence > 0.5 && dt.confidence <= 1.0,
+            "{}",
+            dt.confidence
+        );
+        // Invoice referring to an act in the body stays an invoice; contract in body is ignored.
+        let d = titled(
+            "Рахунок на оплату № 5",
+            &["згідно договору № 12", "акт виконаних робіт"],
+        );
+        assert_eq!(code(&d), DocumentType::Invoice);
+    }
+
+    #[test]
+    fn confidence_reflects_margin() {
+        let clear = titled("INVOICE", &[]);
+        let mixed = titled(
+            "INVOICE",
+            &["Delivery note", "Delivery note 2", "delivery note 3"],
+        );
+        let e = DocumentResult::empty();
+        let c1 = classify(&clear, &Candidates::default(), &e).0.confidence;
+        let c2 = classify(&mixed, &Candidates::default(), &e).0.confidence;
+        assert!(c1 > c2, "{c1} vs {c2}");
+        let (none, _) = classify(
+            &doc(&[("Hello world", 10.0), ("nothing here", 10.0)]),
+            &Candidates::default(),
+            &e,
+        );
+        assert_eq!(none.code, DocumentType::Other);
+        assert!(none.confidence < 0.5);
+    }
+
+    #[test]
+    fn receipt_by_structure() {
+        // Narrow page, cash words, no title word at all.
+        let d = doc_sized(
+            &[
+                ("KEDAI RUNCIT ABC SDN BHD", 12.0),
+                ("GST ID 000123456789", 10.0),
+                ("MILO 2.50", 10.0),
+                ("TOTAL 2.50", 10.0),
+                ("CASH 10.00", 10.0),
+                ("CHANGE 7.50", 10.0),
+            ],
+            (300.0, 900.0),
+        );
+        let (dt, st) = classify(&d, &Candidates::default(), &DocumentResult::empty());
+        assert_eq!(dt.code, DocumentType::Receipt);
+        assert_eq!(st.code, StructureType::Receipt);
+        // A receipt titled TAX INVOICE on a till roll is still a receipt.
+        let d = doc_sized(
+            &[
+                ("SYARIKAT XYZ", 12.0),
+                ("TAX INVOICE", 12.0),
+                ("ITEM 1 5.00", 10.0),
+                ("TOTAL INCL GST 5.30", 10.0),
+                ("CASH 10.00", 10.0),
+                ("CHANGE 4.70", 10.0),
+                ("ROUNDING 0.00", 10.0),
+            ],
+            (300.0, 900.0),
+        );
+        assert_eq!(code(&d), DocumentType::Receipt);
+    }
+
+    #[test]
+    fn structure_types() {
+        let d = titled("INVOICE", &[]);
+        let e = DocumentResult::empty();
+        let table = Table {
+            header_line: 2,
+            rows: vec![vec![3]],
+        };
+        let one = Candidates {
+            items: vec![],
+            tables: vec![table.clone()],
+        };
+        let two = Candidates {
+            items: vec![],
+            tables: vec![table.clone(), table],
+        };
+        assert_eq!(classify(&d, &one, &e).1.code, StructureType::Table);
+        assert_eq!(classify(&d, &two, &e).1.code, StructureType::MultiTable);
+        assert_eq!(
+            classify(&d, &Candidates::default(), &e).1.code,
+            StructureType::Text
+        );
+        let mut r = DocumentResult::empty();
+        r.line_items.push(LineItem::default());
+        assert_eq!(
+            classify(&d, &Candidates::default(), &r).1.code,
+            StructureType::Table
+        );
+    }
+
+    #[test]
+    fn empty_and_odd_documents_do_not_panic() {
+        let e = DocumentResult::empty();
+        let (dt, st) = classify(&CleanDocument::default(), &Candidates::default(), &e);
+        assert_eq!(dt.code, DocumentType::Other);
+        assert_eq!(st.code, StructureType::Text);
+        let mut d = doc(&[("", 0.0), ("ÀÉ 🙂 \u{0}", f32::NAN)]);
+        if let Some(p) = d.pages.first_mut() {
+            p.width = 0.0;
+            p.height = f32::NAN;
+        }
+        let (dt, _) = classify(&d, &Candidates::default(), &e);
+        assert!((0.0..=1.0).contains(&dt.confidence));
+    }
+
+    /// Real receipts (SROIE OCR lines), when the shared data is present: nearly all are receipts.
+    #[test]
+    fn sroie_receipts_are_receipts() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/sroie");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("skipping: no {}", dir.display());
+            return;
+        };
+        let mut n = 0;
+        let mut ok = 0;
+        for e in entries.flatten() {
+            let p = e.path();
+            if !p.to_string_lossy().ends_with(".boxes.txt") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            let mut lines = Vec::new();
+            let (mut w, mut h) = (1.0f32, 1.0f32);
+            for (i, row) in text.lines().enumerate() {
+                let parts: Vec<&str> = row.splitn(9, ',').collect();
+                if parts.len() < 9 {
+                    continue;
+                }
+                let nums: Vec<f32> = parts[..8]
+                    .iter()
+                    .filter_map(|x| x.trim().parse().ok())
+                    .collect();
+                if nums.len() < 8 {
+                    continue;
+                }
+                let bbox = BBox::new(nums[0], nums[1], nums[4], nums[5]);
+                w = w.max(bbox.x1);
+                h = h.max(bbox.y1);
+                lines.push(Line {
+                    page: 1,
+                    index: i,
+                    bbox,
+                    tokens: vec![],
+                    text: parts[8].to_string(),
+                    token_spans: vec![],
+                });
+            }
+            let d = CleanDocument {
+                pages: vec![PageInfo {
+                    page: 1,
+                    width: w * 1.05,
+                    height: h * 1.05,
+                    unit: Unit::Px,
+                    source: Source::Ocr,
+                }],
+                lines,
+            };
+            n += 1;
+            let got = code(&d);
+            if got == DocumentType::Receipt {
+                ok += 1;
+            } else if std::env::var("FOLIO_DEBUG_CLASSIFY").is_ok() {
+                eprintln!(
+                    "{} -> {got:?} {:?} aspect {:?}",
+                    p.display(),
+                    scores(&d, &DocumentResult::empty()),
+                    page_aspect(&d)
+                );
+            }
+        }
+        if n == 0 {
+            return;
+        }
+        eprintln!("sroie: {ok}/{n} classified RECEIPT");
+        assert!(ok * 100 >= n * 90, "only {ok}/{n} receipts");
+    }
+}

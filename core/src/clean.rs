@@ -1,0 +1,347 @@
+//! Cleaning: Unicode normalisation, lines and reading order from word geometry, hyphenation.
+//!
+//! Every token keeps its page and box, so any value found later can point back at the page.
+//!
+//! - Text is NFKC-normalised; zero-width characters and soft hyphens are dropped; the various
+//!   dashes and the minus sign become `-`; curly quotes stay.
+//! - A "word" with spaces inside (office cells, OCR engines that report whole lines) is split into
+//!   tokens, its box divided in proportion to the characters.
+//! - Tokens are grouped into lines by vertical overlap with the nearest token already in a line
+//!   (chained, so a slightly skewed scan still forms lines), then lines are ordered top to bottom.
+//! - A line ending in `letter-` followed by a line starting with a lower-case letter is joined:
+//!   the first part's token carries the whole word, the continuation token is dropped.
+
+use crate::types::{BBox, CleanDocument, Line, PageInfo, TextPage, Token};
+use unicode_normalization::UnicodeNormalization;
+
+/// Parameters of line building.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CleanParams {
+    /// Minimum vertical overlap (share of the smaller height) for two tokens to share a line.
+    /// 0.5 separates neighbouring lines of body text and tolerates baseline jitter of OCR.
+    pub min_v_overlap: f32,
+    /// A gap wider than this many token heights is a column gap (two spaces in `Line::text`).
+    pub column_gap: f32,
+}
+
+impl Default for CleanParams {
+    fn default() -> Self {
+        CleanParams {
+            min_v_overlap: 0.5,
+            column_gap: 1.2,
+        }
+    }
+}
+
+/// Normalises one piece of text (NFKC, dashes, invisible characters).
+pub fn normalize_text(s: &str) -> String {
+    s.nfkc()
+        .filter_map(|c| match c {
+            '\u{00AD}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => {
+                Some('-')
+            }
+            c if c.is_whitespace() => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// Splits a word into normalised tokens on spaces, dividing its box by character count.
+pub fn split_word(text: &str, bbox: BBox, confidence: f32) -> Vec<Token> {
+    let norm = normalize_text(text);
+    let total_chars = norm.chars().count().max(1) as f32;
+    let char_w = bbox.width() / total_chars;
+    let mut out = Vec::new();
+    let mut pos = 0usize; // in chars
+    for part in norm.split(' ') {
+        let n = part.chars().count();
+        if n > 0 {
+            let x0 = bbox.x0 + pos as f32 * char_w;
+            let x1 = bbox.x0 + (pos + n) as f32 * char_w;
+            out.push(Token {
+                text: part.to_string(),
+                bbox: BBox::new(x0, bbox.y0, x1, bbox.y1),
+                confidence,
+            });
+        }
+        pos += n + 1;
+    }
+    out
+}
+
+/// Groups tokens of one page into lines (tokens left to right, lines top to bottom).
+pub fn build_lines(tokens: Vec<Token>, params: &CleanParams) -> Vec<Vec<Token>> {
+    let mut tokens = tokens;
+    tokens.sort_by(|a, b| {
+        a.bbox
+            .cy()
+            .total_cmp(&b.bbox.cy())
+            .then(a.bbox.x0.total_cmp(&b.bbox.x0))
+    });
+    let mut lines: Vec<Vec<Token>> = Vec::new();
+    let mut extents: Vec<BBox> = Vec::new();
+    for t in tokens {
+        // The line whose nearest token (horizontally) overlaps best vertically.
+        let mut best: Option<(usize, f32)> = None;
+        for (i, line) in lines.iter().enumerate() {
+            if extents[i].y1 < t.bbox.y0 || extents[i].y0 > t.bbox.y1 {
+                continue;
+            }
+            let nearest = line.iter().min_by(|a, b| {
+                h_distance(&a.bbox, &t.bbox).total_cmp(&h_distance(&b.bbox, &t.bbox))
+            });
+            let Some(nearest) = nearest else { continue };
+            let ov = nearest.bbox.v_overlap(&t.bbox);
+            // Heights must be comparable too: a tall token spanning two lines is not on either.
+            let hr = t.bbox.height().max(1e-3) / nearest.bbox.height().max(1e-3);
+            if ov >= params.min_v_overlap
+                && (0.4..=2.5).contains(&hr)
+                && best.is_none_or(|(_, b)| ov > b)
+            {
+                best = Some((i, ov));
+            }
+        }
+        match best {
+            Some((i, _)) => {
+                extents[i] = extents[i].union(&t.bbox);
+                lines[i].push(t);
+            }
+            None => {
+                extents.push(t.bbox);
+                lines.push(vec![t]);
+            }
+        }
+    }
+    for l in &mut lines {
+        l.sort_by(|a, b| a.bbox.x0.total_cmp(&b.bbox.x0));
+    }
+    lines.sort_by(|a, b| line_top(a).total_cmp(&line_top(b)));
+    lines
+}
+
+fn h_distance(a: &BBox, b: &BBox) -> f32 {
+    if a.x1 < b.x0 {
+        b.x0 - a.x1
+    } else if b.x1 < a.x0 {
+        a.x0 - b.x1
+    } else {
+        0.0
+    }
+}
+
+fn line_top(l: &[Token]) -> f32 {
+    // Median of the token centres: robust against one tall token.
+    let mut ys: Vec<f32> = l.iter().map(|t| t.bbox.cy()).collect();
+    ys.sort_by(f32::total_cmp);
+    ys.get(ys.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// Builds a [`Line`] from its tokens (text joined with one space, two at column gaps).
+pub fn make_line(page: u32, index: usize, tokens: Vec<Token>, params: &CleanParams) -> Line {
+    let mut text = String::new();
+    let mut spans = Vec::with_capacity(tokens.len());
+    let mut bbox: Option<BBox> = None;
+    for (i, t) in tokens.iter().enumerate() {
+        if i > 0 {
+            let prev = &tokens[i - 1];
+            let gap = t.bbox.x0 - prev.bbox.x1;
+            let h = prev.bbox.height().min(t.bbox.height()).max(1e-3);
+            text.push_str(if gap > params.column_gap * h {
+                "  "
+            } else {
+                " "
+            });
+        }
+        let start = text.len();
+        text.push_str(&t.text);
+        spans.push((start, text.len()));
+        bbox = Some(match bbox {
+            Some(b) => b.union(&t.bbox),
+            None => t.bbox,
+        });
+    }
+    Line {
+        page,
+        index,
+        bbox: bbox.unwrap_or_default(),
+        tokens,
+        text,
+        token_spans: spans,
+    }
+}
+
+fn ends_hyphenated(line: &[Token]) -> bool {
+    line.last().is_some_and(|t| {
+        let mut cs = t.text.chars().rev();
+        cs.next() == Some('-')
+            && cs.next().is_some_and(char::is_alphabetic)
+            && t.text.chars().count() >= 3
+    })
+}
+
+fn starts_lowercase_word(line: &[Token]) -> bool {
+    line.first().is_some_and(|t| {
+        t.text.chars().next().is_some_and(char::is_lowercase)
+            && t.text
+                .chars()
+                .all(|c| c.is_alphabetic() || ".,;:!?)".contains(c))
+    })
+}
+
+/// Joins words broken across lines with a hyphen (see the module docs).
+pub fn dehyphenate(lines: &mut Vec<Vec<Token>>) {
+    for i in 0..lines.len().saturating_sub(1) {
+        if ends_hyphenated(&lines[i]) && starts_lowercase_word(&lines[i + 1]) {
+            let cont = lines[i + 1].remove(0);
+            if let Some(last) = lines[i].last_mut() {
+                last.text.pop();
+                last.text.push_str(&cont.text);
+            }
+        }
+    }
+    lines.retain(|l| !l.is_empty());
+}
+
+/// Cleans raw pages into lines of tokens, with default parameters.
+pub fn clean(pages: &[TextPage]) -> CleanDocument {
+    clean_with(pages, &CleanParams::default())
+}
+
+/// Cleans raw pages into lines of tokens.
+pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
+    let mut doc = CleanDocument::default();
+    for p in pages {
+        doc.pages.push(PageInfo {
+            page: p.page,
+            width: p.width,
+            height: p.height,
+            unit: p.unit,
+            source: p.source,
+        });
+        let tokens: Vec<Token> = p
+            .words
+            .iter()
+            .flat_map(|w| split_word(&w.text, w.bbox, w.confidence.clamp(0.0, 1.0)))
+            .collect();
+        let mut lines = build_lines(tokens, params);
+        dehyphenate(&mut lines);
+        for l in lines {
+            let index = doc.lines.len();
+            doc.lines.push(make_line(p.page, index, l, params));
+        }
+    }
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Source, Unit, Word};
+
+    fn w(text: &str, x0: f32, y0: f32, x1: f32, y1: f32) -> Word {
+        Word {
+            text: text.into(),
+            bbox: BBox::new(x0, y0, x1, y1),
+            confidence: 1.0,
+        }
+    }
+
+    fn page(words: Vec<Word>) -> TextPage {
+        TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words,
+        }
+    }
+
+    #[test]
+    fn normalises_unicode() {
+        assert_eq!(
+            normalize_text("ﬁle\u{00A0}12\u{2212}3\u{00AD}"),
+            "file 12-3"
+        );
+        assert_eq!(normalize_text("Ｒｅｃｈｎｕｎｇ"), "Rechnung");
+    }
+
+    #[test]
+    fn splits_words_with_spaces_keeping_boxes() {
+        let t = split_word("ab cd", BBox::new(0.0, 0.0, 50.0, 10.0), 0.9);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].text, "ab");
+        assert_eq!(t[1].text, "cd");
+        assert!((t[0].bbox.x1 - 20.0).abs() < 1e-3);
+        assert!((t[1].bbox.x0 - 30.0).abs() < 1e-3);
+        assert_eq!(t[1].confidence, 0.9);
+    }
+
+    #[test]
+    fn builds_lines_in_reading_order() {
+        // Two lines, words given out of order, second line slightly skewed.
+        let doc = clean(&[page(vec![
+            w("Total", 10.0, 100.0, 40.0, 110.0),
+            w("Invoice", 10.0, 10.0, 50.0, 20.0),
+            w("12,00", 300.0, 101.5, 330.0, 111.5),
+            w("No.", 55.0, 10.5, 70.0, 20.5),
+            w("5", 75.0, 11.0, 80.0, 21.0),
+        ])]);
+        assert_eq!(doc.lines.len(), 2);
+        assert_eq!(doc.lines[0].text, "Invoice No. 5");
+        // Wide gap → two spaces.
+        assert_eq!(doc.lines[1].text, "Total  12,00");
+        let (s, e) = doc.lines[1].token_spans[1];
+        assert_eq!(&doc.lines[1].text[s..e], "12,00");
+        assert_eq!(doc.lines[1].index, 1);
+        assert_eq!(doc.lines[1].page, 1);
+    }
+
+    #[test]
+    fn skewed_line_stays_one_line() {
+        let mut words = Vec::new();
+        for i in 0..10 {
+            let x = 10.0 + i as f32 * 40.0;
+            let y = 100.0 + i as f32 * 2.0; // 2 px drift per word
+            words.push(w(&format!("w{i}"), x, y, x + 30.0, y + 10.0));
+        }
+        words.push(w("next", 10.0, 125.0, 40.0, 135.0));
+        let doc = clean(&[page(words)]);
+        assert_eq!(doc.lines[0].tokens.len(), 10, "{:?}", doc.plain_text());
+        assert_eq!(doc.lines[1].text, "next");
+    }
+
+    #[test]
+    fn joins_hyphenated_words() {
+        let doc = clean(&[page(vec![
+            w("Dienst-", 10.0, 10.0, 50.0, 20.0),
+            w("leistung", 10.0, 25.0, 50.0, 35.0),
+            w("erbracht", 55.0, 25.0, 90.0, 35.0),
+            w("Müller-", 10.0, 40.0, 50.0, 50.0),
+            w("Lüdenscheidt", 10.0, 55.0, 70.0, 65.0),
+        ])]);
+        let text = doc.plain_text();
+        assert!(text.starts_with("Dienstleistung\nerbracht\n"), "{text}");
+        assert!(text.contains("Müller-\nLüdenscheidt"), "{text}");
+    }
+
+    #[test]
+    fn keeps_pages_apart() {
+        let mut p2 = page(vec![w("B", 10.0, 10.0, 20.0, 20.0)]);
+        p2.page = 2;
+        let doc = clean(&[page(vec![w("A", 10.0, 10.0, 20.0, 20.0)]), p2]);
+        assert_eq!(doc.lines.len(), 2);
+        assert_eq!(doc.lines[1].page, 2);
+        assert_eq!(doc.plain_text(), "A\n\u{c}B\n");
+        assert_eq!(doc.pages.len(), 2);
+    }
+
+    #[test]
+    fn empty_input_is_empty() {
+        let doc = clean(&[page(vec![w("   ", 0.0, 0.0, 1.0, 1.0)])]);
+        assert!(doc.lines.is_empty());
+        assert_eq!(doc.pages.len(), 1);
+    }
+}

@@ -1,0 +1,166 @@
+//! Engine configuration (JSON round-trippable; unknown keys are rejected so a typo never passes
+//! silently) and per-call options.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Languages read by default: the six the product promises.
+pub const DEFAULT_LANGUAGES: [&str; 6] = ["en", "de", "fr", "pl", "uk", "ru"];
+
+/// Configuration of an [`crate::Engine`], fixed when it is built.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineConfig {
+    /// ISO 639-1 codes of the languages documents may be in (subset of [`DEFAULT_LANGUAGES`]).
+    pub languages: Vec<String>,
+    /// Input limits.
+    pub limits: Limits,
+    /// OCR settings.
+    pub ocr: OcrParams,
+    /// Explicit path of `libpdfium.so` (else `FOLIO_PDFIUM_LIB`, `lib/` next to the executable,
+    /// then the project virtualenv).
+    pub pdfium_library: Option<PathBuf>,
+    /// Threads for page-parallel work (OCR); `None` = rayon's global pool.
+    pub threads: Option<usize>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            languages: DEFAULT_LANGUAGES.iter().map(|s| s.to_string()).collect(),
+            limits: Limits::default(),
+            ocr: OcrParams::default(),
+            pdfium_library: None,
+            threads: None,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Parses a JSON configuration (missing keys take their defaults).
+    pub fn from_json(json: &str) -> Result<Self> {
+        let cfg: EngineConfig = serde_json::from_str(json)
+            .map_err(|e| Error::InvalidArgument(format!("configuration: {e}")))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks values that serde cannot.
+    pub fn validate(&self) -> Result<()> {
+        if self.languages.is_empty() {
+            return Err(Error::InvalidArgument("languages must not be empty".into()));
+        }
+        for l in &self.languages {
+            if !DEFAULT_LANGUAGES.contains(&l.as_str()) {
+                return Err(Error::InvalidArgument(format!(
+                    "unsupported language {l:?} (supported: {})",
+                    DEFAULT_LANGUAGES.join(", ")
+                )));
+            }
+        }
+        if self.limits.max_pages == 0 || self.limits.max_file_size_mb == 0 {
+            return Err(Error::InvalidArgument("limits must be positive".into()));
+        }
+        if !(72..=1200).contains(&self.ocr.dpi) || !(72..=1200).contains(&self.ocr.heavy_dpi) {
+            return Err(Error::InvalidArgument(
+                "ocr dpi must be within 72..=1200".into(),
+            ));
+        }
+        if self.threads == Some(0) {
+            return Err(Error::InvalidArgument("threads must be positive".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Input limits (contract defaults: 20 MB, 60 pages).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Largest accepted file, in MiB.
+    pub max_file_size_mb: u64,
+    /// Most pages processed per document (counted after page selection).
+    pub max_pages: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_size_mb: 20,
+            max_pages: 60,
+        }
+    }
+}
+
+impl Limits {
+    /// Size limit in bytes.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_file_size_mb * 1024 * 1024
+    }
+}
+
+/// OCR settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OcrParams {
+    /// Resolution scanned PDF pages are rendered at (300: tesseract's sweet spot for body text).
+    pub dpi: u32,
+    /// Resolution of the heavy path (more detail for small print, about 2x the time).
+    pub heavy_dpi: u32,
+    /// Directory holding `*.traineddata` (else tesseract's default / `TESSDATA_PREFIX`).
+    pub tessdata_dir: Option<PathBuf>,
+    /// Minimum share of "plausible" characters for a text layer to be trusted (else OCR).
+    pub min_text_layer_quality: f32,
+}
+
+impl Default for OcrParams {
+    fn default() -> Self {
+        OcrParams {
+            dpi: 300,
+            heavy_dpi: 400,
+            tessdata_dir: None,
+            min_text_layer_quality: 0.75,
+        }
+    }
+}
+
+/// Options of one recognition call.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecognizeOptions {
+    /// Page selection, e.g. `"1,3-5"` (1-based).
+    pub pages: Option<String>,
+    /// Enhanced (heavy) recognition.
+    pub heavy: bool,
+    /// Languages for this call (subset of the engine's), `None` = the engine's.
+    pub languages: Option<Vec<String>>,
+    /// Original file name, a hint only (the type is decided by content).
+    pub filename: Option<String>,
+}
+
+impl RecognizeOptions {
+    /// Parses options JSON.
+    pub fn from_json(json: &str) -> Result<Self> {
+        serde_json::from_str(json).map_err(|e| Error::InvalidArgument(format!("options: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_unknown_keys() {
+        let c = EngineConfig::from_json("{}").unwrap();
+        assert_eq!(c, EngineConfig::default());
+        assert_eq!(c.limits.max_pages, 60);
+        let e = EngineConfig::from_json(r#"{"limits":{"max_page":3}}"#).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::InvalidArgument);
+        assert!(EngineConfig::from_json(r#"{"languages":["xx"]}"#).is_err());
+        let c =
+            EngineConfig::from_json(r#"{"languages":["de"],"limits":{"max_pages":3}}"#).unwrap();
+        assert_eq!(c.limits.max_pages, 3);
+        assert_eq!(c.limits.max_file_size_mb, 20);
+    }
+}

@@ -1,0 +1,373 @@
+//! The [`Engine`]: built once, `Send + Sync`, chains every stage and reports progress.
+
+use crate::candidates;
+use crate::classify;
+use crate::clean;
+use crate::config::{EngineConfig, RecognizeOptions};
+use crate::error::{Error, Result};
+use crate::fields::{self, FieldScorer, RuleScorer};
+use crate::ocr::{OcrEngine, OcrRequest, TesseractOcr};
+use crate::pdf::PdfLib;
+use crate::preprocess::{self, PageImage, PreparedContent};
+use crate::result::DocumentResult;
+use crate::types::TextPage;
+use crate::validate;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Pipeline stages; their names are the document statuses of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Stage {
+    /// Type detection, limits, decoding.
+    Preprocessing,
+    /// Text layer / office text.
+    TextExtracting,
+    /// OCR of images and scanned pages.
+    OcrProcessing,
+    /// Normalisation, lines, reading order.
+    Cleaning,
+    /// Candidate values.
+    CandidatesExtracting,
+    /// Field choice.
+    AiExtracting,
+    /// Checks.
+    Validating,
+}
+
+impl Stage {
+    /// The status name, e.g. `"OCR_PROCESSING"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Preprocessing => "PREPROCESSING",
+            Stage::TextExtracting => "TEXT_EXTRACTING",
+            Stage::OcrProcessing => "OCR_PROCESSING",
+            Stage::Cleaning => "CLEANING",
+            Stage::CandidatesExtracting => "CANDIDATES_EXTRACTING",
+            Stage::AiExtracting => "AI_EXTRACTING",
+            Stage::Validating => "VALIDATING",
+        }
+    }
+}
+
+/// One progress report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Stage entered.
+    pub stage: Stage,
+    /// Page being worked on (OCR reports one event per page), if any.
+    pub page: Option<u32>,
+    /// Pages selected for processing (0 until known).
+    pub pages_total: u32,
+}
+
+/// Cancels a running recognition from another thread. Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A fresh token.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Requests cancellation.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+    /// Whether cancellation was requested.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+    fn check(&self) -> Result<()> {
+        if self.is_cancelled() {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Progress callback type.
+pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Sync);
+
+/// The recognition engine.
+pub struct Engine {
+    config: EngineConfig,
+    ocr: Arc<dyn OcrEngine>,
+    scorer: Arc<dyn FieldScorer>,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("config", &self.config)
+            .field("scorer", &self.scorer.name())
+            .finish()
+    }
+}
+
+impl Engine {
+    /// Builds an engine with tesseract OCR and the rule scorer.
+    pub fn new(config: EngineConfig) -> Result<Self> {
+        config.validate()?;
+        let ocr = Arc::new(TesseractOcr::new(&config.ocr)?);
+        Self::with_components(config, ocr, Arc::new(RuleScorer))
+    }
+
+    /// Builds an engine from explicit components (tests use a fake OCR engine).
+    pub fn with_components(
+        config: EngineConfig,
+        ocr: Arc<dyn OcrEngine>,
+        scorer: Arc<dyn FieldScorer>,
+    ) -> Result<Self> {
+        config.validate()?;
+        let pool = match config.threads {
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .thread_name(|i| format!("folio-{i}"))
+                    .build()
+                    .map_err(|e| Error::Internal(format!("thread pool: {e}")))?,
+            ),
+            None => None,
+        };
+        Ok(Engine {
+            config,
+            ocr,
+            scorer,
+            pool,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Recognises a file on disk.
+    pub fn recognize_path(
+        &self,
+        path: &Path,
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        cancel: &CancelToken,
+    ) -> Result<DocumentResult> {
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        if meta.is_dir() {
+            return Err(Error::InvalidArgument(format!(
+                "{} is a directory",
+                path.display()
+            )));
+        }
+        let limit = self.config.limits.max_bytes();
+        if meta.len() > limit {
+            return Err(Error::FileTooLarge {
+                size: meta.len(),
+                limit,
+            });
+        }
+        let bytes = std::fs::read(path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let mut opts = opts.clone();
+        if opts.filename.is_none() {
+            opts.filename = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        }
+        self.recognize_bytes(&bytes, &opts, progress, cancel)
+    }
+
+    /// Recognises a file held in memory.
+    pub fn recognize_bytes(
+        &self,
+        bytes: &[u8],
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        cancel: &CancelToken,
+    ) -> Result<DocumentResult> {
+        match &self.pool {
+            Some(pool) => pool.install(|| self.run(bytes, opts, progress, cancel)),
+            None => self.run(bytes, opts, progress, cancel),
+        }
+    }
+
+    fn languages(&self, opts: &RecognizeOptions) -> Result<Vec<String>> {
+        match &opts.languages {
+            None => Ok(self.config.languages.clone()),
+            Some(list) if list.is_empty() => {
+                Err(Error::InvalidArgument("languages must not be empty".into()))
+            }
+            Some(list) => {
+                for l in list {
+                    if !self.config.languages.contains(l) {
+                        return Err(Error::InvalidArgument(format!(
+                            "language {l:?} is not enabled in this engine ({})",
+                            self.config.languages.join(", ")
+                        )));
+                    }
+                }
+                Ok(list.clone())
+            }
+        }
+    }
+
+    fn run(
+        &self,
+        bytes: &[u8],
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        cancel: &CancelToken,
+    ) -> Result<DocumentResult> {
+        let languages = self.languages(opts)?;
+        cancel.check()?;
+        progress(Progress {
+            stage: Stage::Preprocessing,
+            page: None,
+            pages_total: 0,
+        });
+        let limits = &self.config.limits;
+        let pdf_lib = || PdfLib::get(self.config.pdfium_library.as_deref());
+        let prepared = preprocess::preprocess(bytes, opts, limits, &|b| pdf_lib()?.page_count(b))?;
+        let total = prepared.pages.len() as u32;
+        let report = |stage: Stage, page: Option<u32>| {
+            progress(Progress {
+                stage,
+                page,
+                pages_total: total,
+            })
+        };
+        cancel.check()?;
+
+        let mut text_pages: Vec<TextPage> = Vec::new();
+        let mut to_ocr: Vec<PageImage> = Vec::new();
+        match prepared.content {
+            PreparedContent::Pdf => {
+                report(Stage::TextExtracting, None);
+                let lib = pdf_lib()?;
+                let layer = lib.extract_text(
+                    bytes,
+                    &prepared.pages,
+                    self.config.ocr.min_text_layer_quality,
+                )?;
+                let dpi = if opts.heavy {
+                    self.config.ocr.heavy_dpi
+                } else {
+                    self.config.ocr.dpi
+                };
+                for p in layer {
+                    if p.usable {
+                        text_pages.push(p.text);
+                    } else {
+                        cancel.check()?;
+                        // pdfium is serialised process-wide: render sequentially, OCR in parallel.
+                        let img = lib.render(bytes, p.text.page, dpi)?;
+                        to_ocr.push(PageImage {
+                            page: p.text.page,
+                            image: preprocess::prepare_for_ocr(img),
+                        });
+                    }
+                }
+            }
+            PreparedContent::Images(images) => to_ocr = images,
+            PreparedContent::Office(pages) => {
+                report(Stage::TextExtracting, None);
+                text_pages = pages;
+            }
+        }
+
+        if !to_ocr.is_empty() {
+            report(Stage::OcrProcessing, None);
+            let ocr_pages: Vec<Result<TextPage>> = to_ocr
+                .par_iter()
+                .map(|pi| {
+                    cancel.check()?;
+                    report(Stage::OcrProcessing, Some(pi.page));
+                    let req = OcrRequest {
+                        page: pi.page,
+                        languages: &languages,
+                        heavy: opts.heavy,
+                    };
+                    self.ocr.recognize(&pi.image, &req)
+                })
+                .collect();
+            for p in ocr_pages {
+                text_pages.push(p?);
+            }
+            text_pages.sort_by_key(|p| p.page);
+        }
+        cancel.check()?;
+        self.finish(&text_pages, opts, progress, total, cancel)
+    }
+
+    /// Runs the stages from cleaning onwards over pages whose words are already known (a text
+    /// layer, office text, or OCR done by the caller).
+    pub fn recognize_text_pages(
+        &self,
+        pages: &[TextPage],
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        cancel: &CancelToken,
+    ) -> Result<DocumentResult> {
+        self.finish(pages, opts, progress, pages.len() as u32, cancel)
+    }
+
+    fn finish(
+        &self,
+        text_pages: &[TextPage],
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        total: u32,
+        cancel: &CancelToken,
+    ) -> Result<DocumentResult> {
+        let report = |stage: Stage, page: Option<u32>| {
+            progress(Progress {
+                stage,
+                page,
+                pages_total: total,
+            })
+        };
+        report(Stage::Cleaning, None);
+        let doc = clean::clean(text_pages);
+        cancel.check()?;
+
+        report(Stage::CandidatesExtracting, None);
+        let cands = candidates::extract(&doc);
+        cancel.check()?;
+
+        report(Stage::AiExtracting, None);
+        let mut result = fields::extract(&doc, &cands, self.scorer.as_ref());
+        let (dt, st) = classify::classify(&doc, &cands, &result);
+        result.document_type = dt;
+        result.structure_type = st;
+        result.super_ai_used = opts.heavy;
+        cancel.check()?;
+
+        report(Stage::Validating, None);
+        validate::validate(&mut result);
+        Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn engine_is_send_sync() {
+        assert_send_sync::<Engine>();
+    }
+
+    #[test]
+    fn stage_names_are_statuses() {
+        assert_eq!(Stage::AiExtracting.as_str(), "AI_EXTRACTING");
+        assert_eq!(
+            serde_json::to_string(&Stage::CandidatesExtracting).unwrap(),
+            "\"CANDIDATES_EXTRACTING\""
+        );
+    }
+}

@@ -1,0 +1,491 @@
+//! Per-candidate features and the [`FieldScorer`] seam (rules today, a learned model later).
+
+use crate::candidates::labels::{self, LabelHit, LabelKey};
+use crate::candidates::{Candidate, CandidateKind, Candidates};
+use crate::types::{CleanDocument, Line};
+use serde::{Deserialize, Serialize};
+
+/// A field chosen by scoring candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// Document number.
+    Number,
+    /// Issue date.
+    Date,
+    /// Due date.
+    DueDate,
+    /// Gross total.
+    Total,
+    /// Net total.
+    Net,
+    /// VAT total.
+    Vat,
+    /// Amount payable.
+    Payable,
+    /// Discount.
+    Discount,
+    /// Prepaid.
+    Prepaid,
+}
+
+/// Everything the scorer may look at for one candidate. Built by [`candidate_features`] only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CandidateFeatures {
+    /// Candidate kind.
+    pub kind: CandidateKind,
+    /// Nearest label to the left on the same line, else directly above in the same column.
+    pub label: Option<LabelKey>,
+    /// The label is on the same line.
+    pub label_same_line: bool,
+    /// The label is on a line above.
+    pub label_above: bool,
+    /// Other amounts between the label and the candidate.
+    pub values_between: u32,
+    /// Horizontal distance label → candidate, share of the page width.
+    pub label_distance: f32,
+    /// The label that introduced the value during extraction (numbers, ids).
+    pub intro_label: Option<LabelKey>,
+    /// A title word (Invoice, Rechnung ...) is on the same line.
+    pub title_on_line: bool,
+    /// All label keys on the line.
+    pub line_labels: Vec<LabelKey>,
+    /// Relative x of the box centre (0..1).
+    pub rel_x: f32,
+    /// Relative y of the box centre (0..1).
+    pub rel_y: f32,
+    /// 0-based page position in the document.
+    pub page_index: u32,
+    /// Candidate is on the last page.
+    pub last_page: bool,
+    /// Largest amount of the document (amounts only).
+    pub is_largest: bool,
+    /// Rank by value among the document's amounts (0 = largest).
+    pub amount_rank: u32,
+    /// The last amount on a line labelled total/payable, bottom-most of those.
+    pub bottom_most_total: bool,
+    /// How often the same value occurs among candidates of the same kind.
+    pub occurrences: u32,
+    /// Checksum result.
+    pub checksum_valid: Option<bool>,
+    /// OCR confidence (1.0 for text layers).
+    pub ocr_confidence: f32,
+    /// Box height relative to the document's median line height.
+    pub height_rel: f32,
+    /// Printed with a currency.
+    pub has_currency: bool,
+    /// Decimal digits.
+    pub decimals: u32,
+    /// Followed by `%`.
+    pub percent: bool,
+    /// Inside a line-item table body.
+    pub in_table: bool,
+    /// The right-most value of its line.
+    pub rightmost_on_line: bool,
+    /// Order among candidates of the same kind, top to bottom (0 = first).
+    pub order: u32,
+    /// A date that could be read with day and month swapped.
+    pub ambiguous: bool,
+    /// A negative amount.
+    pub negative: bool,
+    /// The amount sits right below a rounding line (the rounded, final total on receipts).
+    pub after_rounding: bool,
+}
+
+/// Scores how likely a candidate is to be the value of a field (0..1).
+pub trait FieldScorer: Send + Sync {
+    /// Name for diagnostics.
+    fn name(&self) -> &str;
+    /// Score of `features` for `field`, 0..1.
+    fn score(&self, field: Field, features: &CandidateFeatures) -> f32;
+}
+
+/// Hand-tuned scoring rules.
+#[derive(Debug, Default, Clone)]
+pub struct RuleScorer;
+
+fn amount_common(f: &CandidateFeatures) -> f32 {
+    let mut s = 0.0;
+    if f.percent {
+        return -5.0;
+    }
+    if f.decimals == 2 {
+        s += 0.05;
+    } else if f.decimals == 0 {
+        s -= 0.3;
+    }
+    if f.has_currency {
+        s += 0.03;
+    }
+    if f.in_table {
+        s -= 0.3;
+    }
+    if f.label_above {
+        s -= 0.1;
+    }
+    s -= 0.12 * f.values_between.min(3) as f32;
+    if f.rightmost_on_line {
+        s += 0.05;
+    }
+    s - (1.0 - f.ocr_confidence) * 0.2
+}
+
+impl FieldScorer for RuleScorer {
+    fn name(&self) -> &str {
+        "rules"
+    }
+
+    fn score(&self, field: Field, f: &CandidateFeatures) -> f32 {
+        use LabelKey as K;
+        let s: f32 = match field {
+            Field::Number => {
+                if f.kind != CandidateKind::DocNumber {
+                    return 0.0;
+                }
+                let base = match f.intro_label {
+                    Some(K::Number) => 0.9,
+                    Some(K::NumberGeneric) if f.title_on_line => 0.8,
+                    Some(K::NumberGeneric) => 0.45,
+                    Some(K::Title) => 0.6,
+                    _ => 0.2,
+                };
+                base + 0.05 * (1.0 - f.rel_y) - 0.05 * f.page_index.min(2) as f32
+            }
+            Field::Date | Field::DueDate => {
+                if f.kind != CandidateKind::Date {
+                    return 0.0;
+                }
+                let due = field == Field::DueDate;
+                let base = match f.label {
+                    Some(K::Date) if !due => 0.9,
+                    Some(K::DateWeak) if !due => {
+                        if f.title_on_line {
+                            0.85
+                        } else {
+                            0.6
+                        }
+                    }
+                    Some(K::DueDate) => {
+                        if due {
+                            0.9
+                        } else {
+                            0.05
+                        }
+                    }
+                    Some(
+                        K::DeliveryDate | K::Contract | K::Period | K::Order | K::CustomerNumber,
+                    ) => 0.05,
+                    _ if due => 0.0,
+                    _ => 0.45 - 0.05 * f.order.min(5) as f32,
+                };
+                let mut s = base;
+                if f.label_above {
+                    s -= 0.05;
+                }
+                if f.in_table {
+                    s -= 0.2;
+                }
+                if !due {
+                    s += 0.05 * (1.0 - f.rel_y) - 0.05 * f.page_index.min(2) as f32;
+                }
+                s
+            }
+            Field::Total
+            | Field::Net
+            | Field::Vat
+            | Field::Payable
+            | Field::Discount
+            | Field::Prepaid => {
+                if f.kind != CandidateKind::Amount {
+                    return 0.0;
+                }
+                let want: &[LabelKey] = match field {
+                    Field::Total => &[K::Total],
+                    Field::Net => &[K::Net],
+                    Field::Vat => &[K::Vat],
+                    Field::Payable => &[K::Payable],
+                    Field::Discount => &[K::Discount],
+                    _ => &[K::Prepaid],
+                };
+                let base = match f.label {
+                    Some(k) if want.contains(&k) => 0.8,
+                    Some(K::Payable) if field == Field::Total => 0.55,
+                    Some(K::Subtotal) if field == Field::Net => 0.5,
+                    Some(K::Total) if field == Field::Payable => 0.3,
+                    Some(_) => 0.02,
+                    None if field == Field::Total => 0.1 + if f.is_largest { 0.15 } else { 0.0 },
+                    None => 0.0,
+                };
+                let mut s = base + amount_common(f);
+                if field == Field::Total || field == Field::Payable {
+                    if f.is_largest {
+                        s += 0.1;
+                    }
+                    if f.bottom_most_total {
+                        s += 0.05;
+                    }
+                    if f.negative {
+                        s -= 0.2;
+                    }
+                    if f.after_rounding {
+                        s += 0.12;
+                    }
+                }
+                if field == Field::Vat
+                    && f.line_labels.contains(&K::Total)
+                    && f.label != Some(K::Vat)
+                {
+                    s -= 0.2;
+                }
+                s
+            }
+        };
+        s.clamp(0.0, 1.0)
+    }
+}
+
+/// Shared, per-document context for feature building.
+pub struct FeatureContext<'a> {
+    /// The document.
+    pub doc: &'a CleanDocument,
+    /// Label hits per line.
+    pub line_labels: Vec<Vec<LabelHit>>,
+    /// Median line height.
+    pub median_height: f32,
+    /// Lines that are table bodies.
+    pub table_lines: Vec<bool>,
+    /// Largest absolute amount value (decimal amounts only).
+    pub amounts_sorted: Vec<rust_decimal::Decimal>,
+    /// Line index of the bottom-most total/payable-labelled amount.
+    pub bottom_total: Option<(usize, usize)>,
+}
+
+impl<'a> FeatureContext<'a> {
+    /// Builds the context of a document.
+    pub fn new(doc: &'a CleanDocument, cands: &Candidates) -> Self {
+        let line_labels: Vec<Vec<LabelHit>> = doc
+            .lines
+            .iter()
+            .map(|l| labels::find_labels(&l.text))
+            .collect();
+        let mut hs: Vec<f32> = doc.lines.iter().map(|l| l.bbox.height()).collect();
+        hs.sort_by(f32::total_cmp);
+        let median_height = hs.get(hs.len() / 2).copied().unwrap_or(1.0).max(1e-3);
+        let mut table_lines = vec![false; doc.lines.len()];
+        for t in &cands.tables {
+            for r in &t.rows {
+                for &l in r {
+                    if let Some(x) = table_lines.get_mut(l) {
+                        *x = true;
+                    }
+                }
+            }
+        }
+        let mut amounts_sorted: Vec<rust_decimal::Decimal> = cands
+            .of(CandidateKind::Amount)
+            .filter(|c| c.decimals > 0 && c.scheme.as_deref() != Some("percent"))
+            .filter_map(|c| c.value.parse().ok())
+            .collect();
+        amounts_sorted.sort();
+        amounts_sorted.reverse();
+        let mut bottom_total = None;
+        for c in cands.of(CandidateKind::Amount) {
+            let on_total = line_labels.get(c.span.line).is_some_and(|h| {
+                h.iter().any(|h| {
+                    matches!(h.key, LabelKey::Total | LabelKey::Payable) && h.end <= c.span.start
+                })
+            });
+            if on_total && c.decimals > 0 {
+                bottom_total = Some((c.span.line, c.span.start));
+            }
+        }
+        FeatureContext {
+            doc,
+            line_labels,
+            median_height,
+            table_lines,
+            amounts_sorted,
+            bottom_total,
+        }
+    }
+}
+
+fn is_value_kind(c: &Candidate) -> bool {
+    c.kind == CandidateKind::Amount && c.scheme.as_deref() != Some("percent")
+}
+
+/// Builds the features of one candidate.
+pub fn candidate_features(
+    ctx: &FeatureContext<'_>,
+    cands: &Candidates,
+    idx: usize,
+) -> Option<CandidateFeatures> {
+    let c = cands.items.get(idx)?;
+    let doc = ctx.doc;
+    let line: &Line = doc.lines.get(c.span.line)?;
+    let page = doc.page(line.page)?;
+    let page_index = doc
+        .pages
+        .iter()
+        .position(|p| p.page == line.page)
+        .unwrap_or(0) as u32;
+    let hits = ctx
+        .line_labels
+        .get(c.span.line)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let same_line_values: Vec<&Candidate> = cands
+        .items
+        .iter()
+        .filter(|o| {
+            o.span.line == c.span.line && is_value_kind(o) == is_value_kind(c) && o.kind == c.kind
+        })
+        .collect();
+    // Nearest label to the left, skipping column-header-only keys where a better one exists.
+    let mut label = None;
+    let mut label_same_line = false;
+    let mut label_above = false;
+    let mut values_between = 0;
+    let mut label_distance = 0.0;
+    let relevant = |k: LabelKey| !k.is_column() && !matches!(k, LabelKey::Name | LabelKey::Address);
+    if let Some(h) = hits
+        .iter()
+        .filter(|h| h.end <= c.span.start && relevant(h.key))
+        .max_by_key(|h| (h.end, label_priority(h.key, c.kind)))
+    {
+        // All keys of the same range: prefer the one relevant to the kind.
+        let key = hits
+            .iter()
+            .filter(|o| o.start == h.start && relevant(o.key))
+            .max_by_key(|o| label_priority(o.key, c.kind))
+            .map_or(h.key, |o| o.key);
+        label = Some(key);
+        label_same_line = true;
+        values_between = same_line_values
+            .iter()
+            .filter(|o| {
+                o.span.start >= h.end && o.span.end <= c.span.start && o.span.start != c.span.start
+            })
+            .count() as u32;
+        if let Some((lb, _)) = line.range_bbox(h.start, h.end) {
+            label_distance = ((c.span.bbox.x0 - lb.x1) / page.width.max(1.0)).max(0.0);
+        }
+    } else {
+        // Directly above, same column, within two lines.
+        for up in 1..=2usize {
+            let Some(li) = c.span.line.checked_sub(up) else {
+                break;
+            };
+            let Some(l2) = doc.lines.get(li) else { break };
+            if l2.page != line.page {
+                break;
+            }
+            let h2 = ctx.line_labels.get(li).map(Vec::as_slice).unwrap_or(&[]);
+            let header_like = h2.iter().filter(|h| h.key.is_column()).count() >= 3;
+            let found = h2.iter().filter(|h| relevant(h.key)).find(|h| {
+                l2.range_bbox(h.start, h.end).is_some_and(|(bb, _)| {
+                    bb.x1 >= c.span.bbox.x0 - ctx.median_height
+                        && bb.x0 <= c.span.bbox.x1 + ctx.median_height
+                })
+            });
+            if let Some(h) = found
+                && !header_like
+            {
+                let key = h2
+                    .iter()
+                    .filter(|o| o.start == h.start && relevant(o.key))
+                    .max_by_key(|o| label_priority(o.key, c.kind))
+                    .map_or(h.key, |o| o.key);
+                label = Some(key);
+                label_above = true;
+                break;
+            }
+        }
+    }
+    // Right below a rounding line, with no label of its own or a subtotal/total one.
+    let after_rounding = c.kind == CandidateKind::Amount
+        && matches!(label, None | Some(LabelKey::Total | LabelKey::Subtotal))
+        && (1..=2usize).any(|up| {
+            c.span.line.checked_sub(up).is_some_and(|li| {
+                ctx.line_labels
+                    .get(li)
+                    .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Rounding))
+                    && doc.lines.get(li).is_some_and(|l| l.page == line.page)
+            })
+        });
+    if after_rounding && matches!(label, None | Some(LabelKey::Subtotal)) {
+        label = Some(LabelKey::Total);
+    }
+    let value: Option<rust_decimal::Decimal> = if c.kind == CandidateKind::Amount {
+        c.value.parse().ok()
+    } else {
+        None
+    };
+    let amount_rank = value
+        .map(|v| {
+            ctx.amounts_sorted
+                .iter()
+                .position(|x| *x <= v)
+                .unwrap_or(ctx.amounts_sorted.len()) as u32
+        })
+        .unwrap_or(u32::MAX);
+    let is_largest = c.kind == CandidateKind::Amount && c.decimals > 0 && amount_rank == 0;
+    let occurrences = cands
+        .items
+        .iter()
+        .filter(|o| o.kind == c.kind && o.value == c.value)
+        .count() as u32;
+    let order = cands
+        .items
+        .iter()
+        .filter(|o| o.kind == c.kind && (o.span.line, o.span.start) < (c.span.line, c.span.start))
+        .count() as u32;
+    let rightmost_on_line = !same_line_values.iter().any(|o| o.span.start > c.span.start);
+    Some(CandidateFeatures {
+        kind: c.kind,
+        label,
+        label_same_line,
+        label_above,
+        values_between,
+        label_distance,
+        intro_label: c.label,
+        title_on_line: !labels::find_labels_where(&line.text, |k| k == LabelKey::Title).is_empty(),
+        line_labels: hits.iter().map(|h| h.key).collect(),
+        rel_x: c.span.bbox.cx() / page.width.max(1.0),
+        rel_y: c.span.bbox.cy() / page.height.max(1.0),
+        page_index,
+        last_page: doc.pages.last().is_some_and(|p| p.page == line.page),
+        is_largest,
+        amount_rank,
+        bottom_most_total: ctx.bottom_total == Some((c.span.line, c.span.start)),
+        occurrences,
+        checksum_valid: c.checksum_valid,
+        ocr_confidence: c.span.confidence,
+        height_rel: c.span.bbox.height() / ctx.median_height,
+        has_currency: c.currency.is_some(),
+        decimals: c.decimals,
+        percent: c.scheme.as_deref() == Some("percent"),
+        in_table: ctx.table_lines.get(c.span.line).copied().unwrap_or(false),
+        rightmost_on_line,
+        order,
+        ambiguous: c.ambiguous,
+        negative: c.kind == CandidateKind::Amount && c.value.starts_with('-'),
+        after_rounding,
+    })
+}
+
+/// Which of several keys of one label range matters for a candidate kind.
+fn label_priority(key: LabelKey, kind: CandidateKind) -> u8 {
+    use LabelKey as K;
+    match kind {
+        CandidateKind::Amount if key.is_totals() => 3,
+        CandidateKind::Date
+            if matches!(key, K::Date | K::DueDate | K::DeliveryDate | K::DateWeak) =>
+        {
+            3
+        }
+        CandidateKind::DocNumber if matches!(key, K::Number | K::NumberGeneric) => 3,
+        _ if key == K::Title => 0,
+        _ => 1,
+    }
+}

@@ -1,0 +1,32 @@
+//! # Folio core
+//!
+//! Business documents in, one structured Result JSON out. The pipeline stages are public functions
+//! over plain data, usable alone; [`Engine`] chains them:
+//!
+//! 1. [`preprocess`]: type by magic bytes, limits, page selection, decoding, deskew, binarisation.
+//! 2. [`pdf`]: text layer with word boxes; unusable pages go to OCR.
+//! 3. [`ocr`]: tesseract with script detection, pages in parallel.
+//! 4. [`clean`]: normalisation, lines, reading order, hyphenation.
+//! 5. [`candidates`]: dates, amounts, currencies, IBANs, tax ids, numbers, parties, tables.
+//! 6. [`fields`]: chooses among candidates through the [`fields::FieldScorer`] seam.
+//! 7. [`classify`] and [`validate`]: document type, structure, checks.
+
+pub mod candidates;
+pub mod checks;
+pub mod classify;
+pub mod clean;
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod fields;
+pub mod ocr;
+pub mod pdf;
+pub mod preprocess;
+pub mod result;
+pub mod types;
+pub mod validate;
+
+pub use config::{EngineConfig, RecognizeOptions};
+pub use engine::{CancelToken, Engine, Progress, ProgressFn, Stage};
+pub use error::{Error, ErrorCode, Result};
+pub use result::DocumentResult;

@@ -1,0 +1,972 @@
+//! OCR: the [`OcrEngine`] trait and the tesseract implementation (per-word boxes and confidences,
+//! script detection so only the right language model runs).
+//!
+//! # Threads
+//! Each thread keeps its own `TesseractAPI` per language string (models load once per thread,
+//! never per page). libtesseract uses OpenMP inside one page: set `OMP_THREAD_LIMIT=1` in the
+//! environment (the CLI and server do) and parallelise over pages instead; OpenMP on a busy
+//! machine was measured ~1.9x slower per page.
+//!
+//! # Language choice
+//! Running all six models together is slow and reads worse, so a page is read in steps:
+//! 1. orientation and script detection (tesseract OSD on a downscaled copy): the page is
+//!    turned upright, Latin vs Cyrillic decided;
+//! 2. when several languages of that script are enabled, a probe reads the densest text band
+//!    with one model and identifies the language (keywords for Latin, letters only Ukrainian /
+//!    only Russian has for Cyrillic);
+//! 3. the page is read with the chosen model (plus English for Latin-script words when
+//!    enabled); without evidence all enabled models of the script are combined.
+
+pub mod imageops;
+pub mod lang;
+
+use crate::error::{Error, Result};
+use crate::types::{BBox, Source, TextPage, Unit, Word};
+use image::GrayImage;
+use lang::{LanguageSet, Script};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use tesseract_rs::{TessPageIteratorLevel, TessPageSegMode, TesseractAPI};
+
+/// Parameters of one OCR call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OcrRequest<'a> {
+    /// 1-based page number written into the result.
+    pub page: u32,
+    /// ISO 639-1 languages allowed.
+    pub languages: &'a [String],
+    /// Heavy path: several preprocessing variants, best-confidence reading kept.
+    pub heavy: bool,
+}
+
+/// An OCR engine: image in, words with pixel boxes out.
+pub trait OcrEngine: Send + Sync {
+    /// Reads one page image.
+    fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> Result<TextPage>;
+}
+
+/// Resolution assumed for images (PDF pages are rendered at 300 DPI by default).
+const ASSUMED_DPI: i32 = 300;
+/// Long side of the copy OSD runs on (about 150 DPI for A4).
+const OSD_LONG_SIDE: u32 = 1800;
+/// OSD orientation confidence from which a page is turned.
+const MIN_ORIENT_CONF: f32 = 1.5;
+/// OSD script confidence from which the script is trusted.
+const MIN_SCRIPT_CONF: f32 = 0.5;
+/// Mean confidence from which the Latin probe settles the script without a Cyrillic probe.
+const LATIN_PROBE_CONF: f32 = 0.80;
+/// Best probe confidence below which the page is checked for rotation (OSD).
+const UNREADABLE_CONF: f32 = 0.6;
+/// Images narrower than this are enlarged (small receipt photos): text gets ~30 px tall.
+const MIN_WIDTH: u32 = 1000;
+/// Height / width ratio from which an image is read as a receipt (single column).
+const RECEIPT_RATIO: f32 = 1.8;
+/// Height / width ratio from which a small (enlarged) image is read as a receipt photo.
+const SMALL_PHOTO_RATIO: f32 = 1.2;
+/// Images wider than this (600 DPI scans) are reduced to [`REDUCED_WIDTH`]: same reading,
+/// a quarter of the time.
+const MAX_WIDTH: u32 = 3600;
+/// Width large images are reduced to (A4 at 300 DPI).
+const REDUCED_WIDTH: u32 = 2480;
+
+/// Debian's tessdata directories (`/usr/share/tesseract-ocr/<version>/tessdata`), newest first.
+fn debian_tessdata() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/share/tesseract-ocr")
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path().join("tessdata"))
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs.reverse();
+    dirs.push(PathBuf::from("/usr/share/tessdata"));
+    dirs.push(PathBuf::from("/usr/local/share/tessdata"));
+    dirs
+}
+
+/// Holds `*.traineddata`?
+fn has_models(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.filter_map(|e| e.ok())
+            .any(|e| e.file_name().to_string_lossy().ends_with(".traineddata"))
+    })
+}
+
+/// The tessdata directory: explicit, else `TESSDATA_PREFIX` (the directory itself or its
+/// `tessdata` child), else Debian's location.
+pub fn find_tessdata(explicit: Option<&Path>) -> Result<PathBuf> {
+    let mut tried = Vec::new();
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(p) = explicit {
+        candidates.push(p.to_path_buf());
+    } else {
+        if let Some(p) = std::env::var_os("TESSDATA_PREFIX").filter(|v| !v.is_empty()) {
+            let p = PathBuf::from(p);
+            candidates.push(p.clone());
+            candidates.push(p.join("tessdata"));
+        }
+        candidates.extend(debian_tessdata());
+    }
+    for c in candidates {
+        if has_models(&c) {
+            return Ok(c);
+        }
+        tried.push(c.display().to_string());
+    }
+    Err(Error::RuntimeMissing(format!(
+        "tesseract language data not found (looked in {}); install tesseract-ocr and the \
+         tesseract-ocr-eng/deu/fra/pol/ukr/rus packages with `bash scripts/setup.sh`, or set \
+         TESSDATA_PREFIX / ocr.tessdata_dir",
+        tried.join(", ")
+    )))
+}
+
+thread_local! {
+    /// This thread's engines by (tessdata dir, language string).
+    static ENGINES: RefCell<HashMap<(PathBuf, String), Rc<TesseractAPI>>> =
+        RefCell::new(HashMap::new());
+}
+
+/// Tesseract through libtesseract (one `TesseractAPI` per thread and language set).
+pub struct TesseractOcr {
+    tessdata: PathBuf,
+}
+
+impl std::fmt::Debug for TesseractOcr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TesseractOcr")
+            .field("tessdata", &self.tessdata)
+            .finish()
+    }
+}
+
+/// One reading of an image.
+#[derive(Debug, Clone, Default)]
+struct Reading {
+    words: Vec<Word>,
+}
+
+impl Reading {
+    /// Mean word confidence weighted by word length (0..1).
+    fn mean_conf(&self) -> f32 {
+        let (mut s, mut n) = (0f32, 0f32);
+        for w in &self.words {
+            let l = w.text.chars().count() as f32;
+            s += w.confidence * l;
+            n += l;
+        }
+        if n == 0.0 { 0.0 } else { s / n }
+    }
+
+    fn chars(&self) -> usize {
+        self.words.iter().map(|w| w.text.chars().count()).sum()
+    }
+
+    fn text(&self) -> String {
+        let v: Vec<&str> = self.words.iter().map(|w| w.text.as_str()).collect();
+        v.join(" ")
+    }
+}
+
+/// Outcome of orientation and script detection.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Osd {
+    /// Clockwise turn that makes the page upright.
+    rotate_cw: i32,
+    script: Option<Script>,
+}
+
+impl TesseractOcr {
+    /// Checks that the language data exists and prepares per-thread engines.
+    pub fn new(params: &crate::config::OcrParams) -> Result<Self> {
+        let tessdata = find_tessdata(params.tessdata_dir.as_deref())?;
+        if tessdata.to_str().is_none() {
+            return Err(Error::InvalidArgument(format!(
+                "tessdata path {} is not valid UTF-8",
+                tessdata.display()
+            )));
+        }
+        Ok(TesseractOcr { tessdata })
+    }
+
+    /// The tessdata directory in use.
+    pub fn tessdata(&self) -> &Path {
+        &self.tessdata
+    }
+
+    fn check_models(&self, models: &[&str]) -> Result<()> {
+        for m in models {
+            if !self.tessdata.join(format!("{m}.traineddata")).is_file() {
+                return Err(Error::RuntimeMissing(format!(
+                    "tesseract model {m}.traineddata not found in {}; install the Debian \
+                     package {} (`bash scripts/setup.sh`)",
+                    self.tessdata.display(),
+                    lang::package_of(m)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// This thread's engine for `langs`, created (model loaded) on first use.
+    fn api(&self, langs: &str) -> Result<Rc<TesseractAPI>> {
+        let key = (self.tessdata.clone(), langs.to_string());
+        if let Some(api) = ENGINES.with(|e| e.borrow().get(&key).cloned()) {
+            return Ok(api);
+        }
+        let models: Vec<&str> = langs.split('+').collect();
+        self.check_models(&models)?;
+        let api = TesseractAPI::new();
+        api.init(&self.tessdata, langs).map_err(|e| {
+            Error::RuntimeMissing(format!(
+                "tesseract could not load {langs} from {}: {e}",
+                self.tessdata.display()
+            ))
+        })?;
+        // Word boxes only: no dictionary-driven hyphen joining across lines.
+        let _ = api.set_variable("debug_file", "/dev/null");
+        let api = Rc::new(api);
+        ENGINES.with(|e| e.borrow_mut().insert(key, api.clone()));
+        Ok(api)
+    }
+
+    /// One tesseract pass over `img` with `langs` and `psm`; boxes divided by `unscale`.
+    fn read(
+        &self,
+        img: &GrayImage,
+        langs: &str,
+        psm: TessPageSegMode,
+        unscale: f32,
+    ) -> Result<Reading> {
+        let api = self.api(langs)?;
+        let ocr_err = |what: &str, e: tesseract_rs::TesseractError| {
+            Error::OcrFailed(format!("{what} ({langs}): {e}"))
+        };
+        let (w, h) = img.dimensions();
+        let (wi, hi) = match (i32::try_from(w), i32::try_from(h)) {
+            (Ok(a), Ok(b)) if a > 0 && b > 0 => (a, b),
+            _ => return Ok(Reading::default()),
+        };
+        api.set_page_seg_mode(psm)
+            .map_err(|e| ocr_err("page segmentation mode", e))?;
+        api.set_image(img.as_raw(), wi, hi, 1, wi)
+            .map_err(|e| ocr_err("set image", e))?;
+        api.set_source_resolution(ASSUMED_DPI)
+            .map_err(|e| ocr_err("resolution", e))?;
+        let dbg_t = std::time::Instant::now();
+        api.recognize().map_err(|e| ocr_err("recognize", e))?;
+        if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+            eprintln!(
+                "DBG read {langs} {psm:?} {w}x{h} {:.3}s",
+                dbg_t.elapsed().as_secs_f64()
+            );
+        }
+        let mut words = Vec::new();
+        // No iterator / no first word: a page without text, not an error.
+        if let Ok(it) = api.get_iterator() {
+            let k = 1.0 / unscale.max(1e-3);
+            loop {
+                if let Ok((text, l, t, r, b, conf)) = it.get_word_with_bounds() {
+                    let text = text.trim();
+                    if !text.is_empty() {
+                        words.push(Word {
+                            text: text.to_string(),
+                            bbox: BBox::new(l as f32 * k, t as f32 * k, r as f32 * k, b as f32 * k),
+                            confidence: (conf / 100.0).clamp(0.0, 1.0),
+                        });
+                    }
+                } else if words.is_empty() {
+                    break;
+                }
+                match it.next(TessPageIteratorLevel::RIL_WORD) {
+                    Ok(true) => {}
+                    _ => break,
+                }
+            }
+        }
+        let _ = api.clear();
+        Ok(Reading { words })
+    }
+
+    /// Orientation and script of a page (tesseract OSD on a downscaled copy). `None` when OSD
+    /// is unavailable or found too little text.
+    fn detect_osd(&self, img: &GrayImage) -> Option<Osd> {
+        let long = img.width().max(img.height());
+        let small;
+        let src = if long > OSD_LONG_SIDE {
+            small = imageops::scale(img, OSD_LONG_SIDE as f32 / long as f32);
+            &small
+        } else {
+            img
+        };
+        let api = self.api("osd").ok()?;
+        let (w, h) = (
+            i32::try_from(src.width()).ok()?,
+            i32::try_from(src.height()).ok()?,
+        );
+        api.set_page_seg_mode(TessPageSegMode::PSM_OSD_ONLY).ok()?;
+        api.set_image(src.as_raw(), w, h, 1, w).ok()?;
+        api.set_source_resolution(ASSUMED_DPI * src.width() as i32 / img.width().max(1) as i32)
+            .ok()?;
+        let dbg_t = std::time::Instant::now();
+        let r = api.detect_os();
+        if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+            eprintln!("DBG osd {:?} {:.3}s", r, dbg_t.elapsed().as_secs_f64());
+        }
+        let _ = api.clear();
+        let (deg, oconf, script, sconf) = r.ok()?;
+        Some(Osd {
+            // tesseract reports the page's counter-clockwise orientation.
+            rotate_cw: if oconf >= MIN_ORIENT_CONF {
+                (360 - deg).rem_euclid(360)
+            } else {
+                0
+            },
+            script: if sconf >= MIN_SCRIPT_CONF {
+                lang::script_from_osd(&script)
+            } else {
+                None
+            },
+        })
+    }
+
+    /// Reads the densest text band of `base` with `langs` (the language probe). Word boxes are
+    /// in `base` coordinates.
+    fn probe(&self, base: &GrayImage, langs: &str) -> Result<Probe> {
+        let band_h = (base.height() / 10).max(base.width() / 8).max(160);
+        let (top, h) = imageops::densest_band(base, band_h);
+        let (top, height) = imageops::snap_band(base, top, h, band_h / 2);
+        let band = image::imageops::crop_imm(base, 0, top, base.width(), height).to_image();
+        let mut reading = self.read(&band, langs, TessPageSegMode::PSM_SINGLE_BLOCK, 1.0)?;
+        for w in &mut reading.words {
+            w.bbox.y0 += top as f32;
+            w.bbox.y1 += top as f32;
+        }
+        Ok(Probe {
+            langs: langs.to_string(),
+            top,
+            height,
+            reading,
+        })
+    }
+
+    /// Decides script and languages from probes of the densest band: a Latin probe first (with
+    /// `deu` when enabled: it also reads English, French and Polish well enough for keyword
+    /// identification), a Cyrillic one only when the Latin reading is not confident.
+    fn plan(&self, base: &GrayImage, set: &LanguageSet) -> Result<Plan> {
+        let latin_model = if set.latin.contains(&"deu") {
+            Some("deu")
+        } else {
+            set.latin.first().copied()
+        };
+        let mut latin_probe = None;
+        let mut cyr_probe = None;
+        let script = match latin_model {
+            Some(lm) => {
+                let p = self.probe(base, lm)?;
+                let words: Vec<&str> = p.reading.words.iter().map(|w| w.text.as_str()).collect();
+                // Confident, or keywords of an enabled Latin language (noisy scans read with
+                // fair confidence only): no Cyrillic probe needed.
+                let good = (p.reading.mean_conf() >= LATIN_PROBE_CONF && p.reading.chars() >= 8)
+                    || lang::identify_latin(&words, &set.latin).is_some();
+                let script = if set.cyrillic.is_empty() || good {
+                    Script::Latin
+                } else {
+                    let c = self.probe(base, &lang::join(&set.cyrillic))?;
+                    let (lc, cc) = (&p.reading, &c.reading);
+                    let s = lang::decide_script_by_confidence(
+                        (lc.mean_conf(), lc.chars()),
+                        (cc.mean_conf(), cc.chars()),
+                    )
+                    .unwrap_or(if lc.mean_conf() >= cc.mean_conf() {
+                        Script::Latin
+                    } else {
+                        Script::Cyrillic
+                    });
+                    cyr_probe = Some(c);
+                    s
+                };
+                latin_probe = Some(p);
+                script
+            }
+            None => Script::Cyrillic,
+        };
+        let models = set.of_script(script);
+        let langs = match (script, models) {
+            (_, [one]) => one.to_string(),
+            (_, []) => lang::join(&set.all()),
+            (Script::Latin, _) => {
+                let words: Vec<&str> = latin_probe
+                    .as_ref()
+                    .map(|p| p.reading.words.iter().map(|w| w.text.as_str()).collect())
+                    .unwrap_or_default();
+                // Without evidence: English when enabled (receipts, numbers-only bands), else
+                // the probe's model, which is then reused. Combining all models is slower and
+                // reads worse.
+                let fallback = if models.contains(&"eng") {
+                    "eng"
+                } else {
+                    latin_model.unwrap_or("eng")
+                };
+                lang::identify_latin(&words, models)
+                    .unwrap_or(fallback)
+                    .to_string()
+            }
+            (Script::Cyrillic, _) => {
+                if cyr_probe.is_none() {
+                    cyr_probe = Some(self.probe(base, &lang::join(models))?);
+                }
+                cyr_probe
+                    .as_ref()
+                    .and_then(|p| lang::identify_cyrillic(&p.reading.text()))
+                    .map(str::to_string)
+                    .unwrap_or_else(|| lang::join(models))
+            }
+        };
+        let probe = [latin_probe, cyr_probe]
+            .into_iter()
+            .flatten()
+            .find(|p| p.langs == langs);
+        Ok(Plan { langs, probe })
+    }
+
+    /// Reads an upright, already scaled image. A probe read with the same languages is reused:
+    /// its band is blanked and its words merged in, so the common case costs one pass.
+    fn read_page(
+        &self,
+        base: &GrayImage,
+        langs: &str,
+        heavy: bool,
+        probe: Option<Probe>,
+        receipt: bool,
+    ) -> Result<Reading> {
+        let psm = if receipt {
+            TessPageSegMode::PSM_SINGLE_COLUMN
+        } else {
+            TessPageSegMode::PSM_AUTO
+        };
+        if !heavy {
+            let Some(p) = probe else {
+                return self.read(base, langs, psm, 1.0);
+            };
+            let mut rest = base.clone();
+            let w = rest.width() as usize;
+            let len = w * rest.height() as usize;
+            let (s, e) = (p.top as usize * w, (p.top + p.height) as usize * w);
+            if let Some(rows) = rest.get_mut(s.min(len)..e.min(len)) {
+                rows.fill(255);
+            }
+            let main = self.read(&rest, langs, psm, 1.0)?;
+            let split = main
+                .words
+                .iter()
+                .position(|w| w.bbox.y0 >= p.top as f32)
+                .unwrap_or(main.words.len());
+            let mut words = main.words;
+            let tail = words.split_off(split);
+            words.extend(p.reading.words);
+            words.extend(tail);
+            return Ok(Reading { words });
+        }
+        let mut best = self.read(base, langs, psm, 1.0)?;
+        let consider = |r: Reading, best: &mut Reading| {
+            // Best mean confidence, but never a reading that lost a third of the text.
+            if r.mean_conf() > best.mean_conf() && r.chars() * 3 >= best.chars() * 2 {
+                *best = r;
+            }
+        };
+        consider(
+            self.read(&imageops::binarize(base), langs, psm, 1.0)?,
+            &mut best,
+        );
+        consider(
+            self.read(&imageops::scale(base, 1.5), langs, psm, 1.5)?,
+            &mut best,
+        );
+        let other = if receipt {
+            TessPageSegMode::PSM_SINGLE_BLOCK
+        } else {
+            TessPageSegMode::PSM_SINGLE_COLUMN
+        };
+        consider(self.read(base, langs, other, 1.0)?, &mut best);
+        Ok(best)
+    }
+}
+
+/// A probe reading of one band.
+#[derive(Debug, Clone)]
+struct Probe {
+    langs: String,
+    top: u32,
+    height: u32,
+    reading: Reading,
+}
+
+/// Languages chosen for a page.
+#[derive(Debug, Clone)]
+struct Plan {
+    langs: String,
+    probe: Option<Probe>,
+}
+
+/// Enlarges small images (receipt photos) so text gets tall enough and reduces very large ones;
+/// returns the factor.
+fn upscale_small(img: &GrayImage) -> (Option<GrayImage>, f32) {
+    if img.width() > MAX_WIDTH {
+        let down = REDUCED_WIDTH as f32 / img.width() as f32;
+        return (Some(imageops::scale(img, down)), down);
+    }
+    if img.width() >= MIN_WIDTH || img.width() == 0 {
+        return (None, 1.0);
+    }
+    let up = (MIN_WIDTH as f32 / img.width() as f32).min(3.0);
+    (Some(imageops::scale(img, up)), up)
+}
+
+/// Most mean confidence a reading with normally shaped words may have to be taken for an
+/// upside-down page (noisy upright scans read at 0.5-0.6).
+const UPSIDE_DOWN_CONF: f32 = 0.45;
+
+/// Evidence that a reading comes from a page turned by a quarter or half turn: little text,
+/// most word boxes taller than wide (text running vertically), or a very unconfident reading.
+fn suspect_rotation(r: &Reading) -> bool {
+    let conf = r.mean_conf();
+    if conf >= UNREADABLE_CONF {
+        return false;
+    }
+    let words: Vec<&Word> = r
+        .words
+        .iter()
+        .filter(|w| w.text.chars().count() >= 2)
+        .collect();
+    if words.len() < 3 {
+        return true;
+    }
+    let tall = words
+        .iter()
+        .filter(|w| w.bbox.height() > w.bbox.width())
+        .count();
+    tall * 2 >= words.len() || conf < UPSIDE_DOWN_CONF
+}
+
+impl TesseractOcr {
+    /// Reads a page taken as upright: small images enlarged, languages planned when several
+    /// are enabled (probe), then one main pass. Boxes in `img` coordinates.
+    fn read_upright(&self, img: &GrayImage, set: &LanguageSet, heavy: bool) -> Result<Reading> {
+        let (scaled, up) = upscale_small(img);
+        let base = scaled.as_ref().unwrap_or(img);
+        let all = set.all();
+        let plan = match all.as_slice() {
+            [one] => Plan {
+                langs: one.to_string(),
+                probe: None,
+            },
+            _ => self.plan(base, set)?,
+        };
+        // Tall images and small photos are read as one column: tesseract's automatic layout
+        // (column and image-region finding) splits receipts and, on photos, its image finder
+        // works on boxes outside the page (leptonica errors on stderr).
+        let ratio = img.height() as f32 / img.width().max(1) as f32;
+        let receipt = ratio >= RECEIPT_RATIO || (up > 1.0 && ratio >= SMALL_PHOTO_RATIO);
+        let mut reading = self.read_page(base, &plan.langs, heavy, plan.probe, receipt)?;
+        if let Ok(dir) = std::env::var("FOLIO_OCR_DUMP") {
+            let mut t = String::new();
+            let mut last = f32::MIN;
+            for w in &reading.words {
+                if w.bbox.y0 > last + 0.5 * w.bbox.height() {
+                    t.push('\n');
+                } else {
+                    t.push(' ');
+                }
+                last = w.bbox.y0;
+                t.push_str(&w.text);
+            }
+            let _ = std::fs::write(format!("{dir}/{}x{}.txt", img.width(), img.height()), t);
+        }
+        if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+            let tall = reading
+                .words
+                .iter()
+                .filter(|w| w.text.chars().count() >= 2 && w.bbox.height() > w.bbox.width())
+                .count();
+            eprintln!(
+                "DBG main langs={} conf={:.3} words={} tall={} suspect={}",
+                plan.langs,
+                reading.mean_conf(),
+                reading.words.len(),
+                tall,
+                suspect_rotation(&reading)
+            );
+        }
+        if up != 1.0 {
+            for w in &mut reading.words {
+                w.bbox = BBox::new(
+                    w.bbox.x0 / up,
+                    w.bbox.y0 / up,
+                    w.bbox.x1 / up,
+                    w.bbox.y1 / up,
+                );
+            }
+        }
+        Ok(reading)
+    }
+}
+
+impl OcrEngine for TesseractOcr {
+    fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> Result<TextPage> {
+        let set = LanguageSet::from_iso(req.languages);
+        if set.all().is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "no supported OCR language in {:?}",
+                req.languages
+            )));
+        }
+        self.check_models(&set.all())?;
+        let mut reading = self.read_upright(image, &set, req.heavy)?;
+        let mut upright: Option<GrayImage> = None;
+        // OSD (slow, ~a full pass) only on evidence that the page is turned.
+        if suspect_rotation(&reading)
+            && let Some(osd) = self.detect_osd(image)
+            && let Some(turned) = imageops::rotate_cw(image, osd.rotate_cw)
+        {
+            reading = self.read_upright(&turned, &set, req.heavy)?;
+            upright = Some(turned);
+        }
+        let img = upright.as_ref().unwrap_or(image);
+        Ok(TextPage {
+            page: req.page,
+            width: img.width() as f32,
+            height: img.height() as f32,
+            unit: Unit::Px,
+            source: Source::Ocr,
+            words: reading.words,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ab_glyph::FontVec;
+    use image::Luma;
+
+    const FONT: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
+    fn font() -> Option<FontVec> {
+        let bytes = std::fs::read(FONT).ok()?;
+        FontVec::try_from_vec(bytes).ok()
+    }
+
+    /// Lines of text drawn at ~12 pt for 300 DPI, or `None` (test skipped) without the font.
+    fn text_image(lines: &[&str]) -> Option<GrayImage> {
+        let font = font()?;
+        let mut img = GrayImage::from_pixel(2000, 160 + 80 * lines.len() as u32, Luma([255]));
+        for (i, l) in lines.iter().enumerate() {
+            imageproc::drawing::draw_text_mut(
+                &mut img,
+                Luma([0]),
+                100,
+                100 + 80 * i as i32,
+                48.0,
+                &font,
+                l,
+            );
+        }
+        Some(img)
+    }
+
+    fn engine() -> Option<TesseractOcr> {
+        match TesseractOcr::new(&crate::config::OcrParams::default()) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                eprintln!("skipped: {e}");
+                None
+            }
+        }
+    }
+
+    fn all_languages() -> Vec<String> {
+        crate::config::DEFAULT_LANGUAGES
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    fn req(langs: &[String]) -> OcrRequest<'_> {
+        OcrRequest {
+            page: 3,
+            languages: langs,
+            heavy: false,
+        }
+    }
+
+    fn joined(p: &TextPage) -> String {
+        let v: Vec<&str> = p.words.iter().map(|w| w.text.as_str()).collect();
+        v.join(" ")
+    }
+
+    #[test]
+    fn reads_english_with_boxes_and_confidences() {
+        let (Some(ocr), Some(img)) = (
+            engine(),
+            text_image(&["INVOICE No. 2024-117", "Total amount due: 1,234.56 EUR"]),
+        ) else {
+            return;
+        };
+        let langs = all_languages();
+        let p = ocr.recognize(&img, &req(&langs)).unwrap();
+        let text = joined(&p);
+        assert_eq!(p.page, 3);
+        assert_eq!(p.unit, Unit::Px);
+        assert_eq!(p.source, Source::Ocr);
+        assert_eq!((p.width, p.height), (2000.0, img.height() as f32));
+        assert!(text.contains("INVOICE"), "{text}");
+        assert!(text.contains("1,234.56"), "{text}");
+        for w in &p.words {
+            assert!(w.confidence > 0.5 && w.confidence <= 1.0, "{w:?}");
+            assert!(
+                w.bbox.x0 >= 90.0 && w.bbox.x1 <= 2000.0 && w.bbox.y0 >= 90.0,
+                "{w:?}"
+            );
+        }
+        let inv = p.words.iter().find(|w| w.text == "INVOICE").unwrap();
+        assert!(inv.bbox.y1 < 170.0 && inv.bbox.height() > 25.0, "{inv:?}");
+    }
+
+    #[test]
+    fn reads_german_umlauts_with_all_languages_enabled() {
+        let (Some(ocr), Some(img)) = (
+            engine(),
+            text_image(&[
+                "Rechnung Nr. 4711 vom 05.03.2024",
+                "Gesamtbetrag für die Lieferung: 99,50 €",
+                "Musterstraße 12, 80331 München",
+            ]),
+        ) else {
+            return;
+        };
+        let langs = all_languages();
+        let text = joined(&ocr.recognize(&img, &req(&langs)).unwrap());
+        for w in ["Rechnung", "für", "Musterstraße", "München", "99,50"] {
+            assert!(text.contains(w), "{w} not in {text}");
+        }
+    }
+
+    #[test]
+    fn reads_ukrainian_and_russian() {
+        let Some(ocr) = engine() else { return };
+        let langs = all_languages();
+        let Some(uk) = text_image(&[
+            "Рахунок-фактура № 15 від 12 березня 2024",
+            "Загальна сума: 1500,00 грн. Їжак і ґанок є",
+            "Постачальник: ТОВ Світанок, Київ",
+        ]) else {
+            return;
+        };
+        let text = joined(&ocr.recognize(&uk, &req(&langs)).unwrap());
+        for w in ["Рахунок-фактура", "від", "березня", "Київ", "1500,00"]
+        {
+            assert!(text.contains(w), "{w} not in {text}");
+        }
+        let Some(ru) = text_image(&[
+            "Счёт на оплату № 15 от 12 марта 2024",
+            "Итого к оплате: 5 000,00 руб. без НДС",
+            "Поставщик: ООО Рассвет, объём работ",
+        ]) else {
+            return;
+        };
+        let text = joined(&ocr.recognize(&ru, &req(&langs)).unwrap());
+        for w in ["оплату", "марта", "Итого", "Поставщик", "5"] {
+            assert!(text.contains(w), "{w} not in {text}");
+        }
+    }
+
+    #[test]
+    fn turns_rotated_pages_upright() {
+        let (Some(ocr), Some(img)) = (
+            engine(),
+            text_image(&[
+                "Invoice number 2024-117 for consulting services",
+                "Total amount due within thirty days: 1,234.56 EUR",
+                "Payment to the account of Example Company Limited",
+                "Thank you for your business and your trust",
+            ]),
+        ) else {
+            return;
+        };
+        let langs = vec!["en".to_string()];
+        let rotated = image::imageops::rotate90(&img);
+        let p = ocr.recognize(&rotated, &req(&langs)).unwrap();
+        let text = joined(&p);
+        assert!(
+            text.contains("1,234.56") && text.contains("Invoice"),
+            "{text}"
+        );
+        // Boxes are in the upright image's coordinates.
+        assert_eq!(
+            (p.width, p.height),
+            (img.width() as f32, img.height() as f32)
+        );
+    }
+
+    #[test]
+    fn blank_page_has_no_words() {
+        let Some(ocr) = engine() else { return };
+        let img = GrayImage::from_pixel(800, 600, Luma([255]));
+        let langs = all_languages();
+        let p = ocr.recognize(&img, &req(&langs)).unwrap();
+        assert!(p.words.is_empty());
+        let tiny = GrayImage::from_pixel(1, 1, Luma([0]));
+        assert!(ocr.recognize(&tiny, &req(&langs)).is_ok());
+    }
+
+    #[test]
+    fn missing_language_data_names_the_package() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("eng.traineddata"), b"x").unwrap();
+        let params = crate::config::OcrParams {
+            tessdata_dir: Some(dir.path().to_path_buf()),
+            ..Default::default()
+        };
+        let ocr = TesseractOcr::new(&params).unwrap();
+        let langs = vec!["uk".to_string()];
+        let img = GrayImage::from_pixel(10, 10, Luma([255]));
+        let e = ocr.recognize(&img, &req(&langs)).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::RuntimeMissing);
+        assert!(e.to_string().contains("tesseract-ocr-ukr"), "{e}");
+        let empty = tempfile::tempdir().unwrap();
+        let params = crate::config::OcrParams {
+            tessdata_dir: Some(empty.path().to_path_buf()),
+            ..Default::default()
+        };
+        let e = TesseractOcr::new(&params).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::RuntimeMissing);
+    }
+
+    #[test]
+    fn heavy_path_reads_at_least_as_well() {
+        let (Some(ocr), Some(img)) = (engine(), text_image(&["Total 1,234.56 EUR"])) else {
+            return;
+        };
+        let langs = vec!["en".to_string()];
+        let r = OcrRequest {
+            page: 1,
+            languages: &langs,
+            heavy: true,
+        };
+        let text = joined(&ocr.recognize(&img, &r).unwrap());
+        assert!(text.contains("1,234.56"), "{text}");
+    }
+
+    fn median(v: &mut [f64]) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    }
+
+    /// Seconds of the plain `tesseract IMG - -l LANG` command (OMP_THREAD_LIMIT=1).
+    fn cli_seconds(path: &Path, lang: &str) -> Option<f64> {
+        let t = std::time::Instant::now();
+        let out = std::process::Command::new("tesseract")
+            .arg(path)
+            .arg("-")
+            .args(["-l", lang])
+            .env("OMP_THREAD_LIMIT", "1")
+            .output()
+            .ok()?;
+        out.status.success().then(|| t.elapsed().as_secs_f64())
+    }
+
+    /// Speed against the tesseract command on rendered invoices and SROIE receipts:
+    /// `OMP_THREAD_LIMIT=1 cargo test --workspace --lib -- ocr::tests::speed --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn speed_against_cli() {
+        let Some(ocr) = engine() else { return };
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+        let tmp = tempfile::tempdir().unwrap();
+        let langs = all_languages();
+        let mut cases: Vec<(PathBuf, GrayImage, &str)> = Vec::new();
+        if let Ok(lib) = crate::pdf::PdfLib::get(None) {
+            let mut pdfs: Vec<PathBuf> = std::fs::read_dir(data.join("zugferd"))
+                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            pdfs.retain(|p| p.extension().is_some_and(|e| e == "pdf"));
+            pdfs.sort();
+            for (i, p) in pdfs.iter().step_by(17).take(5).enumerate() {
+                let img = lib.render(&std::fs::read(p).unwrap(), 1, 300).unwrap();
+                let path = tmp.path().join(format!("z{i}.png"));
+                img.save(&path).unwrap();
+                cases.push((path, img, "deu"));
+            }
+        }
+        let mut jpgs: Vec<PathBuf> = std::fs::read_dir(data.join("sroie"))
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        jpgs.retain(|p| p.extension().is_some_and(|e| e == "jpg"));
+        jpgs.sort();
+        let mut totals = (0, 0);
+        for p in jpgs.iter().take(12) {
+            let img = image::open(p).unwrap().to_luma8();
+            cases.push((p.clone(), img, "eng"));
+        }
+        // Warm up every model the pages will need.
+        for (_, img, _) in cases.iter().take(1) {
+            ocr.recognize(img, &req(&langs)).unwrap();
+        }
+        let (mut ratio_pdf, mut ratio_rcpt, mut ours_pdf, mut cli_pdf) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (path, img, lang) in &cases {
+            let Some(cli) = cli_seconds(path, lang) else {
+                eprintln!("skipped: no tesseract command");
+                return;
+            };
+            let t = std::time::Instant::now();
+            let p = ocr.recognize(img, &req(&langs)).unwrap();
+            let ours = t.elapsed().as_secs_f64();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            eprintln!(
+                "{name} {}x{}: ours {ours:.2}s cli({lang}) {cli:.2}s ratio {:.2}, {} words",
+                img.width(),
+                img.height(),
+                ours / cli,
+                p.words.len()
+            );
+            if *lang == "deu" {
+                ratio_pdf.push(ours / cli);
+                ours_pdf.push(ours);
+                cli_pdf.push(cli);
+            } else {
+                ratio_rcpt.push(ours / cli);
+                let truth = path.with_extension("truth.json");
+                if let Ok(t) = std::fs::read_to_string(&truth) {
+                    let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+                    if let Some(total) = v["total"].as_str() {
+                        totals.1 += 1;
+                        let text = joined(&p);
+                        if text.contains(total) {
+                            totals.0 += 1;
+                        } else {
+                            eprintln!("  total {total} not read");
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "invoices 300 DPI: median ours {:.2}s, cli {:.2}s, median ratio {:.2}",
+            median(&mut ours_pdf),
+            median(&mut cli_pdf),
+            median(&mut ratio_pdf)
+        );
+        eprintln!(
+            "receipts: median ratio {:.2}; totals read {}/{}",
+            median(&mut ratio_rcpt),
+            totals.0,
+            totals.1
+        );
+    }
+}

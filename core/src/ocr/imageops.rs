@@ -1,0 +1,170 @@
+//! Small image operations used around OCR: Otsu binarisation, scaling, quarter-turn rotation
+//! and finding the densest band of text for the language probe.
+
+use image::{GrayImage, imageops};
+
+/// Otsu threshold of a grayscale image.
+pub fn otsu_threshold(img: &GrayImage) -> u8 {
+    let mut hist = [0u64; 256];
+    for p in img.as_raw() {
+        hist[usize::from(*p)] += 1;
+    }
+    let total: u64 = hist.iter().sum();
+    if total == 0 {
+        return 128;
+    }
+    let sum_all: f64 = hist
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| i as f64 * n as f64)
+        .sum();
+    let (mut w_b, mut sum_b, mut best, mut best_t) = (0f64, 0f64, -1f64, 128u8);
+    for (t, &n) in hist.iter().enumerate() {
+        w_b += n as f64;
+        if w_b == 0.0 {
+            continue;
+        }
+        let w_f = total as f64 - w_b;
+        if w_f == 0.0 {
+            break;
+        }
+        sum_b += t as f64 * n as f64;
+        let m_b = sum_b / w_b;
+        let m_f = (sum_all - sum_b) / w_f;
+        let between = w_b * w_f * (m_b - m_f) * (m_b - m_f);
+        if between > best {
+            best = between;
+            best_t = t as u8;
+        }
+    }
+    best_t
+}
+
+/// Black text on white by Otsu's global threshold.
+pub fn binarize(img: &GrayImage) -> GrayImage {
+    let t = otsu_threshold(img);
+    let mut out = img.clone();
+    for p in out.iter_mut() {
+        *p = if *p <= t { 0 } else { 255 };
+    }
+    out
+}
+
+/// Scales by `factor` (Catmull-Rom when enlarging, triangle when reducing).
+pub fn scale(img: &GrayImage, factor: f32) -> GrayImage {
+    let w = ((img.width() as f32 * factor).round() as u32).max(1);
+    let h = ((img.height() as f32 * factor).round() as u32).max(1);
+    let filter = if factor > 1.0 {
+        imageops::FilterType::CatmullRom
+    } else {
+        imageops::FilterType::Triangle
+    };
+    imageops::resize(img, w, h, filter)
+}
+
+/// Rotates clockwise by `deg` (a multiple of 90; anything else leaves the image as is).
+pub fn rotate_cw(img: &GrayImage, deg: i32) -> Option<GrayImage> {
+    match deg.rem_euclid(360) {
+        90 => Some(imageops::rotate90(img)),
+        180 => Some(imageops::rotate180(img)),
+        270 => Some(imageops::rotate270(img)),
+        _ => None,
+    }
+}
+
+/// Rows `(top, height)` of the horizontal band of `band_h` rows holding the most dark pixels
+/// (the densest text), or the whole image when it is not taller than the band.
+pub fn densest_band(img: &GrayImage, band_h: u32) -> (u32, u32) {
+    let h = img.height();
+    if band_h >= h || img.width() == 0 {
+        return (0, h);
+    }
+    let w = img.width() as usize;
+    let rows: Vec<u32> = img
+        .as_raw()
+        .chunks_exact(w)
+        .map(|r| r.iter().filter(|&&p| p < 128).count() as u32)
+        .collect();
+    let band = band_h as usize;
+    let mut sum: u64 = rows.iter().take(band).map(|&v| u64::from(v)).sum();
+    let (mut best, mut best_top) = (sum, 0usize);
+    for top in 1..=rows.len().saturating_sub(band) {
+        sum += u64::from(rows.get(top + band - 1).copied().unwrap_or(0));
+        sum -= u64::from(rows.get(top - 1).copied().unwrap_or(0));
+        if sum > best {
+            best = sum;
+            best_top = top;
+        }
+    }
+    (best_top as u32, band_h)
+}
+
+/// Widens the band `(top, height)` so that its edges fall on rows without dark pixels (a text
+/// line is never cut), moving each edge at most `max_move` rows.
+pub fn snap_band(img: &GrayImage, top: u32, height: u32, max_move: u32) -> (u32, u32) {
+    let w = img.width() as usize;
+    let ink = |y: u32| -> bool {
+        let s = y as usize * w;
+        img.as_raw()
+            .get(s..s + w)
+            .is_some_and(|r| r.iter().any(|&p| p < 128))
+    };
+    let mut t = top;
+    while t > 0 && top - t < max_move && ink(t) {
+        t -= 1;
+    }
+    let mut b = (top + height).min(img.height());
+    while b < img.height() && b - (top + height).min(img.height()) < max_move && ink(b - 1) {
+        b += 1;
+    }
+    (t, b.saturating_sub(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    #[test]
+    fn otsu_splits_two_levels() {
+        let mut img = GrayImage::from_pixel(20, 10, Luma([200]));
+        for x in 0..5 {
+            for y in 0..10 {
+                img.put_pixel(x, y, Luma([40]));
+            }
+        }
+        let t = otsu_threshold(&img);
+        assert!((40..200).contains(&t), "{t}");
+        let b = binarize(&img);
+        assert_eq!(b.get_pixel(0, 0).0[0], 0);
+        assert_eq!(b.get_pixel(19, 9).0[0], 255);
+    }
+
+    #[test]
+    fn rotation_and_scale() {
+        let img = GrayImage::new(30, 10);
+        assert_eq!(rotate_cw(&img, 90).map(|i| i.dimensions()), Some((10, 30)));
+        assert_eq!(rotate_cw(&img, -90).map(|i| i.dimensions()), Some((10, 30)));
+        assert!(rotate_cw(&img, 0).is_none());
+        assert_eq!(scale(&img, 1.5).dimensions(), (45, 15));
+    }
+
+    #[test]
+    fn finds_the_dense_band() {
+        let mut img = GrayImage::from_pixel(50, 100, Luma([255]));
+        for y in 60..70 {
+            for x in 0..50 {
+                img.put_pixel(x, y, Luma([0]));
+            }
+        }
+        let (top, h) = densest_band(&img, 20);
+        assert_eq!(h, 20);
+        assert!(top <= 60 && top + h >= 70, "{top}");
+        assert_eq!(densest_band(&img, 200), (0, 100));
+        // A band cutting the dark rows 60..70 is widened to blank rows.
+        let (t, h) = snap_band(&img, 65, 20, 30);
+        assert!(t <= 59 && t + h >= 85, "{t} {h}");
+        let (t, h) = snap_band(&img, 50, 5, 30);
+        assert_eq!((t, h), (50, 5));
+    }
+}

@@ -1,0 +1,554 @@
+//! PDF access through pdfium: page count, text layer with word boxes (points, top-left origin),
+//! detection of unusable text layers, and page rendering for OCR.
+//!
+//! pdfium is bound once per process (its bindings are a process-wide singleton) and every call
+//! goes through pdfium-render's global lock: render pages one after another and parallelise the
+//! OCR instead.
+
+pub mod layer;
+
+use crate::error::{Error, Result};
+use crate::types::{Source, TextPage, Unit};
+use image::GrayImage;
+use layer::{CharBox, TextStats};
+use pdfium_render::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Environment variable naming `libpdfium.so` explicitly.
+pub const PDFIUM_ENV: &str = "FOLIO_PDFIUM_LIB";
+
+/// Largest rendered bitmap, in pixels (a poster-sized page at 300 DPI is rendered smaller).
+const MAX_RENDER_PIXELS: f32 = 80.0e6;
+
+/// The bound pdfium library (process-wide singleton; all calls serialised by pdfium-render).
+pub struct PdfLib {
+    pdfium: Pdfium,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for PdfLib {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PdfLib").field("path", &self.path).finish()
+    }
+}
+
+static PDFIUM: OnceLock<std::result::Result<PdfLib, String>> = OnceLock::new();
+
+/// File name of the library on this platform (`libpdfium.so` on Linux).
+fn lib_name() -> PathBuf {
+    PathBuf::from(Pdfium::pdfium_platform_library_name())
+}
+
+/// `path` itself, or the library inside it when it is a directory.
+fn as_library(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join(lib_name())
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// `.venv/lib/python3*/site-packages/pypdfium2_raw/<lib>` under `dir`, if present.
+fn venv_library(dir: &Path) -> Option<PathBuf> {
+    let lib_dir = dir.join(".venv").join("lib");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&lib_dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+        .map(|e| {
+            e.path()
+                .join("site-packages")
+                .join("pypdfium2_raw")
+                .join(lib_name())
+        })
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// Candidate locations in search order (existing or not; the first existing one is bound).
+pub fn library_candidates(explicit: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(p) = explicit {
+        out.push(as_library(p));
+    }
+    if let Some(p) = std::env::var_os(PDFIUM_ENV).filter(|v| !v.is_empty()) {
+        out.push(as_library(Path::new(&p)));
+    }
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf));
+    if let Some(dir) = &exe_dir {
+        out.push(dir.join("lib").join(lib_name()));
+        if let Some(parent) = dir.parent() {
+            // target/release/deps/<test binary> -> target/release/lib
+            out.push(parent.join("lib").join(lib_name()));
+        }
+    }
+    let mut roots: Vec<PathBuf> = Vec::new();
+    if let Some(dir) = &exe_dir {
+        roots.extend(dir.ancestors().map(Path::to_path_buf));
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        roots.extend(cwd.ancestors().map(Path::to_path_buf));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for r in roots {
+        if seen.insert(r.clone())
+            && let Some(p) = venv_library(&r)
+        {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn bind(explicit: Option<&Path>) -> std::result::Result<PdfLib, String> {
+    let candidates = library_candidates(explicit);
+    let mut tried = Vec::new();
+    for path in &candidates {
+        if !path.is_file() {
+            tried.push(format!("{} (absent)", path.display()));
+            continue;
+        }
+        match Pdfium::bind_to_library(path) {
+            Ok(bindings) => {
+                return Ok(PdfLib {
+                    pdfium: Pdfium::new(bindings),
+                    path: path.clone(),
+                });
+            }
+            Err(e) => tried.push(format!("{} ({e})", path.display())),
+        }
+    }
+    Err(format!(
+        "pdfium library ({}) not found or not loadable; tried: {}. Install it with \
+         `bash scripts/setup.sh` (pypdfium2 in the project's .venv), or point {PDFIUM_ENV} or the \
+         `pdfium_library` setting at libpdfium.so",
+        lib_name().display(),
+        if tried.is_empty() {
+            "nothing".to_string()
+        } else {
+            tried.join(", ")
+        }
+    ))
+}
+
+/// Maps a document load error.
+fn load_error(e: PdfiumError) -> Error {
+    match e {
+        PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::PasswordError)
+        | PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::SecurityError) => {
+            Error::EncryptedFile("the PDF is password protected".into())
+        }
+        other => Error::CorruptFile(format!("cannot open PDF: {other}")),
+    }
+}
+
+impl PdfLib {
+    /// Binds pdfium once per process, searching: `explicit`, `FOLIO_PDFIUM_LIB`, `lib/` next to
+    /// the executable (and next to its parent directory), then the project's `.venv`
+    /// (`pypdfium2_raw`) found by walking up from the executable and from the current directory.
+    /// The outcome, failure included, is cached for the life of the process.
+    pub fn get(explicit: Option<&Path>) -> Result<&'static PdfLib> {
+        match PDFIUM.get_or_init(|| bind(explicit)) {
+            Ok(lib) => Ok(lib),
+            Err(msg) => Err(Error::RuntimeMissing(msg.clone())),
+        }
+    }
+
+    /// Path of the bound library.
+    pub fn library_path(&self) -> &Path {
+        &self.path
+    }
+
+    fn open<'a>(&'a self, bytes: &'a [u8]) -> Result<PdfDocument<'a>> {
+        if bytes.is_empty() {
+            return Err(Error::EmptyFile);
+        }
+        self.pdfium
+            .load_pdf_from_byte_slice(bytes, None)
+            .map_err(load_error)
+    }
+
+    fn page<'a>(doc: &PdfDocument<'a>, page: u32) -> Result<PdfPage<'a>> {
+        let n = doc.pages().len();
+        let idx = i32::try_from(page).unwrap_or(i32::MAX);
+        if page == 0 || idx > n {
+            return Err(Error::InvalidArgument(format!(
+                "page {page} does not exist (the document has {n} pages)"
+            )));
+        }
+        doc.pages()
+            .get(idx - 1)
+            .map_err(|e| Error::CorruptFile(format!("cannot load page {page}: {e}")))
+    }
+
+    /// Number of pages (`CorruptFile` / `EncryptedFile` on bad input).
+    pub fn page_count(&self, bytes: &[u8]) -> Result<u32> {
+        let doc = self.open(bytes)?;
+        Ok(doc.pages().len().max(0) as u32)
+    }
+
+    /// Text layer of the given 1-based pages. A page whose text layer is missing, too thin
+    /// over a scanned image, or garbled (quality below `min_quality`) comes back with
+    /// `usable == false` and must be OCR'd.
+    pub fn extract_text(
+        &self,
+        bytes: &[u8],
+        pages: &[u32],
+        min_quality: f32,
+    ) -> Result<Vec<PdfPageText>> {
+        let doc = self.open(bytes)?;
+        let mut out = Vec::with_capacity(pages.len());
+        for &p in pages {
+            let page = Self::page(&doc, p)?;
+            out.push(page_text(&page, p, min_quality));
+        }
+        Ok(out)
+    }
+
+    /// Renders a 1-based page to grayscale at `dpi` on a white background (page rotation
+    /// applied, as displayed).
+    pub fn render(&self, bytes: &[u8], page: u32, dpi: u32) -> Result<GrayImage> {
+        let doc = self.open(bytes)?;
+        let pg = Self::page(&doc, page)?;
+        let (w, h) = (pg.width().value.abs(), pg.height().value.abs());
+        let mut scale = dpi.max(1) as f32 / 72.0;
+        let px = w * h * scale * scale;
+        if px > MAX_RENDER_PIXELS {
+            scale *= (MAX_RENDER_PIXELS / px).sqrt();
+        }
+        let cfg = PdfRenderConfig::new()
+            .scale_page_by_factor(scale)
+            .set_format(PdfBitmapFormat::BGR)
+            .set_clear_color(PdfColor::WHITE)
+            .render_form_data(true)
+            .render_annotations(true);
+        let bitmap = pg
+            .render_with_config(&cfg)
+            .map_err(|e| Error::CorruptFile(format!("cannot render page {page}: {e}")))?;
+        bitmap_to_gray(&bitmap)
+            .ok_or_else(|| Error::Internal(format!("unexpected bitmap layout for page {page}")))
+    }
+}
+
+/// Copies a pdfium bitmap (any format, rows possibly padded) into a `GrayImage`.
+fn bitmap_to_gray(bitmap: &PdfBitmap<'_>) -> Option<GrayImage> {
+    let w = usize::try_from(bitmap.width()).ok()?;
+    let h = usize::try_from(bitmap.height()).ok()?;
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let raw = bitmap.as_raw_bytes();
+    let stride = raw.len() / h;
+    let bpp = match bitmap.format().ok()? {
+        PdfBitmapFormat::Gray => 1,
+        PdfBitmapFormat::BGR => 3,
+        PdfBitmapFormat::BGRA | PdfBitmapFormat::BGRx => 4,
+    };
+    if stride < w * bpp {
+        return None;
+    }
+    let mut out = Vec::with_capacity(w * h);
+    for row in raw.chunks_exact(stride).take(h) {
+        let px = row.get(..w * bpp)?;
+        if bpp == 1 {
+            out.extend_from_slice(px);
+        } else {
+            out.extend(px.chunks_exact(bpp).map(|p| match p {
+                [b, g, r, ..] => {
+                    ((u32::from(*r) * 299 + u32::from(*g) * 587 + u32::from(*b) * 114) / 1000) as u8
+                }
+                _ => 255,
+            }));
+        }
+    }
+    GrayImage::from_raw(w as u32, h as u32, out)
+}
+
+/// Share of the page covered by image objects (0..1).
+fn image_coverage(page: &PdfPage<'_>, page_area: f32) -> f32 {
+    if page_area <= 0.0 {
+        return 0.0;
+    }
+    let mut area = 0.0f32;
+    for obj in page.objects().iter() {
+        if obj.object_type() != PdfPageObjectType::Image {
+            continue;
+        }
+        if let Ok(q) = obj.bounds() {
+            let r = q.to_rect();
+            area += (r.width().value * r.height().value).abs();
+        }
+    }
+    (area / page_area).min(1.0)
+}
+
+/// Clockwise quarter turns of a page.
+fn quarter_turns(page: &PdfPage<'_>) -> layer::QuarterTurns {
+    match page.rotation() {
+        Ok(PdfPageRenderRotation::Degrees90) => 1,
+        Ok(PdfPageRenderRotation::Degrees180) => 2,
+        Ok(PdfPageRenderRotation::Degrees270) => 3,
+        _ => 0,
+    }
+}
+
+/// Reads one page's text layer.
+fn page_text(page: &PdfPage<'_>, number: u32, min_quality: f32) -> PdfPageText {
+    let (dw, dh) = (page.width().value.abs(), page.height().value.abs());
+    let turns = quarter_turns(page);
+    // Unrotated size and origin of the visible box (pdfium reports the rotated size).
+    let size = if turns % 2 == 1 { (dh, dw) } else { (dw, dh) };
+    let origin = page
+        .boundaries()
+        .crop()
+        .or_else(|_| page.boundaries().media())
+        .map(|b| (b.bounds.left().value, b.bounds.bottom().value))
+        .unwrap_or((0.0, 0.0));
+
+    let mut chars = Vec::new();
+    if let Ok(text) = page.text() {
+        let all = text.chars();
+        chars.reserve(all.len());
+        for c in all.iter() {
+            let ch = char::from_u32(c.unicode_value()).unwrap_or('\u{fffd}');
+            if ch != '\0' && (ch.is_whitespace() || ch.is_control()) {
+                chars.push(CharBox {
+                    ch,
+                    bbox: Default::default(),
+                });
+                continue;
+            }
+            let Ok(r) = c.loose_bounds() else { continue };
+            let bbox = layer::to_display(
+                (
+                    r.left().value,
+                    r.bottom().value,
+                    r.right().value,
+                    r.top().value,
+                ),
+                origin,
+                size,
+                turns,
+            );
+            chars.push(CharBox { ch, bbox });
+        }
+    }
+    let words = layer::build_words(&chars);
+    let stats = TextStats::of_words(words.iter().map(|w| w.text.as_str()));
+    let usable = layer::is_usable(&stats, min_quality, || image_coverage(page, dw * dh));
+    PdfPageText {
+        text: TextPage {
+            page: number,
+            width: dw,
+            height: dh,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words,
+        },
+        usable,
+        quality: stats.quality(),
+    }
+}
+
+/// Text layer of one page.
+#[derive(Debug, Clone)]
+pub struct PdfPageText {
+    /// Words with boxes in points.
+    pub text: TextPage,
+    /// False when the page has no text layer or an unusable one: it must be OCR'd.
+    pub usable: bool,
+    /// Quality score of the text layer (0..1, see [`layer::TextStats::quality`]).
+    pub quality: f32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/zugferd")
+    }
+
+    /// The zugferd sample PDFs, or `None` (test skipped) when the data or pdfium is absent.
+    fn samples() -> Option<(&'static PdfLib, Vec<PathBuf>)> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir())
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            eprintln!("skipped: no sample PDFs");
+            return None;
+        }
+        match PdfLib::get(None) {
+            Ok(lib) => Some((lib, files)),
+            Err(e) => {
+                eprintln!("skipped: {e}");
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_follow_the_documented_order() {
+        let c = library_candidates(Some(Path::new("/nonexistent/x/libpdfium.so")));
+        assert_eq!(c[0], PathBuf::from("/nonexistent/x/libpdfium.so"));
+        let exe = std::env::current_exe().unwrap();
+        let lib_next_to_exe = exe.parent().unwrap().join("lib").join(lib_name());
+        assert!(c.contains(&lib_next_to_exe));
+    }
+
+    #[test]
+    fn bad_bytes_are_corrupt_not_a_panic() {
+        let Some((lib, _)) = samples() else { return };
+        let e = lib.page_count(b"%PDF-1.7\n garbage garbage").unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::CorruptFile);
+        let e = lib.extract_text(b"not a pdf", &[1], 0.75).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::CorruptFile);
+        assert_eq!(
+            lib.page_count(b"").unwrap_err().code(),
+            crate::ErrorCode::EmptyFile
+        );
+    }
+
+    #[test]
+    fn text_layer_of_sample_invoices() {
+        let Some((lib, files)) = samples() else {
+            return;
+        };
+        let bytes = std::fs::read(&files[0]).unwrap();
+        let n = lib.page_count(&bytes).unwrap();
+        assert!(n >= 1);
+        let pages = lib.extract_text(&bytes, &[1], 0.75).unwrap();
+        let p = &pages[0];
+        assert!(p.usable, "quality {}", p.quality);
+        assert_eq!(p.text.page, 1);
+        assert_eq!(p.text.unit, Unit::Pt);
+        assert!(p.text.words.len() > 30);
+        // A4 portrait in points, boxes inside the page, top-left origin.
+        assert!((p.text.width - 595.0).abs() < 3.0 && (p.text.height - 842.0).abs() < 3.0);
+        for w in &p.text.words {
+            assert!(!w.text.contains(char::is_whitespace), "{:?}", w.text);
+            assert!(w.bbox.x0 >= -1.0 && w.bbox.x1 <= p.text.width + 1.0);
+            assert!(w.bbox.y0 >= -1.0 && w.bbox.y1 <= p.text.height + 1.0);
+        }
+        let text: Vec<&str> = p.text.words.iter().map(|w| w.text.as_str()).collect();
+        assert!(text.iter().any(|t| t.contains("Rechnung")), "{text:?}");
+        // Reading order: the first word is in the upper half of the page.
+        assert!(p.text.words[0].bbox.y0 < p.text.height / 2.0);
+        // A page that does not exist is an argument error.
+        let e = lib.extract_text(&bytes, &[n + 1], 0.75).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn render_is_grayscale_at_dpi() {
+        let Some((lib, files)) = samples() else {
+            return;
+        };
+        let bytes = std::fs::read(&files[0]).unwrap();
+        let img = lib.render(&bytes, 1, 150).unwrap();
+        // A4 at 150 DPI: 1240 x 1754.
+        assert!((img.width() as i32 - 1240).abs() <= 2, "{}", img.width());
+        assert!((img.height() as i32 - 1754).abs() <= 2, "{}", img.height());
+        // White background (corner) and some dark ink.
+        assert_eq!(img.get_pixel(2, 2).0[0], 255);
+        assert!(img.pixels().filter(|p| p.0[0] < 100).count() > 1000);
+    }
+
+    /// Timing of text extraction and rendering over all samples:
+    /// `cargo test --workspace --release --lib -- pdf::tests::timing --ignored --nocapture`.
+    /// Timing of text extraction and rendering over all samples:
+    /// `cargo test --workspace --release --lib -- pdf::tests::timing --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn probe_breakdown() {
+        let Some((lib, files)) = samples() else {
+            return;
+        };
+        let (mut tl, mut tc, mut tb, mut nch) = (0.0, 0.0, 0.0, 0usize);
+        for f in &files {
+            let bytes = std::fs::read(f).unwrap();
+            let doc = lib.open(&bytes).unwrap();
+            let t = std::time::Instant::now();
+            let page = PdfLib::page(&doc, 1).unwrap();
+            eprint!("{:.2} ", t.elapsed().as_secs_f64() * 1000.0);
+            let t = std::time::Instant::now();
+            let text = page.text().unwrap();
+            tl += t.elapsed().as_secs_f64();
+            let t = std::time::Instant::now();
+            let chars = text.chars();
+            let mut v = 0u32;
+            for c in chars.iter() {
+                v = v.wrapping_add(c.unicode_value());
+                nch += 1;
+            }
+            tc += t.elapsed().as_secs_f64();
+            let t = std::time::Instant::now();
+            for c in chars.iter() {
+                if let Ok(r) = c.loose_bounds() {
+                    v = v.wrapping_add(r.left().value as u32);
+                }
+            }
+            tb += t.elapsed().as_secs_f64();
+            assert!(v > 0);
+        }
+        let n = files.len() as f64;
+        eprintln!(
+            "load text {:.2} ms, unicode {:.2} ms, bounds {:.2} ms, chars/page {}",
+            tl * 1000.0 / n,
+            tc * 1000.0 / n,
+            tb * 1000.0 / n,
+            nch / files.len()
+        );
+    }
+
+    #[test]
+    #[ignore]
+    fn timing() {
+        let Some((lib, files)) = samples() else {
+            return;
+        };
+        let mut per_page = Vec::new();
+        let mut render = Vec::new();
+        let mut open = Vec::new();
+        for f in &files {
+            let bytes = std::fs::read(f).unwrap();
+            let n = lib.page_count(&bytes).unwrap();
+            let pages: Vec<u32> = (1..=n).collect();
+            lib.extract_text(&bytes, &pages, 0.75).unwrap();
+            let t = std::time::Instant::now();
+            let out = lib.extract_text(&bytes, &pages, 0.75).unwrap();
+            per_page.push(t.elapsed().as_secs_f64() * 1000.0 / n as f64);
+            let t = std::time::Instant::now();
+            lib.page_count(&bytes).unwrap();
+            open.push(t.elapsed().as_secs_f64() * 1000.0);
+            let t = std::time::Instant::now();
+            lib.render(&bytes, 1, 300).unwrap();
+            render.push(t.elapsed().as_secs_f64() * 1000.0);
+            let usable = out.iter().filter(|p| p.usable).count();
+            eprintln!(
+                "{}: {n} pages, {usable} usable, {} words p1, q {:.3}",
+                f.file_name().unwrap().to_string_lossy(),
+                out[0].text.words.len(),
+                out[0].quality
+            );
+        }
+        per_page.sort_by(f64::total_cmp);
+        render.sort_by(f64::total_cmp);
+        open.sort_by(f64::total_cmp);
+        eprintln!("open median {:.2} ms", open[open.len() / 2]);
+        eprintln!(
+            "extract_text median {:.2} ms/page (max {:.2}); render 300 DPI median {:.1} ms",
+            per_page[per_page.len() / 2],
+            per_page[per_page.len() - 1],
+            render[render.len() / 2]
+        );
+    }
+}

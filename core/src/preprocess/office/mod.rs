@@ -1,0 +1,433 @@
+//! Office documents (DOCX, DOC, RTF, XLSX, XLS): text and tables parsed into a small block model,
+//! then laid out synthetically on A4-sized pages so the geometry-based stages downstream see lines
+//! and aligned table columns.
+
+mod doc;
+mod docx;
+mod rtf;
+mod sheet;
+
+use super::FileType;
+use crate::config::Limits;
+use crate::error::{Error, Result};
+use crate::types::{BBox, Source, TextPage, Unit, Word};
+use std::io::{Cursor, Read};
+
+/// One block of a page.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Block {
+    /// A paragraph (or a line of one): segments separated by tabs. Empty = blank line.
+    Line(Vec<String>),
+    /// Table rows of cell texts.
+    Table(Vec<Vec<String>>),
+}
+
+/// A parsed office document: pages of blocks (explicit page breaks / one sheet per page).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct OfficeDoc {
+    pub pages: Vec<Vec<Block>>,
+}
+
+impl OfficeDoc {
+    /// Pages, at least 1 (an empty document is one empty page).
+    pub fn page_count(&self) -> u32 {
+        u32::try_from(self.pages.len()).unwrap_or(u32::MAX).max(1)
+    }
+}
+
+/// Collects the text stream of a word-processing document into blocks.
+#[derive(Debug, Default)]
+pub(crate) struct Builder {
+    pages: Vec<Vec<Block>>,
+    cur: Vec<Block>,
+    segs: Vec<String>,
+    seg: String,
+    rows: Vec<Vec<String>>,
+    row: Vec<String>,
+    cell: String,
+}
+
+impl Builder {
+    /// Body text (outside tables).
+    pub fn text(&mut self, s: &str) {
+        if !s.is_empty() {
+            self.flush_table();
+            self.seg.push_str(s);
+        }
+    }
+    /// A tab in body text.
+    pub fn tab(&mut self) {
+        self.flush_table();
+        self.segs.push(std::mem::take(&mut self.seg));
+    }
+    /// End of a paragraph or a line break in body text.
+    pub fn line_end(&mut self) {
+        self.flush_table();
+        self.flush_line();
+    }
+    fn flush_line(&mut self) {
+        if !self.seg.is_empty() || !self.segs.is_empty() {
+            self.segs.push(std::mem::take(&mut self.seg));
+        }
+        let segs: Vec<String> = std::mem::take(&mut self.segs);
+        let blank = segs.iter().all(|s| s.trim().is_empty());
+        self.cur
+            .push(Block::Line(if blank { Vec::new() } else { segs }));
+    }
+    /// Text inside the current table cell.
+    pub fn cell_text(&mut self, s: &str) {
+        self.cell.push_str(s);
+    }
+    /// A paragraph end, line break or tab inside a cell.
+    pub fn cell_space(&mut self) {
+        if !self.cell.is_empty() && !self.cell.ends_with(' ') {
+            self.cell.push(' ');
+        }
+    }
+    /// End of a cell.
+    pub fn cell_end(&mut self) {
+        let c = std::mem::take(&mut self.cell);
+        self.row
+            .push(c.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    /// End of a table row.
+    pub fn row_end(&mut self) {
+        if !self.cell.trim().is_empty() {
+            self.cell_end();
+        }
+        self.cell.clear();
+        let row = std::mem::take(&mut self.row);
+        if row.iter().any(|c| !c.is_empty()) {
+            self.rows.push(row);
+        }
+    }
+    /// End of a table (also implied by body text after it).
+    pub fn flush_table(&mut self) {
+        if !self.row.is_empty() || !self.cell.trim().is_empty() {
+            self.row_end();
+        }
+        if !self.rows.is_empty() {
+            self.cur.push(Block::Table(std::mem::take(&mut self.rows)));
+        }
+    }
+    /// An explicit page break.
+    pub fn page_break(&mut self) {
+        self.flush_table();
+        if !self.seg.is_empty() || !self.segs.is_empty() {
+            self.flush_line();
+        }
+        self.pages.push(std::mem::take(&mut self.cur));
+    }
+    /// The document; pages without any text are dropped.
+    pub fn finish(mut self) -> OfficeDoc {
+        self.page_break();
+        let has_text = |p: &Vec<Block>| {
+            p.iter().any(|b| match b {
+                Block::Line(s) => !s.is_empty(),
+                Block::Table(r) => !r.is_empty(),
+            })
+        };
+        let mut pages: Vec<Vec<Block>> = self.pages.into_iter().filter(has_text).collect();
+        for p in &mut pages {
+            while matches!(p.last(), Some(Block::Line(s)) if s.is_empty()) {
+                p.pop();
+            }
+            let lead = p
+                .iter()
+                .take_while(|b| matches!(b, Block::Line(s) if s.is_empty()))
+                .count();
+            p.drain(..lead);
+        }
+        OfficeDoc { pages }
+    }
+}
+
+/// Parses an office file into pages of blocks.
+pub(crate) fn parse(bytes: &[u8], ft: FileType, limits: &Limits) -> Result<OfficeDoc> {
+    match ft {
+        FileType::Docx => {
+            check_zip_bomb(bytes, limits)?;
+            docx::parse(bytes, unpacked_limit(limits))
+        }
+        FileType::Xlsx => {
+            check_zip_bomb(bytes, limits)?;
+            sheet::parse(bytes, ft)
+        }
+        FileType::Xls => sheet::parse(bytes, ft),
+        FileType::Doc => doc::parse(bytes),
+        FileType::Rtf => rtf::parse(bytes),
+        other => Err(Error::Internal(format!("{other:?} is not an office type"))),
+    }
+}
+
+/// Most bytes a container may unpack to: 20x the file size limit, never over 500 MB.
+pub(crate) fn unpacked_limit(limits: &Limits) -> u64 {
+    (limits.max_bytes().saturating_mul(20)).min(500 * 1000 * 1000)
+}
+
+/// Refuses ZIP containers whose declared uncompressed size is out of proportion.
+fn check_zip_bomb(bytes: &[u8], limits: &Limits) -> Result<()> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| Error::CorruptFile(format!("damaged ZIP container: {e}")))?;
+    let limit = unpacked_limit(limits);
+    let mut total = 0u64;
+    for i in 0..zip.len() {
+        let f = zip
+            .by_index_raw(i)
+            .map_err(|e| Error::CorruptFile(format!("damaged ZIP entry: {e}")))?;
+        total = total.saturating_add(f.size());
+        if total > limit {
+            return Err(Error::FileTooLarge { size: total, limit });
+        }
+    }
+    Ok(())
+}
+
+/// Reads one ZIP entry, refusing to unpack more than `limit` bytes whatever the header says.
+pub(crate) fn read_zip_entry(bytes: &[u8], name: &str, limit: u64) -> Result<Option<Vec<u8>>> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| Error::CorruptFile(format!("damaged ZIP container: {e}")))?;
+    let f = match zip.by_name(name) {
+        Ok(f) => f,
+        Err(zip::result::ZipError::FileNotFound) => return Ok(None),
+        Err(zip::result::ZipError::UnsupportedArchive(m)) if m.contains("ncrypt") => {
+            return Err(Error::EncryptedFile(format!("{name} is encrypted")));
+        }
+        Err(e) => return Err(Error::CorruptFile(format!("cannot read {name}: {e}"))),
+    };
+    let mut out = Vec::new();
+    f.take(limit + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| Error::CorruptFile(format!("cannot unpack {name}: {e}")))?;
+    if out.len() as u64 > limit {
+        return Err(Error::FileTooLarge {
+            size: out.len() as u64,
+            limit,
+        });
+    }
+    Ok(Some(out))
+}
+
+// Synthetic layout, in PDF points.
+const PAGE_W: f32 = 595.0;
+const PAGE_H: f32 = 842.0;
+const MARGIN: f32 = 56.0;
+const FONT: f32 = 10.0;
+const CHAR_W: f32 = 0.5 * FONT;
+const LINE_H: f32 = 14.0;
+const TAB_STOP: f32 = 36.0;
+const CELL_GAP: f32 = 3.0 * CHAR_W;
+
+fn text_width(s: &str) -> f32 {
+    s.chars().count() as f32 * CHAR_W
+}
+
+/// Places the words of `text` from `x` on the line at `y`; returns the x after the last word.
+fn place_words(words: &mut Vec<Word>, text: &str, mut x: f32, y: f32) -> f32 {
+    for w in text.split_whitespace() {
+        let x1 = x + text_width(w);
+        words.push(Word {
+            text: w.to_string(),
+            bbox: BBox::new(x, y, x1, y + FONT),
+            confidence: 1.0,
+        });
+        x = x1 + CHAR_W;
+    }
+    x
+}
+
+/// Lays out the selected pages (1-based numbers) of a parsed document.
+pub(crate) fn layout(doc: &OfficeDoc, pages: &[u32]) -> Vec<TextPage> {
+    let empty = Vec::new();
+    pages
+        .iter()
+        .map(|&n| {
+            let blocks = doc
+                .pages
+                .get((n as usize).saturating_sub(1))
+                .unwrap_or(&empty);
+            layout_page(n, blocks)
+        })
+        .collect()
+}
+
+/// Start x of every column: a cell's text must end before the next non-empty cell of its row
+/// (text may spill over empty cells, as in a spreadsheet), columns never go backwards.
+fn column_positions(rows: &[Vec<String>]) -> Vec<f32> {
+    let ncols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    // needs[j]: (column i, width) pairs of cells whose next non-empty neighbour is column j.
+    let mut needs: Vec<Vec<(usize, f32)>> = vec![Vec::new(); ncols];
+    for r in rows {
+        let mut last: Option<(usize, f32)> = None;
+        for (j, c) in r.iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            if let (Some(prev), Some(n)) = (last, needs.get_mut(j)) {
+                n.push(prev);
+            }
+            last = Some((j, text_width(c)));
+        }
+    }
+    let mut xs: Vec<f32> = Vec::with_capacity(ncols);
+    for need in &needs {
+        let mut x = xs.last().copied().unwrap_or(MARGIN);
+        for &(i, w) in need {
+            if let Some(xi) = xs.get(i) {
+                x = x.max(xi + w + CELL_GAP);
+            }
+        }
+        xs.push(x);
+    }
+    xs
+}
+
+fn layout_page(page: u32, blocks: &[Block]) -> TextPage {
+    let mut words = Vec::new();
+    let mut y = MARGIN;
+    let mut max_x = 0f32;
+    for b in blocks {
+        match b {
+            Block::Line(segs) => {
+                let mut x = MARGIN;
+                for (i, seg) in segs.iter().enumerate() {
+                    if i > 0 {
+                        let min = x + 2.0 * CHAR_W;
+                        x = MARGIN + ((min - MARGIN) / TAB_STOP).ceil() * TAB_STOP;
+                    }
+                    x = place_words(&mut words, seg, x, y);
+                }
+                max_x = max_x.max(x);
+                y += LINE_H;
+            }
+            Block::Table(rows) => {
+                let col_x = column_positions(rows);
+                max_x = max_x.max(col_x.last().copied().unwrap_or(MARGIN));
+                for r in rows {
+                    for (c, x0) in r.iter().zip(&col_x) {
+                        let end = place_words(&mut words, c, *x0, y);
+                        max_x = max_x.max(end);
+                    }
+                    y += LINE_H;
+                }
+            }
+        }
+    }
+    TextPage {
+        page,
+        width: PAGE_W.max(max_x + MARGIN),
+        height: PAGE_H.max(y + MARGIN),
+        unit: Unit::Pt,
+        source: Source::Office,
+        words,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builder_pages_tables_and_blank_lines() {
+        let mut b = Builder::default();
+        b.text("Invoice");
+        b.text(" No 7");
+        b.tab();
+        b.text("2024-01-02");
+        b.line_end();
+        b.line_end();
+        b.cell_text("Item");
+        b.cell_end();
+        b.cell_text("Qty");
+        b.cell_end();
+        b.row_end();
+        b.cell_text("Widget");
+        b.cell_space();
+        b.cell_text("large");
+        b.cell_end();
+        b.cell_text("2");
+        b.cell_end();
+        b.row_end();
+        b.text("Total 2");
+        b.line_end();
+        b.page_break();
+        b.page_break();
+        b.text("Second");
+        b.page_break();
+        let d = b.finish();
+        assert_eq!(d.page_count(), 2);
+        assert_eq!(
+            d.pages[0],
+            vec![
+                Block::Line(vec!["Invoice No 7".into(), "2024-01-02".into()]),
+                Block::Line(vec![]),
+                Block::Table(vec![
+                    vec!["Item".into(), "Qty".into()],
+                    vec!["Widget large".into(), "2".into()]
+                ]),
+                Block::Line(vec!["Total 2".into()]),
+            ]
+        );
+        assert_eq!(d.pages[1], vec![Block::Line(vec!["Second".into()])]);
+        assert_eq!(Builder::default().finish().page_count(), 1);
+    }
+
+    #[test]
+    fn layout_aligns_table_columns() {
+        let doc = OfficeDoc {
+            pages: vec![vec![
+                Block::Line(vec!["Hello world".into(), "tabbed".into()]),
+                Block::Table(vec![
+                    vec!["Description".into(), "Qty".into(), "Price".into()],
+                    vec!["Pen".into(), "12".into(), "1 200.50".into()],
+                ]),
+            ]],
+        };
+        let pages = layout(&doc, &[1]);
+        assert_eq!(pages.len(), 1);
+        let p = &pages[0];
+        assert_eq!(
+            (p.width, p.height, p.unit, p.source),
+            (595.0, 842.0, Unit::Pt, Source::Office)
+        );
+        let find = |t: &str| p.words.iter().find(|w| w.text == t).unwrap().bbox;
+        assert_eq!(find("Hello").x0, MARGIN);
+        assert!((find("world").x0 - (MARGIN + 6.0 * CHAR_W)).abs() < 1e-3);
+        assert!(find("tabbed").x0 >= find("world").x1 + 2.0 * CHAR_W);
+        assert_eq!(find("Qty").x0, find("12").x0);
+        assert_eq!(find("Price").x0, find("1").x0);
+        assert!(find("Qty").x0 > find("Description").x1);
+        assert_eq!(find("Pen").y0, find("1").y0);
+        assert!((find("Pen").y0 - find("Description").y0 - LINE_H).abs() < 1e-3);
+        assert!(p.words.iter().all(|w| w.confidence == 1.0));
+    }
+
+    #[test]
+    fn long_documents_grow_the_page() {
+        let lines: Vec<Block> = (0..100)
+            .map(|i| Block::Line(vec![format!("line {i}")]))
+            .collect();
+        let p = &layout(&OfficeDoc { pages: vec![lines] }, &[1])[0];
+        assert!(p.height > PAGE_H);
+        assert!(p.words.iter().all(|w| w.bbox.y1 <= p.height));
+    }
+
+    #[test]
+    fn zip_bomb_is_refused() {
+        // 30 MB of zeros compress to ~30 KB; with a 1 MB limit the unpack cap is 20 MB.
+        let zeros = vec![0u8; 30 * 1024 * 1024];
+        let z = super::super::test_support::zip(&[
+            ("word/document.xml", b"<w:document/>"),
+            ("word/media/big.bin", &zeros),
+        ]);
+        assert!(z.len() < 200_000);
+        let limits = Limits {
+            max_file_size_mb: 1,
+            max_pages: 10,
+        };
+        let e = parse(&z, FileType::Docx, &limits).unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge, "{e}");
+        let e = read_zip_entry(&z, "word/media/big.bin", 1000).unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge, "{e}");
+    }
+}

@@ -1,0 +1,324 @@
+//! XLSX / XLS through calamine: each non-empty (visible) sheet is a page, each row a line, cells
+//! at column positions.
+
+use super::{Block, OfficeDoc};
+use crate::error::{Error, Result};
+use crate::preprocess::FileType;
+use calamine::{Data, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx, XlsxError};
+use std::io::Cursor;
+
+/// A cell as text: numbers without float noise, dates as `YYYY-MM-DD`.
+pub(super) fn cell_text(d: &Data) -> String {
+    match d {
+        Data::Empty => String::new(),
+        Data::String(s) => s.split_whitespace().collect::<Vec<_>>().join(" "),
+        Data::Int(i) => i.to_string(),
+        Data::Float(f) => format_number(*f),
+        Data::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
+        Data::DateTime(dt) if dt.is_datetime() => {
+            let (y, mo, d, h, mi, s, _) = dt.to_ymd_hms_milli();
+            if dt.as_f64() < 1.0 {
+                format!("{h:02}:{mi:02}:{s:02}")
+            } else if (h, mi, s) == (0, 0, 0) {
+                format!("{y:04}-{mo:02}-{d:02}")
+            } else {
+                format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}")
+            }
+        }
+        Data::DateTime(dt) => format_number(dt.as_f64()),
+        Data::DateTimeIso(s) => s.strip_suffix("T00:00:00").unwrap_or(s).to_string(),
+        Data::DurationIso(s) => s.clone(),
+        Data::Error(e) => e.to_string(),
+    }
+}
+
+/// Shortest decimal form with at most 10 fraction digits (`0.1 + 0.2` -> `0.3`).
+pub(super) fn format_number(f: f64) -> String {
+    if !f.is_finite() {
+        return f.to_string();
+    }
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        return format!("{}", f as i64);
+    }
+    let s = format!("{f:.10}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+fn sheet_err(what: &str, password: bool, msg: String) -> Error {
+    if password {
+        Error::EncryptedFile(format!("{what} workbook is password protected"))
+    } else {
+        Error::CorruptFile(format!("damaged {what} workbook: {msg}"))
+    }
+}
+
+/// Most non-empty cells read from one workbook (beyond that it is not a business document).
+const MAX_CELLS: usize = 2_000_000;
+/// Longest run of empty rows kept (the rest carries no layout information).
+const MAX_BLANK_ROWS: usize = 2;
+
+/// Turns sparse `(row, col, text)` cells into dense rows: empty columns dropped, long runs of
+/// empty rows shortened. Never allocates by the sheet's claimed extent.
+fn rows_from_cells(mut cells: Vec<(u32, u32, String)>) -> Vec<Vec<String>> {
+    cells.retain(|c| !c.2.is_empty());
+    if cells.is_empty() {
+        return Vec::new();
+    }
+    cells.sort_by_key(|c| (c.0, c.1));
+    let mut cols: Vec<u32> = cells.iter().map(|c| c.1).collect();
+    cols.sort_unstable();
+    cols.dedup();
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut last_row: Option<u32> = None;
+    for (r, c, text) in cells {
+        if last_row != Some(r) {
+            if let Some(lr) = last_row {
+                let gap = (r - lr - 1) as usize;
+                rows.extend(std::iter::repeat_with(Vec::new).take(gap.min(MAX_BLANK_ROWS)));
+            }
+            rows.push(Vec::new());
+            last_row = Some(r);
+        }
+        let ci = cols.partition_point(|&x| x < c);
+        if let Some(row) = rows.last_mut() {
+            if row.len() <= ci {
+                row.resize(ci + 1, String::new());
+            }
+            row[ci] = text;
+        }
+    }
+    rows
+}
+
+/// Sheet names with (visible, worksheet) flags.
+fn sheet_list<R: Reader<Cursor<Vec<u8>>>>(wb: &R) -> Vec<(String, bool, bool)> {
+    wb.sheets_metadata()
+        .iter()
+        .map(|s| {
+            (
+                s.name.clone(),
+                s.visible == SheetVisible::Visible,
+                s.typ == SheetType::WorkSheet,
+            )
+        })
+        .collect()
+}
+
+/// Pages from per-sheet rows; hidden sheets (lookup tables) only count when nothing visible has
+/// content.
+fn pages(sheets: Vec<(bool, Vec<Vec<String>>)>) -> OfficeDoc {
+    let mut visible = Vec::new();
+    let mut hidden = Vec::new();
+    for (is_visible, rows) in sheets {
+        if rows.is_empty() {
+            continue;
+        }
+        let page = vec![Block::Table(rows)];
+        if is_visible {
+            &mut visible
+        } else {
+            &mut hidden
+        }
+        .push(page);
+    }
+    OfficeDoc {
+        pages: if visible.is_empty() { hidden } else { visible },
+    }
+}
+
+fn too_many_cells() -> Error {
+    Error::FileTooLarge {
+        size: MAX_CELLS as u64 + 1,
+        limit: MAX_CELLS as u64,
+    }
+}
+
+fn read_xlsx(
+    wb: &mut Xlsx<Cursor<Vec<u8>>>,
+    map: impl Fn(XlsxError) -> Error,
+) -> Result<OfficeDoc> {
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    for (name, is_visible, is_worksheet) in sheet_list(wb) {
+        let mut reader = match wb.worksheet_cells_reader(&name) {
+            Ok(r) => r,
+            Err(_) if !is_worksheet => continue,
+            Err(e) => return Err(map(e)),
+        };
+        let mut cells = Vec::new();
+        while let Some(cell) = reader.next_cell().map_err(&map)? {
+            let (r, c) = cell.get_position();
+            let text = cell_text(&Data::from(cell.get_value().clone()));
+            if !text.is_empty() {
+                total += 1;
+                if total > MAX_CELLS {
+                    return Err(too_many_cells());
+                }
+                cells.push((r, c, text));
+            }
+        }
+        out.push((is_visible, rows_from_cells(cells)));
+    }
+    Ok(pages(out))
+}
+
+fn read_xls(wb: &mut Xls<Cursor<Vec<u8>>>, map: impl Fn(XlsError) -> Error) -> Result<OfficeDoc> {
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    for (name, is_visible, is_worksheet) in sheet_list(wb) {
+        let range = match wb.worksheet_range(&name) {
+            Ok(r) => r,
+            Err(_) if !is_worksheet => continue,
+            Err(e) => return Err(map(e)),
+        };
+        let mut cells = Vec::new();
+        for (r, c, v) in range.used_cells() {
+            let text = cell_text(v);
+            if !text.is_empty() {
+                total += 1;
+                if total > MAX_CELLS {
+                    return Err(too_many_cells());
+                }
+                cells.push((r as u32, c as u32, text));
+            }
+        }
+        out.push((is_visible, rows_from_cells(cells)));
+    }
+    Ok(pages(out))
+}
+
+/// Parses an XLSX or XLS workbook.
+pub(super) fn parse(bytes: &[u8], ft: FileType) -> Result<OfficeDoc> {
+    let cur = Cursor::new(bytes.to_vec());
+    match ft {
+        FileType::Xlsx => {
+            let map = |e: XlsxError| {
+                let pw = matches!(e, XlsxError::Password);
+                sheet_err("XLSX", pw, e.to_string())
+            };
+            let mut wb: Xlsx<_> = Xlsx::new(cur).map_err(map)?;
+            read_xlsx(&mut wb, map)
+        }
+        FileType::Xls => {
+            let map = |e: XlsError| {
+                let pw = matches!(e, XlsError::Password);
+                sheet_err("XLS", pw, e.to_string())
+            };
+            let mut wb: Xls<_> = Xls::new(cur).map_err(map)?;
+            read_xls(&mut wb, map)
+        }
+        other => Err(Error::Internal(format!("{other:?} is not a spreadsheet"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preprocess::test_support::zip;
+
+    #[test]
+    fn numbers_without_noise() {
+        assert_eq!(format_number(0.1 + 0.2), "0.3");
+        assert_eq!(format_number(1500.0), "1500");
+        assert_eq!(format_number(-12.5), "-12.5");
+        assert_eq!(format_number(1234.56), "1234.56");
+        assert_eq!(format_number(-0.00000000001), "0");
+        assert_eq!(cell_text(&Data::String(" a \n b ".into())), "a b");
+        assert_eq!(cell_text(&Data::Bool(true)), "TRUE");
+        let d = calamine::ExcelDateTime::new(45306.0, calamine::ExcelDateTimeType::DateTime, false);
+        assert_eq!(cell_text(&Data::DateTime(d)), "2024-01-15");
+        let d = calamine::ExcelDateTime::new(45306.5, calamine::ExcelDateTimeType::DateTime, false);
+        assert_eq!(cell_text(&Data::DateTime(d)), "2024-01-15 12:00");
+        assert_eq!(
+            cell_text(&Data::DateTimeIso("2024-03-01T00:00:00".into())),
+            "2024-03-01"
+        );
+    }
+
+    /// A minimal XLSX: two sheets with data, one empty.
+    pub(crate) fn xlsx() -> Vec<u8> {
+        let ct = br#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/worksheets/sheet3.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>"#;
+        let rels = br#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#;
+        let wb = br#"<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Invoice" sheetId="1" r:id="rId1"/><sheet name="Empty" sheetId="2" r:id="rId2"/><sheet name="Notes" sheetId="3" r:id="rId3"/></sheets></workbook>"#;
+        let wb_rels = br#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet3.xml"/><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>"#;
+        let styles = br#"<?xml version="1.0"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>"#;
+        let s1 = br#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>
+<row r="1"><c r="A1" t="inlineStr"><is><t>Invoice INV-7 from ACME Trading GmbH</t></is></c></row>
+<row r="3"><c r="A3" t="inlineStr"><is><t>Item</t></is></c><c r="B3" t="inlineStr"><is><t>Qty</t></is></c><c r="C3" t="inlineStr"><is><t>Price</t></is></c></row>
+<row r="4"><c r="A4" t="inlineStr"><is><t>Blue pen</t></is></c><c r="B4"><v>2</v></c><c r="C4"><v>0.30000000000000004</v></c></row>
+<row r="5"><c r="A5" t="inlineStr"><is><t>Date</t></is></c><c r="B5" s="1"><v>45306</v></c></row>
+</sheetData></worksheet>"#;
+        let s2 = br#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>"#;
+        let s3 = br#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="2"><c r="B2" t="inlineStr"><is><t>Thanks</t></is></c></row></sheetData></worksheet>"#;
+        zip(&[
+            ("[Content_Types].xml", ct),
+            ("_rels/.rels", rels),
+            ("xl/workbook.xml", wb),
+            ("xl/_rels/workbook.xml.rels", wb_rels),
+            ("xl/styles.xml", styles),
+            ("xl/worksheets/sheet1.xml", s1),
+            ("xl/worksheets/sheet2.xml", s2),
+            ("xl/worksheets/sheet3.xml", s3),
+        ])
+    }
+
+    #[test]
+    fn xlsx_sheets_become_pages() {
+        let d = parse(&xlsx(), FileType::Xlsx).unwrap();
+        assert_eq!(d.page_count(), 2);
+        assert_eq!(
+            d.pages[0],
+            vec![Block::Table(vec![
+                vec!["Invoice INV-7 from ACME Trading GmbH".into()],
+                vec![],
+                vec!["Item".into(), "Qty".into(), "Price".into()],
+                vec!["Blue pen".into(), "2".into(), "0.3".into()],
+                vec!["Date".into(), "2024-01-15".into()],
+            ])]
+        );
+        assert_eq!(d.pages[1], vec![Block::Table(vec![vec!["Thanks".into()]])]);
+    }
+
+    #[test]
+    fn xlsx_layout_keeps_columns_despite_long_title() {
+        let d = parse(&xlsx(), FileType::Xlsx).unwrap();
+        let p = &super::super::layout(&d, &[1])[0];
+        let x = |t: &str| p.words.iter().find(|w| w.text == t).unwrap().bbox;
+        assert_eq!(x("Qty").x0, x("2").x0);
+        assert_eq!(x("Price").x0, x("0.3").x0);
+        // The title spills over empty cells and does not widen column A.
+        assert!(x("Qty").x0 < x("GmbH").x0);
+        assert!(x("Qty").x0 > x("pen").x1);
+        assert!(x("Date").y0 > x("Blue").y0);
+    }
+
+    #[test]
+    fn sparse_far_cells_do_not_allocate_the_extent() {
+        let rows = rows_from_cells(vec![
+            (0, 0, "A1".into()),
+            (1_048_575, 16_383, "far".into()),
+            (5, 16_383, "x".into()),
+            (5, 2, String::new()),
+        ]);
+        assert_eq!(
+            rows,
+            vec![
+                vec!["A1".to_string()],
+                vec![],
+                vec![],
+                vec!["".to_string(), "x".to_string()],
+                vec![],
+                vec![],
+                vec!["".to_string(), "far".to_string()],
+            ]
+        );
+    }
+
+    #[test]
+    fn damaged_workbook_is_corrupt() {
+        let z = zip(&[("xl/workbook.xml", b"<workbook><sheets>")]);
+        let e = parse(&z, FileType::Xlsx).unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::CorruptFile, "{e}");
+    }
+}

@@ -1,0 +1,484 @@
+//! The Result JSON of one document (`schema_version` "1.0"), exactly as `contract.md` defines it.
+//!
+//! Money, quantities and rates are canonical decimal strings (`"1234.56"`); dates are `YYYY-MM-DD`;
+//! unknown values are `null`.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Version written into every result.
+pub const SCHEMA_VERSION: &str = "1.0";
+
+/// One recognised document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentResult {
+    /// Always [`SCHEMA_VERSION`].
+    pub schema_version: String,
+    /// Header fields.
+    pub document: DocumentInfo,
+    /// Document type with confidence.
+    pub document_type: DocumentTypeInfo,
+    /// Layout structure.
+    pub structure_type: StructureTypeInfo,
+    /// Seller, buyer and others.
+    pub parties: Parties,
+    /// Table rows.
+    pub line_items: Vec<LineItem>,
+    /// Totals.
+    pub totals: Totals,
+    /// Tax breakdown.
+    pub taxes: Vec<TaxLine>,
+    /// Bank accounts.
+    pub bank_accounts: Vec<BankAccount>,
+    /// People who sign.
+    pub signatories: Vec<Signatory>,
+    /// Contract, period, order, terms, notes.
+    pub extra_fields: ExtraFields,
+    /// Per-field confidence.
+    pub confidence: Confidence,
+    /// Where each field came from, keyed by JSON pointer.
+    pub evidence: BTreeMap<String, Evidence>,
+    /// Validation findings.
+    pub validation: Validation,
+    /// Whether the enhanced (heavy) path ran.
+    pub super_ai_used: bool,
+}
+
+/// `document` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentInfo {
+    /// Document number.
+    pub number: Option<String>,
+    /// Issue date, `YYYY-MM-DD`.
+    pub date: Option<String>,
+    /// Due date, `YYYY-MM-DD`.
+    pub due_date: Option<String>,
+    /// Title as printed (e.g. "Rechnung").
+    pub title: Option<String>,
+    /// ISO 4217 code.
+    pub currency: Option<String>,
+    /// ISO 639-1 code.
+    pub language: Option<String>,
+}
+
+/// Document type codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DocumentType {
+    /// Invoice.
+    Invoice,
+    /// Proforma invoice.
+    ProformaInvoice,
+    /// Credit note.
+    CreditNote,
+    /// Tax invoice (e.g. Ukrainian/Russian tax invoice).
+    TaxInvoice,
+    /// Certificate of completed works / acceptance act.
+    Act,
+    /// Waybill / delivery note.
+    Waybill,
+    /// Receipt.
+    Receipt,
+    /// Contract.
+    Contract,
+    /// Anything else.
+    Other,
+}
+
+/// `document_type` block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentTypeInfo {
+    /// Type code.
+    pub code: DocumentType,
+    /// 0..1.
+    pub confidence: f64,
+}
+
+/// Structure codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum StructureType {
+    /// One line-item table.
+    Table,
+    /// Several tables.
+    MultiTable,
+    /// Free text, no table.
+    Text,
+    /// Receipt layout (narrow, item lines without a table header).
+    Receipt,
+}
+
+/// `structure_type` block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StructureTypeInfo {
+    /// Structure code.
+    pub code: StructureType,
+}
+
+/// A party (seller, buyer, other).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Party {
+    /// Name.
+    pub name: Option<String>,
+    /// National tax id (INN, EDRPOU/IPN, Steuernummer, NIP ...).
+    pub tax_id: Option<String>,
+    /// EU VAT id (with country prefix).
+    pub vat_id: Option<String>,
+    /// Registration id (KPP, company register number ...).
+    pub registration_id: Option<String>,
+    /// Postal address.
+    pub address: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// E-mail.
+    pub email: Option<String>,
+}
+
+impl Party {
+    /// True when nothing is known.
+    pub fn is_empty(&self) -> bool {
+        *self == Party::default()
+    }
+}
+
+/// A party with another role (consignee, payer, ...).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OtherParty {
+    /// The party.
+    #[serde(flatten)]
+    pub party: Party,
+    /// Role, e.g. "consignee".
+    pub role: String,
+}
+
+/// `parties` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parties {
+    /// Seller / supplier.
+    pub seller: Party,
+    /// Buyer / customer.
+    pub buyer: Party,
+    /// Other roles.
+    pub other: Vec<OtherParty>,
+}
+
+/// One line item.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineItem {
+    /// Position number.
+    pub position: Option<u32>,
+    /// Description.
+    pub description: Option<String>,
+    /// Article / SKU.
+    pub sku: Option<String>,
+    /// Quantity.
+    pub quantity: Option<String>,
+    /// Unit.
+    pub unit: Option<String>,
+    /// Unit price.
+    pub unit_price: Option<String>,
+    /// VAT rate in percent.
+    pub vat_rate: Option<String>,
+    /// VAT amount.
+    pub vat_amount: Option<String>,
+    /// Net amount.
+    pub amount: Option<String>,
+    /// Gross amount.
+    pub amount_with_vat: Option<String>,
+}
+
+/// `totals` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Totals {
+    /// Net total.
+    pub net: Option<String>,
+    /// VAT total.
+    pub vat: Option<String>,
+    /// Gross total.
+    pub total: Option<String>,
+    /// Amount payable.
+    pub payable: Option<String>,
+    /// Discount.
+    pub discount: Option<String>,
+    /// Prepaid amount.
+    pub prepaid: Option<String>,
+}
+
+/// One tax line.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaxLine {
+    /// Rate in percent.
+    pub rate: Option<String>,
+    /// Taxable base.
+    pub base: Option<String>,
+    /// Tax amount.
+    pub amount: Option<String>,
+}
+
+/// Which party a bank account or signatory belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PartyRole {
+    /// Seller.
+    Seller,
+    /// Buyer.
+    Buyer,
+    /// Another party.
+    Other,
+}
+
+/// A bank account.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BankAccount {
+    /// IBAN without spaces.
+    pub iban: Option<String>,
+    /// Non-IBAN account number.
+    pub account_number: Option<String>,
+    /// Bank name.
+    pub bank_name: Option<String>,
+    /// Bank code (BLZ, MFO, BIK, sort code ...).
+    pub bank_code: Option<String>,
+    /// SWIFT / BIC.
+    pub swift_bic: Option<String>,
+    /// Owner.
+    pub party: Option<PartyRole>,
+}
+
+/// A signatory.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Signatory {
+    /// Name.
+    pub name: Option<String>,
+    /// Position / title.
+    pub position: Option<String>,
+    /// Which side signs.
+    pub party: Option<PartyRole>,
+}
+
+/// Contract reference.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContractRef {
+    /// Contract number.
+    pub number: Option<String>,
+    /// Contract date.
+    pub date: Option<String>,
+}
+
+/// Service period.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Period {
+    /// From date.
+    pub from: Option<String>,
+    /// To date.
+    pub to: Option<String>,
+}
+
+/// `extra_fields` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtraFields {
+    /// Contract reference.
+    pub contract: ContractRef,
+    /// Service period.
+    pub period: Period,
+    /// Order number.
+    pub order_number: Option<String>,
+    /// Payment terms text.
+    pub payment_terms: Option<String>,
+    /// Free notes.
+    pub notes: Vec<String>,
+}
+
+/// `confidence` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Confidence {
+    /// Overall 0..1.
+    pub overall: f64,
+    /// Per field, keyed by JSON pointer (`/document/number`).
+    pub fields: BTreeMap<String, f64>,
+}
+
+/// Unit of evidence boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// PDF points (1/72 in), also used for office layouts.
+    Pt,
+    /// Image pixels.
+    Px,
+}
+
+/// Where text came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Source {
+    /// PDF text layer.
+    TextLayer,
+    /// OCR.
+    Ocr,
+    /// Office document (DOC/DOCX/XLS/XLSX/RTF).
+    Office,
+}
+
+/// Evidence for one field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Evidence {
+    /// 1-based page.
+    pub page: u32,
+    /// `[x0, y0, x1, y1]`, origin top-left.
+    pub bbox: [f64; 4],
+    /// Unit of the box.
+    pub unit: Unit,
+    /// Text the value was read from.
+    pub text: String,
+    /// Source of the text.
+    pub source: Source,
+}
+
+/// Validation status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ValidationStatus {
+    /// No findings.
+    Ok,
+    /// Only warnings.
+    Warnings,
+    /// At least one error.
+    Errors,
+}
+
+/// A validation finding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Issue {
+    /// Stable code, e.g. `TOTALS_MISMATCH`.
+    pub code: String,
+    /// Human-readable message.
+    pub message: String,
+    /// JSON pointer of the field concerned.
+    pub field: Option<String>,
+}
+
+/// `validation` block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Validation {
+    /// Summary status.
+    pub status: ValidationStatus,
+    /// Warnings.
+    pub warnings: Vec<Issue>,
+    /// Errors.
+    pub errors: Vec<Issue>,
+}
+
+impl Default for Validation {
+    fn default() -> Self {
+        Validation {
+            status: ValidationStatus::Ok,
+            warnings: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+impl DocumentResult {
+    /// An empty result (everything unknown).
+    pub fn empty() -> Self {
+        DocumentResult {
+            schema_version: SCHEMA_VERSION.to_string(),
+            document: DocumentInfo::default(),
+            document_type: DocumentTypeInfo {
+                code: DocumentType::Other,
+                confidence: 0.0,
+            },
+            structure_type: StructureTypeInfo {
+                code: StructureType::Text,
+            },
+            parties: Parties::default(),
+            line_items: Vec::new(),
+            totals: Totals::default(),
+            taxes: Vec::new(),
+            bank_accounts: Vec::new(),
+            signatories: Vec::new(),
+            extra_fields: ExtraFields::default(),
+            confidence: Confidence::default(),
+            evidence: BTreeMap::new(),
+            validation: Validation::default(),
+            super_ai_used: false,
+        }
+    }
+
+    /// Serialises to pretty JSON.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("result serialises")
+    }
+
+    /// Whether the document ends PROCESSED (no findings) or PROCESSED_WITH_WARNINGS.
+    pub fn final_status(&self) -> &'static str {
+        match self.validation.status {
+            ValidationStatus::Ok => "PROCESSED",
+            _ => "PROCESSED_WITH_WARNINGS",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_result_round_trips_with_all_keys() {
+        let r = DocumentResult::empty();
+        let v = serde_json::to_value(&r).unwrap();
+        for k in [
+            "schema_version",
+            "document",
+            "document_type",
+            "structure_type",
+            "parties",
+            "line_items",
+            "totals",
+            "taxes",
+            "bank_accounts",
+            "signatories",
+            "extra_fields",
+            "confidence",
+            "evidence",
+            "validation",
+            "super_ai_used",
+        ] {
+            assert!(v.get(k).is_some(), "missing {k}");
+        }
+        assert!(v["document"]["number"].is_null());
+        let back: DocumentResult = serde_json::from_value(v).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn other_party_flattens_role() {
+        let o = OtherParty {
+            party: Party {
+                name: Some("X".into()),
+                ..Party::default()
+            },
+            role: "consignee".into(),
+        };
+        let v = serde_json::to_value(&o).unwrap();
+        assert_eq!(v["role"], "consignee");
+        assert_eq!(v["name"], "X");
+    }
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs everything Folio needs on a fresh Debian 12 machine. Idempotent: a second run only checks.
+# System packages (tesseract + language models, build tools) and a project-local virtualenv (.venv)
+# holding the pinned Python packages that ship the native libraries (pdfium) and the fixture tools.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+APT_PACKAGES=(pkg-config libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
+  tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-pol tesseract-ocr-ukr tesseract-ocr-rus
+  tesseract-ocr-osd fonts-dejavu-core libclang-dev)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "setup: installing ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  # Debian mirrors sometimes answer "cannot access archive" part-way; a second try succeeds.
+  for attempt in 1 2 3; do
+    if DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; then
+      break
+    fi
+    [ "$attempt" = 3 ] && exit 1
+    sleep 3
+  done
+fi
+
+VENV="$root/.venv"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+REQ="$root/scripts/requirements.txt"
+STAMP="$VENV/.requirements.sha256"
+want="$(sha256sum "$REQ" | cut -d' ' -f1)"
+if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
+  "$VENV/bin/pip" install -q --disable-pip-version-check -r "$REQ"
+  echo "$want" > "$STAMP"
+fi
+echo "setup: ok" >&2

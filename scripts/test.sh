@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every test of the project: setup (idempotent), formatting, clippy, all Rust tests
+# (unit, integration, golden, CLI). Used by .ci/run.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/setup.sh
+export OMP_THREAD_LIMIT=1
+echo "== cargo fmt --check" >&2
+cargo fmt --all -- --check
+echo "== cargo clippy" >&2
+cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo test" >&2
+cargo test --workspace --locked

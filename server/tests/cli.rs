@@ -1,0 +1,154 @@
+//! The `folio recognize` command, run as a real process.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const RTF_INVOICE: &str = r"{\rtf1\ansi\ansicpg1252 {\fonttbl{\f0 Arial;}}
+\f0 ACME GmbH\par Hauptstr. 1, 10115 Berlin\par USt-IdNr.: DE136695976\par\par
+Rechnung Nr. RE-2024-001\par Datum: 12.03.2024\par\par
+Kunde: Beispiel AG\par\par
+Gesamtbetrag: 119,00 EUR\par}";
+
+fn folio(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(args)
+        .output()
+        .expect("the folio binary runs")
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(folio(&[]).status.code(), Some(2));
+    assert_eq!(folio(&["recognize"]).status.code(), Some(2));
+    assert_eq!(folio(&["recognize", "--bogus", "x"]).status.code(), Some(2));
+}
+
+#[test]
+fn one_file_prints_the_result_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "inv.rtf", RTF_INVOICE.as_bytes());
+    let out = folio(&["recognize", &f]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema_version"], "1.0");
+    assert_eq!(v["super_ai_used"], false);
+    assert_eq!(v["document"]["date"], "2024-03-12");
+}
+
+#[test]
+fn bad_file_prints_a_coded_error_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write(dir.path(), "empty.pdf", b"");
+    let out = folio(&["recognize", &empty]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(v["code"], "EMPTY_FILE");
+
+    let text = write(dir.path(), "notes.pdf", b"just some text, not a pdf");
+    let out = folio(&["recognize", &text]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(v["code"], "UNSUPPORTED_FILE_TYPE");
+
+    let missing = dir.path().join("missing.pdf");
+    let out = folio(&["recognize", &missing.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(v["code"], "IO_ERROR");
+}
+
+#[test]
+fn several_files_without_out_print_json_lines_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.rtf", RTF_INVOICE.as_bytes());
+    let b = write(dir.path(), "b.pdf", b"");
+    let out = folio(&["recognize", &a, &b]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["file"], a.as_str());
+    assert_eq!(lines[0]["result"]["schema_version"], "1.0");
+    assert_eq!(lines[1]["error"]["code"], "EMPTY_FILE");
+}
+
+#[test]
+fn out_dir_writes_results_and_errors_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    let good = write(dir.path(), "inv.rtf", RTF_INVOICE.as_bytes());
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let good2 = write(&sub, "inv.rtf", RTF_INVOICE.as_bytes());
+    let bad = write(dir.path(), "broken.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    let out = folio(&[
+        "recognize",
+        &good,
+        &bad,
+        &good2,
+        "--out",
+        &out_dir.to_string_lossy(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ok: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("inv.json")).unwrap()).unwrap();
+    assert_eq!(ok["schema_version"], "1.0");
+    assert!(out_dir.join("inv-2.json").exists());
+    let err: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("broken.error.json")).unwrap())
+            .unwrap();
+    assert_eq!(err["code"], "CORRUPT_FILE");
+    assert!(err["message"].as_str().is_some_and(|m| !m.is_empty()));
+}
+
+#[test]
+fn all_good_files_exit_0_and_bad_config_exits_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "inv.rtf", RTF_INVOICE.as_bytes());
+    let out_dir = dir.path().join("out");
+    let out = folio(&["recognize", &good, "--out", &out_dir.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0));
+    let cfg = write(dir.path(), "cfg.json", br#"{"limits":{"max_pagez":1}}"#);
+    let out = folio(&["recognize", &good, "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max_pagez"));
+    let out = folio(&["recognize", &good, "--lang", "xx"]);
+    assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn page_selection_is_validated() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "inv.rtf", RTF_INVOICE.as_bytes());
+    let out = folio(&["recognize", &good, "--pages", "3-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(v["code"], "INVALID_ARGUMENT");
+    let cfg = write(dir.path(), "cfg.json", br#"{"limits":{"max_pages":1}}"#);
+    let out = folio(&["recognize", &good, "--pages", "1", "--config", &cfg]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

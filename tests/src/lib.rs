@@ -1,0 +1,1 @@
+//! Integration and golden tests live in `tests/tests/`.
