@@ -167,10 +167,10 @@ fn compare(args: &Args, tess_lang: &str, png: &[u8], img_path: &PathBuf) -> Resu
     // The warm-up result is shown so a run that recognised nothing is noticed.
     let marks: Mutex<Vec<(Stage, Instant)>> = Mutex::new(Vec::new());
     let record = |p: Progress| {
-        if let Ok(mut m) = marks.lock() {
-            if m.last().is_none_or(|(s, _)| *s != p.stage) {
-                m.push((p.stage, Instant::now()));
-            }
+        if let Ok(mut m) = marks.lock()
+            && m.last().is_none_or(|(s, _)| *s != p.stage)
+        {
+            m.push((p.stage, Instant::now()));
         }
     };
     let first = engine
