@@ -349,18 +349,23 @@ pub fn clean_seller(name: &str) -> String {
             cut = cut.min(p);
         }
     }
-    if let Some(p) = s.find('(') {
+    // A parenthesised group holding a registration number: "(704427-T)", "(12345-X".
+    for (p, _) in s.match_indices('(') {
         let rest = s.get(p..).unwrap_or("");
-        if rest.chars().filter(|c| c.is_ascii_digit()).count() >= 4 {
+        let group = rest.find(')').and_then(|e| rest.get(..e)).unwrap_or(rest);
+        if group.chars().filter(|c| c.is_ascii_digit()).count() >= 4 {
             cut = cut.min(p);
+            break;
         }
     }
     let mut out = s.get(..cut).unwrap_or(&s).to_string();
-    // Trailing bare registration number: "KING'S CONFECTIONERY S/B 273500-U".
+    // A bare registration number: "KING'S CONFECTIONERY S/B 273500-U".
     let words: Vec<&str> = out.split_whitespace().collect();
+    // Everything from the first such number on is registration detail ("273500-U (KSB)").
     let keep = words
         .iter()
-        .rposition(|w| w.chars().filter(|c| c.is_ascii_digit()).count() < 4)
+        .skip(1)
+        .position(|w| w.chars().filter(|c| c.is_ascii_digit()).count() >= 4)
         .map(|i| i + 1)
         .unwrap_or(0);
     if keep > 0 && keep < words.len() {
