@@ -1730,7 +1730,9 @@ fn apply_modifiers(text: &str, hits: &mut Vec<LabelHit>) {
             if INCLUSIVE.contains(&t)
                 || EXCLUSIVE.contains(&t)
                 || ABSORB.contains(&t)
-                || t.chars().all(|c| c.is_ascii_digit()) && t.len() <= 2
+                || t.chars().all(|c| c.is_ascii_digit())
+                    && t.len() <= 2
+                    && words.get(h.word + n + 1).is_some_and(|w| w.text == "%")
             {
                 n += 1;
             } else {
@@ -1796,6 +1798,17 @@ mod tests {
         assert_eq!(keys("Total sales (incl. SST)")[0], K::Total);
         assert_eq!(keys("Total (excl. VAT)")[0], K::Net);
         assert_eq!(keys("TOTAL QTY: 4"), vec![K::Count]);
+        assert_eq!(keys("Total HT 1 779,30 EUR")[0], K::Net);
+        // The amount's first digit group is not part of the label.
+        let h = find_labels("Total TTC 2 135,16 EUR");
+        assert!(h.iter().all(|h| h.end <= "Total TTC ".len()), "{h:?}");
+        let h = find_labels("Total incl. 6 % GST 12.00");
+        assert!(
+            h.iter()
+                .any(|h| h.key == K::Total && h.end >= "Total incl. 6 % GST".len())
+        );
+        assert_eq!(keys("Total TTC 2 135,16 EUR")[0], K::Total);
+        assert_eq!(keys("Razem netto 2 002,00 PLN")[0], K::Net);
     }
 
     #[test]
