@@ -254,6 +254,8 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
             let dm = NaiveDate::from_ymd_opt(yy, q, p);
             let md = NaiveDate::from_ymd_opt(yy, p, q);
             match (dm, md) {
+                // Dotted dates are day-first wherever they are written (DE, PL, UK, RU, FR).
+                (Some(d1), Some(_)) if s1.as_str() == "." => Some((d1, false)),
                 (Some(d1), Some(d2)) if d1 != d2 => Some((if month_first { d2 } else { d1 }, true)),
                 (Some(d), _) | (None, Some(d)) => Some((d, false)),
                 _ => None,
@@ -335,10 +337,11 @@ pub fn document_is_month_first<'a>(texts: impl Iterator<Item = &'a str>) -> bool
     let (mut dm, mut md) = (0, 0);
     for t in texts {
         for c in NUMERIC.captures_iter(t) {
-            let (Some(a), Some(b), Some(y)) = (c.get(1), c.get(3), c.get(5)) else {
+            let (Some(a), Some(s), Some(b), Some(y)) = (c.get(1), c.get(2), c.get(3), c.get(5))
+            else {
                 continue;
             };
-            if a.as_str().len() > 2 || year_of(y.as_str()).is_none() {
+            if a.as_str().len() > 2 || s.as_str() == "." || year_of(y.as_str()).is_none() {
                 continue;
             }
             let (Ok(p), Ok(q)) = (a.as_str().parse::<u32>(), b.as_str().parse::<u32>()) else {
@@ -367,6 +370,12 @@ mod tests {
     #[test]
     fn numeric_formats() {
         assert_eq!(one("Datum: 05.03.2018"), "2018-03-05");
+        // Dotted dates stay day-first even in a month-first document.
+        let d = find_dates("vom 06.12.2018", true);
+        assert_eq!(d.first().map(DateMatch::iso).as_deref(), Some("2018-12-06"));
+        assert!(!document_is_month_first(
+            ["12.31.2018 01.13.2019"].into_iter()
+        ));
         assert_eq!(one("25/12/2018 8:13:39 PM"), "2018-12-25");
         assert_eq!(one("2024-01-31"), "2024-01-31");
         assert_eq!(one("05-03-18"), "2018-03-05");

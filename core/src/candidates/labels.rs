@@ -100,6 +100,9 @@ pub enum LabelKey {
     Order,
     /// Service period.
     Period,
+    /// Version of a form, stylesheet or code list ("Version 2.1 vom 24.03.2020"): its date is
+    /// not the document's.
+    Version,
     /// Payment terms.
     PaymentTerms,
     /// Signature.
@@ -1052,6 +1055,10 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "замовлення",
             "заказ",
         ],
+    ),
+    (
+        K::Version,
+        &["version", "versión", "wersja", "версія", "версия"],
     ),
     (
         K::Period,

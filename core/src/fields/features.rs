@@ -173,7 +173,12 @@ impl FieldScorer for RuleScorer {
                         }
                     }
                     Some(
-                        K::DeliveryDate | K::Contract | K::Period | K::Order | K::CustomerNumber,
+                        K::DeliveryDate
+                        | K::Contract
+                        | K::Period
+                        | K::Order
+                        | K::CustomerNumber
+                        | K::Version,
                     ) => 0.05,
                     _ if due => 0.0,
                     _ => 0.45 - 0.05 * f.order.min(5) as f32,
@@ -344,6 +349,7 @@ pub fn candidate_features(
     // Nearest label to the left, skipping column-header-only keys where a better one exists.
     let mut label = None;
     let mut label_same_line = false;
+    let mut number_before_date = false;
     let mut label_above = false;
     let mut values_between = 0;
     let mut label_distance = 0.0;
@@ -360,6 +366,38 @@ pub fn candidate_features(
             .max_by_key(|o| label_priority(o.key, c.kind))
             .map_or(h.key, |o| o.key);
         label = Some(key);
+        // "Bestellung vom 01.03.2018", "Zeitraum vom ...": the date belongs to the label right
+        // before the weak marker; "Rechnung Nr. 181301674 vom ...": to the document number.
+        if key == LabelKey::DateWeak
+            && let Some(h0) = hits
+                .iter()
+                .filter(|o| o.end <= h.start && relevant(o.key) && o.key != LabelKey::DateWeak)
+                .max_by_key(|o| o.end)
+        {
+            let between = line.text.get(h0.end..h.start).unwrap_or("");
+            let adjacent = between
+                .chars()
+                .all(|ch| ch.is_whitespace() || matches!(ch, ':' | ',' | '.' | '-'));
+            match h0.key {
+                LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
+                    if between.chars().count() <= 30 =>
+                {
+                    number_before_date = true;
+                }
+                LabelKey::Order
+                | LabelKey::Contract
+                | LabelKey::Period
+                | LabelKey::DeliveryDate
+                | LabelKey::DueDate
+                | LabelKey::Version
+                | LabelKey::CustomerNumber
+                    if adjacent || h0.key == LabelKey::Version && between.chars().count() <= 12 =>
+                {
+                    label = Some(h0.key);
+                }
+                _ => {}
+            }
+        }
         label_same_line = true;
         values_between = same_line_values
             .iter()
@@ -449,7 +487,8 @@ pub fn candidate_features(
         values_between,
         label_distance,
         intro_label: c.label,
-        title_on_line: !labels::find_labels_where(&line.text, |k| k == LabelKey::Title).is_empty(),
+        title_on_line: number_before_date
+            || !labels::find_labels_where(&line.text, |k| k == LabelKey::Title).is_empty(),
         line_labels: hits.iter().map(|h| h.key).collect(),
         rel_x: c.span.bbox.cx() / page.width.max(1.0),
         rel_y: c.span.bbox.cy() / page.height.max(1.0),

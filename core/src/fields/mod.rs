@@ -967,6 +967,27 @@ mod tests {
     }
 
     #[test]
+    fn date_of_the_document_not_of_an_order_or_a_version() {
+        let r = run(&[
+            ("Stylesheet-Version: 2.0 vom 18.10.2018", 40.0, 20.0),
+            ("Lieferant GmbH", 40.0, 60.0),
+            ("Baurechnung Nr. 181301674 vom 25.04.2018", 40.0, 150.0),
+            ("Rechnung gemäß Bestellung vom 01.03.2018.", 40.0, 170.0),
+            ("Gesamtbetrag  529,87 EUR", 300.0, 442.0),
+        ]);
+        assert_eq!(r.document.date.as_deref(), Some("2018-04-25"));
+        let r = run(&[
+            ("Beitragsrechnung  24. Januar 2014", 40.0, 150.0),
+            (
+                "Beitrag für den Zeitraum vom 06.12.2013 bis zum 06.12.2014",
+                40.0,
+                200.0,
+            ),
+        ]);
+        assert_eq!(r.document.date.as_deref(), Some("2014-01-24"));
+    }
+
+    #[test]
     fn german_invoice() {
         let r = run(&[
             ("Lieferant GmbH", 40.0, 30.0),
