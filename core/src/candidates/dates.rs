@@ -274,61 +274,38 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
     }
     let free =
         |out: &[DateMatch], s: usize, e: usize| !out.iter().any(|d| d.start < e && s < d.end);
-    for c in DAY_MONTH_YEAR.captures_iter(text) {
-        let (Some(m), Some(d), Some(mon), Some(y)) = (c.get(0), c.get(1), c.get(2), c.get(3))
-        else {
-            continue;
-        };
-        if !free(&out, m.start(), m.end()) || !boundary_after_alpha_ok(text, m.start(), m.end()) {
-            continue;
-        }
-        if text[m.end()..].starts_with(|c: char| c.is_ascii_digit()) {
-            continue;
-        }
-        let (Some(month), Some(yy), Ok(dd)) = (
-            month_number(mon.as_str()),
-            year_of(y.as_str()),
-            d.as_str().parse::<u32>(),
-        ) else {
-            continue;
-        };
-        if let Some(date) = NaiveDate::from_ymd_opt(yy, month, dd) {
-            out.push(DateMatch {
-                start: m.start(),
-                end: m.end(),
-                date,
-                ambiguous: false,
-            });
-        }
-    }
-    for c in MONTH_DAY_YEAR.captures_iter(text) {
-        let (Some(m), Some(mon), Some(d), Some(y)) = (c.get(0), c.get(1), c.get(2), c.get(3))
-        else {
-            continue;
-        };
-        if !free(&out, m.start(), m.end()) || !boundary_after_alpha_ok(text, m.start(), m.end()) {
-            continue;
-        }
-        if text[m.end()..].starts_with(|c: char| c.is_ascii_digit()) {
-            continue;
-        }
-        let (Some(month), Some(yy), Ok(dd)) = (
-            month_number(mon.as_str()),
-            year_of(y.as_str()),
-            d.as_str().parse::<u32>(),
-        ) else {
-            continue;
-        };
-        if let Some(date) = NaiveDate::from_ymd_opt(yy, month, dd) {
-            out.push(DateMatch {
-                start: m.start(),
-                end: m.end(),
-                date,
-                ambiguous: false,
-            });
+    // Written months: "24. Januar 2014" (day, month, year groups) and "March 5, 2024" (month,
+    // day, year): the same checks with the day and month groups in the other order.
+    for (re, day_group, month_group) in [(&*DAY_MONTH_YEAR, 1, 2), (&*MONTH_DAY_YEAR, 2, 1)] {
+        for c in re.captures_iter(text) {
+            let (Some(m), Some(d), Some(mon), Some(y)) =
+                (c.get(0), c.get(day_group), c.get(month_group), c.get(3))
+            else {
+                continue;
+            };
+            if !free(&out, m.start(), m.end())
+                || !boundary_after_alpha_ok(text, m.start(), m.end())
+                || text[m.end()..].starts_with(|c: char| c.is_ascii_digit())
+            {
+                continue;
+            }
+            let (Some(month), Some(yy), Ok(dd)) = (
+                month_number(mon.as_str()),
+                year_of(y.as_str()),
+                d.as_str().parse::<u32>(),
+            ) else {
+                continue;
+            };
+            if let Some(date) = NaiveDate::from_ymd_opt(yy, month, dd) {
+                out.push(DateMatch {
+                    start: m.start(),
+                    end: m.end(),
+                    date,
+                    ambiguous: false,
+                });
+            }
         }
     }
-    out.sort_by_key(|d| d.start);
     out
 }
 
