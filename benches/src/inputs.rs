@@ -1,7 +1,6 @@
 //! Inputs of the speed benchmarks, and the single-OpenMP-thread re-exec shared by the binaries.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// Environment variable naming the PDF the benchmarks use (overrides the search below).
 pub const BENCH_PDF_ENV: &str = "FOLIO_BENCH_PDF";
@@ -74,29 +73,6 @@ pub fn sroie_boxes() -> Option<PathBuf> {
         .collect();
     v.sort();
     v.into_iter().next()
-}
-
-/// Tesseract parallelises inside a page with OpenMP, which reads `OMP_THREAD_LIMIT` once, when
-/// the library is loaded, so it must be in the environment before the process starts (setting it
-/// from Rust needs `unsafe`, which the workspace forbids). When it is missing this re-executes
-/// the current binary with `OMP_THREAD_LIMIT=1` and returns the child's exit code; `None` when
-/// the variable is already set (go on normally).
-pub fn reexec_with_omp_limit() -> Option<ExitCode> {
-    if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
-        return None;
-    }
-    let exe = std::env::current_exe().ok()?;
-    let status = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
-        .env("OMP_THREAD_LIMIT", "1")
-        .status();
-    Some(match status {
-        Ok(s) => ExitCode::from(s.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
-        Err(e) => {
-            eprintln!("cannot re-execute with OMP_THREAD_LIMIT=1: {e}");
-            ExitCode::from(2)
-        }
-    })
 }
 
 #[cfg(test)]

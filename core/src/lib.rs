@@ -23,6 +23,7 @@ pub mod ocr;
 pub mod pdf;
 pub mod preprocess;
 pub mod result;
+pub mod runtime;
 pub mod types;
 pub mod validate;
 

@@ -28,13 +28,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // libtesseract's OpenMP reads OMP_THREAD_LIMIT when the library loads, before main can set
-    // it (and setting environment variables in a running process is unsafe). One OpenMP thread per
-    // page is ~1.9x faster on small machines, and pages already run in parallel, so re-run
-    // ourselves with it set when the caller did not choose.
-    if std::env::var_os("OMP_THREAD_LIMIT").is_none()
-        && let Some(code) = recognize::reexec_with_omp_limit()
-    {
+    // libtesseract's OpenMP must see OMP_THREAD_LIMIT=1 from process start (see the function).
+    if let Some(code) = folio::runtime::reexec_with_omp_limit() {
         return code;
     }
     let cli = Cli::parse();

@@ -36,19 +36,6 @@ pub struct Args {
     config: Option<PathBuf>,
 }
 
-/// Re-runs this executable with `OMP_THREAD_LIMIT=1`; `None` when that is impossible.
-pub fn reexec_with_omp_limit() -> Option<ExitCode> {
-    let exe = std::env::current_exe().ok()?;
-    let status = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
-        .env("OMP_THREAD_LIMIT", "1")
-        .status()
-        .ok()?;
-    Some(ExitCode::from(
-        status.code().unwrap_or(1).clamp(0, 255) as u8
-    ))
-}
-
 fn build_engine(args: &Args) -> Result<Engine, Error> {
     let mut config = match &args.config {
         Some(path) => {

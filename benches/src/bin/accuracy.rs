@@ -64,7 +64,7 @@ struct DocRun {
 }
 
 fn main() -> ExitCode {
-    if let Some(code) = folio_bench::inputs::reexec_with_omp_limit() {
+    if let Some(code) = folio::runtime::reexec_with_omp_limit() {
         return code;
     }
     let args = Args::parse();

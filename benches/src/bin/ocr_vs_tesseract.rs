@@ -43,18 +43,6 @@ struct Args {
     input: PathBuf,
 }
 
-fn tesseract_lang(iso: &str) -> Option<&'static str> {
-    Some(match iso {
-        "en" => "eng",
-        "de" => "deu",
-        "fr" => "fra",
-        "pl" => "pol",
-        "uk" => "ukr",
-        "ru" => "rus",
-        _ => return None,
-    })
-}
-
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
@@ -70,7 +58,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 fn main() -> ExitCode {
-    if let Some(code) = folio_bench::inputs::reexec_with_omp_limit() {
+    if let Some(code) = folio::runtime::reexec_with_omp_limit() {
         return code;
     }
     let args = Args::parse();
@@ -117,8 +105,8 @@ fn prepare_image(args: &Args) -> Result<(Vec<u8>, PathBuf, bool), String> {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let tess_lang =
-        tesseract_lang(&args.lang).ok_or_else(|| format!("unsupported language {}", args.lang))?;
+    let tess_lang = folio::ocr::lang::tess_code(&args.lang)
+        .ok_or_else(|| format!("unsupported language {}", args.lang))?;
     let (png, img_path, temp) = prepare_image(args)?;
     let out = compare(args, tess_lang, &png, &img_path);
     if temp {
