@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the project: setup (idempotent), the fixture generator check, formatting,
-# clippy, all Rust tests
-# (unit, integration, golden, CLI). Used by .ci/run.
+# clippy, all Rust tests (unit, integration, golden, CLI). Used by .ci/run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
