@@ -221,6 +221,33 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<DocumentResult> {
+        let text_pages = self.read_pages(bytes, opts, progress, cancel)?;
+        let total = text_pages.len() as u32;
+        self.finish(&text_pages, opts, progress, total, cancel)
+    }
+
+    /// Runs the stages up to and including OCR: the words of every selected page (text layer,
+    /// office text or OCR), page by page. [`Engine::recognize_text_pages`] takes it from there.
+    pub fn extract_text_pages(
+        &self,
+        bytes: &[u8],
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        cancel: &CancelToken,
+    ) -> Result<Vec<TextPage>> {
+        match &self.pool {
+            Some(pool) => pool.install(|| self.read_pages(bytes, opts, progress, cancel)),
+            None => self.read_pages(bytes, opts, progress, cancel),
+        }
+    }
+
+    fn read_pages(
+        &self,
+        bytes: &[u8],
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        cancel: &CancelToken,
+    ) -> Result<Vec<TextPage>> {
         let languages = self.languages(opts)?;
         cancel.check()?;
         progress(Progress {
@@ -299,7 +326,7 @@ impl Engine {
             text_pages.sort_by_key(|p| p.page);
         }
         cancel.check()?;
-        self.finish(&text_pages, opts, progress, total, cancel)
+        Ok(text_pages)
     }
 
     /// Runs the stages from cleaning onwards over pages whose words are already known (a text

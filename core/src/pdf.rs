@@ -320,6 +320,7 @@ fn page_text(page: &PdfPage<'_>, number: u32, min_quality: f32) -> PdfPageText {
                 chars.push(CharBox {
                     ch,
                     bbox: Default::default(),
+                    generated: c.is_generated().unwrap_or(false),
                 });
                 continue;
             }
@@ -335,7 +336,7 @@ fn page_text(page: &PdfPage<'_>, number: u32, min_quality: f32) -> PdfPageText {
                 size,
                 turns,
             );
-            chars.push(CharBox { ch, bbox });
+            chars.push(CharBox::new(ch, bbox));
         }
     }
     let words = layer::build_words(&chars);

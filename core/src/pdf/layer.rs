@@ -11,11 +11,31 @@ pub struct CharBox {
     pub ch: char,
     /// Its box.
     pub bbox: BBox,
+    /// pdfium made this character up (a space or line break it guessed from the layout, not one
+    /// printed in the file).
+    pub generated: bool,
+}
+
+impl CharBox {
+    /// A character printed in the file.
+    pub fn new(ch: char, bbox: BBox) -> Self {
+        CharBox {
+            ch,
+            bbox,
+            generated: false,
+        }
+    }
 }
 
 /// Horizontal (or, for vertical text, vertical) gap between two characters, as a share of the
 /// character height, above which they belong to different words.
 pub const WORD_GAP: f32 = 0.25;
+
+/// The gap threshold where pdfium guessed a space: lower than [`WORD_GAP`] (a guessed space is a
+/// hint), but above the letter spacing of spaced-out or justified text, where pdfium guesses
+/// spaces inside words (`Ver käufer`, `inner halb`, measured gaps of 0.11 of the height against
+/// 0.3 and more for real word spaces).
+pub const GUESSED_SPACE_GAP: f32 = 0.17;
 
 /// Direction in which the characters of the word being built advance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,13 +54,13 @@ fn is_separator(c: char) -> bool {
 
 /// Decides whether `cur` continues the word whose last character is `prev`, and in which
 /// direction the word flows.
-fn continues(prev: &BBox, cur: &BBox, flow: Flow) -> Option<Flow> {
+fn continues(prev: &BBox, cur: &BBox, flow: Flow, max_gap: f32) -> Option<Flow> {
     let h = prev.height().max(cur.height()).max(0.1);
     let w = prev.width().max(cur.width()).max(0.1);
     // Left to right on one baseline.
     if matches!(flow, Flow::Unknown | Flow::Right) && prev.v_overlap(cur) >= 0.5 {
         let gap = cur.x0 - prev.x1;
-        if gap <= WORD_GAP * h && gap >= -0.5 * h.max(prev.width()) {
+        if gap <= max_gap * h && gap >= -0.5 * h.max(prev.width()) {
             return Some(Flow::Right);
         }
     }
@@ -52,25 +72,27 @@ fn continues(prev: &BBox, cur: &BBox, flow: Flow) -> Option<Flow> {
     {
         let down = cur.y0 - prev.y1;
         let up = prev.y0 - cur.y1;
-        if matches!(flow, Flow::Unknown | Flow::Down) && down <= WORD_GAP * w && down >= -0.5 * w {
+        if matches!(flow, Flow::Unknown | Flow::Down) && down <= max_gap * w && down >= -0.5 * w {
             return Some(Flow::Down);
         }
-        if matches!(flow, Flow::Unknown | Flow::Up) && up <= WORD_GAP * w && up >= -0.5 * w {
+        if matches!(flow, Flow::Unknown | Flow::Up) && up <= max_gap * w && up >= -0.5 * w {
             return Some(Flow::Up);
         }
     }
     None
 }
 
-/// Builds words from characters in content order: a word ends at a whitespace / control
-/// character, at a gap wider than [`WORD_GAP`] of the character height, or where the next
-/// character is not on the same line (or column, for vertical text).
+/// Builds words from characters in content order: a word ends at a printed whitespace / control
+/// character, at a gap wider than [`WORD_GAP`] of the character height ([`GUESSED_SPACE_GAP`]
+/// where pdfium guessed a space), or where the next character is not on the same line (or column,
+/// for vertical text).
 pub fn build_words(chars: &[CharBox]) -> Vec<Word> {
     let mut words = Vec::new();
     let mut text = String::new();
     let mut bbox = BBox::default();
     let mut last = BBox::default();
     let mut flow = Flow::Unknown;
+    let mut guessed_space = false;
 
     let flush = |text: &mut String, bbox: &BBox, words: &mut Vec<Word>| {
         if !text.is_empty() {
@@ -83,6 +105,10 @@ pub fn build_words(chars: &[CharBox]) -> Vec<Word> {
     };
 
     for c in chars {
+        if c.generated && c.ch == ' ' {
+            guessed_space = true;
+            continue;
+        }
         if is_separator(c.ch) {
             flush(&mut text, &bbox, &mut words);
             flow = Flow::Unknown;
@@ -93,7 +119,12 @@ pub fn build_words(chars: &[CharBox]) -> Vec<Word> {
             continue;
         }
         if !text.is_empty() {
-            match continues(&last, &b, flow) {
+            let max_gap = if guessed_space {
+                GUESSED_SPACE_GAP
+            } else {
+                WORD_GAP
+            };
+            match continues(&last, &b, flow, max_gap) {
                 Some(f) => {
                     flow = f;
                     bbox = bbox.union(&b);
@@ -110,6 +141,7 @@ pub fn build_words(chars: &[CharBox]) -> Vec<Word> {
         // An unmapped glyph keeps its place (so the box is right) as U+FFFD.
         text.push(if c.ch == '\0' { '\u{fffd}' } else { c.ch });
         last = b;
+        guessed_space = false;
     }
     flush(&mut text, &bbox, &mut words);
     words
@@ -296,10 +328,7 @@ mod tests {
         let mut out = Vec::new();
         let mut cx = x;
         for ch in text.chars() {
-            out.push(CharBox {
-                ch,
-                bbox: BBox::new(cx, y, cx + adv * 0.9, y + h),
-            });
+            out.push(CharBox::new(ch, BBox::new(cx, y, cx + adv * 0.9, y + h)));
             cx += adv;
         }
         out
@@ -335,19 +364,37 @@ mod tests {
     }
 
     #[test]
+    fn guessed_spaces_split_only_at_word_gaps() {
+        let guessed = |x: f32| CharBox {
+            ch: ' ',
+            bbox: BBox::new(x, 0.0, x, 0.0),
+            generated: true,
+        };
+        // Letter-spaced `Verkäufer`: pdfium guessed a space at a gap of 0.1 of the height.
+        let mut chars = line("Ver", 0.0, 0.0, 5.0, 10.0);
+        chars.push(guessed(14.5));
+        chars.extend(line("käufer", 15.5, 0.0, 5.0, 10.0));
+        assert_eq!(texts(&build_words(&chars)), ["Verkäufer"]);
+        // A guessed space at a real word gap (0.3 of the height) splits.
+        let mut chars = line("Zahlbar", 0.0, 0.0, 5.0, 10.0);
+        chars.push(guessed(34.5));
+        chars.extend(line("innerhalb", 37.5, 0.0, 5.0, 10.0));
+        assert_eq!(texts(&build_words(&chars)), ["Zahlbar", "innerhalb"]);
+        // A printed space always splits.
+        let mut chars = line("a", 0.0, 0.0, 5.0, 10.0);
+        chars.push(CharBox::new(' ', BBox::default()));
+        chars.extend(line("b", 5.0, 0.0, 5.0, 10.0));
+        assert_eq!(texts(&build_words(&chars)), ["a", "b"]);
+    }
+
+    #[test]
     fn splits_on_line_change_and_control_chars() {
         let mut chars = line("abc", 0.0, 0.0, 5.0, 10.0);
         chars.extend(line("def", 15.0, 30.0, 5.0, 10.0));
         assert_eq!(texts(&build_words(&chars)), ["abc", "def"]);
         let mut chars = line("abc", 0.0, 0.0, 5.0, 10.0);
-        chars.push(CharBox {
-            ch: '\r',
-            bbox: BBox::default(),
-        });
-        chars.push(CharBox {
-            ch: '\n',
-            bbox: BBox::default(),
-        });
+        chars.push(CharBox::new('\r', BBox::default()));
+        chars.push(CharBox::new('\n', BBox::default()));
         chars.extend(line("def", 15.0, 0.0, 5.0, 10.0));
         assert_eq!(texts(&build_words(&chars)), ["abc", "def"]);
         // Going back to the left on the same line starts a new word.
@@ -362,9 +409,11 @@ mod tests {
         let chars: Vec<CharBox> = "VERT"
             .chars()
             .enumerate()
-            .map(|(i, ch)| CharBox {
-                ch,
-                bbox: BBox::new(0.0, i as f32 * 5.0, 10.0, i as f32 * 5.0 + 4.5),
+            .map(|(i, ch)| {
+                CharBox::new(
+                    ch,
+                    BBox::new(0.0, i as f32 * 5.0, 10.0, i as f32 * 5.0 + 4.5),
+                )
             })
             .collect();
         let words = build_words(&chars);

@@ -1,0 +1,110 @@
+//! Prints what the engine sees in one document, for error analysis:
+//!
+//! ```text
+//! inspect [--boxes] [--lines] [--cands] [--result] FILE
+//! ```
+//!
+//! `--lines`: every cleaned line (page, box, text); `--cands`: every candidate with its label and
+//! box; `--result`: the Result JSON. Without a flag, lines and result. `--boxes` reads a SROIE
+//! `*.boxes.txt` instead of running text extraction / OCR.
+
+use clap::Parser;
+use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, candidates, clean};
+use folio_bench::boxes::parse_boxes;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(name = "inspect")]
+struct Args {
+    /// The input is a SROIE `*.boxes.txt`.
+    #[arg(long)]
+    boxes: bool,
+    /// Print the cleaned lines.
+    #[arg(long)]
+    lines: bool,
+    /// Print the candidates.
+    #[arg(long)]
+    cands: bool,
+    /// Print the Result JSON.
+    #[arg(long)]
+    result: bool,
+    /// The document.
+    file: PathBuf,
+}
+
+fn main() -> ExitCode {
+    if let Some(code) = folio::runtime::reexec_with_omp_limit() {
+        return code;
+    }
+    let mut args = Args::parse();
+    if !(args.lines || args.cands || args.result) {
+        args.lines = true;
+        args.result = true;
+    }
+    let engine = match Engine::new(EngineConfig::default()) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("inspect: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let opts = RecognizeOptions::default();
+    let pages = if args.boxes {
+        std::fs::read_to_string(&args.file)
+            .map_err(|e| e.to_string())
+            .and_then(|t| parse_boxes(&t).ok_or_else(|| "no boxes".to_string()))
+            .map(|p| vec![p])
+    } else {
+        std::fs::read(&args.file)
+            .map_err(|e| e.to_string())
+            .and_then(|b| {
+                engine
+                    .extract_text_pages(&b, &opts, &|_| {}, &CancelToken::new())
+                    .map_err(|e| e.to_string())
+            })
+    };
+    let pages = match pages {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("inspect: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let doc = clean::clean(&pages);
+    if args.lines {
+        for l in &doc.lines {
+            let b = l.bbox;
+            println!(
+                "{:>3} p{} [{:7.1} {:7.1} {:7.1} {:7.1}] {}",
+                l.index, l.page, b.x0, b.y0, b.x1, b.y1, l.text
+            );
+        }
+    }
+    if args.cands {
+        let c = candidates::extract(&doc);
+        for c in &c.items {
+            println!(
+                "{:?} {:?} scheme={:?} label={:?} line={} [{:.0},{:.0}] {:?}",
+                c.kind,
+                c.value,
+                c.scheme,
+                c.label,
+                c.span.line,
+                c.span.bbox.x0,
+                c.span.bbox.y0,
+                c.span.text
+            );
+        }
+    }
+    if args.result {
+        match engine.recognize_text_pages(&pages, &opts, &|_| {}, &CancelToken::new()) {
+            Ok(r) => println!("{}", r.to_json_pretty()),
+            Err(e) => {
+                eprintln!("inspect: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
