@@ -19,6 +19,7 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod fields;
+pub mod layout;
 pub mod ocr;
 pub mod pdf;
 pub mod preprocess;

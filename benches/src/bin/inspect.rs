@@ -29,6 +29,9 @@ struct Args {
     /// Print the Result JSON.
     #[arg(long)]
     result: bool,
+    /// Print the party candidates.
+    #[arg(long)]
+    parties: bool,
     /// The document.
     file: PathBuf,
 }
@@ -38,7 +41,7 @@ fn main() -> ExitCode {
         return code;
     }
     let mut args = Args::parse();
-    if !(args.lines || args.cands || args.result) {
+    if !(args.lines || args.cands || args.result || args.parties) {
         args.lines = true;
         args.result = true;
     }
@@ -94,6 +97,19 @@ fn main() -> ExitCode {
                 c.span.bbox.x0,
                 c.span.bbox.y0,
                 c.span.text
+            );
+        }
+    }
+    if args.parties {
+        for p in candidates::parties::find(&doc) {
+            println!(
+                "{:?} {:?} name={:?} address={:?} label_line={:?} region={:?}",
+                p.role,
+                p.source,
+                p.name.as_ref().map(|n| &n.0),
+                p.address.iter().map(|a| &a.0).collect::<Vec<_>>(),
+                p.label_line,
+                p.region.iter().map(|s| &s.text).collect::<Vec<_>>()
             );
         }
     }

@@ -1,62 +1,79 @@
-//! Party blocks: seller / buyer text blocks located by their labels and the page geometry.
+//! Parties: who sells and who buys, found from labels, forms and the page layout.
 //!
-//! - Labelled: a party label at the start of a line or of a column (after a wide gap). The block
-//!   is the text under it in the same column (x-range from the label to the next label on the
-//!   same line), or the rest of the label's own line. It stops at a vertical gap, another label,
-//!   or after eight lines.
-//! - Letterhead: with no seller label, the seller is the most prominent company-like line at the
-//!   top of the first page (legal-form words, large font), else its first meaningful line.
-//! - Address window: with no buyer label, the buyer is the block that ends in a postcode line in
-//!   the upper left of the first page.
+//! Every place that may name a party becomes a [`PartyCandidate`] with the role its source
+//! suggests; [`crate::fields`] chooses among them.
+//!
+//! - Labelled sections: a party label (`Verkäufer`, `Bill to:`, `Nabywca:`, `Исполнитель:` ...)
+//!   that stands alone in its segment, with the text under it in the label's column, after it on
+//!   the same line (`Seller: ACME Ltd`), or in the segment to its right with continuation lines
+//!   aligned to it (`Исполнитель:   ООО «…»` / `   г. Москва, …`).
+//! - Forms: a labelled section whose rows are `Key:  value` pairs (`Name:`, `Anschrift:`,
+//!   `Nummer:` ...); each value segment belongs to the nearest key row, so a two-line name cell
+//!   whose key sits on its second line is still one name.
+//! - Letterhead: the most prominent company-like line at the top of the first page (seller).
+//! - Sender line: `Firma · Straße 1 · 12345 Ort` in small print above the address window
+//!   (seller), whose first part is the name.
+//! - Address window: an unlabelled block with a postcode line in the upper half of the first page
+//!   (buyer).
+//! - Id block: the block around a tax id that no label assigns (footers; seller).
 
 use super::labels::{self, LabelKey};
+use crate::layout::{self, Block, BlockParams, Segment};
 use crate::types::{BBox, CleanDocument, Line, Span};
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// A piece of one line inside a block.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BlockLine {
-    /// Where (line, byte range, box).
-    pub span: Span,
+/// Where a party candidate was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PartySource {
+    /// Under / after a party label.
+    Labelled,
+    /// `Key: value` rows of a labelled section.
+    Form,
+    /// The top of the first page.
+    Letterhead,
+    /// The small sender line above an address window.
+    SenderLine,
+    /// An unlabelled address block in the upper half of the first page.
+    AddressWindow,
+    /// The block around an unassigned tax id.
+    IdBlock,
 }
 
-impl BlockLine {
-    /// Text.
-    pub fn text(&self) -> &str {
-        &self.span.text
-    }
-}
-
-/// A party block.
+/// One place that may name a party.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PartyBlock {
-    /// Seller, Buyer or Consignee.
+pub struct PartyCandidate {
+    /// Seller, Buyer or Consignee: the role the source suggests.
     pub role: LabelKey,
-    /// The label line (None for letterhead / address-window blocks).
+    /// Where it was found.
+    pub source: PartySource,
+    /// The name (cleaned text, where it was printed).
+    pub name: Option<(String, Span)>,
+    /// Address lines.
+    pub address: Vec<(String, Span)>,
+    /// Every segment of the party's area: ids, phones and e-mails inside belong to it.
+    pub region: Vec<Span>,
+    /// Line of the label, for labelled sources.
     pub label_line: Option<usize>,
-    /// Content lines, top to bottom.
-    pub lines: Vec<BlockLine>,
-    /// Union of the content boxes.
-    pub bbox: BBox,
 }
 
-impl PartyBlock {
-    /// Whether a span lies inside the block (same page, box inside the block, or one of its lines).
+impl PartyCandidate {
+    /// Whether a span lies inside the party's area.
     pub fn contains(&self, span: &Span) -> bool {
-        self.lines.iter().any(|l| {
-            l.span.line == span.line && span.start < l.span.end + 1 && span.end + 1 > l.span.start
+        self.region.iter().any(|r| {
+            r.line == span.line && span.start < r.end + 1 && span.end + 1 > r.start
         })
     }
-}
-
-/// Split of a block into name, address and the rest.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PartyText {
-    /// Name and where.
-    pub name: Option<(String, Span)>,
-    /// Address lines and where.
-    pub address: Vec<(String, Span)>,
+    /// Union of the region's boxes on its first page.
+    pub fn bbox(&self) -> Option<BBox> {
+        let first = self.region.first()?;
+        Some(
+            self.region
+                .iter()
+                .filter(|s| s.page == first.page)
+                .fold(first.bbox, |b, s| b.union(&s.bbox)),
+        )
+    }
 }
 
 static LEGAL: &[&str] = &[
@@ -141,14 +158,20 @@ pub fn is_company_like(text: &str) -> bool {
 }
 
 static POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{2}-?\d{3}\s+\p{Lu}|\b\d{4,6}\s+\p{Lu}\p{L}+")
+    Regex::new(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{2}-?\d{3}\s+\p{Lu}|\b\d{4,6}\s*\p{Lu}\p{L}+")
         .expect("postcode regex")
 });
 
 /// Whether a line looks like part of a postal address (street number, postcode + city).
 pub fn is_address_like(text: &str) -> bool {
     static STREET: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(stra(ß|ss)e|str\.|weg\b|platz\b|allee\b|gasse\b|ring\b|damm\b|street|st\.|road|rd\.?\b|avenue|ave\b|lane|jalan|jln|taman|lorong|rue\b|avenue|boulevard|bd\b|chemin|place\b|ul\.|ulica|aleja|вул\.|вулиця|ул\.|улица|просп|пр-т|пр\.|буд\.|д\.|no\.\s*\d|lot\s*\d|suite|floor|box\b|postfach|\d+[a-z]?,)")
+        Regex::new(concat!(
+            r"(?i)(stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|ring\b|damm\b|\bstreet\b|",
+            r"\bst\.|\broad\b|\brd\b\.?|\bavenue\b|\bave\b|\blane\b|\bjalan\b|\bjln\b|\btaman\b|",
+            r"\blorong\b|\brue\b|\bboulevard\b|\bbd\b|\bchemin\b|\bplace\b|\bul\.|\bulica\b|",
+            r"\baleja\b|вул\.|вулиця|\bул\.|улица|просп|пр-т|\bпр\.|буд\.|\bд\.|\bno\.\s*\d|",
+            r"\blot\s*\d|\bsuite\b|\bfloor\b|\bbox\b|postfach|\d+[a-z]?,\s)"
+        ))
             .expect("street regex")
     });
     POSTCODE.is_match(text) || STREET.is_match(text)
@@ -189,212 +212,6 @@ fn stands_alone(text: &str, end: usize) -> bool {
         || rest.starts_with(" (")
 }
 
-/// Where a label starts a column: at the start of its line or after a wide gap.
-fn starts_column(text: &str, start: usize) -> bool {
-    let before = &text[..start];
-    before.trim().is_empty() || before.ends_with("  ")
-}
-
-/// The tokens of `line` inside `[x0, x1)`, as a span cut at the first very wide gap.
-fn segment(line: &Line, x0: f32, x1: f32, h: f32) -> Option<Span> {
-    let mut s: Option<usize> = None;
-    let mut e = 0;
-    let mut last_x1 = f32::MIN;
-    for (t, &(ts, te)) in line.tokens.iter().zip(&line.token_spans) {
-        let inside = t.bbox.x0 >= x0 - h * 0.5 && t.bbox.x0 < x1;
-        if !inside {
-            if s.is_some() && t.bbox.x0 >= x1 {
-                break;
-            }
-            continue;
-        }
-        if s.is_some() && t.bbox.x0 - last_x1 > 3.0 * h {
-            break;
-        }
-        if s.is_none() {
-            s = Some(ts);
-        }
-        e = te;
-        last_x1 = t.bbox.x1;
-    }
-    let s = s?;
-    Some(Span::from_line(line, s, e))
-}
-
-/// Party blocks announced by labels.
-pub fn labelled_blocks(doc: &CleanDocument) -> Vec<PartyBlock> {
-    let mut out = Vec::new();
-    for line in &doc.lines {
-        let hits = labels::find_labels(&line.text);
-        let col_hits: Vec<&labels::LabelHit> = hits
-            .iter()
-            .filter(|h| starts_column(&line.text, h.start))
-            .collect();
-        for h in hits.iter().filter(|h| {
-            h.key.is_party()
-                && starts_column(&line.text, h.start)
-                && stands_alone(&line.text, h.end)
-        }) {
-            let Some((lb, _)) = line.range_bbox(h.start, h.end) else {
-                continue;
-            };
-            let height = lb.height().max(1.0);
-            // Column: up to the next column-starting label on the same line.
-            let x0 = lb.x0;
-            let x1 = col_hits
-                .iter()
-                .filter(|o| o.start > h.start)
-                .filter_map(|o| line.range_bbox(o.start, o.end).map(|b| b.0.x0))
-                .fold(f32::MAX, f32::min);
-            let mut lines = Vec::new();
-            // Rest of the label's own line.
-            let rest_start = line.text[h.end..]
-                .find(|c: char| c.is_alphanumeric())
-                .map(|p| h.end + p);
-            if let Some(rs) = rest_start {
-                let (rb, _) = line
-                    .range_bbox(rs, line.text.len())
-                    .unwrap_or((line.bbox, 1.0));
-                if rb.x0 < x1
-                    && let Some(sp) = segment(line, rb.x0, x1, height)
-                    && sp.start >= h.end
-                {
-                    lines.push(BlockLine { span: sp });
-                }
-            }
-            let mut last_y = line.bbox.y1;
-            for next in doc.lines.iter().skip(line.index + 1) {
-                if next.page != line.page || lines.len() >= 8 {
-                    break;
-                }
-                if next.bbox.y0 - last_y > 2.2 * height {
-                    break;
-                }
-                let Some(sp) = segment(next, x0, x1, height) else {
-                    if next.bbox.y0 - last_y > 0.8 * height {
-                        break;
-                    }
-                    continue;
-                };
-                let sub_hits = labels::find_labels(&sp.text);
-                let another = sub_hits.iter().any(|o| {
-                    o.word == 0
-                        && (o.key.is_party() && stands_alone(&sp.text, o.end)
-                            || o.key.is_totals() && stands_alone(&sp.text, o.end)
-                            || o.key.is_column() && sub_hits.len() >= 3)
-                });
-                if another && !lines.is_empty() {
-                    break;
-                }
-                last_y = next.bbox.y1;
-                lines.push(BlockLine { span: sp });
-            }
-            if lines.is_empty() {
-                continue;
-            }
-            let bbox = lines
-                .iter()
-                .fold(lines[0].span.bbox, |b, l| b.union(&l.span.bbox));
-            out.push(PartyBlock {
-                role: h.key,
-                label_line: Some(line.index),
-                lines,
-                bbox,
-            });
-        }
-    }
-    out
-}
-
-/// Splits a block into its name line and address lines.
-pub fn split_block(block: &PartyBlock) -> PartyText {
-    let mut out = PartyText::default();
-    let mut name_from_label: Option<(String, Span)> = None;
-    let mut candidates: Vec<(String, Span, bool)> = Vec::new(); // text, span, is_address
-    for bl in &block.lines {
-        let text = bl.text();
-        let hits = labels::find_labels(text);
-        let first = hits.first().filter(|h| h.word == 0);
-        if let Some(h) = first
-            && matches!(h.key, LabelKey::Name | LabelKey::Address)
-        {
-            let rest_off = text[h.end..]
-                .find(|c: char| c.is_alphanumeric())
-                .map(|p| h.end + p);
-            if let Some(ro) = rest_off {
-                let rest = text[ro..].trim().to_string();
-                let span = sub_span(&bl.span, ro, text.len());
-                if h.key == LabelKey::Name {
-                    name_from_label.get_or_insert((rest, span));
-                } else {
-                    candidates.push((rest, span, true));
-                }
-            }
-            continue;
-        }
-        if is_id_line(text) {
-            continue;
-        }
-        if first.is_some_and(|h| h.key.is_party() && stands_alone(text, h.end)) {
-            continue;
-        }
-        if !text.chars().any(char::is_alphabetic) {
-            continue;
-        }
-        candidates.push((
-            text.trim().to_string(),
-            bl.span.clone(),
-            is_address_like(text),
-        ));
-    }
-    if let Some(n) = name_from_label {
-        out.name = Some(n);
-        out.address = candidates
-            .into_iter()
-            .map(|(t, s, _)| (t, s))
-            .take(4)
-            .collect();
-        return out;
-    }
-    let mut it = candidates.into_iter();
-    // The name: first line that is not an address line (unless only address lines remain).
-    let mut rest: Vec<(String, Span, bool)> = Vec::new();
-    for (t, s, addr) in it.by_ref() {
-        if out.name.is_none() && (!addr || is_company_like(&t)) {
-            out.name = Some((t, s));
-        } else if out.name.is_some() {
-            rest.push((t, s, addr));
-            break;
-        } else {
-            rest.push((t, s, addr));
-        }
-    }
-    rest.extend(it);
-    out.address = rest.into_iter().map(|(t, s, _)| (t, s)).take(4).collect();
-    out
-}
-
-fn sub_span(span: &Span, start: usize, end: usize) -> Span {
-    // `start`/`end` are relative to the span's text.
-    let text = span.text.get(start..end).unwrap_or("").to_string();
-    let w = span.bbox.width();
-    let n = span.text.chars().count().max(1) as f32;
-    let c0 = span.text[..start.min(span.text.len())].chars().count() as f32;
-    Span {
-        page: span.page,
-        line: span.line,
-        start: span.start + start,
-        end: span.start + end,
-        bbox: BBox::new(
-            span.bbox.x0 + w * c0 / n,
-            span.bbox.y0,
-            span.bbox.x1,
-            span.bbox.y1,
-        ),
-        text,
-        confidence: span.confidence,
-    }
-}
 
 fn meaningful(text: &str) -> bool {
     let letters = text.chars().filter(|c| c.is_alphabetic()).count();
@@ -411,8 +228,27 @@ fn meaningful(text: &str) -> bool {
     label_words * 2 < words.max(1) && !is_id_line(text)
 }
 
-/// The letterhead block of the first page: a seller name (and the address lines under it).
-pub fn letterhead(doc: &CleanDocument) -> Option<PartyBlock> {
+/// Header and footer print of document generators and forms (`Stylesheet-Version 2.0`,
+/// `(c) AWV e.V. 2020`, `Seite 1 von 2`), and title lines: never a party name.
+fn boilerplate(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    if lower.contains("(c)") || lower.contains('©') {
+        return true;
+    }
+    let words = labels::norm_words(text);
+    words.iter().any(|w| {
+        w.text.ends_with("version")
+            || matches!(
+                w.text.as_str(),
+                "copyright" | "stylesheet" | "seite" | "page" | "strona" | "сторінка" | "страница"
+            )
+    }) || labels::find_labels(text)
+        .first()
+        .is_some_and(|h| h.word == 0 && h.key == LabelKey::Title)
+}
+
+/// The letterhead of the first page: a seller name (first) and the lines right under it.
+pub fn letterhead(doc: &CleanDocument) -> Option<Vec<Span>> {
     let first = doc.pages.first()?;
     let lines: Vec<&Line> = doc.lines.iter().filter(|l| l.page == first.page).collect();
     let limit = first.height * 0.3;
@@ -429,9 +265,13 @@ pub fn letterhead(doc: &CleanDocument) -> Option<PartyBlock> {
             break;
         }
         // Only the first column segment of the line (letterheads sit left or centred).
-        let seg_end = l.text.find("  ").unwrap_or(l.text.len());
-        let text = &l.text[..seg_end];
-        if !meaningful(text) {
+        let mut seg_end = l.text.find("  ").unwrap_or(l.text.len());
+        // `Firma GmbH - Straße 1 - 12345 Ort`: the name is the first part.
+        if let Some(parts) = sender_parts(&l.text[..seg_end]) {
+            seg_end = parts[0].1;
+        }
+        let text = l.text[..seg_end].trim_end();
+        if !meaningful(text) || boilerplate(text) {
             continue;
         }
         let mut score = 1.0 - rank as f32 * 0.08;
@@ -446,7 +286,7 @@ pub fn letterhead(doc: &CleanDocument) -> Option<PartyBlock> {
             score -= 1.0;
         }
         if best.is_none_or(|(b, ..)| score > b) {
-            best = Some((score, l, 0, seg_end));
+            best = Some((score, l, 0, text.len()));
         }
     }
     let (_, l, s, e) = best?;
@@ -487,7 +327,7 @@ pub fn letterhead(doc: &CleanDocument) -> Option<PartyBlock> {
             skip_next = true;
         }
     }
-    let mut block_lines = vec![BlockLine { span: name_span }];
+    let mut block_lines = vec![name_span];
     // Address lines right under it.
     let mut last = l.bbox.y1;
     for next in doc
@@ -509,19 +349,9 @@ pub fn letterhead(doc: &CleanDocument) -> Option<PartyBlock> {
             break;
         }
         last = next.bbox.y1;
-        block_lines.push(BlockLine {
-            span: Span::from_line(next, 0, seg_end),
-        });
+        block_lines.push(Span::from_line(next, 0, seg_end));
     }
-    let bbox = block_lines
-        .iter()
-        .fold(l.bbox, |b, x| b.union(&x.span.bbox));
-    Some(PartyBlock {
-        role: LabelKey::Seller,
-        label_line: None,
-        lines: block_lines,
-        bbox,
-    })
+    Some(block_lines)
 }
 
 /// Two spans as one (text joined by a space, boxes united; line and range of the first).
@@ -537,94 +367,794 @@ fn merge_spans(a: &Span, b: &Span) -> Span {
     }
 }
 
-/// The address window of the first page (buyer without a label): lines ending in a postcode line
-/// in the upper part of the page, not inside `exclude`.
-pub fn address_window(doc: &CleanDocument, exclude: &[&PartyBlock]) -> Option<PartyBlock> {
-    let first = doc.pages.first()?;
-    let lines: Vec<&Line> = doc
-        .lines
-        .iter()
-        .filter(|l| {
-            l.page == first.page
-                && l.bbox.y0 < first.height * 0.5
-                && l.bbox.y0 > first.height * 0.08
-        })
+
+/// Whether a label starts its segment and stands alone there.
+fn party_label(seg: &Segment) -> Option<labels::LabelHit> {
+    let hits = labels::find_labels(&seg.text);
+    let h = *hits.first()?;
+    (h.word == 0 && h.key.is_party() && stands_alone(&seg.text, h.end)).then_some(h)
+}
+
+/// Keys of `Key: value` form rows.
+fn is_key_segment(text: &str) -> bool {
+    let t = text.trim();
+    let words = labels::norm_words(t);
+    if words.is_empty() || words.len() > 4 {
+        return false;
+    }
+    if t.ends_with(':') {
+        return true;
+    }
+    // A whole label phrase without a colon (`Name`, `USt-IdNr.`).
+    let hits = labels::find_labels(t);
+    hits.first().is_some_and(|h| {
+        h.word == 0 && hits.iter().map(|h| h.words).sum::<usize>() == words.len()
+    })
+}
+
+/// The key of a form row and the value printed after it in the same segment
+/// (`Name: Lieferant GmbH`), if the segment starts with a key.
+fn split_key(seg: &Segment) -> Option<(LabelKey, Option<Segment>)> {
+    let text = &seg.text;
+    if is_key_segment(text) {
+        let key = labels::find_labels(text)
+            .first()
+            .filter(|h| h.word == 0)
+            .map_or(LabelKey::NumberGeneric, |h| h.key);
+        return Some((key, None));
+    }
+    let colon = text.find(':')?;
+    let head = &text[..colon];
+    if labels::norm_words(head).len() > 3 {
+        return None;
+    }
+    let h = labels::find_labels(head).into_iter().find(|h| h.word == 0)?;
+    if h.key.is_party() {
+        return None;
+    }
+    let rest = colon + 1 + (text[colon + 1..].len() - text[colon + 1..].trim_start().len());
+    let value = (rest < text.len()).then(|| sub_span(seg, rest, text.len()));
+    Some((h.key, value))
+}
+
+/// Letters in a text.
+fn letters(text: &str) -> usize {
+    text.chars().filter(|c| c.is_alphabetic()).count()
+}
+
+/// A run of six or more digits, or more digits than letters: an id or number line, not a name.
+fn digit_heavy(text: &str) -> bool {
+    let digits = text.chars().filter(char::is_ascii_digit).count();
+    let mut run = 0;
+    let mut longest = 0;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            run += 1;
+            longest = longest.max(run);
+        } else if c != ' ' {
+            run = 0;
+        }
+    }
+    longest >= 6 || digits > letters(text)
+}
+
+/// Salutations printed on their own line or before a name (`Herrn`, `Firma`, `Mr`).
+const SALUTATIONS: &[&str] = &[
+    "herrn", "herr", "frau", "firma", "an", "to", "mr", "mrs", "ms", "messrs", "attn", "m", "mme",
+    "monsieur", "madame", "pan", "pani", "пан", "пані", "господин", "г-н", "г-ну",
+];
+
+fn is_salutation(text: &str) -> bool {
+    let w = labels::norm_words(text);
+    w.len() == 1 && SALUTATIONS.contains(&w[0].text.as_str())
+}
+
+/// A name without a leading salutation word (`Herrn Max Mustermann` → `Max Mustermann`).
+fn strip_salutation(span: &Span) -> Span {
+    let w = labels::norm_words(&span.text);
+    if w.len() >= 3
+        && SALUTATIONS.contains(&w[0].text.as_str())
+        && w[0].text != "m"
+        && let Some(next) = w.get(1)
+    {
+        return sub_span(span, next.start, span.text.len());
+    }
+    span.clone()
+}
+
+/// Words that only continue a name (`Sp. z o.o.`, `GmbH & Co. KG`, `a.G.`).
+fn is_legal_tail(text: &str) -> bool {
+    let w = labels::norm_words(text);
+    !w.is_empty()
+        && w.len() <= 4
+        && LEGAL.contains(&w[0].text.as_str())
+        && !is_address_like(text)
+}
+
+/// Cuts a name at the first comma that starts address or id details
+/// (`ООО «СтройМонтаж», г. Казань, ул. Баумана, д. 19, ИНН …`).
+fn cut_details(span: &Span) -> Span {
+    let t = &span.text;
+    let mut from = 0;
+    while let Some(p) = t[from..].find(',') {
+        let at = from + p;
+        let rest = t[at + 1..].trim_start();
+        let next_part = rest.split(',').next().unwrap_or("");
+        let details = is_address_like(next_part)
+            || is_id_line(next_part)
+            || labels::find_labels(next_part)
+                .first()
+                .is_some_and(|h| h.word == 0 && h.key.is_tax_id())
+            || ADDRESS_START.is_match(next_part);
+        if details && letters(&t[..at]) >= 3 {
+            return sub_span(span, 0, at);
+        }
+        from = at + 1;
+    }
+    span.clone()
+}
+
+static ADDRESS_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(г|м|с|смт|пгт|обл|р-н|ул|вул|пр|просп|пл|д|буд|кв|ul|al|os|pl)\.\s")
+        .expect("address start regex")
+});
+
+/// Splits content lines into a name and address lines.
+fn name_and_address(lines: &[Segment]) -> (Option<(String, Span)>, Vec<(String, Span)>) {
+    let mut name: Option<Span> = None;
+    let mut address = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = &lines[i];
+        let text = l.text.as_str();
+        i += 1;
+        if is_id_line(text) || letters(text) < 2 {
+            continue;
+        }
+        if name.is_none() {
+            if is_salutation(text) {
+                // `Herrn` / `Max Mustermann`: the name is on the next line.
+                if let Some(next) = lines.get(i)
+                    && !is_address_like(&next.text)
+                    && !is_id_line(&next.text)
+                {
+                    name = Some(merge_spans(l, next));
+                    i += 1;
+                }
+                continue;
+            }
+            if digit_heavy(text) || letters(text) < 3 {
+                continue;
+            }
+            if is_address_like(text) && !is_company_like(text) {
+                address.push(l.clone());
+                continue;
+            }
+            let mut n = l.clone();
+            // A name broken over two lines: the second holds only the legal form, or the first
+            // ends open (`&`, `-`, `and`).
+            while let Some(next) = lines.get(i) {
+                let open = n.text.trim_end().ends_with(['&', '-', '+'])
+                    || labels::norm_words(&n.text)
+                        .last()
+                        .is_some_and(|w| matches!(w.text.as_str(), "and" | "und" | "et" | "i"));
+                if (open || is_legal_tail(&next.text)) && !is_id_line(&next.text) {
+                    n = merge_spans(&n, next);
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            name = Some(cut_details(&strip_salutation(&n)));
+            // Details after the name on the same line are address lines.
+            if n.text.len() > name.as_ref().map_or(0, |x| x.text.len()) + 1 {
+                let cut = name.as_ref().map_or(0, |x| x.text.len());
+                let rest = sub_span(&n, cut, n.text.len());
+                let rest_text = rest.text.trim_start_matches([',', ' ']).to_string();
+                if !rest_text.is_empty() {
+                    address.push(Span {
+                        text: rest_text,
+                        ..rest
+                    });
+                }
+            }
+            continue;
+        }
+        address.push(l.clone());
+    }
+    let name = name
+        .map(|s| (clean_text(&s.text), s))
+        .filter(|(t, _)| letters(t) >= 2);
+    let address = address
+        .into_iter()
+        .filter(|s| !is_id_line(&s.text))
+        .take(4)
+        .map(|s| (clean_text(&s.text), s))
+        .filter(|(t, _)| !t.is_empty())
         .collect();
-    for (i, l) in lines.iter().enumerate() {
-        let seg_end = l.text.find("  ").unwrap_or(l.text.len());
-        let text = &l.text[..seg_end];
-        if !POSTCODE.is_match(text) || l.bbox.x0 > first.width * 0.5 {
+    (name, address)
+}
+
+/// Trims separators and collapses spaces.
+fn clean_text(s: &str) -> String {
+    s.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '·' | '•'))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Layout shared by the candidate finders.
+struct Page<'a> {
+    doc: &'a CleanDocument,
+    segs: Vec<Segment>,
+    blocks: Vec<Block>,
+    /// Segment indices of each line.
+    by_line: Vec<Vec<usize>>,
+}
+
+impl<'a> Page<'a> {
+    fn new(doc: &'a CleanDocument) -> Self {
+        let segs = layout::segments(doc);
+        let blocks = layout::blocks(&segs, &BlockParams::default());
+        let mut by_line = vec![Vec::new(); doc.lines.len()];
+        for (i, s) in segs.iter().enumerate() {
+            if let Some(v) = by_line.get_mut(s.line) {
+                v.push(i);
+            }
+        }
+        Page {
+            doc,
+            segs,
+            blocks,
+            by_line,
+        }
+    }
+
+    fn line_segs(&self, line: usize) -> impl Iterator<Item = &Segment> {
+        self.by_line
+            .get(line)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.segs[i])
+    }
+}
+
+/// Whether a segment ends a party section: another standalone party label, a totals label, a
+/// table header.
+fn ends_section(seg: &Segment, line: &Line) -> bool {
+    if party_label(seg).is_some() {
+        return true;
+    }
+    let hits = labels::find_labels(&seg.text);
+    if hits
+        .first()
+        .is_some_and(|h| h.word == 0 && h.key.is_totals() && stands_alone(&seg.text, h.end))
+    {
+        return true;
+    }
+    labels::find_labels(&line.text)
+        .iter()
+        .filter(|h| h.key.is_column())
+        .count()
+        >= 3
+}
+
+/// A labelled party section.
+fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
+    let seg = &p.segs[si];
+    let hit = party_label(seg)?;
+    let line = p.doc.lines.get(seg.line)?;
+    let h = seg.bbox.height().max(1.0);
+    let label_x = seg.bbox.x0;
+    let mut region = vec![seg.clone()];
+    // The value on the label's own line: after the label in its segment, or the next segment.
+    let after = seg.text[hit.end..]
+        .find(|c: char| c.is_alphanumeric() || matches!(c, '«' | '"' | '„' | '“'))
+        .map(|p| hit.end + p);
+    let mut first: Option<Segment> = None;
+    if let Some(a) = after {
+        let inline = sub_span(seg, a, seg.text.len());
+        // `Customer: 2`, `Kunde: 10023`: a customer number, not a section.
+        if letters(&inline.text) < 3 || digit_heavy(&inline.text) {
+            return None;
+        }
+        first = Some(inline);
+    } else if let Some(next) = p
+        .line_segs(seg.line)
+        .find(|o| o.bbox.x0 > seg.bbox.x1 && o.start > seg.end)
+    {
+        // A value to the right, unless it is a title (larger print), another label, or far away.
+        let far = next.bbox.x0 - seg.bbox.x1 > 12.0 * h;
+        let bigger = next.bbox.height() > 1.4 * h;
+        let label = labels::find_labels(&next.text)
+            .first()
+            .is_some_and(|x| x.word == 0 && (x.key.is_party() || x.key == LabelKey::Title));
+        let has_letters = letters(&next.text) >= 3 && !digit_heavy(&next.text);
+        // With content right under the label in its own column, the right segment is another
+        // column (`Lieferant   Käufer`), not this label's value.
+        let below_in_column = p.doc.lines.get(seg.line + 1).is_some_and(|nl| {
+            nl.page == seg.page
+                && nl.bbox.y0 - seg.bbox.y1 < 2.6 * h
+                && p
+                    .line_segs(nl.index)
+                    .any(|s| (s.bbox.x0 - label_x).abs() <= 1.5 * h && !is_key_segment(&s.text))
+        });
+        if !far && !bigger && !label && has_letters && !below_in_column {
+            first = Some(next.clone());
+        }
+    }
+    let mut anchors = vec![label_x];
+    if let Some(f) = &first {
+        region.push(f.clone());
+        anchors.push(f.bbox.x0);
+    }
+    // The right edge of the section: the next segment on the label's line that is not its value.
+    let right_limit = p
+        .line_segs(seg.line)
+        .filter(|o| o.start > seg.end && first.as_ref().is_none_or(|f| o.start > f.start))
+        .map(|o| o.bbox.x0)
+        .fold(f32::MAX, f32::min);
+
+    // Walk down: rows of segments in the section's column(s).
+    let mut rows: Vec<Row> = Vec::new();
+    let mut last_y = seg.bbox.y1;
+    let mut gaps: Vec<f32> = Vec::new();
+    let mut after_break = false;
+    let mut value_x = f32::MAX;
+    for next in p.doc.lines.iter().skip(line.index + 1) {
+        if next.page != seg.page || rows.len() >= 12 {
+            break;
+        }
+        let gap = next.bbox.y0 - last_y;
+        let limit = if rows.is_empty() { 2.6 } else { 1.6 };
+        if gap > limit * h {
+            break;
+        }
+        let in_cols: Vec<&Segment> = p
+            .line_segs(next.index)
+            .filter(|s| s.bbox.x0 >= label_x - 0.5 * h && s.bbox.x0 < right_limit)
+            .collect();
+        if in_cols.is_empty() {
             continue;
         }
-        let span = Span::from_line(l, 0, seg_end);
-        if exclude.iter().any(|b| b.contains(&span)) {
-            continue;
-        }
-        // Walk up while lines are close and left-aligned with the postcode line.
-        let h = l.bbox.height().max(1.0);
-        let mut block = vec![BlockLine { span }];
-        let mut top = l.bbox.y0;
-        for up in lines[..i].iter().rev() {
-            if top - up.bbox.y1 > 1.2 * h || (up.bbox.x0 - l.bbox.x0).abs() > 2.0 * h {
-                break;
-            }
-            let se = up.text.find("  ").unwrap_or(up.text.len());
-            let t = &up.text[..se];
-            let sp = Span::from_line(up, 0, se);
-            if exclude.iter().any(|b| b.contains(&sp)) || is_id_line(t) {
-                break;
-            }
-            // A sender line (`Firma · Straße · PLZ Ort`) above the window is not the buyer.
-            if POSTCODE.is_match(t) && block.len() > 1 {
-                break;
-            }
-            top = up.bbox.y0;
-            block.insert(0, BlockLine { span: sp });
-            if block.len() >= 5 {
-                break;
-            }
-        }
-        // Drop a leading sender line (small print with separators and a postcode).
-        if block.len() > 2
-            && let Some(f) = block.first()
-            && (f.text().contains(['·', '•', '|'])
-                || POSTCODE.is_match(f.text())
-                || f.text().matches(',').count() >= 2)
-        {
-            block.remove(0);
-        }
-        if block.len() < 2 {
-            continue;
-        }
-        let bbox = block
+        let anchor = in_cols
             .iter()
-            .fold(block[0].span.bbox, |b, x| b.union(&x.span.bbox));
-        return Some(PartyBlock {
+            .find(|s| anchors.iter().any(|&a| (s.bbox.x0 - a).abs() <= 1.5 * h))
+            .copied();
+        if let Some(a) = anchor
+            && ends_section(a, next)
+        {
+            break;
+        }
+        // A paragraph break inside the section (a gap well above the line spacing so far): only
+        // id rows (`USt-IdNr.: …`) still belong to it.
+        if !gaps.is_empty() {
+            let mut sorted = gaps.clone();
+            sorted.sort_by(f32::total_cmp);
+            let median = sorted[sorted.len() / 2];
+            if gap > (1.8 * median).max(0.6 * h) {
+                after_break = true;
+            }
+        }
+        let row = match anchor {
+            Some(a) => {
+                let key = split_key(a);
+                let values: Vec<Segment> = in_cols
+                    .iter()
+                    .filter(|s| s.bbox.x0 > a.bbox.x1)
+                    .map(|s| (*s).clone())
+                    .collect();
+                if key.is_some()
+                    && let Some(v) = values.first()
+                {
+                    value_x = value_x.min(v.bbox.x0);
+                }
+                Row {
+                    anchor: Some(a.clone()),
+                    key,
+                    values,
+                }
+            }
+            None => {
+                let values: Vec<Segment> = in_cols
+                    .iter()
+                    .filter(|s| (s.bbox.x0 - value_x).abs() <= 1.5 * h)
+                    .map(|s| (*s).clone())
+                    .collect();
+                if values.is_empty() {
+                    if gap > 0.8 * h {
+                        break;
+                    }
+                    continue;
+                }
+                Row {
+                    anchor: None,
+                    key: None,
+                    values,
+                }
+            }
+        };
+        if after_break && !row.anchor.as_ref().is_some_and(|a| is_id_line(&a.text)) {
+            break;
+        }
+        gaps.push(gap.max(0.0));
+        rows.push(row);
+        last_y = next.bbox.y1;
+    }
+    for r in &rows {
+        region.extend(r.anchor.iter().cloned());
+        region.extend(r.values.iter().cloned());
+    }
+    let form = rows.iter().any(|r| r.key.is_some() && !r.values.is_empty());
+    let (keyed_name, keyed_address) = if form {
+        form_fields(&rows)
+    } else {
+        (None, Vec::new())
+    };
+    // Plain rows (no key): the content of an ordinary address block.
+    let mut content: Vec<Segment> = first.into_iter().collect();
+    for r in &rows {
+        match (&r.anchor, &r.key) {
+            (Some(a), None) => {
+                content.push(a.clone());
+                if !form {
+                    content.extend(r.values.iter().cloned());
+                }
+            }
+            (Some(a), Some(_)) if !form || r.values.is_empty() => {
+                // `Name: Lieferant GmbH` in one segment, ids: kept for name_and_address.
+                content.push(a.clone());
+            }
+            _ => {}
+        }
+    }
+    let (plain_name, plain_address) = name_and_address(&content);
+    let name = keyed_name.or(plain_name);
+    let address = if keyed_address.is_empty() {
+        plain_address
+    } else {
+        keyed_address
+    };
+    if name.is_none() && address.is_empty() {
+        return None;
+    }
+    Some(PartyCandidate {
+        role: hit.key,
+        source: if form {
+            PartySource::Form
+        } else {
+            PartySource::Labelled
+        },
+        name,
+        address,
+        region,
+        label_line: Some(seg.line),
+    })
+}
+
+/// One row of a party section.
+struct Row {
+    /// The segment in the section's column (None for a row with only a value cell).
+    anchor: Option<Segment>,
+    /// The anchor is a form key (`Name:`), with the value printed in it, if any.
+    key: Option<(LabelKey, Option<Segment>)>,
+    /// Segments right of the anchor (or in the value column).
+    values: Vec<Segment>,
+}
+
+/// Name and address of a form section: every value belongs to the nearest key row (the upper one
+/// on a tie).
+fn form_fields(rows: &[Row]) -> (Option<(String, Span)>, Vec<(String, Span)>) {
+    struct KeyRow {
+        key: LabelKey,
+        cy: f32,
+        values: Vec<Segment>,
+    }
+    let mut keys: Vec<KeyRow> = Vec::new();
+    let mut values: Vec<Segment> = Vec::new();
+    for r in rows {
+        match (&r.anchor, &r.key) {
+            (Some(a), Some((key, inline))) => {
+                keys.push(KeyRow {
+                    key: *key,
+                    cy: a.bbox.cy(),
+                    values: Vec::new(),
+                });
+                values.extend(inline.iter().cloned());
+                values.extend(r.values.iter().cloned());
+            }
+            (None, _) => values.extend(r.values.iter().cloned()),
+            _ => {}
+        }
+    }
+    if keys.is_empty() {
+        return (None, Vec::new());
+    }
+    for v in values {
+        let cy = v.bbox.cy();
+        let mut best = 0;
+        for (k, row) in keys.iter().enumerate() {
+            if (row.cy - cy).abs() < (keys[best].cy - cy).abs() - 0.5 {
+                best = k;
+            }
+        }
+        keys[best].values.push(v);
+    }
+    let joined = |key: LabelKey| -> Option<Span> {
+        let row = keys.iter().find(|r| r.key == key)?;
+        let mut it = row.values.iter();
+        let first = it.next()?.clone();
+        Some(it.fold(first, |a, b| merge_spans(&a, b)))
+    };
+    let name = joined(LabelKey::Name)
+        .map(|s| strip_salutation(&s))
+        .map(|s| (clean_text(&s.text), s));
+    let address = keys
+        .iter()
+        .filter(|r| r.key == LabelKey::Address)
+        .flat_map(|r| r.values.iter())
+        .map(|s| (clean_text(&s.text), s.clone()))
+        .collect();
+    (name, address)
+}
+
+/// Separators of a sender line (`Firma · Straße 1 · 12345 Ort`).
+const SENDER_SEPARATORS: &[&str] = &[" · ", " • ", " ● ", " | ", " - ", " – ", " ⋅ "];
+
+/// The parts of a line printed as `name · street · town`, when at least one part after the
+/// first reads like an address.
+pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for sep in SENDER_SEPARATORS {
+        for (p, _) in text.match_indices(sep) {
+            cuts.push((p, p + sep.len()));
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    cuts.sort_unstable();
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for (s, e) in cuts {
+        if s > from {
+            parts.push((from, s));
+        }
+        from = e;
+    }
+    if from < text.len() {
+        parts.push((from, text.len()));
+    }
+    let addressy = parts
+        .iter()
+        .skip(1)
+        .any(|&(s, e)| is_address_like(&text[s..e]));
+    (parts.len() >= 2 && addressy && letters(&text[parts[0].0..parts[0].1]) >= 3).then_some(parts)
+}
+
+/// Unlabelled address blocks in the upper half of the first page, and the sender lines above
+/// them.
+fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>) {
+    let Some(first) = p.doc.pages.first() else {
+        return;
+    };
+    for b in &p.blocks {
+        if b.page != first.page
+            || b.bbox.y0 > first.height * 0.5
+            || b.bbox.y0 < first.height * 0.05
+            || !(2..=7).contains(&b.segments.len())
+        {
+            continue;
+        }
+        let segs: Vec<&Segment> = b.segments.iter().map(|&i| &p.segs[i]).collect();
+        if segs
+            .iter()
+            .any(|s| taken.iter().any(|c| c.contains(s)) || party_label(s).is_some())
+        {
+            continue;
+        }
+        let mut lines: Vec<Segment> = segs.iter().map(|s| (*s).clone()).collect();
+        // A sender line at the top of the window (or just above it) names the seller.
+        let sender_at = if sender_parts(&lines[0].text).is_some() {
+            Some(lines.remove(0))
+        } else {
+            sender_above(p, b)
+        };
+        if let Some(sl) = &sender_at
+            && let Some(parts) = sender_parts(&sl.text)
+        {
+            let (s, e) = parts[0];
+            let span = sub_span(sl, s, e);
+            out.push(PartyCandidate {
+                role: LabelKey::Seller,
+                source: PartySource::SenderLine,
+                name: Some((clean_text(&span.text), span)),
+                address: Vec::new(),
+                region: vec![sl.clone()],
+                label_line: None,
+            });
+        }
+        let postcode = lines.iter().any(|s| POSTCODE.is_match(&s.text));
+        let streets = lines.iter().filter(|s| is_address_like(&s.text)).count();
+        if lines.len() < 2 || !(postcode || streets >= 2) {
+            continue;
+        }
+        if lines.iter().any(|s| ends_section_text(&s.text)) {
+            continue;
+        }
+        let (name, address) = name_and_address(&lines);
+        if name.is_none() {
+            continue;
+        }
+        out.push(PartyCandidate {
             role: LabelKey::Buyer,
+            source: PartySource::AddressWindow,
+            name,
+            address,
+            region: lines,
             label_line: None,
-            lines: block,
-            bbox,
         });
     }
-    None
+}
+
+fn ends_section_text(text: &str) -> bool {
+    labels::find_labels(text)
+        .iter()
+        .filter(|h| h.key.is_column() || h.key.is_totals() || h.key == LabelKey::Title)
+        .count()
+        >= 1
+        && !is_address_like(text)
+}
+
+/// A sender line right above a block (small print, separators, an address).
+fn sender_above(p: &Page<'_>, b: &Block) -> Option<Segment> {
+    let top = &p.segs[*b.segments.first()?];
+    let h = top.bbox.height().max(1.0);
+    let line = top.line.checked_sub(1)?;
+    p.line_segs(line)
+        .find(|s| {
+            s.page == top.page
+                && top.bbox.y0 - s.bbox.y1 < 2.5 * h
+                && s.bbox.h_overlap(&top.bbox) > 0.3
+                && sender_parts(&s.text).is_some()
+        })
+        .cloned()
+}
+
+/// The letterhead as a candidate: its name cut to the first part of a sender-style line.
+fn letterhead_candidate(doc: &CleanDocument) -> Option<PartyCandidate> {
+    let b = letterhead(doc)?;
+    let mut lines: Vec<Segment> = b.iter().cloned().collect();
+    let head = lines.first()?.clone();
+    let name_span = match sender_parts(&head.text) {
+        Some(parts) => sub_span(&head, parts[0].0, parts[0].1),
+        None => head,
+    };
+    let address: Vec<(String, Span)> = lines
+        .drain(1..)
+        .filter(|s| is_address_like(&s.text) && !is_id_line(&s.text))
+        .take(3)
+        .map(|s| (clean_text(&s.text), s))
+        .collect();
+    Some(PartyCandidate {
+        role: LabelKey::Seller,
+        source: PartySource::Letterhead,
+        name: Some((clean_text(&name_span.text), name_span)),
+        address,
+        region: b,
+        label_line: None,
+    })
+}
+
+/// The block around each tax id outside every labelled section, as a seller candidate named by
+/// its first company-like line.
+fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>) {
+    for b in &p.blocks {
+        let segs: Vec<&Segment> = b.segments.iter().map(|&i| &p.segs[i]).collect();
+        let has_id = segs.iter().any(|s| {
+            labels::find_labels(&s.text)
+                .iter()
+                .any(|h| h.key.is_tax_id() || h.key == LabelKey::Iban)
+        });
+        if !has_id || segs.iter().any(|s| taken.iter().any(|c| c.contains(s))) {
+            continue;
+        }
+        let Some(n) = segs.iter().find(|s| {
+            is_company_like(&s.text)
+                && !is_id_line(&s.text)
+                && !digit_heavy(&s.text)
+                && !boilerplate(&s.text)
+        })
+        else {
+            continue;
+        };
+        let name = match sender_parts(&n.text) {
+            Some(parts) => sub_span(n, parts[0].0, parts[0].1),
+            None => cut_details(n),
+        };
+        out.push(PartyCandidate {
+            role: LabelKey::Seller,
+            source: PartySource::IdBlock,
+            name: Some((clean_text(&name.text), name)),
+            address: Vec::new(),
+            region: segs.into_iter().cloned().collect(),
+            label_line: None,
+        });
+    }
+}
+
+/// Every party candidate of a document, labelled ones first (in document order).
+pub fn find(doc: &CleanDocument) -> Vec<PartyCandidate> {
+    let p = Page::new(doc);
+    let mut out: Vec<PartyCandidate> = Vec::new();
+    for si in 0..p.segs.len() {
+        if let Some(c) = labelled(&p, si) {
+            out.push(c);
+        }
+    }
+    let labelled_count = out.len();
+    if let Some(lh) = letterhead_candidate(doc)
+        && !out.iter().any(|c| lh.name.as_ref().is_some_and(|(_, s)| c.contains(s)))
+    {
+        out.push(lh);
+    }
+    let taken: Vec<PartyCandidate> = out[..labelled_count].to_vec();
+    windows(&p, &taken, &mut out);
+    id_blocks(&p, &taken, &mut out);
+    out
+}
+
+/// A piece of a span: `start..end` are byte offsets in the span's text; the box is narrowed in
+/// proportion to the characters.
+fn sub_span(span: &Span, start: usize, end: usize) -> Span {
+    let text = span.text.get(start..end).unwrap_or("").to_string();
+    let w = span.bbox.width();
+    let n = span.text.chars().count().max(1) as f32;
+    let c0 = span.text[..start.min(span.text.len())].chars().count() as f32;
+    let c1 = span.text[..end.min(span.text.len())].chars().count() as f32;
+    Span {
+        page: span.page,
+        line: span.line,
+        start: span.start + start,
+        end: span.start + end,
+        bbox: BBox::new(
+            span.bbox.x0 + w * c0 / n,
+            span.bbox.y0,
+            span.bbox.x0 + w * c1 / n,
+            span.bbox.y1,
+        ),
+        text,
+        confidence: span.confidence,
+    }
 }
 
 #[cfg(test)]
-mod tests_support {
+mod tests {
     use super::*;
     use crate::clean;
     use crate::types::{Source, TextPage, Unit, Word};
 
-    pub fn w(text: &str, x0: f32, y: f32) -> Word {
-        let x1 = x0 + text.chars().count() as f32 * 5.0;
-        Word {
-            text: text.into(),
-            bbox: BBox::new(x0, y, x1, y + 10.0),
-            confidence: 1.0,
+    /// Words of `text` from `x` on, 5 units per character, 4 between words, 10 high.
+    fn line_words(text: &str, x: f32, y: f32) -> Vec<Word> {
+        let mut out = Vec::new();
+        let mut x = x;
+        for t in text.split(' ') {
+            let x1 = x + t.chars().count() as f32 * 5.0;
+            out.push(Word {
+                text: t.into(),
+                bbox: BBox::new(x, y, x1, y + 10.0),
+                confidence: 1.0,
+            });
+            x = x1 + 4.0;
         }
+        out
     }
 
-    pub fn doc(words: Vec<Word>) -> CleanDocument {
+    fn doc(rows: &[(&str, f32, f32)]) -> CleanDocument {
+        let words = rows
+            .iter()
+            .flat_map(|&(t, x, y)| line_words(t, x, y))
+            .collect();
         clean::clean(&[TextPage {
             page: 1,
             width: 600.0,
@@ -635,98 +1165,180 @@ mod tests_support {
         }])
     }
 
-    pub fn line_words(text: &str, x: f32, y: f32) -> Vec<Word> {
-        let mut out = Vec::new();
-        let mut x = x;
-        for t in text.split(' ') {
-            out.push(w(t, x, y));
-            x += t.chars().count() as f32 * 5.0 + 4.0;
-        }
-        out
+    fn names(c: &[PartyCandidate], role: LabelKey) -> Vec<(PartySource, String)> {
+        c.iter()
+            .filter(|c| c.role == role)
+            .filter_map(|c| c.name.as_ref().map(|(n, _)| (c.source, n.clone())))
+            .collect()
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::tests_support::*;
-    use super::*;
 
     #[test]
-    fn two_column_blocks() {
-        let mut words = Vec::new();
-        words.extend(line_words("Verkäufer", 40.0, 100.0));
-        words.extend(line_words("Käufer", 320.0, 100.0));
-        words.extend(line_words("Lieferant GmbH", 40.0, 114.0));
-        words.extend(line_words("Kunden AG Mitte", 320.0, 114.0));
-        words.extend(line_words("Lieferantenstraße 20", 40.0, 128.0));
-        words.extend(line_words("Kundenstraße 15", 320.0, 128.0));
-        words.extend(line_words("80333 München", 40.0, 142.0));
-        words.extend(line_words("69876 Frankfurt", 320.0, 142.0));
-        words.extend(line_words("USt-IdNr. DE123456789", 40.0, 156.0));
-        words.extend(line_words(
-            "Pos Beschreibung Menge Preis Betrag",
-            40.0,
-            260.0,
-        ));
-        let d = doc(words);
-        let blocks = labelled_blocks(&d);
-        assert_eq!(blocks.len(), 2, "{blocks:#?}");
-        let seller = blocks.iter().find(|b| b.role == LabelKey::Seller).unwrap();
-        let buyer = blocks.iter().find(|b| b.role == LabelKey::Buyer).unwrap();
-        let s = split_block(seller);
-        assert_eq!(s.name.unwrap().0, "Lieferant GmbH");
-        let addr: Vec<String> = s.address.iter().map(|a| a.0.clone()).collect();
+    fn two_labelled_columns() {
+        let d = doc(&[
+            ("Verkäufer", 40.0, 100.0),
+            ("Käufer", 320.0, 100.0),
+            ("Lieferant GmbH", 40.0, 114.0),
+            ("Kunden AG Mitte", 320.0, 114.0),
+            ("Lieferantenstraße 20", 40.0, 128.0),
+            ("Kundenstraße 15", 320.0, 128.0),
+            ("80333 München", 40.0, 142.0),
+            ("69876 Frankfurt", 320.0, 142.0),
+            ("USt-IdNr. DE123456789", 40.0, 156.0),
+            ("Pos Beschreibung Menge Preis Betrag", 40.0, 260.0),
+        ]);
+        let c = find(&d);
+        let seller = c.iter().find(|c| c.role == LabelKey::Seller).unwrap();
+        assert_eq!(seller.source, PartySource::Labelled);
+        assert_eq!(seller.name.as_ref().unwrap().0, "Lieferant GmbH");
+        let addr: Vec<&str> = seller.address.iter().map(|a| a.0.as_str()).collect();
         assert_eq!(addr, ["Lieferantenstraße 20", "80333 München"]);
-        let b = split_block(buyer);
-        assert_eq!(b.name.unwrap().0, "Kunden AG Mitte");
-        assert_eq!(buyer.lines.len(), 3);
+        assert!(seller.region.iter().any(|s| s.text.contains("DE123456789")));
+        let buyer = c.iter().find(|c| c.role == LabelKey::Buyer).unwrap();
+        assert_eq!(buyer.name.as_ref().unwrap().0, "Kunden AG Mitte");
+        assert!(!buyer.region.iter().any(|s| s.text.contains("DE123456789")));
     }
 
     #[test]
-    fn name_label_inside_block() {
-        let mut words = Vec::new();
-        words.extend(line_words("Verkäufer", 40.0, 100.0));
-        words.extend(line_words("Nummer: 549910", 40.0, 114.0));
-        words.extend(line_words("Name: Lieferant GmbH", 40.0, 128.0));
-        words.extend(line_words("Anschrift: Lieferantenstraße 20", 40.0, 142.0));
-        let d = doc(words);
-        let blocks = labelled_blocks(&d);
-        let s = split_block(&blocks[0]);
-        assert_eq!(s.name.unwrap().0, "Lieferant GmbH");
-        assert_eq!(s.address[0].0, "Lieferantenstraße 20");
+    fn form_rows_with_a_two_line_name_cell() {
+        // The key `Name:` sits on the second line of its value cell.
+        let d = doc(&[
+            ("Verkäufer", 70.0, 160.0),
+            ("Nummer:", 70.0, 178.0),
+            ("549910", 260.0, 178.0),
+            ("MVM Musterhafter", 260.0, 196.0),
+            ("Name:", 70.0, 208.0),
+            ("Versicherungsverein Musterstadt a.G.", 260.0, 208.0),
+            ("Anschrift:", 70.0, 226.0),
+            ("Musterstr. 12", 260.0, 226.0),
+            ("DE 12345 Musterstadt", 260.0, 240.0),
+            ("USt.-Id.-Nr.:", 70.0, 256.0),
+            ("DE234567891", 260.0, 256.0),
+            ("Käufer/Leistungsempfänger", 70.0, 300.0),
+            ("Herrn", 260.0, 318.0),
+            ("Name:", 70.0, 330.0),
+            ("Max Mustermann", 260.0, 330.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            names(&c, LabelKey::Seller)[0],
+            (
+                PartySource::Form,
+                "MVM Musterhafter Versicherungsverein Musterstadt a.G.".to_string()
+            )
+        );
+        let seller = c.iter().find(|c| c.role == LabelKey::Seller).unwrap();
+        let addr: Vec<&str> = seller.address.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(addr, ["Musterstr. 12", "DE 12345 Musterstadt"]);
+        assert!(seller.region.iter().any(|s| s.text == "DE234567891"));
+        assert_eq!(
+            names(&c, LabelKey::Buyer)[0],
+            (PartySource::Form, "Max Mustermann".to_string())
+        );
     }
 
     #[test]
-    fn letterhead_and_window() {
-        let mut words = Vec::new();
-        words.extend(line_words("TAN WOON YANN", 72.0, 25.0));
-        words.extend(line_words("BOOK TA .K(TAMAN DAYA) SDN BND", 50.0, 45.0));
-        words.extend(line_words("NO.53 55,57 & 59, JALAN SAGU 18,", 50.0, 59.0));
-        let d = doc(words);
-        let lh = letterhead(&d).unwrap();
-        assert_eq!(lh.lines[0].text(), "BOOK TA .K(TAMAN DAYA) SDN BND");
+    fn value_right_of_the_label_with_aligned_continuation() {
+        let d = doc(&[
+            ("Исполнитель:", 50.0, 77.0),
+            ("ООО «Северные Технологии»", 130.0, 77.0),
+            ("г. Санкт-Петербург, Невский пр., д. 28, ИНН 7812345675", 130.0, 88.0),
+            ("Заказчик:", 50.0, 105.0),
+            ("АО «Волжский Трубный Завод», г. Волгоград, ул. Мира, д. 5", 130.0, 105.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            names(&c, LabelKey::Seller)[0].1,
+            "ООО «Северные Технологии»"
+        );
+        let seller = c.iter().find(|c| c.role == LabelKey::Seller).unwrap();
+        assert!(seller.address[0].0.starts_with("г. Санкт-Петербург"));
+        assert_eq!(names(&c, LabelKey::Buyer)[0].1, "АО «Волжский Трубный Завод»");
+    }
 
-        let mut words = Vec::new();
-        words.extend(line_words("POPULAR BOOK", 72.0, 25.0));
-        words.extend(line_words("CO. (M) SDN BHD", 60.0, 38.0));
-        words.extend(line_words("(113825-W)", 80.0, 51.0));
-        let lh = letterhead(&doc(words)).unwrap();
-        assert_eq!(lh.lines[0].text(), "POPULAR BOOK CO. (M) SDN BHD");
+    #[test]
+    fn customer_number_is_not_a_section_and_titles_are_not_values() {
+        let d = doc(&[
+            ("Seller:", 50.0, 50.0),
+            ("INVOICE", 400.0, 46.0),
+            ("Northwind Office Supplies Ltd", 50.0, 64.0),
+            ("Customer: 2", 50.0, 300.0),
+            ("Your order AB321", 50.0, 314.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            names(&c, LabelKey::Seller)[0].1,
+            "Northwind Office Supplies Ltd"
+        );
+        assert!(names(&c, LabelKey::Buyer).is_empty(), "{c:#?}");
+    }
 
-        let mut words = Vec::new();
-        words.extend(line_words(
-            "Muster GmbH · Hauptstr. 1 · 10115 Berlin",
-            40.0,
-            130.0,
-        ));
-        words.extend(line_words("Kunde & Co KG", 40.0, 144.0));
-        words.extend(line_words("Herrn Max Mustermann", 40.0, 158.0));
-        words.extend(line_words("Beispielweg 5", 40.0, 172.0));
-        words.extend(line_words("12345 Musterstadt", 40.0, 186.0));
-        let d = doc(words);
-        let win = address_window(&d, &[]).unwrap();
-        assert_eq!(win.lines[0].text(), "Kunde & Co KG");
-        assert_eq!(win.lines.len(), 4);
+    #[test]
+    fn sender_line_and_address_window() {
+        let d = doc(&[
+            ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen", 80.0, 150.0),
+            ("Theodor Est", 70.0, 166.0),
+            ("Bahnstr. 42", 70.0, 181.0),
+            ("88802 Spielkreis", 70.0, 196.0),
+            ("Invoice RE-20190610/507", 70.0, 300.0),
+        ]);
+        let c = find(&d);
+        assert!(
+            names(&c, LabelKey::Seller)
+                .contains(&(PartySource::SenderLine, "Bei Spiel GmbH".to_string()))
+        );
+        assert_eq!(
+            names(&c, LabelKey::Buyer),
+            [(PartySource::AddressWindow, "Theodor Est".to_string())]
+        );
+    }
+
+    #[test]
+    fn letterhead_sender_style_line_is_cut_to_the_name() {
+        let d = doc(&[
+            (
+                "Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France",
+                110.0,
+                30.0,
+            ),
+            ("Facture FA-2017-0010", 30.0, 90.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            names(&c, LabelKey::Seller)[0],
+            (PartySource::Letterhead, "Au bon moulin SARL".to_string())
+        );
+    }
+
+    #[test]
+    fn names_wrapped_before_the_legal_form() {
+        let d = doc(&[
+            ("Sprzedawca:", 50.0, 50.0),
+            ("Przedsiębiorstwo Handlowe „Żuraw”", 50.0, 62.0),
+            ("Sp. z o.o.", 50.0, 74.0),
+            ("ul. Świętokrzyska 18", 50.0, 86.0),
+            ("00-052 Warszawa", 50.0, 98.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            names(&c, LabelKey::Seller)[0].1,
+            "Przedsiębiorstwo Handlowe „Żuraw” Sp. z o.o."
+        );
+    }
+
+    #[test]
+    fn letterhead_of_receipts() {
+        let d = doc(&[
+            ("TAN WOON YANN", 72.0, 25.0),
+            ("BOOK TA .K(TAMAN DAYA) SDN BND", 50.0, 45.0),
+            ("NO.53 55,57 & 59, JALAN SAGU 18,", 50.0, 59.0),
+        ]);
+        assert_eq!(letterhead(&d).unwrap()[0].text, "BOOK TA .K(TAMAN DAYA) SDN BND");
+        let d = doc(&[
+            ("POPULAR BOOK", 72.0, 25.0),
+            ("CO. (M) SDN BHD", 60.0, 38.0),
+            ("(113825-W)", 80.0, 51.0),
+        ]);
+        assert_eq!(letterhead(&d).unwrap()[0].text, "POPULAR BOOK CO. (M) SDN BHD");
     }
 
     #[test]
@@ -737,7 +1349,10 @@ mod tests {
         assert!(!is_company_like("Max Mustermann"));
         assert!(is_address_like("Lieferantenstraße 20"));
         assert!(is_address_like("80333 München"));
+        assert!(is_address_like("88802Spielkreis"));
         assert!(is_address_like("NO.53, JALAN SAGU 18"));
         assert!(!is_address_like("Kunden AG Mitte"));
+        assert!(digit_heavy("GLN 4333741000005 Lief-Nr"));
+        assert!(!digit_heavy("Müller & Söhne 2 GmbH"));
     }
 }

@@ -9,7 +9,7 @@ pub mod features;
 pub mod receipt;
 
 use crate::candidates::labels::{self, LabelKey};
-use crate::candidates::parties::{self, PartyBlock};
+use crate::candidates::parties::{self, PartyCandidate, PartySource};
 use crate::candidates::tables::{self, TableLayout};
 use crate::candidates::{Candidate, CandidateKind, Candidates, DocStyle, amounts};
 use crate::result::{
@@ -536,33 +536,31 @@ fn clean_party_name(s: &str) -> String {
 fn fill_party(
     ctx: &mut Ctx<'_>,
     role: &str,
-    block: &PartyBlock,
+    cand: &PartyCandidate,
     cands: &Candidates,
     conf: f32,
 ) -> Party {
     let mut p = Party::default();
-    let split = parties::split_block(block);
-    if let Some((name, span)) = split.name {
-        let n = clean_party_name(&name);
+    if let Some((name, span)) = &cand.name {
+        let n = clean_party_name(name);
         if !n.is_empty() {
             p.name = Some(n);
-            ctx.put(&format!("/parties/{role}/name"), conf, &span);
+            ctx.put(&format!("/parties/{role}/name"), conf, span);
         }
     }
-    let addr: Vec<String> = split
+    let addr: Vec<String> = cand
         .address
         .iter()
-        .filter(|(t, _)| parties::is_address_like(t) || split.address.len() <= 3)
         .map(|(t, _)| clean_name(t))
         .filter(|t| !t.is_empty())
         .collect();
     if !addr.is_empty() {
         p.address = Some(addr.join(", "));
-        if let Some((_, s)) = split.address.first() {
+        if let Some((_, s)) = cand.address.first() {
             ctx.put(&format!("/parties/{role}/address"), conf * 0.9, s);
         }
     }
-    for c in cands.items.iter().filter(|c| block.contains(&c.span)) {
+    for c in cands.items.iter().filter(|c| cand.contains(&c.span)) {
         assign_id(ctx, role, &mut p, c, conf);
     }
     p
@@ -600,35 +598,70 @@ fn assign_id(ctx: &mut Ctx<'_>, role: &str, p: &mut Party, c: &Candidate, conf: 
     }
 }
 
+/// Rule confidence of a party candidate for the role its source suggests.
+fn party_score(c: &PartyCandidate) -> f32 {
+    let company = c
+        .name
+        .as_ref()
+        .is_some_and(|(n, _)| parties::is_company_like(n));
+    let base = match c.source {
+        PartySource::Form => 0.9,
+        PartySource::Labelled => 0.85,
+        PartySource::Letterhead => 0.5,
+        PartySource::SenderLine => 0.6,
+        PartySource::AddressWindow => 0.55,
+        PartySource::IdBlock => 0.45,
+    };
+    if company { (base + 0.1_f32).min(0.95) } else { base }
+}
+
+/// The best candidate of a role (labelled ones first, in document order, then by score), not
+/// overlapping `exclude` and not naming the same party.
+fn best_party<'a>(
+    all: &'a [PartyCandidate],
+    role: LabelKey,
+    exclude: Option<&PartyCandidate>,
+) -> Option<&'a PartyCandidate> {
+    let same_name = |a: &PartyCandidate, b: &PartyCandidate| match (&a.name, &b.name) {
+        (Some((x, _)), Some((y, _))) => x.eq_ignore_ascii_case(y),
+        _ => false,
+    };
+    let mut best: Option<(f32, &PartyCandidate)> = None;
+    for c in all.iter().filter(|c| c.role == role && c.name.is_some()) {
+        if let Some(e) = exclude
+            && (same_name(c, e) || c.region.iter().any(|s| e.contains(s)))
+        {
+            continue;
+        }
+        let s = party_score(c);
+        if best.is_none_or(|(b, _)| s > b) {
+            best = Some((s, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
 fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let doc = ctx.doc;
-    let blocks = parties::labelled_blocks(doc);
-    let first_of = |role: LabelKey| blocks.iter().find(|b| b.role == role).cloned();
-    let mut buyer_block = first_of(LabelKey::Buyer);
-    let seller_block = first_of(LabelKey::Seller).map(|b| (b, 0.8)).or_else(|| {
-        let lh = parties::letterhead(doc)?;
-        let conflicts = buyer_block
-            .as_ref()
-            .is_some_and(|b| lh.lines.iter().any(|l| b.contains(&l.span)));
-        (!conflicts).then_some((lh, 0.6))
-    });
-    if buyer_block.is_none() {
-        let ex: Vec<&PartyBlock> = seller_block.iter().map(|(b, _)| b).collect();
-        buyer_block = parties::address_window(doc, &ex);
-    }
+    let all = parties::find(doc);
+    let seller_c = best_party(&all, LabelKey::Seller, None);
+    let buyer_c = best_party(&all, LabelKey::Buyer, seller_c);
     let mut seller = Party::default();
     let mut buyer = Party::default();
-    if let Some((b, conf)) = &seller_block {
-        seller = fill_party(ctx, "seller", b, cands, *conf);
+    if let Some(c) = seller_c {
+        seller = fill_party(ctx, "seller", c, cands, party_score(c));
     }
-    if let Some(b) = &buyer_block {
-        let conf = if b.label_line.is_some() { 0.8 } else { 0.5 };
-        buyer = fill_party(ctx, "buyer", b, cands, conf);
+    if let Some(c) = buyer_c {
+        buyer = fill_party(ctx, "buyer", c, cands, party_score(c));
     }
-    // Ids and contacts outside every block belong to the seller (footers, letterheads).
+    // Ids and contacts outside every labelled section and the buyer's area belong to the seller
+    // (footers, letterheads).
     let in_block = |c: &Candidate| {
-        blocks.iter().any(|b| b.contains(&c.span))
-            || buyer_block.as_ref().is_some_and(|b| b.contains(&c.span))
+        all.iter()
+            .filter(|p| p.label_line.is_some())
+            .any(|p| p.contains(&c.span))
+            || buyer_c.is_some_and(|b| b.contains(&c.span))
+            || seller_c.is_some_and(|b| b.contains(&c.span))
     };
     let mut rest: Vec<&Candidate> = cands
         .items
@@ -655,22 +688,19 @@ fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates) {
     }
     ctx.result.parties.seller = seller;
     ctx.result.parties.buyer = buyer;
-    for b in blocks
+    if let Some(c) = all
         .iter()
-        .filter(|b| b.role == LabelKey::Consignee)
-        .take(1)
+        .find(|c| c.role == LabelKey::Consignee && c.name.is_some())
     {
         let mut local = Ctx {
             doc,
             result: DocumentResult::empty(),
         };
-        let p = fill_party(&mut local, "other", b, cands, 0.6);
-        if p.name.is_some() {
-            ctx.result.parties.other.push(crate::result::OtherParty {
-                party: p,
-                role: "consignee".into(),
-            });
-        }
+        let p = fill_party(&mut local, "other", c, cands, party_score(c));
+        ctx.result.parties.other.push(crate::result::OtherParty {
+            party: p,
+            role: "consignee".into(),
+        });
     }
 }
 
