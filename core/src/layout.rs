@@ -82,8 +82,8 @@ pub fn stacks(a: &Segment, b: &Segment, params: &BlockParams) -> bool {
         return false;
     }
     let left = (a.bbox.x0 - b.bbox.x0).abs() <= params.align * hmin;
-    let centred = (a.bbox.cx() - b.bbox.cx()).abs() <= params.align * hmin
-        && a.bbox.h_overlap(&b.bbox) > 0.5;
+    let centred =
+        (a.bbox.cx() - b.bbox.cx()).abs() <= params.align * hmin && a.bbox.h_overlap(&b.bbox) > 0.5;
     left || centred
 }
 

@@ -32,6 +32,9 @@ struct Args {
     /// Print the party candidates.
     #[arg(long)]
     parties: bool,
+    /// Print the layout blocks.
+    #[arg(long)]
+    blocks: bool,
     /// The document.
     file: PathBuf,
 }
@@ -41,7 +44,7 @@ fn main() -> ExitCode {
         return code;
     }
     let mut args = Args::parse();
-    if !(args.lines || args.cands || args.result || args.parties) {
+    if !(args.lines || args.cands || args.result || args.parties || args.blocks) {
         args.lines = true;
         args.result = true;
     }
@@ -97,6 +100,16 @@ fn main() -> ExitCode {
                 c.span.bbox.x0,
                 c.span.bbox.y0,
                 c.span.text
+            );
+        }
+    }
+    if args.blocks {
+        let segs = folio::layout::segments(&doc);
+        for b in folio::layout::blocks(&segs, &Default::default()) {
+            let t: Vec<&str> = b.segments.iter().map(|&i| segs[i].text.as_str()).collect();
+            println!(
+                "p{} [{:.0} {:.0} {:.0} {:.0}] {:?}",
+                b.page, b.bbox.x0, b.bbox.y0, b.bbox.x1, b.bbox.y1, t
             );
         }
     }

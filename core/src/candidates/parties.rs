@@ -60,9 +60,9 @@ pub struct PartyCandidate {
 impl PartyCandidate {
     /// Whether a span lies inside the party's area.
     pub fn contains(&self, span: &Span) -> bool {
-        self.region.iter().any(|r| {
-            r.line == span.line && span.start < r.end + 1 && span.end + 1 > r.start
-        })
+        self.region
+            .iter()
+            .any(|r| r.line == span.line && span.start < r.end + 1 && span.end + 1 > r.start)
     }
     /// Union of the region's boxes on its first page.
     pub fn bbox(&self) -> Option<BBox> {
@@ -172,7 +172,7 @@ pub fn is_address_like(text: &str) -> bool {
             r"\baleja\b|вул\.|вулиця|\bул\.|улица|просп|пр-т|\bпр\.|буд\.|\bд\.|\bno\.\s*\d|",
             r"\blot\s*\d|\bsuite\b|\bfloor\b|\bbox\b|postfach|\d+[a-z]?,\s)"
         ))
-            .expect("street regex")
+        .expect("street regex")
     });
     POSTCODE.is_match(text) || STREET.is_match(text)
 }
@@ -201,6 +201,23 @@ fn is_id_line(text: &str) -> bool {
         || text.to_lowercase().starts_with("www")
 }
 
+/// A line holding an id or contact of a party (tax ids, bank details, phone, e-mail).
+fn is_party_id_line(text: &str) -> bool {
+    labels::find_labels(text).iter().any(|h| {
+        h.word == 0
+            && (h.key.is_tax_id()
+                || matches!(
+                    h.key,
+                    LabelKey::Phone
+                        | LabelKey::Email
+                        | LabelKey::Iban
+                        | LabelKey::Bic
+                        | LabelKey::Bank
+                        | LabelKey::Account
+                ))
+    }) || text.contains('@')
+}
+
 /// Whether a label stands alone: followed by `:`, a wide gap or the end of the line (so that
 /// `Lieferant GmbH` is a name, not the label `Lieferant`).
 fn stands_alone(text: &str, end: usize) -> bool {
@@ -211,7 +228,6 @@ fn stands_alone(text: &str, end: usize) -> bool {
         || rest.starts_with("  ")
         || rest.starts_with(" (")
 }
-
 
 fn meaningful(text: &str) -> bool {
     let letters = text.chars().filter(|c| c.is_alphabetic()).count();
@@ -247,8 +263,9 @@ fn boilerplate(text: &str) -> bool {
         .is_some_and(|h| h.word == 0 && h.key == LabelKey::Title)
 }
 
-/// The letterhead of the first page: a seller name (first) and the lines right under it.
-pub fn letterhead(doc: &CleanDocument) -> Option<Vec<Span>> {
+/// The seller name of the first page's letterhead: the most prominent company-like line at the
+/// top (first segment of its line; the first part of a `name - street - town` line).
+pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
     let first = doc.pages.first()?;
     let lines: Vec<&Line> = doc.lines.iter().filter(|l| l.page == first.page).collect();
     let limit = first.height * 0.3;
@@ -271,7 +288,12 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Vec<Span>> {
             seg_end = parts[0].1;
         }
         let text = l.text[..seg_end].trim_end();
-        if !meaningful(text) || boilerplate(text) {
+        // Keys of `Key: value` rows and party labels are not names.
+        let key = text.ends_with(':') || l.text[seg_end..].trim_start().starts_with(':');
+        let party = labels::find_labels(text)
+            .first()
+            .is_some_and(|h| h.word == 0 && h.key.is_party() && stands_alone(text, h.end));
+        if !meaningful(text) || boilerplate(text) || key || party {
             continue;
         }
         let mut score = 1.0 - rank as f32 * 0.08;
@@ -327,31 +349,7 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Vec<Span>> {
             skip_next = true;
         }
     }
-    let mut block_lines = vec![name_span];
-    // Address lines right under it.
-    let mut last = l.bbox.y1;
-    for next in doc
-        .lines
-        .iter()
-        .skip(l.index + 1 + usize::from(skip_next))
-        .take(5)
-    {
-        if next.page != l.page || next.bbox.y0 - last > 2.0 * h {
-            break;
-        }
-        let seg_end = next.text.find("  ").unwrap_or(next.text.len());
-        let text = &next.text[..seg_end];
-        if is_id_line(text)
-            || labels::find_labels(text)
-                .iter()
-                .any(|x| x.word == 0 && x.key.is_party() && stands_alone(text, x.end))
-        {
-            break;
-        }
-        last = next.bbox.y1;
-        block_lines.push(Span::from_line(next, 0, seg_end));
-    }
-    Some(block_lines)
+    Some(name_span)
 }
 
 /// Two spans as one (text joined by a space, boxes united; line and range of the first).
@@ -366,7 +364,6 @@ fn merge_spans(a: &Span, b: &Span) -> Span {
         confidence: a.confidence.min(b.confidence),
     }
 }
-
 
 /// Whether a label starts its segment and stands alone there.
 fn party_label(seg: &Segment) -> Option<labels::LabelHit> {
@@ -387,9 +384,8 @@ fn is_key_segment(text: &str) -> bool {
     }
     // A whole label phrase without a colon (`Name`, `USt-IdNr.`).
     let hits = labels::find_labels(t);
-    hits.first().is_some_and(|h| {
-        h.word == 0 && hits.iter().map(|h| h.words).sum::<usize>() == words.len()
-    })
+    hits.first()
+        .is_some_and(|h| h.word == 0 && hits.iter().map(|h| h.words).sum::<usize>() == words.len())
 }
 
 /// The key of a form row and the value printed after it in the same segment
@@ -408,7 +404,9 @@ fn split_key(seg: &Segment) -> Option<(LabelKey, Option<Segment>)> {
     if labels::norm_words(head).len() > 3 {
         return None;
     }
-    let h = labels::find_labels(head).into_iter().find(|h| h.word == 0)?;
+    let h = labels::find_labels(head)
+        .into_iter()
+        .find(|h| h.word == 0)?;
     if h.key.is_party() {
         return None;
     }
@@ -440,8 +438,28 @@ fn digit_heavy(text: &str) -> bool {
 
 /// Salutations printed on their own line or before a name (`Herrn`, `Firma`, `Mr`).
 const SALUTATIONS: &[&str] = &[
-    "herrn", "herr", "frau", "firma", "an", "to", "mr", "mrs", "ms", "messrs", "attn", "m", "mme",
-    "monsieur", "madame", "pan", "pani", "пан", "пані", "господин", "г-н", "г-ну",
+    "herrn",
+    "herr",
+    "frau",
+    "firma",
+    "an",
+    "to",
+    "mr",
+    "mrs",
+    "ms",
+    "messrs",
+    "attn",
+    "m",
+    "mme",
+    "monsieur",
+    "madame",
+    "pan",
+    "pani",
+    "пан",
+    "пані",
+    "господин",
+    "г-н",
+    "г-ну",
 ];
 
 fn is_salutation(text: &str) -> bool {
@@ -465,10 +483,7 @@ fn strip_salutation(span: &Span) -> Span {
 /// Words that only continue a name (`Sp. z o.o.`, `GmbH & Co. KG`, `a.G.`).
 fn is_legal_tail(text: &str) -> bool {
     let w = labels::norm_words(text);
-    !w.is_empty()
-        && w.len() <= 4
-        && LEGAL.contains(&w[0].text.as_str())
-        && !is_address_like(text)
+    !w.is_empty() && w.len() <= 4 && LEGAL.contains(&w[0].text.as_str()) && !is_address_like(text)
 }
 
 /// Cuts a name at the first comma that starts address or id details
@@ -675,8 +690,7 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
         let below_in_column = p.doc.lines.get(seg.line + 1).is_some_and(|nl| {
             nl.page == seg.page
                 && nl.bbox.y0 - seg.bbox.y1 < 2.6 * h
-                && p
-                    .line_segs(nl.index)
+                && p.line_segs(nl.index)
                     .any(|s| (s.bbox.x0 - label_x).abs() <= 1.5 * h && !is_key_segment(&s.text))
         });
         if !far && !bigger && !label && has_letters && !below_in_column {
@@ -701,13 +715,13 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
     let mut gaps: Vec<f32> = Vec::new();
     let mut after_break = false;
     let mut value_x = f32::MAX;
+    let mut pending: Vec<Segment> = Vec::new();
     for next in p.doc.lines.iter().skip(line.index + 1) {
         if next.page != seg.page || rows.len() >= 12 {
             break;
         }
         let gap = next.bbox.y0 - last_y;
-        let limit = if rows.is_empty() { 2.6 } else { 1.6 };
-        if gap > limit * h {
+        if gap > 2.6 * h {
             break;
         }
         let in_cols: Vec<&Segment> = p
@@ -739,15 +753,31 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
         let row = match anchor {
             Some(a) => {
                 let key = split_key(a);
-                let values: Vec<Segment> = in_cols
-                    .iter()
-                    .filter(|s| s.bbox.x0 > a.bbox.x1)
-                    .map(|s| (*s).clone())
-                    .collect();
+                // Segments right of a key are its values; right of plain content they belong to
+                // another column.
+                let values: Vec<Segment> = if key.is_some() {
+                    in_cols
+                        .iter()
+                        .filter(|s| s.bbox.x0 > a.bbox.x1)
+                        .map(|s| (*s).clone())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 if key.is_some()
                     && let Some(v) = values.first()
                 {
                     value_x = value_x.min(v.bbox.x0);
+                    // Value cells seen before the first key row (`Herrn` above `Name:`).
+                    for seg in pending.drain(..) {
+                        if (seg.bbox.x0 - value_x).abs() <= 1.5 * h {
+                            rows.push(Row {
+                                anchor: None,
+                                key: None,
+                                values: vec![seg],
+                            });
+                        }
+                    }
                 }
                 Row {
                     anchor: Some(a.clone()),
@@ -762,8 +792,8 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
                     .map(|s| (*s).clone())
                     .collect();
                 if values.is_empty() {
-                    if gap > 0.8 * h {
-                        break;
+                    if value_x == f32::MAX {
+                        pending.extend(in_cols.iter().map(|s| (*s).clone()));
                     }
                     continue;
                 }
@@ -774,7 +804,16 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
                 }
             }
         };
-        if after_break && !row.anchor.as_ref().is_some_and(|a| is_id_line(&a.text)) {
+        // After a break only ids (`USt-IdNr.: …`) and, in a form, further key rows belong here.
+        let is_form = rows.iter().any(|r| r.key.is_some() && !r.values.is_empty());
+        let continues_form = is_form && (row.key.is_some() || row.anchor.is_none());
+        if after_break
+            && !continues_form
+            && !row
+                .anchor
+                .as_ref()
+                .is_some_and(|a| is_party_id_line(&a.text))
+        {
             break;
         }
         gaps.push(gap.max(0.0));
@@ -795,12 +834,7 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
     let mut content: Vec<Segment> = first.into_iter().collect();
     for r in &rows {
         match (&r.anchor, &r.key) {
-            (Some(a), None) => {
-                content.push(a.clone());
-                if !form {
-                    content.extend(r.values.iter().cloned());
-                }
-            }
+            (Some(a), None) => content.push(a.clone()),
             (Some(a), Some(_)) if !form || r.values.is_empty() => {
                 // `Name: Lieferant GmbH` in one segment, ids: kept for name_and_address.
                 content.push(a.clone());
@@ -938,7 +972,8 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
     let Some(first) = p.doc.pages.first() else {
         return;
     };
-    for b in &p.blocks {
+    for b in window_groups(p) {
+        let b = &b;
         if b.page != first.page
             || b.bbox.y0 > first.height * 0.5
             || b.bbox.y0 < first.height * 0.05
@@ -997,6 +1032,42 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
     }
 }
 
+/// Blocks of the page, with left-aligned blocks less than about two lines apart merged: address
+/// windows are often set with an empty line between street and town.
+fn window_groups(p: &Page<'_>) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    let mut merged = vec![false; p.blocks.len()];
+    for (i, b) in p.blocks.iter().enumerate() {
+        if merged[i] {
+            continue;
+        }
+        let mut cur = b.clone();
+        loop {
+            let last = &p.segs[*cur.segments.last().expect("non-empty block")];
+            let h = last.bbox.height().max(1.0);
+            let next = p.blocks.iter().enumerate().skip(i + 1).find(|(j, o)| {
+                let top = &p.segs[o.segments[0]];
+                !merged[*j]
+                    && o.page == cur.page
+                    && top.line > last.line
+                    && top.bbox.y0 - last.bbox.y1 >= 0.0
+                    && top.bbox.y0 - last.bbox.y1 <= 2.2 * h
+                    && (top.bbox.x0 - last.bbox.x0).abs() <= 1.5 * h.min(top.bbox.height())
+            });
+            match next {
+                Some((j, o)) if cur.segments.len() + o.segments.len() <= 7 => {
+                    merged[j] = true;
+                    cur.segments.extend(o.segments.iter().copied());
+                    cur.bbox = cur.bbox.union(&o.bbox);
+                }
+                _ => break,
+            }
+        }
+        out.push(cur);
+    }
+    out
+}
+
 fn ends_section_text(text: &str) -> bool {
     labels::find_labels(text)
         .iter()
@@ -1021,29 +1092,54 @@ fn sender_above(p: &Page<'_>, b: &Block) -> Option<Segment> {
         .cloned()
 }
 
-/// The letterhead as a candidate: its name cut to the first part of a sender-style line.
-fn letterhead_candidate(doc: &CleanDocument) -> Option<PartyCandidate> {
-    let b = letterhead(doc)?;
-    let mut lines: Vec<Segment> = b.iter().cloned().collect();
-    let head = lines.first()?.clone();
-    let name_span = match sender_parts(&head.text) {
-        Some(parts) => sub_span(&head, parts[0].0, parts[0].1),
-        None => head,
-    };
-    let address: Vec<(String, Span)> = lines
-        .drain(1..)
-        .filter(|s| is_address_like(&s.text) && !is_id_line(&s.text))
-        .take(3)
-        .map(|s| (clean_text(&s.text), s))
-        .collect();
+/// The letterhead as a candidate, with the rest of its layout block as address and region.
+fn letterhead_candidate(p: &Page<'_>) -> Option<PartyCandidate> {
+    let name = letterhead(p.doc)?;
+    let block = p.blocks.iter().find(|b| {
+        b.segments.iter().any(|&i| {
+            let s = &p.segs[i];
+            s.line == name.line && s.start < name.end.max(name.start + 1) && name.start < s.end
+        })
+    });
+    let mut region = vec![name.clone()];
+    let mut below: Vec<Segment> = Vec::new();
+    if let Some(b) = block {
+        for &i in &b.segments {
+            let s = &p.segs[i];
+            if s.line == name.line || s.bbox.y0 < name.bbox.y0 {
+                continue;
+            }
+            region.push(s.clone());
+            below.push(s.clone());
+        }
+    }
+    let address = address_run(&below);
     Some(PartyCandidate {
         role: LabelKey::Seller,
         source: PartySource::Letterhead,
-        name: Some((clean_text(&name_span.text), name_span)),
+        name: Some((clean_text(&name.text), name)),
         address,
-        region: b,
+        region,
         label_line: None,
     })
+}
+
+/// The address among the lines under a name: from the first to the last address-like line of the
+/// next six (lines in between belong to it: `KAWASAN PERINDUSTRIAN BALAKONG`), without id lines.
+fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
+    let window: Vec<&Segment> = lines.iter().take(6).collect();
+    let addressy = |s: &Segment| is_address_like(&s.text) && !is_id_line(&s.text);
+    let (Some(a), Some(b)) = (
+        window.iter().position(|s| addressy(s)),
+        window.iter().rposition(|s| addressy(s)),
+    ) else {
+        return Vec::new();
+    };
+    window[a..=b]
+        .iter()
+        .filter(|s| !is_id_line(&s.text) && !digit_heavy(&s.text))
+        .map(|s| (clean_text(&s.text), (*s).clone()))
+        .collect()
 }
 
 /// The block around each tax id outside every labelled section, as a seller candidate named by
@@ -1064,8 +1160,7 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
                 && !is_id_line(&s.text)
                 && !digit_heavy(&s.text)
                 && !boilerplate(&s.text)
-        })
-        else {
+        }) else {
             continue;
         };
         let name = match sender_parts(&n.text) {
@@ -1093,8 +1188,10 @@ pub fn find(doc: &CleanDocument) -> Vec<PartyCandidate> {
         }
     }
     let labelled_count = out.len();
-    if let Some(lh) = letterhead_candidate(doc)
-        && !out.iter().any(|c| lh.name.as_ref().is_some_and(|(_, s)| c.contains(s)))
+    if let Some(lh) = letterhead_candidate(&p)
+        && !out
+            .iter()
+            .any(|c| lh.name.as_ref().is_some_and(|(_, s)| c.contains(s)))
     {
         out.push(lh);
     }
@@ -1241,9 +1338,17 @@ mod tests {
         let d = doc(&[
             ("Исполнитель:", 50.0, 77.0),
             ("ООО «Северные Технологии»", 130.0, 77.0),
-            ("г. Санкт-Петербург, Невский пр., д. 28, ИНН 7812345675", 130.0, 88.0),
+            (
+                "г. Санкт-Петербург, Невский пр., д. 28, ИНН 7812345675",
+                130.0,
+                88.0,
+            ),
             ("Заказчик:", 50.0, 105.0),
-            ("АО «Волжский Трубный Завод», г. Волгоград, ул. Мира, д. 5", 130.0, 105.0),
+            (
+                "АО «Волжский Трубный Завод», г. Волгоград, ул. Мира, д. 5",
+                130.0,
+                105.0,
+            ),
         ]);
         let c = find(&d);
         assert_eq!(
@@ -1252,7 +1357,10 @@ mod tests {
         );
         let seller = c.iter().find(|c| c.role == LabelKey::Seller).unwrap();
         assert!(seller.address[0].0.starts_with("г. Санкт-Петербург"));
-        assert_eq!(names(&c, LabelKey::Buyer)[0].1, "АО «Волжский Трубный Завод»");
+        assert_eq!(
+            names(&c, LabelKey::Buyer)[0].1,
+            "АО «Волжский Трубный Завод»"
+        );
     }
 
     #[test]
@@ -1332,13 +1440,16 @@ mod tests {
             ("BOOK TA .K(TAMAN DAYA) SDN BND", 50.0, 45.0),
             ("NO.53 55,57 & 59, JALAN SAGU 18,", 50.0, 59.0),
         ]);
-        assert_eq!(letterhead(&d).unwrap()[0].text, "BOOK TA .K(TAMAN DAYA) SDN BND");
+        assert_eq!(
+            letterhead(&d).unwrap().text,
+            "BOOK TA .K(TAMAN DAYA) SDN BND"
+        );
         let d = doc(&[
             ("POPULAR BOOK", 72.0, 25.0),
             ("CO. (M) SDN BHD", 60.0, 38.0),
             ("(113825-W)", 80.0, 51.0),
         ]);
-        assert_eq!(letterhead(&d).unwrap()[0].text, "POPULAR BOOK CO. (M) SDN BHD");
+        assert_eq!(letterhead(&d).unwrap().text, "POPULAR BOOK CO. (M) SDN BHD");
     }
 
     #[test]

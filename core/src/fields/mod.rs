@@ -607,12 +607,16 @@ fn party_score(c: &PartyCandidate) -> f32 {
     let base = match c.source {
         PartySource::Form => 0.9,
         PartySource::Labelled => 0.85,
-        PartySource::Letterhead => 0.5,
+        PartySource::Letterhead => 0.6,
         PartySource::SenderLine => 0.6,
         PartySource::AddressWindow => 0.55,
         PartySource::IdBlock => 0.45,
     };
-    if company { (base + 0.1_f32).min(0.95) } else { base }
+    if company {
+        (base + 0.1_f32).min(0.95)
+    } else {
+        base
+    }
 }
 
 /// The best candidate of a role (labelled ones first, in document order, then by score), not
