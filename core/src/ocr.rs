@@ -427,11 +427,30 @@ impl TesseractOcr {
                     .unwrap_or_else(|| lang::join(models))
             }
         };
+        // Both probes ran: the script was a close call on one band (logos and noise read with
+        // fair confidence in any script). The other script's reading is the alternative.
+        let alternative = match (&latin_probe, &cyr_probe) {
+            (Some(_), Some(_)) => Some(match script {
+                Script::Latin => lang::join(&set.cyrillic),
+                Script::Cyrillic => {
+                    if set.latin.contains(&"eng") {
+                        "eng".to_string()
+                    } else {
+                        latin_model.unwrap_or("eng").to_string()
+                    }
+                }
+            }),
+            _ => None,
+        };
         let probe = [latin_probe, cyr_probe]
             .into_iter()
             .flatten()
             .find(|p| p.langs == langs);
-        Ok(Plan { langs, probe })
+        Ok(Plan {
+            langs,
+            probe,
+            alternative,
+        })
     }
 
     /// Reads an upright, already scaled image. A probe read with the same languages is reused:
@@ -511,7 +530,13 @@ struct Probe {
 struct Plan {
     langs: String,
     probe: Option<Probe>,
+    /// The other script's languages when the script decision was close.
+    alternative: Option<String>,
 }
+
+/// Mean confidence of the main reading below which a close script decision is checked by
+/// reading the page with the other script too.
+const CONTESTED_CONF: f32 = 0.7;
 
 /// Enlarges small images (receipt photos) so text gets tall enough and reduces very large ones;
 /// returns the factor.
@@ -564,6 +589,7 @@ impl TesseractOcr {
             [one] => Plan {
                 langs: one.to_string(),
                 probe: None,
+                alternative: None,
             },
             _ => self.plan(base, set)?,
         };
@@ -573,6 +599,14 @@ impl TesseractOcr {
         let ratio = img.height() as f32 / img.width().max(1) as f32;
         let receipt = ratio >= RECEIPT_RATIO || (up > 1.0 && ratio >= SMALL_PHOTO_RATIO);
         let mut reading = self.read_page(base, &plan.langs, heavy, plan.probe, receipt)?;
+        if let Some(alt) = &plan.alternative
+            && reading.mean_conf() < CONTESTED_CONF
+        {
+            let other = self.read_page(base, alt, heavy, None, receipt)?;
+            if other.mean_conf() > reading.mean_conf() + 0.05 {
+                reading = other;
+            }
+        }
         if let Ok(dir) = std::env::var("FOLIO_OCR_DUMP") {
             let mut t = String::new();
             let mut last = f32::MIN;

@@ -68,14 +68,17 @@ pub fn is_receipt(doc: &CleanDocument) -> bool {
     let has_total = text
         .iter()
         .any(|t| t.contains("TOTAL") || t.contains("AMOUNT DUE"));
-    has_total && hits >= 3
+    let cash_and_change =
+        text.iter().any(|t| t.contains("CASH")) && text.iter().any(|t| t.contains("CHANGE"));
+    (has_total || cash_and_change) && hits >= 3
 }
 
 /// Parses one receipt amount token: `10.50`, `RM10.50`, `1,234.50`, `10,50`, `1O.50`, `-1.73`.
 /// Requires exactly two decimals.
 pub fn parse_receipt_amount(tok: &str) -> Option<Decimal> {
     let mut t = tok.trim().trim_end_matches([':', ';']).to_string();
-    for p in ["RM", "Rm", "rm", "$", "MYR"] {
+    // `RM`, and its OCR misreadings glued to the digits (`RH41.45`, `RN10,05`).
+    for p in ["RM", "Rm", "rm", "RH", "RN", "RW", "$", "MYR"] {
         if let Some(r) = t.strip_prefix(p) {
             t = r.to_string();
         }
@@ -122,17 +125,33 @@ pub fn parse_receipt_amount(tok: &str) -> Option<Decimal> {
     Some(if neg { -d } else { d })
 }
 
-/// Amounts of a line with the byte range of each token, left to right.
+/// Amounts of a line with the byte range of each token, left to right. OCR often splits an
+/// amount after its separator (`RM 29. 70`): a token ending in `.`/`,` followed by a two-digit
+/// token is read as one amount.
 fn line_amounts(line: &Line) -> Vec<(Decimal, usize, usize)> {
     let mut out = Vec::new();
-    for (s, e) in &line.token_spans {
-        if let Some(tok) = line.text.get(*s..*e)
-            && let Some(d) = parse_receipt_amount(tok)
+    let spans = &line.token_spans;
+    let mut i = 0;
+    while i < spans.len() {
+        let (s, e) = spans[i];
+        let tok = line.text.get(s..e).unwrap_or("");
+        if tok.ends_with(['.', ','])
+            && tok.chars().any(|c| c.is_ascii_digit())
+            && let Some(&(ns, ne)) = spans.get(i + 1)
+            && let Some(next) = line.text.get(ns..ne)
+            && next.chars().take_while(char::is_ascii_digit).count() == 2
+            && next.chars().filter(char::is_ascii_digit).count() == 2
+            && let Some(d) = parse_receipt_amount(&format!("{tok}{next}"))
         {
-            out.push((d, *s, *e));
+            out.push((d, s, ne));
+            i += 2;
+            continue;
         }
+        if let Some(d) = parse_receipt_amount(tok) {
+            out.push((d, s, e));
+        }
+        i += 1;
     }
-    // "RM 10.50" split in two tokens, or "10 . 50": try the whole tail too.
     out
 }
 
@@ -173,11 +192,27 @@ fn total_priority(label: &str) -> Option<u8> {
         "TOTAL PCS",
         "TOTAL UNITS",
     ];
-    if EXCLUDE.iter().any(|e| t.contains(e)) {
+    // A count in parentheses (`SUBTOTAL (QTY 4)`) does not make the line a count.
+    let mut bare = String::with_capacity(t.len());
+    let mut depth = 0usize;
+    for c in t.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    // A note in parentheses (`(Total Included GST @6% : 1.42)`) states the tax in a total.
+    if EXCLUDE.iter().any(|e| bare.contains(e)) || t.trim_start().starts_with('(') {
         return None;
     }
     let has_total = t.contains("TOTAL");
-    if (t.contains("ROUND") && has_total) || t.contains("AFTER ADJ") || t.contains("NETT") {
+    if (t.contains("ROUND") && has_total)
+        || t.contains("AFTER ROUND")
+        || t.contains("AFTER ADJ")
+        || t.contains("NETT")
+    {
         return Some(5);
     }
     if t.contains("GRAND TOTAL")
@@ -188,7 +223,7 @@ fn total_priority(label: &str) -> Option<u8> {
         || t.contains("TOTAL PAYABLE")
         || t.contains("NET TOTAL")
         || t.contains("TOTAL SALES")
-        || (has_total && t.contains("INCL"))
+        || ((has_total || t.contains("SALES")) && t.contains("INCL"))
         || t.contains("AMOUNT PAYABLE")
     {
         return Some(4);
@@ -220,6 +255,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut found: Vec<(u8, Decimal, usize, usize, usize)> = Vec::new();
     let mut cash: Option<Decimal> = None;
     let mut change: Option<Decimal> = None;
+    let mut rounding: Option<Decimal> = None;
     for (i, line) in lines.iter().enumerate() {
         if starts_tax_summary(&line.text) {
             in_summary = true;
@@ -243,6 +279,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             });
         let up = norm_label(label);
         if let Some(((d, s, e), li)) = amount {
+            if up.contains("ROUND") && !up.contains("TOTAL") && rounding.is_none() {
+                rounding = Some(d.abs());
+            }
             if up.contains("CHANGE") && change.is_none() {
                 change = Some(d);
             } else if (up.contains("CASH") || up.contains("TENDER")) && cash.is_none() {
@@ -256,21 +295,53 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             }
         }
     }
-    if found.is_empty() {
-        return None;
-    }
     let paid = match (cash, change) {
         (Some(c), Some(ch)) if c > ch => Some(c - ch),
         (Some(c), None) => Some(c),
         _ => None,
     };
+    if found.is_empty() {
+        // No total line could be read: cash tendered minus change given back is what was paid
+        // (cash alone, without a change line, is less sure).
+        let (Some(c), Some(p)) = (cash, paid) else {
+            return None;
+        };
+        let line = lines.iter().find(|l| {
+            norm_label(&l.text).contains("CASH") && line_amounts(l).iter().any(|a| a.0 == c)
+        })?;
+        let (_, s, e) = line_amounts(line).into_iter().find(|a| a.0 == c)?;
+        let conf = if change.is_some() { 0.5 } else { 0.4 };
+        return Some((p, Span::from_line(line, s, e), conf));
+    }
     // Best: highest priority; a total equal to cash - change wins over priority 3 or less.
     let score = |f: &(u8, Decimal, usize, usize, usize)| -> (u8, Decimal) {
         let confirmed = paid.is_some_and(|p| p == f.1);
         let p = if confirmed { f.0.max(4) + 1 } else { f.0 };
         (p, f.1)
     };
-    let best = found.iter().max_by(|a, b| score(a).cmp(&score(b)))?;
+    let mut best = *found.iter().max_by(|a, b| score(a).cmp(&score(b)))?;
+    // Cash totals are rounded to 5 sen with a printed rounding adjustment: a total off the
+    // 0.05 grid that differs from another total line by exactly that adjustment is the amount
+    // before rounding; take the rounded one (printed, else the sum the receipt states).
+    let five = Decimal::new(5, 2);
+    if let Some(r) = rounding
+        && r > Decimal::ZERO
+        && r < five
+        && !(best.1 % five).is_zero()
+        && paid.is_none_or(|p| p != best.1)
+    {
+        if let Some(alt) = found
+            .iter()
+            .find(|f| (f.1 - best.1).abs() == r && (f.1 % five).is_zero())
+        {
+            best = *alt;
+        } else if let Some(v) = [best.1 + r, best.1 - r]
+            .into_iter()
+            .find(|v| (*v % five).is_zero())
+        {
+            best.1 = v;
+        }
+    }
     let line = lines.get(best.2)?;
     let span = Span::from_line(line, best.3, best.4);
     let conf = if paid.is_some_and(|p| p == best.1) {
