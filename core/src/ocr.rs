@@ -336,10 +336,9 @@ impl TesseractOcr {
 
     /// Reads the densest text band of `base` with `langs` (the language probe). Word boxes are
     /// in `base` coordinates.
-    fn probe(&self, base: &GrayImage, langs: &str) -> Result<Probe> {
-        let band_h = (base.height() / 10).max(base.width() / 8).max(160);
-        let (top, h) = imageops::densest_band(base, band_h);
-        let (top, height) = imageops::snap_band(base, top, h, band_h / 2);
+    fn probe(&self, base: &GrayImage, langs: &str, skip: Option<(u32, u32)>) -> Result<Probe> {
+        let band_h = (base.height() / 20).max(100);
+        let (top, height) = imageops::text_band(base, band_h, skip);
         let band = image::imageops::crop_imm(base, 0, top, base.width(), height).to_image();
         let mut reading = self.read(&band, langs, TessPageSegMode::PSM_SINGLE_BLOCK, 1.0)?;
         for w in &mut reading.words {
@@ -367,8 +366,20 @@ impl TesseractOcr {
         let mut cyr_probe = None;
         let script = match latin_model {
             Some(lm) => {
-                let p = self.probe(base, lm)?;
-                let words: Vec<&str> = p.reading.words.iter().map(|w| w.text.as_str()).collect();
+                let p = self.probe(base, lm, None)?;
+                let words: Vec<(&str, f32)> = p
+                    .reading
+                    .words
+                    .iter()
+                    .map(|w| (w.text.as_str(), w.confidence))
+                    .collect();
+                if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+                    eprintln!(
+                        "DBG probe {lm} conf={:.3} {:?}",
+                        p.reading.mean_conf(),
+                        words
+                    );
+                }
                 // Confident, or keywords of an enabled Latin language (noisy scans read with
                 // fair confidence only): no Cyrillic probe needed.
                 let good = (p.reading.mean_conf() >= LATIN_PROBE_CONF && p.reading.chars() >= 8)
@@ -376,7 +387,7 @@ impl TesseractOcr {
                 let script = if set.cyrillic.is_empty() || good {
                     Script::Latin
                 } else {
-                    let c = self.probe(base, &lang::join(&set.cyrillic))?;
+                    let c = self.probe(base, &lang::join(&set.cyrillic), None)?;
                     let (lc, cc) = (&p.reading, &c.reading);
                     let s = lang::decide_script_by_confidence(
                         (lc.mean_conf(), lc.chars()),
@@ -400,10 +411,18 @@ impl TesseractOcr {
             (_, [one]) => one.to_string(),
             (_, []) => lang::join(&set.all()),
             (Script::Latin, _) => {
-                let words: Vec<&str> = latin_probe
+                let mut words: Vec<Word> = latin_probe
                     .as_ref()
-                    .map(|p| p.reading.words.iter().map(|w| w.text.as_str()).collect())
+                    .map(|p| p.reading.words.clone())
                     .unwrap_or_default();
+                // A band with too little evidence (names, numbers): one more band decides.
+                if let (Some(lm), Some(p)) = (latin_model, &latin_probe)
+                    && lang::identify_latin(&word_confs(&words), models).is_none()
+                {
+                    let more = self.probe(base, lm, Some((p.top, p.height)))?;
+                    words.extend(more.reading.words);
+                }
+                let words = word_confs(&words);
                 // Without evidence: English when enabled (receipts, numbers-only bands), else
                 // the probe's model, which is then reused. Combining all models is slower and
                 // reads worse.
@@ -418,7 +437,7 @@ impl TesseractOcr {
             }
             (Script::Cyrillic, _) => {
                 if cyr_probe.is_none() {
-                    cyr_probe = Some(self.probe(base, &lang::join(models))?);
+                    cyr_probe = Some(self.probe(base, &lang::join(models), None)?);
                 }
                 cyr_probe
                     .as_ref()
@@ -442,10 +461,11 @@ impl TesseractOcr {
             }),
             _ => None,
         };
+        // A probe read with the chosen models (or more: `rus+ukr` for `rus`) is reused.
         let probe = [latin_probe, cyr_probe]
             .into_iter()
             .flatten()
-            .find(|p| p.langs == langs);
+            .find(|p| langs.split('+').all(|l| p.langs.split('+').any(|m| m == l)));
         Ok(Plan {
             langs,
             probe,
@@ -514,6 +534,10 @@ impl TesseractOcr {
         consider(self.read(base, langs, other, 1.0)?, &mut best);
         Ok(best)
     }
+}
+
+fn word_confs(v: &[Word]) -> Vec<(&str, f32)> {
+    v.iter().map(|w| (w.text.as_str(), w.confidence)).collect()
 }
 
 /// A probe reading of one band.

@@ -331,7 +331,6 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
     {
         name_span = merge_spans(&seg(prev), &name_span);
     }
-    let mut skip_next = false;
     if let Some(next) = doc.lines.get(l.index + 1)
         && next.page == l.page
         && next.bbox.y0 - l.bbox.y1 < 1.0 * h
@@ -346,7 +345,6 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             && !is_address_like(&ns.text);
         if (ends_open || legal_next) && meaningful(&ns.text) {
             name_span = merge_spans(&name_span, &ns);
-            skip_next = true;
         }
     }
     Some(name_span)

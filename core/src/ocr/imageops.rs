@@ -99,6 +99,83 @@ pub fn densest_band(img: &GrayImage, band_h: u32) -> (u32, u32) {
     (best_top as u32, band_h)
 }
 
+/// Rows `(top, height)` of the band of at most `band_h` rows holding the most lines of text:
+/// ink rows grouped into lines, lines of ordinary height and moderate ink density counted (logos,
+/// filled boxes and rules are not text), the topmost band on a tie. Falls back to
+/// [`densest_band`] when no text line is found; lines overlapping the rows `skip` (top, height)
+/// never count. Headers and party blocks, rich in words that tell
+/// the language, win over dense tables of numbers and logos.
+pub fn text_band(img: &GrayImage, band_h: u32, skip: Option<(u32, u32)>) -> (u32, u32) {
+    let (w, h) = img.dimensions();
+    if band_h >= h || w == 0 {
+        return (0, h);
+    }
+    let rows: Vec<u32> = img
+        .as_raw()
+        .chunks_exact(w as usize)
+        .map(|r| r.iter().filter(|&&p| p < 128).count() as u32)
+        .collect();
+    // Rows with a few dark pixels of noise are blank.
+    let min_ink = (w / 400).max(1);
+    let mut lines: Vec<(u32, u32, u64)> = Vec::new(); // top, bottom (exclusive), ink
+    let mut cur: Option<(u32, u64)> = None;
+    for (y, &n) in rows.iter().enumerate() {
+        let y = y as u32;
+        match (n >= min_ink, cur) {
+            (true, None) => cur = Some((y, u64::from(n))),
+            (true, Some((t, ink))) => cur = Some((t, ink + u64::from(n))),
+            (false, Some((t, ink))) => {
+                lines.push((t, y, ink));
+                cur = None;
+            }
+            (false, None) => {}
+        }
+    }
+    if let Some((t, ink)) = cur {
+        lines.push((t, h, ink));
+    }
+    let mut heights: Vec<u32> = lines.iter().map(|l| l.1 - l.0).collect();
+    heights.sort_unstable();
+    let Some(&median) = heights.get(heights.len() / 2) else {
+        return densest_band(img, band_h);
+    };
+    let skipped = |l: &(u32, u32, u64)| skip.is_some_and(|(t, sh)| l.1 > t && l.0 < t + sh);
+    let texty = |l: &(u32, u32, u64)| {
+        if skipped(l) {
+            return false;
+        }
+        let lh = l.1 - l.0;
+        let density = l.2 as f64 / (f64::from(lh) * f64::from(w));
+        lh * 5 >= median * 2 && lh * 2 <= median * 5 && lh >= 6 && density < 0.25
+    };
+    let mut best: Option<(usize, usize)> = None; // (count, first line)
+    for i in 0..lines.len() {
+        if !texty(&lines[i]) {
+            continue;
+        }
+        let count = lines[i..]
+            .iter()
+            .take_while(|l| l.1 - lines[i].0 <= band_h)
+            .filter(|l| texty(l))
+            .count();
+        if best.is_none_or(|(c, _)| count > c) {
+            best = Some((count, i));
+        }
+    }
+    let Some((_, i)) = best else {
+        return densest_band(img, band_h);
+    };
+    let top = lines[i].0;
+    let bottom = lines[i..]
+        .iter()
+        .take_while(|l| l.1 - top <= band_h)
+        .last()
+        .map_or(top + band_h, |l| l.1);
+    let pad = (median / 2).max(2);
+    let t = top.saturating_sub(pad);
+    (t, (bottom + pad).min(h) - t)
+}
+
 /// Widens the band `(top, height)` so that its edges fall on rows without dark pixels (a text
 /// line is never cut), moving each edge at most `max_move` rows.
 pub fn snap_band(img: &GrayImage, top: u32, height: u32, max_move: u32) -> (u32, u32) {
@@ -147,6 +224,33 @@ mod tests {
         assert_eq!(rotate_cw(&img, -90).map(|i| i.dimensions()), Some((10, 30)));
         assert!(rotate_cw(&img, 0).is_none());
         assert_eq!(scale(&img, 1.5).dimensions(), (45, 15));
+    }
+
+    #[test]
+    fn text_band_prefers_lines_of_text_over_a_dense_logo() {
+        let mut img = GrayImage::from_pixel(400, 1000, Luma([255]));
+        // A solid logo at the top, then six text-like lines (sparse strokes) further down.
+        for y in 20..120 {
+            for x in 0..400 {
+                img.put_pixel(x, y, Luma([0]));
+            }
+        }
+        for k in 0..6 {
+            let y0 = 500 + k * 30;
+            for y in y0..y0 + 15 {
+                for x in (10..390).step_by(7) {
+                    img.put_pixel(x, y, Luma([0]));
+                }
+            }
+        }
+        let (top, h) = text_band(&img, 120, None);
+        assert!((480..=500).contains(&top), "{top} {h}");
+        assert!(top + h >= 500 + 3 * 30 + 15 && h <= 140, "{top} {h}");
+        // The next band, the first one skipped.
+        let (t2, _) = text_band(&img, 120, Some((top, h)));
+        assert!(t2 >= top + h - 20, "{t2}");
+        // Nothing to read: the whole image when the band is taller.
+        assert_eq!(text_band(&img, 2000, None), (0, 1000));
     }
 
     #[test]

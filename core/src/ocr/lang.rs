@@ -212,6 +212,17 @@ const KEYWORDS: [(&str, &[&str]); 4] = [
             "von",
             "nicht",
             "im",
+            "rechnungsempfanger",
+            "empfanger",
+            "lieferant",
+            "verkaufer",
+            "kaufer",
+            "bezeichnung",
+            "einheit",
+            "netto",
+            "stk",
+            "ustidnr",
+            "steuernummer",
         ],
     ),
     (
@@ -294,20 +305,46 @@ const KEYWORDS: [(&str, &[&str]); 4] = [
     ),
 ];
 
-/// Identifies the Latin language of a probe reading by keyword hits. Only `candidates` count;
+/// Word confidence from which a keyword counts.
+const KEYWORD_CONF: f32 = 0.7;
+/// Word confidence from which a language's own letters count.
+const LETTER_CONF: f32 = 0.85;
+
+/// Letters only one of the Latin languages uses (words with one count as hits of the language).
+/// A German model reads Polish `ó` as `ö`: Polish keywords usually outweigh that.
+const LETTERS: [(&str, &str); 3] = [
+    ("deu", "äöüß"),
+    ("fra", "éèêàâçœëîïôûù"),
+    ("pol", "ąćęłńśźż"),
+];
+
+/// Identifies the Latin language of a probe reading by keyword hits and words with letters of
+/// one language. Only `candidates` count;
 /// `None` when the text gives too little evidence (fewer than 2 hits) or a tie.
-pub fn identify_latin(words: &[&str], candidates: &[&str]) -> Option<&'static str> {
+pub fn identify_latin(words: &[(&str, f32)], candidates: &[&str]) -> Option<&'static str> {
     let mut best: Option<(&'static str, usize)> = None;
     let mut second = 0;
     for (lang, keys) in KEYWORDS {
         if !candidates.contains(&lang) {
             continue;
         }
+        let letters = LETTERS
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map_or("", |(_, c)| *c);
         let hits = words
             .iter()
-            .filter(|w| {
+            .filter(|(w, conf)| {
                 let f = fold(w);
-                !f.is_empty() && keys.contains(&f.as_str())
+                let keyword = *conf >= KEYWORD_CONF && !f.is_empty() && keys.contains(&f.as_str());
+                // Noise read by a German model comes out as `ÄÜ`: letters count only in words
+                // read with confidence.
+                let letter = *conf >= LETTER_CONF
+                    && w.chars().count() >= 4
+                    && w.chars()
+                        .flat_map(char::to_lowercase)
+                        .any(|c| letters.contains(c));
+                keyword || letter
             })
             .count();
         match best {
@@ -422,23 +459,34 @@ mod tests {
         let all = ["eng", "deu", "fra", "pol"];
         // As the English model reads German: umlauts and ß lost.
         let de = "Rechnung Nr. 471102 Datum 05.03.2024 Gesamtbetrag inkl. MwSt fur StraBe";
-        let w: Vec<&str> = de.split_whitespace().collect();
+        let sure = |t: &'static str| -> Vec<(&'static str, f32)> {
+            t.split_whitespace().map(|w| (w, 0.95)).collect()
+        };
+        let w = sure(de);
         assert_eq!(identify_latin(&w, &all), Some("deu"));
         let fr = "FACTURE N° 2024-17 Date: 12/03/2024 Montant HT TVA 20% Total TTC";
-        let w: Vec<&str> = fr.split_whitespace().collect();
+        let w = sure(fr);
         assert_eq!(identify_latin(&w, &all), Some("fra"));
         let pl = "Faktura VAT nr 12/2024 Sprzedawca Nabywca NIP Razem do zaplaty 123,00 zl";
-        let w: Vec<&str> = pl.split_whitespace().collect();
+        let w = sure(pl);
         assert_eq!(identify_latin(&w, &all), Some("pol"));
         let en = "INVOICE Date Total amount due Thank you";
-        let w: Vec<&str> = en.split_whitespace().collect();
+        let w = sure(en);
         assert_eq!(identify_latin(&w, &all), Some("eng"));
         // Numbers only: no evidence.
-        let w = ["12,50", "2024-03-05", "100"];
+        let w = sure("12,50 2024-03-05 100");
         assert_eq!(identify_latin(&w, &all), None);
         // Disabled languages do not win.
-        let w: Vec<&str> = de.split_whitespace().collect();
+        let w = sure(de);
         assert_ne!(identify_latin(&w, &["eng", "fra"]), Some("deu"));
+        // German letters and Polish ones in confident words.
+        let w = sure("Bäckerei Schröder Nürnberg");
+        assert_eq!(identify_latin(&w, &all), Some("deu"));
+        let w = sure("Łódzka Świętokrzyska Wartość");
+        assert_eq!(identify_latin(&w, &all), Some("pol"));
+        // Umlauts in noise (low confidence) are no evidence.
+        let w: Vec<(&str, f32)> = vec![("FÄSARAYA", 0.4), ("BÜRUNG", 0.5), ("ÜBelgzzzz", 0.3)];
+        assert_eq!(identify_latin(&w, &all), None);
     }
 
     #[test]
