@@ -174,7 +174,25 @@ pub fn is_address_like(text: &str) -> bool {
         ))
         .expect("street regex")
     });
-    POSTCODE.is_match(text) || STREET.is_match(text)
+    // `Speicherstadt 12`, `Hof 3a`: a name and a house number.
+    static HOUSE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\p{L}[\p{L}.\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?$").expect("house number regex")
+    });
+    // `21 Market Row`: a house number and a short street name.
+    static HOUSE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\d{1,4}[a-zA-Z]?,?\s\p{L}[\p{L}.'\- ]{2,30}$").expect("house regex")
+    });
+    // British and similar postcodes (`NR2 1NB`, `E14 5AB`, `SW1A 1AA`).
+    static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b").expect("uk postcode regex")
+    });
+    let t = text.trim();
+    let no_labels = || labels::find_labels(t).is_empty();
+    POSTCODE.is_match(t)
+        || STREET.is_match(t)
+        || UK_POSTCODE.is_match(t)
+        || (HOUSE.is_match(t) && no_labels())
+        || (HOUSE_FIRST.is_match(t) && labels::norm_words(t).len() <= 4 && no_labels())
 }
 
 fn is_id_line(text: &str) -> bool {
@@ -263,6 +281,12 @@ fn boilerplate(text: &str) -> bool {
         .is_some_and(|h| h.word == 0 && h.key == LabelKey::Title)
 }
 
+/// A sentence of running text (`Vielen Dank für Ihren Auftrag.`), not a name.
+fn sentence_like(text: &str) -> bool {
+    let words = labels::norm_words(text).len();
+    words >= 9 || (words >= 4 && text.trim_end().ends_with(['.', '!']) && !text.contains("  "))
+}
+
 /// The seller name of the first page's letterhead: the most prominent company-like line at the
 /// top (first segment of its line; the first part of a `name - street - town` line).
 pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
@@ -293,7 +317,13 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         let party = labels::find_labels(text)
             .first()
             .is_some_and(|h| h.word == 0 && h.key.is_party() && stands_alone(text, h.end));
-        if !meaningful(text) || boilerplate(text) || key || party {
+        if !meaningful(text)
+            || boilerplate(text)
+            || key
+            || party
+            || sentence_like(text)
+            || digit_heavy(&without_parens(text))
+        {
             continue;
         }
         let mut score = 1.0 - rank as f32 * 0.08;
@@ -418,6 +448,21 @@ fn letters(text: &str) -> usize {
     text.chars().filter(|c| c.is_alphabetic()).count()
 }
 
+/// The text without parenthesised parts (`AMANO SDN BHD (682288-V)` → `AMANO SDN BHD `).
+fn without_parens(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// A run of six or more digits, or more digits than letters: an id or number line, not a name.
 fn digit_heavy(text: &str) -> bool {
     let digits = text.chars().filter(char::is_ascii_digit).count();
@@ -536,10 +581,12 @@ fn name_and_address(lines: &[Segment]) -> (Option<(String, Span)>, Vec<(String, 
                 }
                 continue;
             }
-            if digit_heavy(text) || letters(text) < 3 {
+            // Judge the name part only (`ООО «…», г. Казань, …, ИНН 1655012344`).
+            let head = cut_details(l);
+            if digit_heavy(&head.text) || letters(&head.text) < 3 {
                 continue;
             }
-            if is_address_like(text) && !is_company_like(text) {
+            if is_address_like(&head.text) && !is_company_like(&head.text) {
                 address.push(l.clone());
                 continue;
             }
@@ -582,10 +629,20 @@ fn name_and_address(lines: &[Segment]) -> (Option<(String, Span)>, Vec<(String, 
         .into_iter()
         .filter(|s| !is_id_line(&s.text))
         .take(4)
-        .map(|s| (clean_text(&s.text), s))
+        .map(|s| (without_ids(&s.text), s))
         .filter(|(t, _)| !t.is_empty())
         .collect();
     (name, address)
+}
+
+/// An address line without the ids printed in it (`г. Казань, д. 19, ИНН 1655012344` →
+/// `г. Казань, д. 19`), cleaned.
+fn without_ids(text: &str) -> String {
+    let parts: Vec<&str> = text
+        .split(", ")
+        .filter(|p| !is_id_line(p.trim()) && !is_party_id_line(p.trim()))
+        .collect();
+    clean_text(&parts.join(", "))
 }
 
 /// Trims separators and collapses spaces.
@@ -668,7 +725,9 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
     if let Some(a) = after {
         let inline = sub_span(seg, a, seg.text.len());
         // `Customer: 2`, `Kunde: 10023`: a customer number, not a section.
-        if letters(&inline.text) < 3 || digit_heavy(&inline.text) {
+        if letters(&inline.text) < 3
+            || (digit_heavy(&inline.text) && labels::norm_words(&inline.text).len() <= 2)
+        {
             return None;
         }
         first = Some(inline);
@@ -718,8 +777,7 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
         if next.page != seg.page || rows.len() >= 12 {
             break;
         }
-        let gap = next.bbox.y0 - last_y;
-        if gap > 2.6 * h {
+        if next.bbox.y0 - last_y > 2.6 * h {
             break;
         }
         let in_cols: Vec<&Segment> = p
@@ -728,6 +786,12 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
             .collect();
         if in_cols.is_empty() {
             continue;
+        }
+        // Gaps between this section's own segments (a line's box may also hold a taller title
+        // or a lower value of another column).
+        let gap = in_cols.iter().map(|s| s.bbox.y0).fold(f32::MAX, f32::min) - last_y;
+        if gap > 2.6 * h {
+            break;
         }
         let anchor = in_cols
             .iter()
@@ -744,24 +808,31 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
             let mut sorted = gaps.clone();
             sorted.sort_by(f32::total_cmp);
             let median = sorted[sorted.len() / 2];
-            if gap > (1.8 * median).max(0.6 * h) {
+            let mut heights: Vec<f32> = rows
+                .iter()
+                .filter_map(|r| r.anchor.as_ref().map(|a| a.bbox.height()))
+                .collect();
+            heights.sort_by(f32::total_cmp);
+            let row_h = heights.get(heights.len() / 2).copied().unwrap_or(h);
+            if gap > (1.8 * median).max(0.9 * row_h) {
                 after_break = true;
             }
         }
         let row = match anchor {
             Some(a) => {
                 let key = split_key(a);
-                // Segments right of a key are its values; right of plain content they belong to
-                // another column.
-                let values: Vec<Segment> = if key.is_some() {
-                    in_cols
-                        .iter()
-                        .filter(|s| s.bbox.x0 > a.bbox.x1)
-                        .map(|s| (*s).clone())
-                        .collect()
-                } else {
-                    Vec::new()
-                };
+                // Segments right of a bare key (`Name:`) are its values; right of content (or of a
+                // key with its value inline) they belong to another column.
+                let values: Vec<Segment> =
+                    if key.as_ref().is_some_and(|(_, inline)| inline.is_none()) {
+                        in_cols
+                            .iter()
+                            .filter(|s| s.bbox.x0 > a.bbox.x1)
+                            .map(|s| (*s).clone())
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
                 if key.is_some()
                     && let Some(v) = values.first()
                 {
@@ -816,7 +887,12 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
         }
         gaps.push(gap.max(0.0));
         rows.push(row);
-        last_y = next.bbox.y1;
+        last_y = rows
+            .last()
+            .into_iter()
+            .flat_map(|r| r.anchor.iter().chain(r.values.iter()))
+            .map(|s| s.bbox.y1)
+            .fold(last_y, f32::max);
     }
     for r in &rows {
         region.extend(r.anchor.iter().cloned());
@@ -1107,6 +1183,24 @@ fn letterhead_candidate(p: &Page<'_>) -> Option<PartyCandidate> {
             if s.line == name.line || s.bbox.y0 < name.bbox.y0 {
                 continue;
             }
+            // Evenly spaced office documents put everything in one block: the letterhead ends
+            // at a party label, a title or a document field (`Invoice No.:`).
+            let doc_field = !is_address_like(&s.text)
+                && labels::find_labels(&s.text).first().is_some_and(|h| {
+                    h.word == 0
+                        && matches!(
+                            h.key,
+                            LabelKey::Number
+                                | LabelKey::Date
+                                | LabelKey::DueDate
+                                | LabelKey::Order
+                                | LabelKey::Contract
+                                | LabelKey::CustomerNumber
+                        )
+                });
+            if party_label(s).is_some() || boilerplate(&s.text) || doc_field {
+                break;
+            }
             region.push(s.clone());
             below.push(s.clone());
         }
@@ -1133,7 +1227,19 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
     ) else {
         return Vec::new();
     };
-    window[a..=b]
+    // Town and country lines after the street (`Springfield, IL 62701`, `USA`).
+    let tail = window[b + 1..]
+        .iter()
+        .take_while(|s| {
+            labels::norm_words(&s.text).len() <= 4
+                && letters(&s.text) >= 2
+                && !is_id_line(&s.text)
+                && !is_party_id_line(&s.text)
+                && !is_company_like(&s.text)
+        })
+        .take(2)
+        .count();
+    window[a..=b + tail]
         .iter()
         .filter(|s| !is_id_line(&s.text) && !digit_heavy(&s.text))
         .map(|s| (clean_text(&s.text), (*s).clone()))

@@ -134,9 +134,29 @@ pub fn text_band(img: &GrayImage, band_h: u32, skip: Option<(u32, u32)>) -> (u32
     if let Some((t, ink)) = cur {
         lines.push((t, h, ink));
     }
-    let mut heights: Vec<u32> = lines.iter().map(|l| l.1 - l.0).collect();
-    heights.sort_unstable();
-    let Some(&median) = heights.get(heights.len() / 2) else {
+    let median_height = |lines: &[(u32, u32, u64)]| {
+        let mut heights: Vec<u32> = lines.iter().map(|l| l.1 - l.0).collect();
+        heights.sort_unstable();
+        heights.get(heights.len() / 2).copied()
+    };
+    // Accents and dots above (`Ї`, `ä`) and descenders separated by a row or two belong to
+    // their line.
+    let Some(first_median) = median_height(&lines) else {
+        return densest_band(img, band_h);
+    };
+    let join_gap = (first_median / 3).max(2);
+    let mut merged: Vec<(u32, u32, u64)> = Vec::with_capacity(lines.len());
+    for l in lines {
+        match merged.last_mut() {
+            Some(m) if l.0 - m.1 <= join_gap && l.1 - m.0 <= first_median * 2 => {
+                m.1 = l.1;
+                m.2 += l.2;
+            }
+            _ => merged.push(l),
+        }
+    }
+    let lines = merged;
+    let Some(median) = median_height(&lines) else {
         return densest_band(img, band_h);
     };
     let skipped = |l: &(u32, u32, u64)| skip.is_some_and(|(t, sh)| l.1 > t && l.0 < t + sh);
@@ -166,14 +186,19 @@ pub fn text_band(img: &GrayImage, band_h: u32, skip: Option<(u32, u32)>) -> (u32
         return densest_band(img, band_h);
     };
     let top = lines[i].0;
-    let bottom = lines[i..]
+    let n = lines[i..]
         .iter()
         .take_while(|l| l.1 - top <= band_h)
-        .last()
-        .map_or(top + band_h, |l| l.1);
+        .count()
+        .max(1);
+    let bottom = lines[i + n - 1].1;
+    // Margins of half a line, never reaching into the neighbouring lines.
     let pad = (median / 2).max(2);
-    let t = top.saturating_sub(pad);
-    (t, (bottom + pad).min(h) - t)
+    let above = if i > 0 { lines[i - 1].1 } else { 0 };
+    let below = lines.get(i + n).map_or(h, |l| l.0);
+    let t = top.saturating_sub(pad).max((above + top).div_ceil(2));
+    let b = (bottom + pad).min((bottom + below) / 2).max(bottom).min(h);
+    (t, b - t)
 }
 
 /// Widens the band `(top, height)` so that its edges fall on rows without dark pixels (a text
