@@ -180,7 +180,7 @@ static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(\d{1,2})(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(\p{L}{3,12})\.?,?[\s/-]{0,2}'?(\d{4}|\d{2})",
+        r"[«„“\x22]?(\d{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(\p{L}{3,12})\.?,?[\s/-]{0,2}'?(\d{4}|\d{2})",
     )
     .expect("date regex")
 });
@@ -276,10 +276,14 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
         |out: &[DateMatch], s: usize, e: usize| !out.iter().any(|d| d.start < e && s < d.end);
     // Written months: "24. Januar 2014" (day, month, year groups) and "March 5, 2024" (month,
     // day, year): the same checks with the day and month groups in the other order.
+    // Matches are tried at every start (`15/03 від 15 березня 2024`: the failed candidate
+    // `03 від 15` must not swallow the day of the real date).
     for (re, day_group, month_group) in [(&*DAY_MONTH_YEAR, 1, 2), (&*MONTH_DAY_YEAR, 2, 1)] {
-        for c in re.captures_iter(text) {
-            let (Some(m), Some(d), Some(mon), Some(y)) =
-                (c.get(0), c.get(day_group), c.get(month_group), c.get(3))
+        let mut pos = 0;
+        while let Some(c) = re.captures_at(text, pos) {
+            let Some(m) = c.get(0) else { break };
+            pos = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+            let (Some(d), Some(mon), Some(y)) = (c.get(day_group), c.get(month_group), c.get(3))
             else {
                 continue;
             };
@@ -303,6 +307,7 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
                     date,
                     ambiguous: false,
                 });
+                pos = m.end();
             }
         }
     }

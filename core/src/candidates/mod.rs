@@ -166,12 +166,25 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         let word = &text[pos..end];
         let lw = word.to_lowercase();
         let lw = lw.trim_end_matches([':', '.']);
-        if !word.is_empty() && (NUMBER_FILLERS.contains(&lw) || lw == "n°" || lw == "no°") {
+        // Fillers, and the rest of a label (`Numer WZ:`, `Invoice No.:`).
+        let label_rest = word.ends_with(':') && !word.chars().any(|c| c.is_ascii_digit());
+        if !word.is_empty()
+            && (NUMBER_FILLERS.contains(&lw) || lw == "n°" || lw == "no°" || label_rest)
+        {
             pos = end;
             continue;
         }
         if word.is_empty() || word.starts_with('(') {
             return None;
+        }
+        // A short letter prefix printed apart from the digits (`WZ 58/05/2024`, `RE 2024-17`).
+        if (1..=4).contains(&word.chars().count())
+            && word.chars().all(|c| c.is_uppercase())
+            && let Some((s, e)) = number_after(text, end)
+            && s == end + 1
+            && text[s..e].starts_with(|c: char| c.is_ascii_digit())
+        {
+            return Some((pos, e));
         }
         let trimmed = word.trim_end_matches([',', ';', ':', ')', '.']);
         let trimmed = trimmed.trim_start_matches(['(', '№', '°']);
@@ -449,6 +462,37 @@ mod tests {
             source: Source::TextLayer,
             words,
         }])
+    }
+
+    #[test]
+    fn cis_title_lines_give_number_and_written_date() {
+        for (line, number, date) in [
+            (
+                "Акт виконаних робіт No 15/03 від 15 березня 2024 р.",
+                "15/03",
+                "2024-03-15",
+            ),
+            (
+                "Акт выполненных работ No 47 от «12» марта 2024 г.",
+                "47",
+                "2024-03-12",
+            ),
+            (
+                "Счёт на оплату № 118 от 3 апреля 2024 г.",
+                "118",
+                "2024-04-03",
+            ),
+            (
+                "Numer WZ: WZ 58/05/2024 z dnia 14.05.2024",
+                "WZ 58/05/2024",
+                "2024-05-14",
+            ),
+        ] {
+            let c = extract(&doc_from(&[(line, 10.0, 10.0)]));
+            let get = |k: CandidateKind| c.of(k).map(|c| c.value.clone()).collect::<Vec<_>>();
+            assert_eq!(get(CandidateKind::DocNumber), [number], "{line}");
+            assert_eq!(get(CandidateKind::Date), [date], "{line}");
+        }
     }
 
     #[test]
