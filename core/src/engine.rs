@@ -188,9 +188,26 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<DocumentResult> {
+        self.guarded(|| self.run(bytes, opts, progress, cancel))
+    }
+
+    /// Runs `f` on the engine's pool (when it has one) and turns a panic inside any stage into
+    /// [`Error::Internal`]: a bug met by one document never takes the caller's process down
+    /// (a server, a batch of thousands of files, a desktop application linking the C library).
+    fn guarded<T: Send>(&self, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+        let run = || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                Err(Error::Internal(format!("recognition panicked: {what}")))
+            })
+        };
         match &self.pool {
-            Some(pool) => pool.install(|| self.run(bytes, opts, progress, cancel)),
-            None => self.run(bytes, opts, progress, cancel),
+            Some(pool) => pool.install(run),
+            None => run(),
         }
     }
 
@@ -235,10 +252,7 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<Vec<TextPage>> {
-        match &self.pool {
-            Some(pool) => pool.install(|| self.read_pages(bytes, opts, progress, cancel)),
-            None => self.read_pages(bytes, opts, progress, cancel),
-        }
+        self.guarded(|| self.read_pages(bytes, opts, progress, cancel))
     }
 
     fn read_pages(
@@ -338,7 +352,7 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<DocumentResult> {
-        self.finish(pages, opts, progress, pages.len() as u32, cancel)
+        self.guarded(|| self.finish(pages, opts, progress, pages.len() as u32, cancel))
     }
 
     fn finish(
@@ -387,6 +401,40 @@ mod tests {
     #[test]
     fn engine_is_send_sync() {
         assert_send_sync::<Engine>();
+    }
+
+    /// An OCR engine with a bug.
+    struct PanickingOcr;
+    impl OcrEngine for PanickingOcr {
+        fn recognize(
+            &self,
+            _image: &image::GrayImage,
+            _req: &crate::ocr::OcrRequest<'_>,
+        ) -> Result<TextPage> {
+            panic!("bug in a stage")
+        }
+    }
+
+    #[test]
+    fn a_panicking_stage_is_an_internal_error_and_the_engine_goes_on() {
+        let engine = Engine::with_components(
+            EngineConfig::default(),
+            Arc::new(PanickingOcr),
+            Arc::new(RuleScorer),
+        )
+        .unwrap();
+        let mut png = Vec::new();
+        image::DynamicImage::ImageLuma8(image::GrayImage::from_pixel(64, 64, image::Luma([255])))
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let opts = RecognizeOptions::default();
+        for _ in 0..2 {
+            let err = engine
+                .recognize_bytes(&png, &opts, &|_| {}, &CancelToken::new())
+                .unwrap_err();
+            assert_eq!(err.code(), crate::ErrorCode::Internal);
+            assert!(err.to_string().contains("bug in a stage"), "{err}");
+        }
     }
 
     #[test]

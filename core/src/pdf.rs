@@ -143,7 +143,21 @@ fn load_error(e: PdfiumError) -> Error {
         | PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::SecurityError) => {
             Error::EncryptedFile("the PDF is password protected".into())
         }
-        other => Error::CorruptFile(format!("cannot open PDF: {other}")),
+        PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::FormatError) => {
+            Error::CorruptFile("cannot open PDF: damaged or truncated file structure".into())
+        }
+        PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::FileError) => {
+            Error::CorruptFile("cannot open PDF: not a readable PDF file".into())
+        }
+        // One line, whatever pdfium's error looks like.
+        other => Error::CorruptFile(format!(
+            "cannot open PDF: {}",
+            other
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
     }
 }
 

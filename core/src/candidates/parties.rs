@@ -557,8 +557,11 @@ static ADDRESS_START: LazyLock<Regex> = LazyLock::new(|| {
         .expect("address start regex")
 });
 
+/// A name and address lines, each with where it was printed.
+type NameAddress = (Option<(String, Span)>, Vec<(String, Span)>);
+
 /// Splits content lines into a name and address lines.
-fn name_and_address(lines: &[Segment]) -> (Option<(String, Span)>, Vec<(String, Span)>) {
+fn name_and_address(lines: &[Segment]) -> NameAddress {
     let mut name: Option<Span> = None;
     let mut address = Vec::new();
     let mut i = 0;
@@ -952,7 +955,7 @@ struct Row {
 
 /// Name and address of a form section: every value belongs to the nearest key row (the upper one
 /// on a tie).
-fn form_fields(rows: &[Row]) -> (Option<(String, Span)>, Vec<(String, Span)>) {
+fn form_fields(rows: &[Row]) -> NameAddress {
     struct KeyRow {
         key: LabelKey,
         cy: f32,
