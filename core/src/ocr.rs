@@ -55,6 +55,10 @@ const OSD_LONG_SIDE: u32 = 1800;
 const MIN_ORIENT_CONF: f32 = 1.5;
 /// OSD script confidence from which the script is trusted.
 const MIN_SCRIPT_CONF: f32 = 0.5;
+/// Share of Latin look-alike letters above which a Cyrillic reading is taken for Latin capitals.
+const LOOK_ALIKE_SHARE: f32 = 0.85;
+/// Bands probed at most for the script decision.
+const MAX_PROBE_BANDS: usize = 3;
 /// Mean confidence from which the Latin probe settles the script without a Cyrillic probe.
 const LATIN_PROBE_CONF: f32 = 0.80;
 /// Best probe confidence below which the page is checked for rotation (OSD).
@@ -336,9 +340,14 @@ impl TesseractOcr {
 
     /// Reads the densest text band of `base` with `langs` (the language probe). Word boxes are
     /// in `base` coordinates.
-    fn probe(&self, base: &GrayImage, langs: &str, skip: Option<(u32, u32)>) -> Result<Probe> {
+    fn probe(&self, base: &GrayImage, langs: &str, skip: &[(u32, u32)]) -> Result<Probe> {
         let band_h = (base.height() / 20).max(100);
         let (top, height) = imageops::text_band(base, band_h, skip);
+        self.probe_band(base, langs, top, height)
+    }
+
+    /// Reads the rows `top..top + height` of `base` with `langs`.
+    fn probe_band(&self, base: &GrayImage, langs: &str, top: u32, height: u32) -> Result<Probe> {
         let band = image::imageops::crop_imm(base, 0, top, base.width(), height).to_image();
         let mut reading = self.read(&band, langs, TessPageSegMode::PSM_SINGLE_BLOCK, 1.0)?;
         for w in &mut reading.words {
@@ -362,47 +371,87 @@ impl TesseractOcr {
         } else {
             set.latin.first().copied()
         };
-        let mut latin_probe = None;
-        let mut cyr_probe = None;
+        let mut latin_probe: Option<Probe> = None;
+        let mut cyr_probe: Option<Probe> = None;
         let script = match latin_model {
             Some(lm) => {
-                let p = self.probe(base, lm, None)?;
-                let words: Vec<(&str, f32)> = p
-                    .reading
-                    .words
-                    .iter()
-                    .map(|w| (w.text.as_str(), w.confidence))
-                    .collect();
-                if std::env::var_os("FOLIO_OCR_DBG").is_some() {
-                    eprintln!(
-                        "DBG probe {lm} conf={:.3} {:?}",
-                        p.reading.mean_conf(),
-                        words
-                    );
-                }
-                // Confident, or keywords of an enabled Latin language (noisy scans read with
-                // fair confidence only): no Cyrillic probe needed.
-                let good = (p.reading.mean_conf() >= LATIN_PROBE_CONF && p.reading.chars() >= 8)
-                    || lang::identify_latin(&words, &set.latin).is_some();
-                let script = if set.cyrillic.is_empty() || good {
-                    Script::Latin
-                } else {
-                    let c = self.probe(base, &lang::join(&set.cyrillic), None)?;
+                // Bands of separators, logos or lone numbers tell nothing: up to three bands are
+                // tried until one reads as words.
+                let mut tried: Vec<(u32, u32)> = Vec::new();
+                let mut decided = None;
+                for _ in 0..MAX_PROBE_BANDS {
+                    let p = self.probe(base, lm, &tried)?;
+                    tried.push((p.top, p.height));
+                    let words: Vec<(&str, f32)> = p
+                        .reading
+                        .words
+                        .iter()
+                        .map(|w| (w.text.as_str(), w.confidence))
+                        .collect();
+                    if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+                        eprintln!(
+                            "DBG probe {lm} conf={:.3} {:?}",
+                            p.reading.mean_conf(),
+                            words
+                        );
+                    }
+                    // Confident, or keywords of an enabled Latin language (noisy scans read
+                    // with fair confidence only): no Cyrillic probe needed.
+                    let good = (p.reading.mean_conf() >= LATIN_PROBE_CONF
+                        && p.reading.chars() >= 8)
+                        || lang::identify_latin(&words, &set.latin).is_some();
+                    if set.cyrillic.is_empty() || good {
+                        latin_probe = Some(p);
+                        decided = Some(Script::Latin);
+                        break;
+                    }
+                    let c = self.probe_band(base, &lang::join(&set.cyrillic), p.top, p.height)?;
+                    let informative = |r: &Reading| {
+                        r.words
+                            .iter()
+                            .filter(|w| w.confidence >= 0.5)
+                            .map(|w| w.text.chars().filter(|c| c.is_alphanumeric()).count())
+                            .filter(|&n| n >= 2)
+                            .sum::<usize>()
+                            >= 8
+                    };
+                    // A Cyrillic reading made of Latin look-alike letters without a Cyrillic
+                    // word is Latin capitals, not Cyrillic evidence.
+                    let cwords: Vec<(&str, f32)> = c
+                        .reading
+                        .words
+                        .iter()
+                        .map(|w| (w.text.as_str(), w.confidence))
+                        .collect();
+                    let look_alike = lang::homoglyph_share(&c.reading.text())
+                        .is_some_and(|h| h > LOOK_ALIKE_SHARE)
+                        && lang::cyrillic_keyword_hits(&cwords) == 0;
+                    let cyr_informative = informative(&c.reading) && !look_alike;
+                    if !informative(&p.reading) && !cyr_informative {
+                        // Neither reading found words here: another band decides.
+                        latin_probe.get_or_insert(p);
+                        continue;
+                    }
                     let (lc, cc) = (&p.reading, &c.reading);
-                    let s = lang::decide_script_by_confidence(
-                        (lc.mean_conf(), lc.chars()),
-                        (cc.mean_conf(), cc.chars()),
-                    )
-                    .unwrap_or(if lc.mean_conf() >= cc.mean_conf() {
+                    let s = if look_alike {
                         Script::Latin
                     } else {
-                        Script::Cyrillic
-                    });
+                        lang::decide_script_by_confidence(
+                            (lc.mean_conf(), lc.chars()),
+                            (cc.mean_conf(), cc.chars()),
+                        )
+                        .unwrap_or(if lc.mean_conf() >= cc.mean_conf() {
+                            Script::Latin
+                        } else {
+                            Script::Cyrillic
+                        })
+                    };
+                    latin_probe = Some(p);
                     cyr_probe = Some(c);
-                    s
-                };
-                latin_probe = Some(p);
-                script
+                    decided = Some(s);
+                    break;
+                }
+                decided.unwrap_or(Script::Latin)
             }
             None => Script::Cyrillic,
         };
@@ -419,7 +468,7 @@ impl TesseractOcr {
                 if let (Some(lm), Some(p)) = (latin_model, &latin_probe)
                     && lang::identify_latin(&word_confs(&words), models).is_none()
                 {
-                    let more = self.probe(base, lm, Some((p.top, p.height)))?;
+                    let more = self.probe(base, lm, &[(p.top, p.height)])?;
                     words.extend(more.reading.words);
                 }
                 let words = word_confs(&words);
@@ -437,7 +486,7 @@ impl TesseractOcr {
             }
             (Script::Cyrillic, _) => {
                 if cyr_probe.is_none() {
-                    cyr_probe = Some(self.probe(base, &lang::join(models), None)?);
+                    cyr_probe = Some(self.probe(base, &lang::join(models), &[])?);
                 }
                 cyr_probe
                     .as_ref()
@@ -627,7 +676,30 @@ impl TesseractOcr {
             && reading.mean_conf() < CONTESTED_CONF
         {
             let other = self.read_page(base, alt, heavy, None, receipt)?;
-            if other.mean_conf() > reading.mean_conf() + 0.05 {
+            // Words of the documents' languages decide; confidence only without them (a
+            // Cyrillic model reads Latin capitals as look-alike letters with fair confidence).
+            let evidence = |r: &Reading, langs: &str| {
+                let words: Vec<(&str, f32)> = r
+                    .words
+                    .iter()
+                    .map(|w| (w.text.as_str(), w.confidence))
+                    .collect();
+                if langs
+                    .split('+')
+                    .any(|l| lang::script_of(l) == Script::Cyrillic)
+                {
+                    lang::cyrillic_keyword_hits(&words)
+                } else {
+                    lang::latin_keyword_hits(&words, &set.latin)
+                }
+            };
+            let (ours, theirs) = (evidence(&reading, &plan.langs), evidence(&other, alt));
+            let better = if ours.abs_diff(theirs) >= 2 {
+                theirs > ours
+            } else {
+                other.mean_conf() > reading.mean_conf() + 0.05
+            };
+            if better {
                 reading = other;
             }
         }

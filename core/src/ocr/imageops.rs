@@ -102,10 +102,10 @@ pub fn densest_band(img: &GrayImage, band_h: u32) -> (u32, u32) {
 /// Rows `(top, height)` of the band of at most `band_h` rows holding the most lines of text:
 /// ink rows grouped into lines, lines of ordinary height and moderate ink density counted (logos,
 /// filled boxes and rules are not text), the topmost band on a tie. Falls back to
-/// [`densest_band`] when no text line is found; lines overlapping the rows `skip` (top, height)
-/// never count. Headers and party blocks, rich in words that tell
+/// [`densest_band`] when no text line is found; lines overlapping the row ranges `skip` (top,
+/// height) never count. Headers and party blocks, rich in words that tell
 /// the language, win over dense tables of numbers and logos.
-pub fn text_band(img: &GrayImage, band_h: u32, skip: Option<(u32, u32)>) -> (u32, u32) {
+pub fn text_band(img: &GrayImage, band_h: u32, skip: &[(u32, u32)]) -> (u32, u32) {
     let (w, h) = img.dimensions();
     if band_h >= h || w == 0 {
         return (0, h);
@@ -159,7 +159,7 @@ pub fn text_band(img: &GrayImage, band_h: u32, skip: Option<(u32, u32)>) -> (u32
     let Some(median) = median_height(&lines) else {
         return densest_band(img, band_h);
     };
-    let skipped = |l: &(u32, u32, u64)| skip.is_some_and(|(t, sh)| l.1 > t && l.0 < t + sh);
+    let skipped = |l: &(u32, u32, u64)| skip.iter().any(|&(t, sh)| l.1 > t && l.0 < t + sh);
     let texty = |l: &(u32, u32, u64)| {
         if skipped(l) {
             return false;
@@ -268,14 +268,14 @@ mod tests {
                 }
             }
         }
-        let (top, h) = text_band(&img, 120, None);
+        let (top, h) = text_band(&img, 120, &[]);
         assert!((480..=500).contains(&top), "{top} {h}");
         assert!(top + h >= 500 + 3 * 30 + 15 && h <= 140, "{top} {h}");
         // The next band, the first one skipped.
-        let (t2, _) = text_band(&img, 120, Some((top, h)));
+        let (t2, _) = text_band(&img, 120, &[(top, h)]);
         assert!(t2 >= top + h - 20, "{t2}");
         // Nothing to read: the whole image when the band is taller.
-        assert_eq!(text_band(&img, 2000, None), (0, 1000));
+        assert_eq!(text_band(&img, 2000, &[]), (0, 1000));
     }
 
     #[test]

@@ -384,6 +384,143 @@ pub fn identify_cyrillic(text: &str) -> Option<&'static str> {
     }
 }
 
+/// Frequent words of Ukrainian and Russian business documents (lower case, `ё` as `е`).
+const CYRILLIC_KEYWORDS: &[&str] = &[
+    "счет",
+    "рахунок",
+    "акт",
+    "итого",
+    "разом",
+    "всего",
+    "всього",
+    "сумма",
+    "сума",
+    "ндс",
+    "пдв",
+    "руб",
+    "грн",
+    "от",
+    "від",
+    "на",
+    "по",
+    "за",
+    "без",
+    "до",
+    "с",
+    "з",
+    "и",
+    "і",
+    "в",
+    "у",
+    "оплате",
+    "оплату",
+    "оплати",
+    "поставщик",
+    "постачальник",
+    "покупатель",
+    "покупець",
+    "заказчик",
+    "замовник",
+    "исполнитель",
+    "виконавець",
+    "товар",
+    "товары",
+    "товари",
+    "услуги",
+    "послуги",
+    "работ",
+    "робіт",
+    "количество",
+    "кількість",
+    "цена",
+    "ціна",
+    "ед",
+    "од",
+    "шт",
+    "инн",
+    "кпп",
+    "єдрпоу",
+    "код",
+    "банк",
+    "тов",
+    "ооо",
+    "пао",
+    "ао",
+    "ип",
+    "фоп",
+    "г",
+    "м",
+    "ул",
+    "вул",
+    "дата",
+    "номер",
+    "договор",
+    "договір",
+    "наименование",
+    "найменування",
+    "накладная",
+    "накладна",
+];
+
+/// Keyword hits of a Cyrillic reading: confident words that are frequent Ukrainian / Russian
+/// document words.
+pub fn cyrillic_keyword_hits(words: &[(&str, f32)]) -> usize {
+    words
+        .iter()
+        .filter(|(w, conf)| {
+            if *conf < KEYWORD_CONF {
+                return false;
+            }
+            let f: String = w
+                .chars()
+                .flat_map(char::to_lowercase)
+                .filter(|c| c.is_alphabetic())
+                .map(|c| if c == 'ё' { 'е' } else { c })
+                .collect();
+            f.chars().all(|c| ('\u{0400}'..='\u{04FF}').contains(&c))
+                && CYRILLIC_KEYWORDS.contains(&f.as_str())
+        })
+        .count()
+}
+
+/// Keyword hits of a Latin reading: those of the best-matching enabled language.
+pub fn latin_keyword_hits(words: &[(&str, f32)], candidates: &[&str]) -> usize {
+    KEYWORDS
+        .iter()
+        .filter(|(lang, _)| candidates.contains(lang))
+        .map(|(_, keys)| {
+            words
+                .iter()
+                .filter(|(w, conf)| {
+                    *conf >= KEYWORD_CONF && {
+                        let f = fold(w);
+                        !f.is_empty() && keys.contains(&f.as_str())
+                    }
+                })
+                .count()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Share of Cyrillic letters that look like Latin ones (`А В Е К М Н О Р С Т У Х`, `а е о р с
+/// у х`). Latin capitals read by a Cyrillic model come out almost entirely as such letters (above
+/// 0.85); Russian and Ukrainian text has many others (0.4 to 0.75). `None` without Cyrillic
+/// letters.
+pub fn homoglyph_share(text: &str) -> Option<f32> {
+    const LOOK_ALIKE: &str = "АВЕКМНОРСТУХаеорсух";
+    let (mut all, mut alike) = (0usize, 0usize);
+    for c in text.chars() {
+        if ('\u{0400}'..='\u{04FF}').contains(&c) && c.is_alphabetic() {
+            all += 1;
+            if LOOK_ALIKE.contains(c) {
+                alike += 1;
+            }
+        }
+    }
+    (all > 0).then(|| alike as f32 / all as f32)
+}
+
 /// Script from two probe readings of the same band, `(mean confidence, characters)` with a
 /// Latin and a Cyrillic model: Latin unless the Cyrillic reading is more than 0.1 more
 /// confident (Cyrillic models read Latin text as look-alike letters with fair confidence);
@@ -487,6 +624,26 @@ mod tests {
         // Umlauts in noise (low confidence) are no evidence.
         let w: Vec<(&str, f32)> = vec![("FÄSARAYA", 0.4), ("BÜRUNG", 0.5), ("ÜBelgzzzz", 0.3)];
         assert_eq!(identify_latin(&w, &all), None);
+    }
+
+    #[test]
+    fn script_evidence_from_keywords_and_look_alike_letters() {
+        let sure = |t: &'static str| -> Vec<(&'static str, f32)> {
+            t.split_whitespace().map(|w| (w, 0.9)).collect()
+        };
+        assert_eq!(
+            cyrillic_keyword_hits(&sure("Итого к оплате: 5 000,00 руб. без НДС")),
+            5
+        );
+        assert_eq!(cyrillic_keyword_hits(&sure("TOTAL CASH CHANGE")), 0);
+        assert_eq!(
+            latin_keyword_hits(&sure("TOTAL CASH CHANGE Thank you"), &["eng", "deu"]),
+            5
+        );
+        // Latin capitals read by a Cyrillic model against real Russian text.
+        assert!(homoglyph_share("САВЕ ТКАРІМС НАВОУУАКЕ").unwrap() > 0.85);
+        assert!(homoglyph_share("Счёт на оплату поставщик работ").unwrap() < 0.6);
+        assert!(homoglyph_share("INVOICE").is_none());
     }
 
     #[test]
