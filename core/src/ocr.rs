@@ -406,14 +406,15 @@ impl TesseractOcr {
                         break;
                     }
                     let c = self.probe_band(base, &lang::join(&set.cyrillic), p.top, p.height)?;
+                    // At least two confident, word-shaped words with 8 letters or digits in all.
                     let informative = |r: &Reading| {
-                        r.words
+                        let lens: Vec<usize> = r
+                            .words
                             .iter()
-                            .filter(|w| w.confidence >= 0.5)
+                            .filter(|w| w.confidence >= 0.5 && word_shaped(&w.text))
                             .map(|w| w.text.chars().filter(|c| c.is_alphanumeric()).count())
-                            .filter(|&n| n >= 2)
-                            .sum::<usize>()
-                            >= 8
+                            .collect();
+                        lens.len() >= 2 && lens.iter().sum::<usize>() >= 8
                     };
                     // A Cyrillic reading made of Latin look-alike letters without a Cyrillic
                     // word is Latin capitals, not Cyrillic evidence.
@@ -427,6 +428,12 @@ impl TesseractOcr {
                         .is_some_and(|h| h > LOOK_ALIKE_SHARE)
                         && lang::cyrillic_keyword_hits(&cwords) == 0;
                     let cyr_informative = informative(&c.reading) && !look_alike;
+                    if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+                        eprintln!(
+                            "DBG probe cyr conf={:.3} informative={cyr_informative} {cwords:?}",
+                            c.reading.mean_conf()
+                        );
+                    }
                     if !informative(&p.reading) && !cyr_informative {
                         // Neither reading found words here: another band decides.
                         latin_probe.get_or_insert(p);
@@ -585,6 +592,26 @@ impl TesseractOcr {
     }
 }
 
+/// Whether a reading looks like a word: 2 to 20 letters or digits, no character making up more
+/// than half of it (rows of `*****` or `-----` read as `ЖЖЖЖЖЖ`, `BRERRRERR`).
+fn word_shaped(text: &str) -> bool {
+    let chars: Vec<char> = text
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    if !(2..=20).contains(&chars.len()) {
+        return false;
+    }
+    let mut counts: HashMap<char, usize> = HashMap::new();
+    for c in &chars {
+        *counts.entry(*c).or_default() += 1;
+    }
+    counts
+        .values()
+        .all(|&n| n * 2 <= chars.len() || chars.len() <= 3)
+}
+
 fn word_confs(v: &[Word]) -> Vec<(&str, f32)> {
     v.iter().map(|w| (w.text.as_str(), w.confidence)).collect()
 }
@@ -610,6 +637,8 @@ struct Plan {
 /// Mean confidence of the main reading below which a close script decision is checked by
 /// reading the page with the other script too.
 const CONTESTED_CONF: f32 = 0.7;
+/// Keyword hits of its script from which a main reading settles the script (no re-reading).
+const SETTLED_KEYWORDS: usize = 3;
 
 /// Enlarges small images (receipt photos) so text gets tall enough and reduces very large ones;
 /// returns the factor.
@@ -672,28 +701,37 @@ impl TesseractOcr {
         let ratio = img.height() as f32 / img.width().max(1) as f32;
         let receipt = ratio >= RECEIPT_RATIO || (up > 1.0 && ratio >= SMALL_PHOTO_RATIO);
         let mut reading = self.read_page(base, &plan.langs, heavy, plan.probe, receipt)?;
+        // Words of the documents' languages decide; confidence only without them (a Cyrillic
+        // model reads Latin capitals as look-alike letters with fair confidence).
+        let evidence = |r: &Reading, langs: &str| {
+            let words: Vec<(&str, f32)> = r
+                .words
+                .iter()
+                .map(|w| (w.text.as_str(), w.confidence))
+                .collect();
+            if langs
+                .split('+')
+                .any(|l| lang::script_of(l) == Script::Cyrillic)
+            {
+                lang::cyrillic_keyword_hits(&words)
+            } else {
+                lang::latin_keyword_hits(&words, &set.latin)
+            }
+        };
         if let Some(alt) = &plan.alternative
             && reading.mean_conf() < CONTESTED_CONF
+            && evidence(&reading, &plan.langs) < SETTLED_KEYWORDS
         {
             let other = self.read_page(base, alt, heavy, None, receipt)?;
-            // Words of the documents' languages decide; confidence only without them (a
-            // Cyrillic model reads Latin capitals as look-alike letters with fair confidence).
-            let evidence = |r: &Reading, langs: &str| {
-                let words: Vec<(&str, f32)> = r
-                    .words
-                    .iter()
-                    .map(|w| (w.text.as_str(), w.confidence))
-                    .collect();
-                if langs
-                    .split('+')
-                    .any(|l| lang::script_of(l) == Script::Cyrillic)
-                {
-                    lang::cyrillic_keyword_hits(&words)
-                } else {
-                    lang::latin_keyword_hits(&words, &set.latin)
-                }
-            };
             let (ours, theirs) = (evidence(&reading, &plan.langs), evidence(&other, alt));
+            if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+                eprintln!(
+                    "DBG contest {}={ours} ({:.3}) vs {alt}={theirs} ({:.3})",
+                    plan.langs,
+                    reading.mean_conf(),
+                    other.mean_conf()
+                );
+            }
             let better = if ours.abs_diff(theirs) >= 2 {
                 theirs > ours
             } else {

@@ -477,7 +477,13 @@ pub fn cyrillic_keyword_hits(words: &[(&str, f32)]) -> usize {
                 .filter(|c| c.is_alphabetic())
                 .map(|c| if c == 'ё' { 'е' } else { c })
                 .collect();
-            f.chars().all(|c| ('\u{0400}'..='\u{04FF}').contains(&c))
+            // Short words and words made of Latin look-alikes (`на`, `ООО`, `С`) also come out
+            // of Latin text read by a Cyrillic model: they are no evidence.
+            f.chars().count() >= 3
+                && f.chars().all(|c| ('\u{0400}'..='\u{04FF}').contains(&c))
+                && f.chars()
+                    .flat_map(char::to_uppercase)
+                    .any(|c| !"АВЕКМНОРСТУХІ".contains(c))
                 && CYRILLIC_KEYWORDS.contains(&f.as_str())
         })
         .count()
@@ -503,12 +509,13 @@ pub fn latin_keyword_hits(words: &[(&str, f32)], candidates: &[&str]) -> usize {
         .unwrap_or(0)
 }
 
-/// Share of Cyrillic letters that look like Latin ones (`А В Е К М Н О Р С Т У Х`, `а е о р с
-/// у х`). Latin capitals read by a Cyrillic model come out almost entirely as such letters (above
+/// Share of Cyrillic letters that look like Latin ones or digits (`А В Е З К М Н О Р С Т У Х`,
+/// `а е о р с у х`). Latin capitals read by a Cyrillic model come out almost entirely as such letters (above
 /// 0.85); Russian and Ukrainian text has many others (0.4 to 0.75). `None` without Cyrillic
 /// letters.
 pub fn homoglyph_share(text: &str) -> Option<f32> {
-    const LOOK_ALIKE: &str = "АВЕКМНОРСТУХаеорсух";
+    // `З` is how a Cyrillic model reads `S` and `3`.
+    const LOOK_ALIKE: &str = "АВЕЗКМНОРСТУХаеорсух";
     let (mut all, mut alike) = (0usize, 0usize);
     for c in text.chars() {
         if ('\u{0400}'..='\u{04FF}').contains(&c) && c.is_alphabetic() {
@@ -635,6 +642,8 @@ mod tests {
             cyrillic_keyword_hits(&sure("Итого к оплате: 5 000,00 руб. без НДС")),
             5
         );
+        // Look-alike and short words are no evidence.
+        assert_eq!(cyrillic_keyword_hits(&sure("ООО ТОВ С НА В И")), 0);
         assert_eq!(cyrillic_keyword_hits(&sure("TOTAL CASH CHANGE")), 0);
         assert_eq!(
             latin_keyword_hits(&sure("TOTAL CASH CHANGE Thank you"), &["eng", "deu"]),
