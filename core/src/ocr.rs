@@ -382,12 +382,7 @@ impl TesseractOcr {
                 for _ in 0..MAX_PROBE_BANDS {
                     let p = self.probe(base, lm, &tried)?;
                     tried.push((p.top, p.height));
-                    let words: Vec<(&str, f32)> = p
-                        .reading
-                        .words
-                        .iter()
-                        .map(|w| (w.text.as_str(), w.confidence))
-                        .collect();
+                    let words = word_confs(&p.reading.words);
                     if std::env::var_os("FOLIO_OCR_DBG").is_some() {
                         eprintln!(
                             "DBG probe {lm} conf={:.3} {:?}",
@@ -418,12 +413,7 @@ impl TesseractOcr {
                     };
                     // A Cyrillic reading made of Latin look-alike letters without a Cyrillic
                     // word is Latin capitals, not Cyrillic evidence.
-                    let cwords: Vec<(&str, f32)> = c
-                        .reading
-                        .words
-                        .iter()
-                        .map(|w| (w.text.as_str(), w.confidence))
-                        .collect();
+                    let cwords = word_confs(&c.reading.words);
                     let look_alike = lang::homoglyph_share(&c.reading.text())
                         .is_some_and(|h| h > LOOK_ALIKE_SHARE)
                         && lang::cyrillic_keyword_hits(&cwords) == 0;
@@ -704,11 +694,7 @@ impl TesseractOcr {
         // Words of the documents' languages decide; confidence only without them (a Cyrillic
         // model reads Latin capitals as look-alike letters with fair confidence).
         let evidence = |r: &Reading, langs: &str| {
-            let words: Vec<(&str, f32)> = r
-                .words
-                .iter()
-                .map(|w| (w.text.as_str(), w.confidence))
-                .collect();
+            let words = word_confs(&r.words);
             if langs
                 .split('+')
                 .any(|l| lang::script_of(l) == Script::Cyrillic)
