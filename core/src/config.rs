@@ -137,9 +137,17 @@ pub struct RecognizeOptions {
     pub languages: Option<Vec<String>>,
     /// Original file name, a hint only (the type is decided by content).
     pub filename: Option<String>,
+    /// Limits of this call (a server's per-company limits), `None` = the engine's. They apply
+    /// as given, also when wider than the engine's.
+    pub limits: Option<Limits>,
 }
 
 impl RecognizeOptions {
+    /// The limits in force for a call on an engine configured with `engine`.
+    pub fn effective_limits<'a>(&'a self, engine: &'a Limits) -> &'a Limits {
+        self.limits.as_ref().unwrap_or(engine)
+    }
+
     /// Parses options JSON.
     pub fn from_json(json: &str) -> Result<Self> {
         serde_json::from_str(json).map_err(|e| Error::InvalidArgument(format!("options: {e}")))

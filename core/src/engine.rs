@@ -164,7 +164,7 @@ impl Engine {
                 path.display()
             )));
         }
-        let limit = self.config.limits.max_bytes();
+        let limit = opts.effective_limits(&self.config.limits).max_bytes();
         if meta.len() > limit {
             return Err(Error::FileTooLarge {
                 size: meta.len(),
@@ -269,7 +269,7 @@ impl Engine {
             page: None,
             pages_total: 0,
         });
-        let limits = &self.config.limits;
+        let limits = opts.effective_limits(&self.config.limits);
         let pdf_lib = || PdfLib::get(self.config.pdfium_library.as_deref());
         let prepared = preprocess::preprocess(bytes, opts, limits, &|b| pdf_lib()?.page_count(b))?;
         let total = prepared.pages.len() as u32;

@@ -39,6 +39,9 @@ pub enum ErrorCode {
     Cancelled = 12,
     /// An internal error: a bug, never the caller's fault.
     Internal = 13,
+    /// A webhook signature did not verify (wrong secret, altered body, stale or missing
+    /// timestamp).
+    SignatureInvalid = 14,
 }
 
 impl ErrorCode {
@@ -58,6 +61,7 @@ impl ErrorCode {
             ErrorCode::ModelError => "MODEL_ERROR",
             ErrorCode::Cancelled => "CANCELLED",
             ErrorCode::Internal => "INTERNAL_ERROR",
+            ErrorCode::SignatureInvalid => "SIGNATURE_INVALID",
         }
     }
 
@@ -139,6 +143,9 @@ pub enum Error {
     /// Internal bug.
     #[error("internal error: {0}")]
     Internal(String),
+    /// A webhook signature did not verify.
+    #[error("webhook signature invalid: {0}")]
+    SignatureInvalid(String),
 }
 
 impl Error {
@@ -158,6 +165,7 @@ impl Error {
             Error::Model(_) => ErrorCode::ModelError,
             Error::Cancelled => ErrorCode::Cancelled,
             Error::Internal(_) => ErrorCode::Internal,
+            Error::SignatureInvalid(_) => ErrorCode::SignatureInvalid,
         }
     }
 

@@ -27,6 +27,7 @@ pub mod result;
 pub mod runtime;
 pub mod types;
 pub mod validate;
+pub mod webhook;
 
 pub use config::{EngineConfig, RecognizeOptions};
 pub use engine::{CancelToken, Engine, Progress, ProgressFn, Stage};

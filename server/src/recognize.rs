@@ -87,8 +87,7 @@ pub fn run(args: Args) -> ExitCode {
     let opts = RecognizeOptions {
         pages: args.pages.clone(),
         heavy: args.heavy,
-        languages: None,
-        filename: None,
+        ..RecognizeOptions::default()
     };
     let cancel = CancelToken::new();
     let quiet = |_p: folio::Progress| {};

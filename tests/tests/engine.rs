@@ -336,6 +336,38 @@ fn file_size_limit() {
 }
 
 #[test]
+fn per_call_limits_replace_the_engines() {
+    // An engine allowing 60 pages, a call (a company) allowing one.
+    let ocr = Arc::new(FakeOcr::default());
+    let engine = engine_with(EngineConfig::default(), ocr.clone());
+    let tiff = two_page_tiff();
+    let strict = RecognizeOptions {
+        limits: Some(folio::config::Limits {
+            max_pages: 1,
+            ..Default::default()
+        }),
+        ..RecognizeOptions::default()
+    };
+    let r = engine.recognize_bytes(&tiff, &strict, &no_progress, &CancelToken::new());
+    assert_eq!(code(r), ErrorCode::TooManyPages);
+    assert!(ocr.pages_seen().is_empty());
+    // And a size limit of 0 MiB refuses any file.
+    let tiny = RecognizeOptions {
+        limits: Some(folio::config::Limits {
+            max_file_size_mb: 0,
+            ..Default::default()
+        }),
+        ..RecognizeOptions::default()
+    };
+    let r = engine.recognize_bytes(&tiff, &tiny, &no_progress, &CancelToken::new());
+    assert_eq!(code(r), ErrorCode::FileTooLarge);
+    // Without per-call limits the engine's apply.
+    engine
+        .recognize_bytes(&tiff, &opts(None), &no_progress, &CancelToken::new())
+        .expect("two pages fit the engine's limits");
+}
+
+#[test]
 fn page_limit_is_counted_after_selection() {
     let config = EngineConfig::from_json(r#"{"limits":{"max_pages":1}}"#).expect("config");
     let ocr = Arc::new(FakeOcr::default());
