@@ -6,6 +6,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The JSON Schema (2020-12) of the Result JSON (`core/schema/result.schema.json`).
+pub const JSON_SCHEMA: &str = include_str!("../schema/result.schema.json");
+
 /// Version written into every result.
 pub const SCHEMA_VERSION: &str = "1.0";
 
@@ -420,6 +423,11 @@ impl DocumentResult {
             validation: Validation::default(),
             super_ai_used: false,
         }
+    }
+
+    /// Serialises to compact JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("result serialises")
     }
 
     /// Serialises to pretty JSON.

@@ -86,28 +86,62 @@ mod tests {
     fn verifies_and_rejects() {
         let body = br#"{"event":"document.processed"}"#;
         let sig = sign(b"s3cret", "1000", body);
-        let headers = [("x-folio-timestamp", "1000"), ("X-Folio-Signature", sig.as_str())];
+        let headers = [
+            ("x-folio-timestamp", "1000"),
+            ("X-Folio-Signature", sig.as_str()),
+        ];
         verify(b"s3cret", &headers, body, DEFAULT_HEADER_PREFIX, 300, 1100).unwrap();
         let code = |r: Result<()>| r.unwrap_err().code();
         // Altered body, wrong secret, stale timestamp, missing header.
         assert_eq!(
-            code(verify(b"s3cret", &headers, b"{}", DEFAULT_HEADER_PREFIX, 300, 1100)),
+            code(verify(
+                b"s3cret",
+                &headers,
+                b"{}",
+                DEFAULT_HEADER_PREFIX,
+                300,
+                1100
+            )),
             ErrorCode::SignatureInvalid
         );
         assert_eq!(
-            code(verify(b"other", &headers, body, DEFAULT_HEADER_PREFIX, 300, 1100)),
+            code(verify(
+                b"other",
+                &headers,
+                body,
+                DEFAULT_HEADER_PREFIX,
+                300,
+                1100
+            )),
             ErrorCode::SignatureInvalid
         );
         assert_eq!(
-            code(verify(b"s3cret", &headers, body, DEFAULT_HEADER_PREFIX, 300, 1400)),
+            code(verify(
+                b"s3cret",
+                &headers,
+                body,
+                DEFAULT_HEADER_PREFIX,
+                300,
+                1400
+            )),
             ErrorCode::SignatureInvalid
         );
         assert_eq!(
-            code(verify(b"s3cret", &headers[..1], body, DEFAULT_HEADER_PREFIX, 300, 1100)),
+            code(verify(
+                b"s3cret",
+                &headers[..1],
+                body,
+                DEFAULT_HEADER_PREFIX,
+                300,
+                1100
+            )),
             ErrorCode::SignatureInvalid
         );
         // Another header prefix.
-        let h2 = [("X-Acme-Timestamp", "1000"), ("X-Acme-Signature", sig.as_str())];
+        let h2 = [
+            ("X-Acme-Timestamp", "1000"),
+            ("X-Acme-Signature", sig.as_str()),
+        ];
         verify(b"s3cret", &h2, body, "X-Acme-", 300, 1000).unwrap();
     }
 }

@@ -1,11 +1,15 @@
 //! The `folio` binary.
 //!
-//! `folio recognize FILE... [--pages 1,3-5] [--heavy] [--lang LIST] [--out DIR] [--config FILE]`
+//! * `folio recognize FILE... [--pages 1,3-5] [--heavy] [--lang LIST] [--out DIR] [--config FILE]`
+//! * `folio serve [--data-dir DIR] [--listen ADDR] [--workers N] ...`: the HTTP server.
+//! * `folio admin company|key|webhook ...`: companies, API keys and webhooks of the server.
 //!
 //! Exit status: 0 every file succeeded, 1 some file failed, 2 usage error, 3 the engine could not
 //! start (missing runtime, bad configuration).
 
+mod admin;
 mod recognize;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +29,10 @@ struct Cli {
 enum Command {
     /// Recognise documents (PDF, JPG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF).
     Recognize(recognize::Args),
+    /// Run the HTTP server.
+    Serve(serve::ServeArgs),
+    /// Manage companies, API keys and webhooks (JSON on stdout).
+    Admin(admin::AdminArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,5 +43,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Recognize(args) => recognize::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Admin(args) => admin::run(args),
     }
 }

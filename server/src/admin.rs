@@ -1,0 +1,291 @@
+//! `folio admin`: companies, API keys and webhooks, on the server's database (works while the
+//! server runs). Every command prints one JSON object on stdout; errors go to stderr with exit
+//! status 1 (not found) or 2 (bad arguments).
+
+use crate::serve::db::Db;
+use crate::serve::store::{self, NewCompany, NewWebhook};
+use clap::{Args as ClapArgs, Subcommand};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `folio admin ...`.
+#[derive(ClapArgs, Debug)]
+pub struct AdminArgs {
+    /// Data directory of the server.
+    #[arg(
+        long,
+        env = "FOLIO_DATA_DIR",
+        default_value = "./folio-data",
+        global = true
+    )]
+    data_dir: PathBuf,
+    #[command(subcommand)]
+    command: AdminCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum AdminCommand {
+    /// Companies: create, top up, show.
+    #[command(subcommand)]
+    Company(CompanyCommand),
+    /// API keys: create, revoke.
+    #[command(subcommand)]
+    Key(KeyCommand),
+    /// Webhooks: create, disable.
+    #[command(subcommand)]
+    Webhook(WebhookCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum CompanyCommand {
+    /// Creates a company.
+    Create {
+        /// Display name.
+        #[arg(long)]
+        name: String,
+        /// Starting document balance.
+        #[arg(long, default_value_t = 0)]
+        balance: i64,
+        /// Files per operation (1 to 100).
+        #[arg(long, default_value_t = 20)]
+        max_files: i64,
+        /// Largest file, MB.
+        #[arg(long, default_value_t = 20)]
+        max_file_size_mb: i64,
+        /// Most pages per document.
+        #[arg(long, default_value_t = 60)]
+        max_pages: i64,
+        /// Enhanced recognition when an upload does not say.
+        #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+        heavy_default: bool,
+    },
+    /// Adds documents to the balance.
+    Topup {
+        /// Company id.
+        #[arg(long)]
+        company: String,
+        /// Documents to add.
+        #[arg(long)]
+        documents: i64,
+    },
+    /// Prints a company.
+    Show {
+        /// Company id.
+        #[arg(long)]
+        company: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum KeyCommand {
+    /// Creates an API key; its secret is printed this once.
+    Create {
+        /// Company id.
+        #[arg(long)]
+        company: String,
+        /// Comma-separated permissions: operations:write, operations:read, documents:read,
+        /// usage:read.
+        #[arg(long, value_delimiter = ',')]
+        permissions: Vec<String>,
+        /// Documents per month (none: unlimited).
+        #[arg(long)]
+        monthly_limit: Option<i64>,
+        /// Display name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Revokes a key.
+    Revoke {
+        /// Key id (`key_...`).
+        #[arg(long)]
+        key_id: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum WebhookCommand {
+    /// Creates a webhook.
+    Create {
+        /// Company id.
+        #[arg(long)]
+        company: String,
+        /// Target URL.
+        #[arg(long)]
+        url: String,
+        /// Display name.
+        #[arg(long)]
+        name: Option<String>,
+        /// Signing secret (generated and printed when signing is required and none is given).
+        #[arg(long)]
+        secret: Option<String>,
+        /// Sign requests.
+        #[arg(long)]
+        signature_required: bool,
+        /// Use for operations without their own webhook_url.
+        #[arg(long)]
+        default: bool,
+        /// Delivery attempts before FAILED.
+        #[arg(long, default_value_t = store::DEFAULT_MAX_ATTEMPTS)]
+        max_attempts: u32,
+        /// Pauses between attempts, seconds, comma separated.
+        #[arg(long, value_delimiter = ',', default_values_t = store::DEFAULT_RETRY_DELAYS)]
+        retry_delays: Vec<u64>,
+    },
+    /// Disables a webhook.
+    Disable {
+        /// Webhook id.
+        #[arg(long)]
+        id: String,
+    },
+}
+
+fn print(v: &Value) -> ExitCode {
+    println!("{v}");
+    ExitCode::SUCCESS
+}
+
+fn fail(code: u8, msg: &str) -> ExitCode {
+    eprintln!("{}", json!({ "error": msg }));
+    ExitCode::from(code)
+}
+
+/// Runs an admin command.
+pub fn run(args: AdminArgs) -> ExitCode {
+    let db = match Db::open(&args.data_dir, 1) {
+        Ok(db) => db,
+        Err(e) => return fail(3, &e.to_string()),
+    };
+    let r = db.with(|c| {
+        Ok(match &args.command {
+            AdminCommand::Company(CompanyCommand::Create {
+                name,
+                balance,
+                max_files,
+                max_file_size_mb,
+                max_pages,
+                heavy_default,
+            }) => {
+                if !(1..=100).contains(max_files)
+                    || *max_file_size_mb < 1
+                    || *max_pages < 1
+                    || *balance < 0
+                {
+                    return Ok(Err((
+                        2,
+                        "max-files must be 1..=100; sizes, pages >= 1; balance >= 0".to_string(),
+                    )));
+                }
+                Ok(store::create_company(
+                    c,
+                    &NewCompany {
+                        name: name.clone(),
+                        balance: *balance,
+                        max_files: *max_files,
+                        max_file_size_mb: *max_file_size_mb,
+                        max_pages: *max_pages,
+                        heavy_default: *heavy_default,
+                    },
+                )?)
+            }
+            AdminCommand::Company(CompanyCommand::Topup { company, documents }) => {
+                if *documents <= 0 {
+                    return Ok(Err((2, "documents must be positive".to_string())));
+                }
+                store::topup(c, company, *documents)?.ok_or((1, format!("no company {company}")))
+            }
+            AdminCommand::Company(CompanyCommand::Show { company }) => {
+                store::company_json(c, company)?.ok_or((1, format!("no company {company}")))
+            }
+            AdminCommand::Key(KeyCommand::Create {
+                company,
+                permissions,
+                monthly_limit,
+                name,
+            }) => {
+                let perms: Vec<String> = permissions.iter().map(|p| p.trim().to_string()).collect();
+                if perms.is_empty() {
+                    return Ok(Err((2, "give at least one permission".to_string())));
+                }
+                if let Some(p) = perms
+                    .iter()
+                    .find(|p| !store::PERMISSIONS.contains(&p.as_str()))
+                {
+                    return Ok(Err((
+                        2,
+                        format!(
+                            "unknown permission {p} (known: {})",
+                            store::PERMISSIONS.join(", ")
+                        ),
+                    )));
+                }
+                if monthly_limit.is_some_and(|l| l < 0) {
+                    return Ok(Err((2, "monthly-limit must be >= 0".to_string())));
+                }
+                match store::create_key(c, company, &perms, *monthly_limit, name.as_deref())? {
+                    Some((id, key)) => Ok(json!({
+                        "api_key_id": id,
+                        "api_key": key,
+                        "company_id": company,
+                        "permissions": perms,
+                        "monthly_limit": monthly_limit,
+                    })),
+                    None => Err((1, format!("no company {company}"))),
+                }
+            }
+            AdminCommand::Key(KeyCommand::Revoke { key_id }) => {
+                if store::revoke_key(c, key_id)? {
+                    Ok(json!({ "api_key_id": key_id, "status": "REVOKED" }))
+                } else {
+                    Err((1, format!("no key {key_id}")))
+                }
+            }
+            AdminCommand::Webhook(WebhookCommand::Create {
+                company,
+                url,
+                name,
+                secret,
+                signature_required,
+                default,
+                max_attempts,
+                retry_delays,
+            }) => {
+                if url::Url::parse(url).is_err() {
+                    return Ok(Err((2, format!("not a URL: {url}"))));
+                }
+                if *max_attempts < 1 || retry_delays.is_empty() {
+                    return Ok(Err((
+                        2,
+                        "max-attempts >= 1 and at least one delay".to_string(),
+                    )));
+                }
+                store::create_webhook(
+                    c,
+                    &NewWebhook {
+                        company_id: company.clone(),
+                        url: url.clone(),
+                        name: name.clone(),
+                        secret: secret.clone(),
+                        signature_required: *signature_required,
+                        is_default: *default,
+                        max_attempts: *max_attempts,
+                        retry_delays: retry_delays.clone(),
+                    },
+                )?
+                .ok_or((1, format!("no company {company}")))
+            }
+            AdminCommand::Webhook(WebhookCommand::Disable { id }) => {
+                if store::disable_webhook(c, id)? {
+                    Ok(json!({ "webhook_id": id, "status": "DISABLED" }))
+                } else {
+                    Err((1, format!("no webhook {id}")))
+                }
+            }
+        })
+    });
+    match r {
+        Ok(Ok(v)) => print(&v),
+        Ok(Err((code, msg))) => fail(code, &msg),
+        Err(e) => fail(3, &e.to_string()),
+    }
+}

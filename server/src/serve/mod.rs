@@ -1,0 +1,298 @@
+//! `folio serve`: the HTTP contract over the core engine, on embedded defaults (one SQLite file
+//! and a files directory under the data directory; nothing else to install or start).
+//!
+//! * [`api`] and [`upload`]: the axum routes;
+//! * [`store`] over [`db`]: records, the durable queue, billing, idempotency, deliveries;
+//! * [`worker`]: N recognition workers on blocking threads;
+//! * [`webhooks`]: the delivery loop;
+//! * [`auth`], [`ratelimit`], [`metrics`], [`error`]: the service concerns.
+//!
+//! After a crash (kill -9 included) a restart requeues interrupted documents, resumes pending
+//! deliveries and forgets half-accepted uploads; every state change that matters is committed
+//! in one SQLite transaction, so nothing is lost, processed into two results or charged twice.
+
+pub mod api;
+pub mod auth;
+pub mod db;
+pub mod error;
+pub mod metrics;
+pub mod model;
+pub mod ratelimit;
+pub mod store;
+pub mod upload;
+pub mod webhooks;
+pub mod worker;
+
+use clap::Args as ClapArgs;
+use folio::{CancelToken, Engine, EngineConfig};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Everything the handlers, workers and the delivery loop share.
+pub struct App {
+    /// The database.
+    pub db: db::Db,
+    /// The recognition engine (built once).
+    pub engine: Engine,
+    /// Stored uploads, one file per document, named by the document id.
+    pub files_dir: PathBuf,
+    /// Uploads being received.
+    pub tmp_dir: PathBuf,
+    /// Who webhooks may call.
+    pub url_policy: webhooks::UrlPolicy,
+    /// Webhook HTTP client.
+    pub http: reqwest::Client,
+    /// Prefix of webhook headers.
+    pub header_prefix: String,
+    /// Metrics.
+    pub metrics: metrics::Metrics,
+    /// Per-key request rate limit.
+    pub limiter: ratelimit::RateLimiter,
+    /// Wakes idle workers when documents are queued.
+    pub jobs_wake: tokio::sync::Notify,
+    /// Wakes the delivery loop when deliveries are created.
+    pub deliveries_wake: tokio::sync::Notify,
+    /// Cancel tokens of the documents being recognised.
+    pub running: Mutex<HashMap<String, CancelToken>>,
+    /// Key of signed artifact URLs.
+    pub signing_key: Vec<u8>,
+    /// Base URL of signed links.
+    pub public_url: String,
+    /// Lifetime of signed links.
+    pub signed_url_ttl: Duration,
+    /// Largest request body.
+    pub max_request_bytes: usize,
+}
+
+impl App {
+    /// Remembers the cancel token of a running document.
+    pub fn register_running(&self, doc: &str, token: &CancelToken) {
+        if let Ok(mut m) = self.running.lock() {
+            m.insert(doc.to_string(), token.clone());
+        }
+    }
+    /// Forgets a finished document.
+    pub fn unregister_running(&self, doc: &str) {
+        if let Ok(mut m) = self.running.lock() {
+            m.remove(doc);
+        }
+    }
+    /// Cancels a running document (no effect when it is not running).
+    pub fn cancel_running(&self, doc: &str) {
+        if let Ok(m) = self.running.lock()
+            && let Some(t) = m.get(doc)
+        {
+            t.cancel();
+        }
+    }
+}
+
+/// The state handlers receive.
+pub type AppState = Arc<App>;
+
+/// `folio serve` options.
+#[derive(ClapArgs, Debug, Clone)]
+pub struct ServeArgs {
+    /// Data directory: the SQLite database and the stored files.
+    #[arg(long, env = "FOLIO_DATA_DIR", default_value = "./folio-data")]
+    pub data_dir: PathBuf,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Recognition workers (documents processed at the same time).
+    #[arg(long, default_value_t = 2)]
+    pub workers: usize,
+    /// Base URL of this server as clients reach it (for signed links; default: from --listen).
+    #[arg(long)]
+    pub public_url: Option<String>,
+    /// Allow http:// webhook URLs (default: https only).
+    #[arg(long)]
+    pub allow_http_webhooks: bool,
+    /// Allow webhook URLs that resolve to loopback or private addresses.
+    #[arg(long)]
+    pub allow_private_webhooks: bool,
+    /// Requests per second per API key (0 disables the limit).
+    #[arg(long, default_value_t = 50.0)]
+    pub rate_limit: f64,
+    /// Burst of requests per API key.
+    #[arg(long, default_value_t = 100.0)]
+    pub rate_burst: f64,
+    /// Prefix of webhook headers.
+    #[arg(long, default_value = folio::webhook::DEFAULT_HEADER_PREFIX)]
+    pub webhook_header_prefix: String,
+    /// Lifetime of signed artifact links, seconds.
+    #[arg(long, default_value_t = 900)]
+    pub signed_url_ttl: u64,
+    /// Largest request body, MB (files stream to disk; this bounds one request).
+    #[arg(long, default_value_t = 2100)]
+    pub max_request_mb: usize,
+    /// Engine configuration JSON file (see `EngineConfig`).
+    #[arg(long)]
+    pub engine_config: Option<PathBuf>,
+}
+
+/// The signing key of artifact links: created once in the data directory (owner-only).
+fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
+    let path = data_dir.join("signing.key");
+    if let Ok(s) = std::fs::read_to_string(&path)
+        && let Ok(k) = hex::decode(s.trim())
+        && k.len() >= 32
+    {
+        return Ok(k);
+    }
+    let key = model::random_hex(32);
+    let tmp = data_dir.join("signing.key.tmp");
+    {
+        use std::io::Write;
+        #[cfg(unix)]
+        let mut f = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&tmp)?
+        };
+        #[cfg(not(unix))]
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(key.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, &path)?;
+    hex::decode(key).map_err(std::io::Error::other)
+}
+
+/// Builds the shared state (database opened and recovered, engine built).
+pub fn build_app(args: &ServeArgs) -> Result<AppState, String> {
+    let files_dir = args.data_dir.join("files");
+    let tmp_dir = args.data_dir.join("tmp");
+    for d in [&files_dir, &tmp_dir] {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+    }
+    // Uploads interrupted by a crash never became operations.
+    if let Ok(rd) = std::fs::read_dir(&tmp_dir) {
+        for e in rd.flatten() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    let db = db::Db::open(&args.data_dir, 4).map_err(|e| e.to_string())?;
+    let requeued = db.with(store::recover).map_err(|e| e.to_string())?;
+    if requeued > 0 {
+        eprintln!("folio serve: {requeued} interrupted document(s) back in the queue");
+    }
+    let config = match &args.engine_config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            EngineConfig::from_json(&text).map_err(|e| e.to_string())?
+        }
+        None => EngineConfig::default(),
+    };
+    let engine = Engine::new(config).map_err(|e| format!("cannot start the engine: {e}"))?;
+    let url_policy = webhooks::UrlPolicy {
+        allow_http: args.allow_http_webhooks,
+        allow_private: args.allow_private_webhooks,
+    };
+    let signing_key =
+        signing_key(&args.data_dir).map_err(|e| format!("cannot create the signing key: {e}"))?;
+    Ok(Arc::new(App {
+        db,
+        engine,
+        files_dir,
+        tmp_dir,
+        url_policy,
+        http: webhooks::client(url_policy),
+        header_prefix: args.webhook_header_prefix.clone(),
+        metrics: metrics::Metrics::default(),
+        limiter: ratelimit::RateLimiter::new(args.rate_limit, args.rate_burst),
+        jobs_wake: tokio::sync::Notify::new(),
+        deliveries_wake: tokio::sync::Notify::new(),
+        running: Mutex::new(HashMap::new()),
+        signing_key,
+        public_url: args
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", args.listen)),
+        signed_url_ttl: Duration::from_secs(args.signed_url_ttl),
+        max_request_bytes: args.max_request_mb.saturating_mul(1024 * 1024),
+    }))
+}
+
+/// Runs the server until Ctrl-C / SIGTERM.
+pub fn run(args: ServeArgs) -> ExitCode {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("folio-serve")
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("folio serve: cannot start the runtime: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    rt.block_on(async move {
+        let state = match build_app(&args) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("folio serve: {e}");
+                return ExitCode::from(3);
+            }
+        };
+        let listener = match tokio::net::TcpListener::bind(args.listen).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("folio serve: cannot listen on {}: {e}", args.listen);
+                return ExitCode::from(3);
+            }
+        };
+        let addr = listener.local_addr().map_or(args.listen, |a| a);
+        for _ in 0..args.workers.max(1) {
+            tokio::spawn(worker::run(state.clone()));
+        }
+        tokio::spawn(webhooks::run(state.clone()));
+        // The line tests and operators wait for.
+        println!(
+            "{}",
+            serde_json::json!({
+                "listening": addr.to_string(),
+                "data_dir": args.data_dir.display().to_string(),
+                "workers": args.workers.max(1),
+            })
+        );
+        let app = api::router(state);
+        let shutdown = async {
+            let ctrl_c = tokio::signal::ctrl_c();
+            #[cfg(unix)]
+            {
+                let mut term =
+                    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                    {
+                        Ok(s) => s,
+                        Err(_) => return ctrl_c.await.unwrap_or(()),
+                    };
+                tokio::select! {
+                    _ = ctrl_c => {}
+                    _ = term.recv() => {}
+                }
+            }
+            #[cfg(not(unix))]
+            ctrl_c.await.unwrap_or(());
+        };
+        match axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("folio serve: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}

@@ -1,0 +1,543 @@
+//! `POST /api/v1/operations`: multipart upload streamed to disk, idempotency, validation,
+//! reservations, and the created-operation response.
+//!
+//! Order: authentication (the extractor), the `Idempotency-Key` and content type, the key's
+//! idempotency record, then the body, one file at a time, straight into the file store (never a
+//! whole batch in memory). "Same request" for idempotency is a SHA-256 over the form parts in
+//! order (names, file names, bytes), whatever the multipart boundary.
+
+use super::AppState;
+use super::auth::Auth;
+use super::error::ApiError;
+use super::model;
+use super::store::{self, BillingRefusal, IdempotencyClaim, NewOperation, UploadedFile};
+use super::webhooks;
+use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use folio::preprocess::{self, FileType};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+use tokio::io::AsyncWriteExt;
+
+/// Longest text field accepted (metadata JSON and the like).
+const MAX_TEXT_FIELD: usize = 64 * 1024;
+/// Longest idempotency key.
+const MAX_IDEMPOTENCY_KEY: usize = 255;
+
+/// A file received into the temporary area.
+struct Received {
+    file: UploadedFile,
+    tmp: Option<PathBuf>,
+    file_type: Option<FileType>,
+}
+
+/// Form values other than files.
+#[derive(Default)]
+struct Fields {
+    webhook_url: Option<String>,
+    metadata: Option<String>,
+    client_operation_id: Option<String>,
+    use_heavy_ai: Option<String>,
+    selected_pages: Option<String>,
+}
+
+/// Removes temporary files when an upload does not complete.
+struct TmpGuard(Vec<PathBuf>);
+
+impl Drop for TmpGuard {
+    fn drop(&mut self) {
+        for p in &self.0 {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+fn multipart_error(e: MultipartError) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "REQUEST_TOO_LARGE",
+            "the request body is larger than the server accepts",
+        )
+    } else {
+        ApiError::bad_request("INVALID_MULTIPART", format!("cannot read the upload: {e}"))
+    }
+}
+
+/// A display name from what the client sent: the last path component, control characters
+/// removed, at most 255 characters. Only ever stored as data, never used as a path.
+pub fn sanitize_filename(raw: Option<&str>) -> String {
+    let raw = raw.unwrap_or("");
+    let last = raw.rsplit(['/', '\\']).next().unwrap_or("");
+    let clean: String = last.chars().filter(|c| !c.is_control()).take(255).collect();
+    let clean = clean.trim();
+    if clean.is_empty() || clean == "." || clean == ".." {
+        "file".to_string()
+    } else {
+        clean.to_string()
+    }
+}
+
+fn content_type(t: FileType) -> &'static str {
+    match t {
+        FileType::Pdf => "application/pdf",
+        FileType::Jpeg => "image/jpeg",
+        FileType::Png => "image/png",
+        FileType::Tiff => "image/tiff",
+        FileType::Doc => "application/msword",
+        FileType::Docx => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        FileType::Xls => "application/vnd.ms-excel",
+        FileType::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        FileType::Rtf => "application/rtf",
+    }
+}
+
+fn hash_part(h: &mut Sha256, name: &str, filename: Option<&str>) {
+    h.update((name.len() as u64).to_le_bytes());
+    h.update(name.as_bytes());
+    match filename {
+        Some(f) => {
+            h.update([1u8]);
+            h.update((f.len() as u64).to_le_bytes());
+            h.update(f.as_bytes());
+        }
+        None => h.update([0u8]),
+    }
+}
+
+/// Reads the whole form: files into the temporary area (with their size and hashes), text
+/// fields into `Fields`, and the request hash over everything. With `store` false the files are
+/// only hashed (a replayed request).
+async fn read_form(
+    state: &AppState,
+    mut mp: Multipart,
+    max_files: usize,
+    max_file_bytes: u64,
+    store: bool,
+) -> Result<(Vec<Received>, Fields, String, TmpGuard), ApiError> {
+    let mut guard = TmpGuard(Vec::new());
+    let mut files: Vec<Received> = Vec::new();
+    let mut fields = Fields::default();
+    let mut req_hash = Sha256::new();
+    while let Some(mut field) = mp.next_field().await.map_err(multipart_error)? {
+        let name = field.name().unwrap_or("").to_string();
+        let filename = field.file_name().map(str::to_string);
+        hash_part(&mut req_hash, &name, filename.as_deref());
+        if name == "files[]" || name == "files" {
+            if files.len() >= max_files {
+                return Err(ApiError::invalid(
+                    "TOO_MANY_FILES",
+                    format!("at most {max_files} files per operation"),
+                ));
+            }
+            let document_id = model::new_id("doc_");
+            let tmp = state.tmp_dir.join(format!("{document_id}.part"));
+            let mut out = if store {
+                guard.0.push(tmp.clone());
+                Some(
+                    tokio::fs::File::create(&tmp)
+                        .await
+                        .map_err(ApiError::internal)?,
+                )
+            } else {
+                None
+            };
+            let mut size: u64 = 0;
+            let mut file_hash = Sha256::new();
+            let mut too_large = false;
+            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+                req_hash.update(&chunk);
+                size += chunk.len() as u64;
+                if size > max_file_bytes {
+                    // Keep reading (the request hash needs it) but store nothing more.
+                    too_large = true;
+                    out = None;
+                    continue;
+                }
+                file_hash.update(&chunk);
+                if let Some(f) = out.as_mut() {
+                    f.write_all(&chunk).await.map_err(ApiError::internal)?;
+                }
+            }
+            req_hash.update(size.to_le_bytes());
+            if let Some(mut f) = out {
+                f.flush().await.map_err(ApiError::internal)?;
+                f.sync_all().await.map_err(ApiError::internal)?;
+            }
+            let mut rec = Received {
+                file: UploadedFile {
+                    document_id,
+                    filename: sanitize_filename(filename.as_deref()),
+                    size,
+                    sha256: hex::encode(file_hash.finalize()),
+                    content_type: None,
+                    stored: false,
+                    rejected: None,
+                },
+                tmp: None,
+                file_type: None,
+            };
+            if too_large {
+                rec.file.rejected = Some((
+                    "FILE_TOO_LARGE".into(),
+                    format!(
+                        "file is over the limit of {} MB",
+                        max_file_bytes / (1024 * 1024)
+                    ),
+                ));
+            } else if store {
+                rec.tmp = Some(tmp);
+            }
+            files.push(rec);
+        } else {
+            let mut buf: Vec<u8> = Vec::new();
+            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+                req_hash.update(&chunk);
+                if buf.len() + chunk.len() > MAX_TEXT_FIELD {
+                    return Err(ApiError::invalid(
+                        "FIELD_TOO_LONG",
+                        format!("form field {name:?} is longer than {MAX_TEXT_FIELD} bytes"),
+                    ));
+                }
+                buf.extend_from_slice(&chunk);
+            }
+            req_hash.update((buf.len() as u64).to_le_bytes());
+            let text = String::from_utf8(buf).map_err(|_| {
+                ApiError::invalid("INVALID_FIELD", format!("form field {name:?} is not UTF-8"))
+            })?;
+            let slot = match name.as_str() {
+                "webhook_url" => &mut fields.webhook_url,
+                "metadata" => &mut fields.metadata,
+                "client_operation_id" => &mut fields.client_operation_id,
+                "use_heavy_ai" => &mut fields.use_heavy_ai,
+                "selected_pages" => &mut fields.selected_pages,
+                _ => continue,
+            };
+            *slot = Some(text);
+        }
+    }
+    Ok((files, fields, hex::encode(req_hash.finalize()), guard))
+}
+
+/// Content checks of a stored file: empty, type by magic bytes.
+async fn inspect(rec: &mut Received) -> Result<(), ApiError> {
+    if rec.file.rejected.is_some() {
+        return Ok(());
+    }
+    if rec.file.size == 0 {
+        rec.file.rejected = Some(("EMPTY_FILE".into(), "file is empty".into()));
+        return Ok(());
+    }
+    let Some(tmp) = rec.tmp.clone() else {
+        return Ok(());
+    };
+    let bytes = tokio::fs::read(&tmp).await.map_err(ApiError::internal)?;
+    let detected = tokio::task::spawn_blocking(move || preprocess::detect_type(&bytes))
+        .await
+        .map_err(ApiError::internal)?;
+    match detected {
+        Ok(t) => {
+            rec.file_type = Some(t);
+            rec.file.content_type = Some(content_type(t).to_string());
+        }
+        Err(e) => {
+            rec.file.rejected = Some((e.code().as_str().to_string(), e.to_string()));
+        }
+    }
+    Ok(())
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// The handler.
+pub async fn create_operation(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    auth: Auth,
+    headers: HeaderMap,
+    mp: Result<Multipart, MultipartRejection>,
+) -> Result<Response, ApiError> {
+    auth.require("operations:write")?;
+    let idem = headers
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "IDEMPOTENCY_KEY_REQUIRED",
+                "send an Idempotency-Key header with every new upload",
+            )
+        })?
+        .to_string();
+    if idem.len() > MAX_IDEMPOTENCY_KEY {
+        return Err(ApiError::bad_request(
+            "INVALID_IDEMPOTENCY_KEY",
+            format!("Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters"),
+        ));
+    }
+    let mp = mp.map_err(|e| {
+        ApiError::bad_request(
+            "INVALID_REQUEST",
+            format!("the body must be multipart/form-data with a boundary: {e}"),
+        )
+    })?;
+    let company = auth.company().to_string();
+    let limits = {
+        let c = company.clone();
+        state
+            .db
+            .call(move |conn| store::company_limits(conn, &c))
+            .await?
+            .ok_or_else(|| ApiError::internal("company of a valid key is missing"))?
+    };
+    let (c, k) = (company.clone(), idem.clone());
+    let claim = state
+        .db
+        .call_tx(move |tx| store::claim_idempotency(tx, &c, &k))
+        .await?;
+    match claim {
+        IdempotencyClaim::InProgress => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "IDEMPOTENCY_IN_PROGRESS",
+                "a request with this Idempotency-Key is still being accepted",
+            ));
+        }
+        IdempotencyClaim::Done {
+            request_hash,
+            response,
+        } => {
+            let (_, _, hash, _) = read_form(&state, mp, usize::MAX, u64::MAX, false).await?;
+            if hash != request_hash {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "IDEMPOTENCY_CONFLICT",
+                    "this Idempotency-Key was used with a different request",
+                ));
+            }
+            let body: Value = serde_json::from_str(&response).map_err(ApiError::internal)?;
+            return Ok((StatusCode::ACCEPTED, axum::Json(body)).into_response());
+        }
+        IdempotencyClaim::Owned => {}
+    }
+    let out = accept(&state, &auth, &idem, mp, &limits).await;
+    if out.is_err() {
+        let (c, k) = (company.clone(), idem.clone());
+        if let Err(e) = state
+            .db
+            .call(move |conn| store::release_idempotency(conn, &c, &k))
+            .await
+        {
+            eprintln!("folio serve: releasing idempotency key: {e}");
+        }
+    }
+    out
+}
+
+async fn accept(
+    state: &AppState,
+    auth: &Auth,
+    idem: &str,
+    mp: Multipart,
+    limits: &store::CompanyLimits,
+) -> Result<Response, ApiError> {
+    let (mut files, fields, request_hash, guard) =
+        read_form(state, mp, limits.max_files, limits.max_file_bytes, true).await?;
+    if files.is_empty() {
+        return Err(ApiError::bad_request(
+            "NO_FILES",
+            "the upload has no files[] part",
+        ));
+    }
+    let use_heavy = match fields.use_heavy_ai.as_deref().map(str::trim) {
+        None | Some("") => limits.heavy_default,
+        Some(v) => parse_bool(v).ok_or_else(|| {
+            ApiError::invalid(
+                "INVALID_USE_HEAVY_AI",
+                format!("use_heavy_ai must be true or false, not {v:?}"),
+            )
+        })?,
+    };
+    for f in files.iter_mut() {
+        inspect(f).await?;
+    }
+    let selected_pages = match fields.selected_pages.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(spec) => {
+            let pdfs: Vec<&Received> = files.iter().collect();
+            let single_pdf = pdfs.len() == 1 && pdfs[0].file_type == Some(FileType::Pdf);
+            if !single_pdf {
+                return Err(ApiError::invalid(
+                    "INVALID_SELECTED_PAGES",
+                    "selected_pages works only for an operation with exactly one PDF file",
+                ));
+            }
+            let path = pdfs[0].tmp.clone().ok_or_else(|| {
+                ApiError::invalid("INVALID_SELECTED_PAGES", "the PDF was not accepted")
+            })?;
+            let spec_owned = spec.to_string();
+            tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
+                let bytes = std::fs::read(&path).map_err(ApiError::internal)?;
+                let count = folio::pdf::PdfLib::get(None)
+                    .and_then(|lib| lib.page_count(&bytes))
+                    .map_err(|e| {
+                        ApiError::invalid(
+                            "INVALID_SELECTED_PAGES",
+                            format!("the PDF's pages cannot be counted: {e}"),
+                        )
+                    })?;
+                preprocess::parse_page_selection(&spec_owned, count)
+                    .map(|_| ())
+                    .map_err(|e| ApiError::invalid("INVALID_SELECTED_PAGES", e.to_string()))
+            })
+            .await
+            .map_err(ApiError::internal)??;
+            Some(spec.to_string())
+        }
+    };
+    let webhook_url = match fields.webhook_url.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(u) => Some(
+            webhooks::check_url(u, state.url_policy)
+                .await
+                .map_err(|e| ApiError::invalid("INVALID_WEBHOOK_URL", e))?
+                .to_string(),
+        ),
+    };
+    if let Some(m) = &fields.metadata
+        && m.len() > MAX_TEXT_FIELD
+    {
+        return Err(ApiError::invalid("FIELD_TOO_LONG", "metadata is too long"));
+    }
+    // Files into the store before the database says they exist.
+    let mut stored_paths = Vec::new();
+    for f in files.iter_mut() {
+        if f.file.rejected.is_none()
+            && let Some(tmp) = f.tmp.take()
+        {
+            let dest = state.files_dir.join(&f.file.document_id);
+            tokio::fs::rename(&tmp, &dest)
+                .await
+                .map_err(ApiError::internal)?;
+            stored_paths.push(dest);
+            f.file.stored = true;
+        }
+    }
+    let mut stored_guard = TmpGuard(stored_paths);
+    drop(guard);
+    let op_id = model::new_id("op_");
+    let company = auth.company().to_string();
+    let key_id = auth.0.id.clone();
+    let created_at = model::now_iso();
+    let docs_json: Vec<Value> = files
+        .iter()
+        .map(|f| {
+            json!({
+                "document_id": f.file.document_id,
+                "filename": f.file.filename,
+                "status": if f.file.rejected.is_some() { "REJECTED" } else { "QUEUED" },
+            })
+        })
+        .collect();
+    let (c2, u2) = (company.clone(), webhook_url.clone());
+    let target = state
+        .db
+        .call(move |conn| store::webhook_target(conn, &c2, u2.as_deref()))
+        .await?;
+    let response = json!({
+        "operation_id": op_id,
+        "status": "ACCEPTED",
+        "files_total": files.len(),
+        "documents": docs_json,
+        "webhook_enabled": target.is_some(),
+        "created_at": created_at,
+    });
+    let op = NewOperation {
+        id: op_id.clone(),
+        company_id: company.clone(),
+        api_key_id: key_id,
+        use_heavy,
+        selected_pages,
+        webhook: target,
+        metadata: fields.metadata,
+        client_operation_id: fields.client_operation_id,
+        files: files.into_iter().map(|f| f.file).collect(),
+    };
+    let (idem_key, resp_text) = (idem.to_string(), response.to_string());
+    let created = state
+        .db
+        .call_tx(move |tx| {
+            let r = store::create_operation(tx, &op)?;
+            if r.is_ok() {
+                store::complete_idempotency(
+                    tx,
+                    &op.company_id,
+                    &idem_key,
+                    &request_hash,
+                    &op.id,
+                    &resp_text,
+                )?;
+            }
+            Ok(r)
+        })
+        .await?;
+    match created {
+        Ok(()) => {
+            // The operation exists: its files stay.
+            stored_guard.0.clear();
+            state.jobs_wake.notify_waiters();
+            state.deliveries_wake.notify_one();
+            Ok((StatusCode::ACCEPTED, axum::Json(response)).into_response())
+        }
+        Err(refusal) => Err(match refusal {
+            BillingRefusal::HeavyMinimum { available } => ApiError::payment(
+                "HEAVY_AI_MINIMUM_BALANCE_REQUIRED",
+                format!(
+                    "enhanced recognition needs at least {} available documents, {available} available",
+                    store::HEAVY_MINIMUM_AVAILABLE
+                ),
+            ),
+            BillingRefusal::Insufficient { needed, available } => ApiError::payment(
+                "INSUFFICIENT_BALANCE",
+                format!("{needed} documents needed, {available} available"),
+            ),
+            BillingRefusal::MonthlyLimit { needed, remaining } => ApiError::payment(
+                "MONTHLY_LIMIT_EXCEEDED",
+                format!(
+                    "{needed} documents needed, {remaining} left in this API key's monthly limit"
+                ),
+            ),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filenames_are_data_not_paths() {
+        assert_eq!(sanitize_filename(Some("../../etc/passwd")), "passwd");
+        assert_eq!(sanitize_filename(Some("C:\\Users\\x\\inv.pdf")), "inv.pdf");
+        assert_eq!(sanitize_filename(Some("..")), "file");
+        assert_eq!(sanitize_filename(Some("a\u{0}b\nc.pdf")), "abc.pdf");
+        assert_eq!(sanitize_filename(None), "file");
+        assert_eq!(sanitize_filename(Some("Рахунок №5.pdf")), "Рахунок №5.pdf");
+        assert_eq!(sanitize_filename(Some(&"x".repeat(400))).len(), 255);
+    }
+
+    #[test]
+    fn booleans() {
+        assert_eq!(parse_bool("TRUE"), Some(true));
+        assert_eq!(parse_bool("0"), Some(false));
+        assert_eq!(parse_bool("maybe"), None);
+    }
+}
