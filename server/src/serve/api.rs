@@ -421,8 +421,15 @@ async fn limits(State(state): State<AppState>, auth: Auth) -> Result<Response, A
 /// (the core's, so the two cannot drift) and this server's URL.
 pub fn openapi_document(public_url: &str) -> Value {
     let mut doc: Value = serde_json::from_str(OPENAPI).expect("openapi.json is valid JSON");
-    let result: Value =
-        serde_json::from_str(folio::result::JSON_SCHEMA).expect("the Result schema is valid JSON");
+    // The core schema's own `#/$defs/...` references, rewritten to where it sits in this
+    // document (and its `$id` dropped) so every OpenAPI tool resolves them.
+    let text =
+        folio::result::JSON_SCHEMA.replace("\"#/$defs/", "\"#/components/schemas/Result/$defs/");
+    let mut result: Value = serde_json::from_str(&text).expect("the Result schema is valid JSON");
+    if let Some(o) = result.as_object_mut() {
+        o.remove("$id");
+        o.remove("$schema");
+    }
     doc["components"]["schemas"]["Result"] = result;
     doc["servers"] = json!([{ "url": public_url }]);
     doc
@@ -448,7 +455,7 @@ async fn healthz(State(state): State<AppState>) -> Response {
 }
 
 async fn metrics(State(state): State<AppState>) -> Response {
-    let depth = state.db.call(|c| store::queue_depth(c)).await.unwrap_or(-1);
+    let depth = state.db.call(store::queue_depth).await.unwrap_or(-1);
     (
         StatusCode::OK,
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],

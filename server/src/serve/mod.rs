@@ -167,8 +167,9 @@ fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
     hex::decode(key).map_err(std::io::Error::other)
 }
 
-/// Builds the shared state (database opened and recovered, engine built).
-pub fn build_app(args: &ServeArgs) -> Result<AppState, String> {
+/// Builds the shared state (database opened and recovered, engine built); `addr` is the address
+/// actually listened on (the default public URL).
+pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String> {
     let files_dir = args.data_dir.join("files");
     let tmp_dir = args.data_dir.join("tmp");
     for d in [&files_dir, &tmp_dir] {
@@ -217,7 +218,7 @@ pub fn build_app(args: &ServeArgs) -> Result<AppState, String> {
         public_url: args
             .public_url
             .clone()
-            .unwrap_or_else(|| format!("http://{}", args.listen)),
+            .unwrap_or_else(|| format!("http://{addr}")),
         signed_url_ttl: Duration::from_secs(args.signed_url_ttl),
         max_request_bytes: args.max_request_mb.saturating_mul(1024 * 1024),
     }))
@@ -237,13 +238,6 @@ pub fn run(args: ServeArgs) -> ExitCode {
         }
     };
     rt.block_on(async move {
-        let state = match build_app(&args) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("folio serve: {e}");
-                return ExitCode::from(3);
-            }
-        };
         let listener = match tokio::net::TcpListener::bind(args.listen).await {
             Ok(l) => l,
             Err(e) => {
@@ -252,6 +246,13 @@ pub fn run(args: ServeArgs) -> ExitCode {
             }
         };
         let addr = listener.local_addr().map_or(args.listen, |a| a);
+        let state = match build_app(&args, addr) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("folio serve: {e}");
+                return ExitCode::from(3);
+            }
+        };
         for _ in 0..args.workers.max(1) {
             tokio::spawn(worker::run(state.clone()));
         }

@@ -1405,6 +1405,9 @@ pub fn document_company(conn: &Connection, doc_id: &str) -> DbResult<Option<Stri
         .optional()?)
 }
 
+/// id, event, event id, document, status, next attempt (ms).
+type DeliveryRow = (String, String, String, Option<String>, String, Option<i64>);
+
 /// `GET /operations/{id}/webhook`.
 pub fn webhook_state(conn: &Connection, company_id: &str, op_id: &str) -> DbResult<Option<Value>> {
     let url: Option<Option<String>> = conn
@@ -1419,7 +1422,7 @@ pub fn webhook_state(conn: &Connection, company_id: &str, op_id: &str) -> DbResu
         "SELECT id, event, event_id, document_id, status, next_attempt_ms FROM deliveries \
          WHERE operation_id = ?1 ORDER BY created_at, id",
     )?;
-    let rows: Vec<(String, String, String, Option<String>, String, Option<i64>)> = st
+    let rows: Vec<DeliveryRow> = st
         .query_map([op_id], |r| {
             Ok((
                 r.get(0)?,

@@ -257,32 +257,61 @@ fn parse_bool(v: &str) -> Option<bool> {
     }
 }
 
+/// Bytes of an upload read (and dropped) before answering an error found before the body, so
+/// the client gets the answer rather than a connection closed under its upload.
+const DRAIN_LIMIT: usize = 4 * 1024 * 1024;
+
+/// Reads and drops up to [`DRAIN_LIMIT`] bytes of a multipart body.
+async fn drain(mp: Result<Multipart, MultipartRejection>) {
+    let Ok(mut mp) = mp else { return };
+    let mut read = 0usize;
+    while let Ok(Some(mut field)) = mp.next_field().await {
+        while let Ok(Some(chunk)) = field.chunk().await {
+            read += chunk.len();
+            if read > DRAIN_LIMIT {
+                return;
+            }
+        }
+    }
+}
+
 /// The handler.
 pub async fn create_operation(
     axum::extract::State(state): axum::extract::State<AppState>,
-    auth: Auth,
+    auth: Result<Auth, ApiError>,
     headers: HeaderMap,
     mp: Result<Multipart, MultipartRejection>,
 ) -> Result<Response, ApiError> {
-    auth.require("operations:write")?;
-    let idem = headers
+    // Authentication and permission first; the answer waits until the body is read.
+    let auth = match auth.and_then(|a| a.require("operations:write").map(|()| a)) {
+        Ok(a) => a,
+        Err(e) => {
+            drain(mp).await;
+            return Err(e);
+        }
+    };
+    let idem = match headers
         .get("idempotency-key")
         .and_then(|v| v.to_str().ok())
         .map(str::trim)
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| {
-            ApiError::bad_request(
+    {
+        Some(k) if k.len() <= MAX_IDEMPOTENCY_KEY => k.to_string(),
+        Some(_) => {
+            drain(mp).await;
+            return Err(ApiError::bad_request(
+                "INVALID_IDEMPOTENCY_KEY",
+                format!("Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters"),
+            ));
+        }
+        None => {
+            drain(mp).await;
+            return Err(ApiError::bad_request(
                 "IDEMPOTENCY_KEY_REQUIRED",
                 "send an Idempotency-Key header with every new upload",
-            )
-        })?
-        .to_string();
-    if idem.len() > MAX_IDEMPOTENCY_KEY {
-        return Err(ApiError::bad_request(
-            "INVALID_IDEMPOTENCY_KEY",
-            format!("Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters"),
-        ));
-    }
+            ));
+        }
+    };
     let mp = mp.map_err(|e| {
         ApiError::bad_request(
             "INVALID_REQUEST",
@@ -305,6 +334,7 @@ pub async fn create_operation(
         .await?;
     match claim {
         IdempotencyClaim::InProgress => {
+            drain(Ok(mp)).await;
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "IDEMPOTENCY_IN_PROGRESS",
