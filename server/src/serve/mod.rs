@@ -103,7 +103,9 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// Recognition workers (documents processed at the same time).
+    /// Recognition workers (documents processed at the same time). 0 runs an API-only node:
+    /// uploads are accepted and queued in the database for other `folio serve` processes on the
+    /// same data directory to recognise.
     #[arg(long, default_value_t = 2)]
     pub workers: usize,
     /// Base URL of this server as clients reach it (for signed links; default: from --listen).
@@ -253,7 +255,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
                 return ExitCode::from(3);
             }
         };
-        for _ in 0..args.workers.max(1) {
+        for _ in 0..args.workers {
             tokio::spawn(worker::run(state.clone()));
         }
         tokio::spawn(webhooks::run(state.clone()));
@@ -263,7 +265,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
             serde_json::json!({
                 "listening": addr.to_string(),
                 "data_dir": args.data_dir.display().to_string(),
-                "workers": args.workers.max(1),
+                "workers": args.workers,
             })
         );
         let app = api::router(state);

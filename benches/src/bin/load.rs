@@ -1,0 +1,565 @@
+//! Load and overhead measurements of `folio serve` (issue 3), against a server it starts itself
+//! on a temporary data directory (`--bin` the `folio` binary, default `target/release/folio`).
+//!
+//! ```text
+//! load [--bin PATH] [--pdf PATH] [--scan PATH] [overhead] [poll] [burst]
+//! ```
+//!
+//! * `overhead`: an API-only server (`--workers 0`, nothing recognising): N sequential uploads
+//!   of a one-page PDF; time to the 202 answer (median, p99).
+//! * `poll`: a server with 2 workers kept busy recognising scans; sequential
+//!   `GET /api/v1/operations/{id}` for a while; latency median and p99.
+//! * `burst`: 200 concurrent clients (one API key each, the default rate limit) upload 1,000
+//!   documents in total (5 each) to a server with 2 workers and a company default webhook to a
+//!   local receiver; then checks: no 5xx, every accepted document processed once and charged
+//!   once, billing invariants (balance = start - charged, nothing reserved), every webhook event
+//!   received exactly once per event id.
+//!
+//! Without a scenario argument all three run.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::routing::post;
+use clap::Parser;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Parser)]
+#[command(name = "load")]
+struct Args {
+    /// The folio binary.
+    #[arg(long)]
+    bin: Option<PathBuf>,
+    /// A one-page text-layer PDF.
+    #[arg(long)]
+    pdf: Option<PathBuf>,
+    /// A scanned page (keeps workers busy in `poll`).
+    #[arg(long)]
+    scan: Option<PathBuf>,
+    /// Uploads timed in `overhead`.
+    #[arg(long, default_value_t = 300)]
+    uploads: usize,
+    /// Clients of `burst`.
+    #[arg(long, default_value_t = 200)]
+    clients: usize,
+    /// Documents per client in `burst`.
+    #[arg(long, default_value_t = 5)]
+    per_client: usize,
+    /// Scenarios: overhead, poll, burst (default: all).
+    scenarios: Vec<String>,
+}
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(bin: &Path, dir: &Path, extra: &[&str]) -> Result<Server, String> {
+    let mut child = Command::new(bin)
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .args(extra)
+        .env("OMP_THREAD_LIMIT", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let out = child.stdout.take().ok_or("no stdout")?;
+    let mut line = String::new();
+    BufReader::new(out)
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
+    let v: Value = serde_json::from_str(line.trim()).map_err(|e| format!("{e}: {line}"))?;
+    let addr = v["listening"].as_str().ok_or("no address")?.to_string();
+    Ok(Server {
+        child,
+        base: format!("http://{addr}"),
+    })
+}
+
+fn admin(bin: &Path, dir: &Path, args: &[&str]) -> Result<Value, String> {
+    let out = Command::new(bin)
+        .arg("admin")
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
+}
+
+fn company(bin: &Path, dir: &Path, balance: i64) -> Result<String, String> {
+    let c = admin(
+        bin,
+        dir,
+        &[
+            "company",
+            "create",
+            "--name",
+            "Load",
+            "--balance",
+            &balance.to_string(),
+        ],
+    )?;
+    Ok(c["company_id"].as_str().ok_or("no id")?.to_string())
+}
+
+fn key(bin: &Path, dir: &Path, company: &str) -> Result<String, String> {
+    let k = admin(
+        bin,
+        dir,
+        &[
+            "key",
+            "create",
+            "--company",
+            company,
+            "--permissions",
+            "operations:write,operations:read,documents:read,usage:read",
+        ],
+    )?;
+    Ok(k["api_key"].as_str().ok_or("no key")?.to_string())
+}
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v[i.min(v.len() - 1)]
+}
+
+async fn upload(
+    c: &reqwest::Client,
+    base: &str,
+    key: &str,
+    idem: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) -> Result<(u16, Value), String> {
+    let form = reqwest::multipart::Form::new().part(
+        "files[]",
+        reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
+    );
+    let r = c
+        .post(format!("{base}/api/v1/operations"))
+        .bearer_auth(key)
+        .header("Idempotency-Key", idem)
+        .multipart(form)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let st = r.status().as_u16();
+    Ok((st, r.json().await.unwrap_or(Value::Null)))
+}
+
+async fn overhead(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let co = company(bin, dir.path(), 1_000_000)?;
+    let k = key(bin, dir.path(), &co)?;
+    let s = start(bin, dir.path(), &["--workers", "0", "--rate-limit", "0"])?;
+    let c = reqwest::Client::new();
+    // Warm-up.
+    for i in 0..10 {
+        upload(
+            &c,
+            &s.base,
+            &k,
+            &format!("w{i}"),
+            "invoice.pdf",
+            pdf.to_vec(),
+        )
+        .await?;
+    }
+    let mut ms = Vec::new();
+    for i in 0..args.uploads {
+        let t = Instant::now();
+        let (st, _) = upload(
+            &c,
+            &s.base,
+            &k,
+            &format!("u{i}"),
+            "invoice.pdf",
+            pdf.to_vec(),
+        )
+        .await?;
+        ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        if st != 202 {
+            return Err(format!("upload answered {st}"));
+        }
+    }
+    println!(
+        "overhead: {} sequential uploads of a {} byte one-page PDF to an API-only server \
+         (--workers 0): median {:.2} ms, p99 {:.2} ms, max {:.2} ms (target: median <= 10 ms)",
+        ms.len(),
+        pdf.len(),
+        pct(&mut ms, 0.5),
+        pct(&mut ms, 0.99),
+        pct(&mut ms, 1.0)
+    );
+    drop(s);
+    Ok(())
+}
+
+async fn poll(bin: &Path, scan: &[u8], pdf: &[u8]) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let co = company(bin, dir.path(), 1_000_000)?;
+    let k = key(bin, dir.path(), &co)?;
+    let s = start(bin, dir.path(), &["--workers", "2", "--rate-limit", "0"])?;
+    let c = reqwest::Client::new();
+    let (_, target) = upload(&c, &s.base, &k, "target", "invoice.pdf", pdf.to_vec()).await?;
+    let op = target["operation_id"].as_str().ok_or("no op")?.to_string();
+    // Keep both workers busy with scans for the whole measurement (about 0.4 s each).
+    for i in 0..150 {
+        upload(
+            &c,
+            &s.base,
+            &k,
+            &format!("scan{i}"),
+            "scan.png",
+            scan.to_vec(),
+        )
+        .await?;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut ms = Vec::new();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) {
+        let t = Instant::now();
+        let r = c
+            .get(format!("{}/api/v1/operations/{op}", s.base))
+            .bearer_auth(&k)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        let st = r.status().as_u16();
+        let _ = r.bytes().await;
+        ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        if st != 200 {
+            return Err(format!("GET answered {st}"));
+        }
+    }
+    let m: Value = c
+        .get(format!("{}/api/v1/operations/{op}", s.base))
+        .bearer_auth(&k)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())?;
+    let metrics = c
+        .get(format!("{}/metrics", s.base))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .text()
+        .await
+        .unwrap_or_default();
+    let done = metrics
+        .lines()
+        .find(|l| l.starts_with("folio_document_processing_seconds_count"))
+        .unwrap_or("")
+        .to_string();
+    println!(
+        "poll: {} sequential GET /api/v1/operations/{{id}} in 20 s while 2 workers recognised \
+         scans ({done}): median {:.2} ms, p99 {:.2} ms, max {:.2} ms (target: p99 <= 10 ms); \
+         operation {}",
+        ms.len(),
+        pct(&mut ms, 0.5),
+        pct(&mut ms, 0.99),
+        pct(&mut ms, 1.0),
+        m["status"]
+    );
+    Ok(())
+}
+
+#[derive(Default)]
+struct Hooks {
+    by_event: BTreeMap<String, u32>,
+    events: BTreeMap<String, u32>,
+}
+
+async fn hook(
+    State(h): State<Arc<Mutex<Hooks>>>,
+    headers: HeaderMap,
+    body: String,
+) -> &'static str {
+    let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let id = headers
+        .get("x-folio-event-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    if let Ok(mut h) = h.lock() {
+        *h.by_event.entry(id).or_default() += 1;
+        *h.events
+            .entry(v["event"].as_str().unwrap_or("?").to_string())
+            .or_default() += 1;
+    }
+    "ok"
+}
+
+async fn burst(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let balance: i64 = (args.clients * args.per_client) as i64 + 100;
+    let co = company(bin, dir.path(), balance)?;
+    let hooks: Arc<Mutex<Hooks>> = Arc::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let hook_url = format!(
+        "http://{}/hook",
+        listener.local_addr().map_err(|e| e.to_string())?
+    );
+    let app = Router::new()
+        .route("/hook", post(hook))
+        .with_state(hooks.clone());
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    admin(
+        bin,
+        dir.path(),
+        &[
+            "webhook",
+            "create",
+            "--company",
+            &co,
+            "--url",
+            &hook_url,
+            "--default",
+        ],
+    )?;
+    let mut keys = Vec::new();
+    for _ in 0..args.clients {
+        keys.push(key(bin, dir.path(), &co)?);
+    }
+    let s = start(
+        bin,
+        dir.path(),
+        &[
+            "--workers",
+            "2",
+            "--allow-http-webhooks",
+            "--allow-private-webhooks",
+        ],
+    )?;
+    let base = s.base.clone();
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for (ci, k) in keys.iter().enumerate() {
+        let (base, k, pdf) = (base.clone(), k.clone(), pdf.to_vec());
+        let per = args.per_client;
+        tasks.push(tokio::spawn(async move {
+            let c = reqwest::Client::new();
+            let mut out = Vec::new();
+            for j in 0..per {
+                // A client retries what was not answered (network) with the same key.
+                let idem = format!("c{ci}-{j}");
+                let r = upload(
+                    &c,
+                    &base,
+                    &k,
+                    &idem,
+                    &format!("inv-{ci}-{j}.pdf"),
+                    pdf.clone(),
+                )
+                .await;
+                out.push(r);
+            }
+            out
+        }));
+    }
+    let mut statuses: BTreeMap<u16, usize> = BTreeMap::new();
+    let mut ops: Vec<(String, String)> = Vec::new();
+    for (t, k) in tasks.into_iter().zip(keys.iter()) {
+        for r in t.await.map_err(|e| e.to_string())? {
+            let (st, v) = r?;
+            *statuses.entry(st).or_default() += 1;
+            if st == 202 {
+                ops.push((
+                    v["operation_id"].as_str().unwrap_or("").to_string(),
+                    k.clone(),
+                ));
+            }
+        }
+    }
+    let upload_secs = started.elapsed().as_secs_f64();
+    // Wait for every operation to finish.
+    let c = reqwest::Client::new();
+    let mut docs: BTreeSet<String> = BTreeSet::new();
+    let mut charged = 0i64;
+    let mut processed = 0usize;
+    for (op, k) in &ops {
+        loop {
+            let r = c
+                .get(format!("{base}/api/v1/operations/{op}"))
+                .bearer_auth(k)
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            if r.status().as_u16() == 429 {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+            let v: Value = r.json().await.map_err(|e| e.to_string())?;
+            let st = v["status"].as_str().unwrap_or("").to_string();
+            if [
+                "PROCESSED",
+                "PROCESSED_WITH_WARNINGS",
+                "COMPLETED_WITH_REJECTIONS",
+                "COMPLETED_WITH_ERRORS",
+                "FAILED",
+            ]
+            .contains(&st.as_str())
+            {
+                for d in v["documents"].as_array().into_iter().flatten() {
+                    if !docs.insert(d["document_id"].as_str().unwrap_or("").to_string()) {
+                        return Err(format!("document listed twice: {d}"));
+                    }
+                    charged += d["billing"]["documents_charged"].as_i64().unwrap_or(0);
+                    if d["status"].as_str().unwrap_or("").starts_with("PROCESSED") {
+                        processed += 1;
+                    }
+                }
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    }
+    let total_secs = started.elapsed().as_secs_f64();
+    let limits: Value = c
+        .get(format!("{base}/api/v1/auth/limits"))
+        .bearer_auth(&keys[0])
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())?;
+    // Every event: document.processed per document plus operation.completed per operation.
+    let expected_events = processed + ops.len();
+    let wait = Instant::now();
+    loop {
+        let n = hooks.lock().map(|h| h.by_event.len()).unwrap_or(0);
+        if n >= expected_events || wait.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (distinct, duplicates, events) = {
+        let h = hooks.lock().map_err(|e| e.to_string())?;
+        (
+            h.by_event.len(),
+            h.by_event.values().filter(|n| **n > 1).count(),
+            h.events.clone(),
+        )
+    };
+    let five_xx: usize = statuses
+        .iter()
+        .filter(|(s, _)| **s >= 500)
+        .map(|(_, n)| n)
+        .sum();
+    let balance_now = limits["balance_documents"].as_i64().unwrap_or(-1);
+    println!(
+        "burst: {} clients x {} uploads = {} documents; answers {statuses:?} in {upload_secs:.1} s; \
+         all final after {total_secs:.1} s; documents {} (distinct), processed {processed}, \
+         charged {charged}; balance {balance} -> {balance_now} (expected {}), reserved {}; \
+         webhook events {events:?}: {distinct} distinct event ids (expected {expected_events}), \
+         {duplicates} received more than once; 5xx: {five_xx}",
+        args.clients,
+        args.per_client,
+        args.clients * args.per_client,
+        docs.len(),
+        balance - charged,
+        limits["reserved_documents"]
+    );
+    let ok = five_xx == 0
+        && docs.len() == ops.len()
+        && balance_now == balance - charged
+        && limits["reserved_documents"] == 0
+        && charged == processed as i64
+        && distinct == expected_events
+        && duplicates == 0;
+    println!("burst checks: {}", if ok { "all hold" } else { "FAILED" });
+    drop(s);
+    if ok {
+        Ok(())
+    } else {
+        Err("burst checks failed".into())
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let root = folio_bench::inputs::workspace_root();
+    let bin = args
+        .bin
+        .clone()
+        .unwrap_or_else(|| root.join("target/release/folio"));
+    let pdf_path = args
+        .pdf
+        .clone()
+        .unwrap_or_else(|| root.join("fixtures/docs/invoice_de_text.pdf"));
+    let scan_path = args
+        .scan
+        .clone()
+        .unwrap_or_else(|| root.join("fixtures/docs/invoice_de_scan.png"));
+    let (Ok(pdf), Ok(scan)) = (std::fs::read(&pdf_path), std::fs::read(&scan_path)) else {
+        eprintln!(
+            "load: cannot read {} or {}",
+            pdf_path.display(),
+            scan_path.display()
+        );
+        return ExitCode::from(2);
+    };
+    let all = args.scenarios.is_empty();
+    let want = |s: &str| all || args.scenarios.iter().any(|x| x == s);
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("load: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let r = rt.block_on(async {
+        if want("overhead") {
+            overhead(&args, &bin, &pdf).await?;
+        }
+        if want("poll") {
+            poll(&bin, &scan, &pdf).await?;
+        }
+        if want("burst") {
+            burst(&args, &bin, &pdf).await?;
+        }
+        Ok::<(), String>(())
+    });
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("load: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
