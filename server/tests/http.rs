@@ -1225,3 +1225,29 @@ fn openapi_health_and_metrics() {
     );
     assert!(m.contains("folio_queue_documents 0"));
 }
+
+#[test]
+fn webhook_targets_must_be_https_and_public_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, key) = company_and_key(dir.path(), 5);
+    let s = Server::start_with(dir.path(), &[]);
+    for (i, u) in [
+        "http://example.com/hook",
+        "https://127.0.0.1/hook",
+        "https://localhost/hook",
+        "https://10.0.0.8/hook",
+        "https://[::1]/hook",
+        "https://169.254.169.254/latest/meta-data",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let f = form(&["invoice_de_text.pdf"]).text("webhook_url", u.to_string());
+        let (st, body) = upload(&s, &key, &format!("ssrf-{i}"), f);
+        assert_eq!(
+            (st, body["error"]["code"].as_str().unwrap_or_default()),
+            (422, "INVALID_WEBHOOK_URL"),
+            "{u}: {body}"
+        );
+    }
+}

@@ -35,10 +35,16 @@ pub struct Server {
 impl Server {
     /// Starts `folio serve` on a data directory (http and loopback webhooks allowed).
     pub fn start(data_dir: &Path, extra: &[&str]) -> Server {
+        let mut args = vec!["--allow-http-webhooks", "--allow-private-webhooks"];
+        args.extend_from_slice(extra);
+        Self::start_with(data_dir, &args)
+    }
+
+    /// Starts `folio serve` with exactly these extra arguments (default webhook rules).
+    pub fn start_with(data_dir: &Path, extra: &[&str]) -> Server {
         let mut cmd = Command::new(bin());
         cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir)
-            .args(["--allow-http-webhooks", "--allow-private-webhooks"])
             .args(extra)
             .env("OMP_THREAD_LIMIT", "1")
             .stdout(Stdio::piped())
@@ -76,7 +82,7 @@ impl Server {
         self.kill9();
         let extra: Vec<String> = std::mem::take(&mut self.extra);
         let refs: Vec<&str> = extra.iter().map(String::as_str).collect();
-        Server::start(&self.data_dir.clone(), &refs)
+        Server::start_with(&self.data_dir.clone(), &refs)
     }
 }
 
