@@ -36,6 +36,10 @@ impl std::fmt::Debug for PdfLib {
 static PDFIUM: OnceLock<std::result::Result<PdfLib, String>> = OnceLock::new();
 
 /// File name of the library on this platform (`libpdfium.so` on Linux).
+pub fn library_file_name() -> PathBuf {
+    lib_name()
+}
+
 fn lib_name() -> PathBuf {
     PathBuf::from(Pdfium::pdfium_platform_library_name())
 }
