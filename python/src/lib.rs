@@ -1,0 +1,517 @@
+//! `folio._native`: the Python face of the engine (re-exported by the `folio` package).
+//!
+//! * `Engine`: built once, thread-safe; `recognize` / `recognize_json` release the GIL while the
+//!   engine runs, so Python threads recognise in parallel; `recognize_many` runs on Rust threads
+//!   and yields results as they finish.
+//! * Errors: a `FolioError` hierarchy with `.code` mirroring the engine's codes;
+//!   `FileNotFoundError` / `PermissionError` for the OS errors they name.
+//! * `verify_webhook`: the webhook signature check of the HTTP contract.
+
+use engine::{CancelToken, Engine, EngineConfig, Error, ErrorCode, RecognizeOptions};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyFileNotFoundError, PyPermissionError, PyStopIteration};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+
+create_exception!(
+    folio,
+    FolioError,
+    PyException,
+    "Base class of Folio's errors; `.code` is the stable code."
+);
+create_exception!(
+    folio,
+    UnsupportedFileError,
+    FolioError,
+    "The file's content is not a supported type."
+);
+create_exception!(
+    folio,
+    FileTooLargeError,
+    FolioError,
+    "The file is over the size limit."
+);
+create_exception!(
+    folio,
+    TooManyPagesError,
+    FolioError,
+    "The document has more pages than allowed."
+);
+create_exception!(folio, CorruptFileError, FolioError, "The file is damaged.");
+create_exception!(
+    folio,
+    EncryptedFileError,
+    FolioError,
+    "The file is password protected."
+);
+create_exception!(folio, EmptyFileError, FolioError, "The file is empty.");
+create_exception!(
+    folio,
+    InvalidArgumentError,
+    FolioError,
+    "An argument, option or configuration is invalid."
+);
+create_exception!(
+    folio,
+    IoError,
+    FolioError,
+    "Reading a file failed (other than not found / no permission)."
+);
+create_exception!(
+    folio,
+    RuntimeMissingError,
+    FolioError,
+    "A native library (pdfium, tesseract data) is missing."
+);
+create_exception!(folio, OcrError, FolioError, "OCR failed.");
+create_exception!(folio, ModelError, FolioError, "A model failed.");
+create_exception!(
+    folio,
+    CancelledError,
+    FolioError,
+    "The recognition was cancelled."
+);
+create_exception!(
+    folio,
+    InternalError,
+    FolioError,
+    "An internal error (a bug)."
+);
+create_exception!(
+    folio,
+    SignatureError,
+    FolioError,
+    "A webhook signature did not verify."
+);
+
+/// The exception of an engine error (OS errors as Python's own where they have one).
+fn to_py(e: Error) -> PyErr {
+    if let Error::Io { source, .. } = &e {
+        match source.kind() {
+            std::io::ErrorKind::NotFound => return PyFileNotFoundError::new_err(e.to_string()),
+            std::io::ErrorKind::PermissionDenied => {
+                return PyPermissionError::new_err(e.to_string());
+            }
+            _ => {}
+        }
+    }
+    let msg = e.to_string();
+    match e.code() {
+        ErrorCode::UnsupportedFileType => UnsupportedFileError::new_err(msg),
+        ErrorCode::FileTooLarge => FileTooLargeError::new_err(msg),
+        ErrorCode::TooManyPages => TooManyPagesError::new_err(msg),
+        ErrorCode::CorruptFile => CorruptFileError::new_err(msg),
+        ErrorCode::EncryptedFile => EncryptedFileError::new_err(msg),
+        ErrorCode::EmptyFile => EmptyFileError::new_err(msg),
+        ErrorCode::InvalidArgument => InvalidArgumentError::new_err(msg),
+        ErrorCode::Io => IoError::new_err(msg),
+        ErrorCode::RuntimeMissing => RuntimeMissingError::new_err(msg),
+        ErrorCode::OcrFailed => OcrError::new_err(msg),
+        ErrorCode::ModelError => ModelError::new_err(msg),
+        ErrorCode::Cancelled => CancelledError::new_err(msg),
+        ErrorCode::Internal => InternalError::new_err(msg),
+        ErrorCode::SignatureInvalid => SignatureError::new_err(msg),
+    }
+}
+
+/// pdfium next to this extension module (`folio/lib/`) or in the installed `pypdfium2_raw`
+/// package, unless the configuration or `FOLIO_PDFIUM_LIB` names one.
+fn default_pdfium(py: Python<'_>) -> Option<PathBuf> {
+    if std::env::var_os(engine::pdf::PDFIUM_ENV).is_some_and(|v| !v.is_empty()) {
+        return None;
+    }
+    let name = engine::pdf::library_file_name();
+    let dir_of = |module: &str| -> Option<PathBuf> {
+        let m = py.import(module).ok()?;
+        let file: String = m.getattr("__file__").ok()?.extract().ok()?;
+        PathBuf::from(file).parent().map(PathBuf::from)
+    };
+    if let Some(d) = dir_of("folio._native").or_else(|| dir_of("folio")) {
+        let p = d.join("lib").join(&name);
+        if p.is_file() {
+            return Some(p);
+        }
+    }
+    let p = dir_of("pypdfium2_raw")?.join(&name);
+    p.is_file().then_some(p)
+}
+
+/// Input of a recognition, copied out of Python objects before the GIL is released.
+enum Source {
+    Path(PathBuf),
+    Bytes(Vec<u8>),
+}
+
+fn source_of(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Source::Bytes(b.as_bytes().to_vec()));
+    }
+    if let Ok(b) = obj.extract::<Vec<u8>>()
+        && !obj.is_instance_of::<PyString>()
+    {
+        return Ok(Source::Bytes(b));
+    }
+    let os = obj.py().import("os")?;
+    let path: PathBuf = os.call_method1("fspath", (obj,))?.extract()?;
+    Ok(Source::Path(path))
+}
+
+fn options(
+    pages: Option<String>,
+    heavy: bool,
+    filename: Option<String>,
+    languages: Option<Vec<String>>,
+) -> RecognizeOptions {
+    RecognizeOptions {
+        pages,
+        heavy,
+        filename,
+        languages,
+        ..RecognizeOptions::default()
+    }
+}
+
+fn run(engine: &Engine, src: &Source, opts: &RecognizeOptions) -> Result<String, Error> {
+    let cancel = CancelToken::new();
+    let quiet = |_| {};
+    match src {
+        Source::Path(p) => engine.recognize_path(p, opts, &quiet, &cancel),
+        Source::Bytes(b) => engine.recognize_bytes(b, opts, &quiet, &cancel),
+    }
+    .map(|r| r.to_json())
+}
+
+fn json_loads<'py>(py: Python<'py>, s: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (s,))
+}
+
+/// The recognition engine. Build it once (it loads models) and share it between threads.
+#[pyclass(name = "Engine", module = "folio", frozen)]
+struct PyEngine {
+    engine: Arc<Engine>,
+}
+
+#[pymethods]
+impl PyEngine {
+    /// `Engine(languages=None, *, config=None, pdfium_library=None, threads=None,
+    /// max_pages=None, max_file_size_mb=None)`.
+    ///
+    /// `languages`: ISO 639-1 codes (default: en, de, fr, pl, uk, ru). `config`: a dict or JSON
+    /// string of the engine configuration; the keyword arguments override it.
+    #[new]
+    #[pyo3(signature = (languages=None, *, config=None, pdfium_library=None, threads=None, max_pages=None, max_file_size_mb=None))]
+    fn new(
+        py: Python<'_>,
+        languages: Option<Vec<String>>,
+        config: Option<&Bound<'_, PyAny>>,
+        pdfium_library: Option<PathBuf>,
+        threads: Option<usize>,
+        max_pages: Option<u32>,
+        max_file_size_mb: Option<u64>,
+    ) -> PyResult<Self> {
+        let mut cfg = match config {
+            None => EngineConfig::default(),
+            Some(c) if c.is_instance_of::<PyString>() => {
+                EngineConfig::from_json(&c.extract::<String>()?).map_err(to_py)?
+            }
+            Some(c) => {
+                let text: String = py.import("json")?.call_method1("dumps", (c,))?.extract()?;
+                EngineConfig::from_json(&text).map_err(to_py)?
+            }
+        };
+        if let Some(l) = languages {
+            cfg.languages = l;
+        }
+        if let Some(t) = threads {
+            cfg.threads = Some(t);
+        }
+        if let Some(m) = max_pages {
+            cfg.limits.max_pages = m;
+        }
+        if let Some(m) = max_file_size_mb {
+            cfg.limits.max_file_size_mb = m;
+        }
+        if let Some(p) = pdfium_library {
+            cfg.pdfium_library = Some(p);
+        } else if cfg.pdfium_library.is_none() {
+            cfg.pdfium_library = default_pdfium(py);
+        }
+        let engine = py.detach(|| Engine::new(cfg)).map_err(to_py)?;
+        Ok(PyEngine {
+            engine: Arc::new(engine),
+        })
+    }
+
+    /// Recognises a file path (str or os.PathLike) or the bytes of a file; returns the Result
+    /// JSON as a dict. The GIL is released while the engine runs.
+    #[pyo3(signature = (source, *, pages=None, heavy=false, filename=None, languages=None))]
+    fn recognize<'py>(
+        &self,
+        py: Python<'py>,
+        source: &Bound<'py, PyAny>,
+        pages: Option<String>,
+        heavy: bool,
+        filename: Option<String>,
+        languages: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.recognize_json(py, source, pages, heavy, filename, languages)?;
+        json_loads(py, &json)
+    }
+
+    /// Like `recognize`, returning the Result JSON text.
+    #[pyo3(signature = (source, *, pages=None, heavy=false, filename=None, languages=None))]
+    fn recognize_json(
+        &self,
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        pages: Option<String>,
+        heavy: bool,
+        filename: Option<String>,
+        languages: Option<Vec<String>>,
+    ) -> PyResult<String> {
+        let src = source_of(source)?;
+        let opts = options(pages, heavy, filename, languages);
+        let engine = self.engine.clone();
+        py.detach(move || run(&engine, &src, &opts)).map_err(to_py)
+    }
+
+    /// Recognises many files on `workers` Rust threads (default: the number of CPUs) and yields
+    /// `(source, result)` pairs as they finish. A failed document raises its error when reached,
+    /// or is yielded as `(source, exception)` with `return_exceptions=True`.
+    #[pyo3(signature = (sources, workers=None, *, pages=None, heavy=false, languages=None, return_exceptions=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn recognize_many(
+        &self,
+        py: Python<'_>,
+        sources: &Bound<'_, PyAny>,
+        workers: Option<usize>,
+        pages: Option<String>,
+        heavy: bool,
+        languages: Option<Vec<String>>,
+        return_exceptions: bool,
+    ) -> PyResult<ResultIterator> {
+        let mut items: Vec<(Py<PyAny>, Source)> = Vec::new();
+        for s in sources.try_iter()? {
+            let s = s?;
+            let src = source_of(&s)?;
+            items.push((s.unbind(), src));
+        }
+        let total = items.len();
+        let workers = workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, total.max(1));
+        let opts = Arc::new(options(pages, heavy, None, languages));
+        let (tx, rx) = channel::<(usize, Result<String, Error>)>();
+        let mut keys = Vec::with_capacity(total);
+        let mut queue = Vec::with_capacity(total);
+        for (i, (k, src)) in items.into_iter().enumerate() {
+            keys.push(k);
+            queue.push((i, src));
+        }
+        queue.reverse();
+        let queue = Arc::new(Mutex::new(queue));
+        py.detach(|| {
+            for _ in 0..workers {
+                let (engine, opts, queue, tx) =
+                    (self.engine.clone(), opts.clone(), queue.clone(), tx.clone());
+                std::thread::spawn(move || {
+                    loop {
+                        let next = queue.lock().ok().and_then(|mut q| q.pop());
+                        let Some((i, src)) = next else { break };
+                        if tx.send((i, run(&engine, &src, &opts))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        Ok(ResultIterator {
+            rx: Mutex::new(rx),
+            keys,
+            remaining: Mutex::new(total),
+            return_exceptions,
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine(languages={:?})", self.engine.config().languages)
+    }
+}
+
+/// Results of `Engine.recognize_many`, in the order they finish.
+#[pyclass(module = "folio", frozen)]
+struct ResultIterator {
+    rx: Mutex<Receiver<(usize, Result<String, Error>)>>,
+    keys: Vec<Py<PyAny>>,
+    remaining: Mutex<usize>,
+    return_exceptions: bool,
+}
+
+#[pymethods]
+impl ResultIterator {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<(Py<PyAny>, Bound<'py, PyAny>)> {
+        {
+            let mut left = self
+                .remaining
+                .lock()
+                .map_err(|_| InternalError::new_err("iterator lock poisoned"))?;
+            if *left == 0 {
+                return Err(PyStopIteration::new_err(()));
+            }
+            *left -= 1;
+        }
+        let got = py.detach(|| self.rx.lock().ok().and_then(|rx| rx.recv().ok()));
+        let Some((i, result)) = got else {
+            return Err(InternalError::new_err("a recognition thread stopped"));
+        };
+        let key = self.keys[i].clone_ref(py);
+        match result {
+            Ok(json) => Ok((key, json_loads(py, &json)?)),
+            Err(e) if self.return_exceptions => {
+                Ok((key, to_py(e).into_value(py).into_bound(py).into_any()))
+            }
+            Err(e) => Err(to_py(e)),
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.remaining.lock().map_or(0, |l| *l)
+    }
+}
+
+/// Verifies a received webhook (the HTTP contract's signature): `headers` a mapping or list of
+/// (name, value) pairs, `body` the raw bytes. Raises `SignatureError` unless the signature
+/// matches and the timestamp is at most `tolerance` seconds away from now.
+#[pyfunction]
+#[pyo3(signature = (secret, headers, body, tolerance=300, *, header_prefix="X-Folio-", now=None))]
+fn verify_webhook(
+    secret: &Bound<'_, PyAny>,
+    headers: &Bound<'_, PyAny>,
+    body: &Bound<'_, PyAny>,
+    tolerance: i64,
+    header_prefix: &str,
+    now: Option<i64>,
+) -> PyResult<()> {
+    let secret: Vec<u8> = match secret.extract::<String>() {
+        Ok(s) => s.into_bytes(),
+        Err(_) => secret.extract::<Vec<u8>>()?,
+    };
+    let body: Vec<u8> = match body.cast::<PyBytes>() {
+        Ok(b) => b.as_bytes().to_vec(),
+        Err(_) => body.extract::<String>()?.into_bytes(),
+    };
+    let pairs: Vec<(String, String)> = if let Ok(d) = headers.cast::<PyDict>() {
+        d.iter()
+            .map(|(k, v)| Ok((k.extract()?, v.extract()?)))
+            .collect::<PyResult<_>>()?
+    } else if headers.hasattr("items")? {
+        headers
+            .call_method0("items")?
+            .try_iter()?
+            .map(|kv| kv?.extract::<(String, String)>())
+            .collect::<PyResult<_>>()?
+    } else {
+        headers
+            .try_iter()?
+            .map(|kv| kv?.extract::<(String, String)>())
+            .collect::<PyResult<_>>()?
+    };
+    let refs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let now = now.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    });
+    engine::webhook::verify(&secret, &refs, &body, header_prefix, tolerance, now).map_err(to_py)
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyEngine>()?;
+    m.add_class::<ResultIterator>()?;
+    m.add_function(wrap_pyfunction!(verify_webhook, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("FolioError", py.get_type::<FolioError>())?;
+    let classes = [
+        (
+            py.get_type::<UnsupportedFileError>(),
+            "UnsupportedFileError",
+            ErrorCode::UnsupportedFileType,
+        ),
+        (
+            py.get_type::<FileTooLargeError>(),
+            "FileTooLargeError",
+            ErrorCode::FileTooLarge,
+        ),
+        (
+            py.get_type::<TooManyPagesError>(),
+            "TooManyPagesError",
+            ErrorCode::TooManyPages,
+        ),
+        (
+            py.get_type::<CorruptFileError>(),
+            "CorruptFileError",
+            ErrorCode::CorruptFile,
+        ),
+        (
+            py.get_type::<EncryptedFileError>(),
+            "EncryptedFileError",
+            ErrorCode::EncryptedFile,
+        ),
+        (
+            py.get_type::<EmptyFileError>(),
+            "EmptyFileError",
+            ErrorCode::EmptyFile,
+        ),
+        (
+            py.get_type::<InvalidArgumentError>(),
+            "InvalidArgumentError",
+            ErrorCode::InvalidArgument,
+        ),
+        (py.get_type::<IoError>(), "IoError", ErrorCode::Io),
+        (
+            py.get_type::<RuntimeMissingError>(),
+            "RuntimeMissingError",
+            ErrorCode::RuntimeMissing,
+        ),
+        (py.get_type::<OcrError>(), "OcrError", ErrorCode::OcrFailed),
+        (
+            py.get_type::<ModelError>(),
+            "ModelError",
+            ErrorCode::ModelError,
+        ),
+        (
+            py.get_type::<CancelledError>(),
+            "CancelledError",
+            ErrorCode::Cancelled,
+        ),
+        (
+            py.get_type::<InternalError>(),
+            "InternalError",
+            ErrorCode::Internal,
+        ),
+        (
+            py.get_type::<SignatureError>(),
+            "SignatureError",
+            ErrorCode::SignatureInvalid,
+        ),
+    ];
+    py.get_type::<FolioError>().setattr("code", "FOLIO_ERROR")?;
+    for (cls, name, code) in classes {
+        cls.setattr("code", code.as_str())?;
+        m.add(name, cls)?;
+    }
+    Ok(())
+}

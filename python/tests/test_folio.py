@@ -1,0 +1,190 @@
+"""Tests of the Python module (`import folio`), run by scripts/test.sh with pytest."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import folio
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DOCS = ROOT / "fixtures" / "docs"
+
+
+@pytest.fixture(scope="module")
+def engine() -> folio.Engine:
+    return folio.Engine()
+
+
+def test_path_pathlike_and_bytes_give_the_same_result(engine: folio.Engine) -> None:
+    path = DOCS / "invoice_de_text.pdf"
+    by_str = engine.recognize(str(path))
+    by_path = engine.recognize(path)
+    by_bytes = engine.recognize(path.read_bytes(), filename="x.pdf")
+    assert by_str["document"]["number"] == "RE-2024-10457"
+    assert by_str == by_path == by_bytes
+    assert by_str["schema_version"] == "1.0"
+    assert by_str["totals"]["total"] == "1012.56"
+    assert isinstance(by_str["line_items"], list)
+    text = engine.recognize_json(path)
+    assert json.loads(text) == by_str
+
+
+def test_options_pages_heavy_languages(engine: folio.Engine) -> None:
+    r = engine.recognize(DOCS / "bad_too_many_pages.pdf", pages="1,3-4")
+    assert r["super_ai_used"] is False
+    r = engine.recognize(DOCS / "invoice_en_text.pdf", heavy=True)
+    assert r["super_ai_used"] is True
+    with pytest.raises(folio.InvalidArgumentError):
+        engine.recognize(DOCS / "invoice_en_text.pdf", languages=["xx"])
+
+
+def test_module_level_recognize_uses_a_default_engine() -> None:
+    r = folio.recognize(DOCS / "invoice_fr_text.pdf")
+    assert r["document"]["number"] == "FA-2024-0088"
+    assert folio.default_engine() is folio.default_engine()
+
+
+def test_error_hierarchy_and_codes(engine: folio.Engine, tmp_path: pathlib.Path) -> None:
+    big = tmp_path / "big.pdf"
+    big.write_bytes(b"%PDF-1.7\n" + b"0" * (1024 * 1024 + 10))
+    cases = [
+        (lambda: engine.recognize(b""), folio.EmptyFileError, "EMPTY_FILE"),
+        (lambda: engine.recognize(b"plain text, not a document"), folio.UnsupportedFileError, "UNSUPPORTED_FILE_TYPE"),
+        (lambda: engine.recognize(DOCS / "bad_encrypted.pdf"), folio.EncryptedFileError, "ENCRYPTED_FILE"),
+        (lambda: engine.recognize(DOCS / "bad_truncated.pdf"), folio.CorruptFileError, "CORRUPT_FILE"),
+        (lambda: engine.recognize(DOCS / "bad_too_many_pages.pdf"), folio.TooManyPagesError, "TOO_MANY_PAGES"),
+        (lambda: engine.recognize(DOCS / "invoice_de_text.pdf", pages="0"), folio.InvalidArgumentError, "INVALID_ARGUMENT"),
+        (lambda: engine.recognize(tmp_path), folio.InvalidArgumentError, "INVALID_ARGUMENT"),
+        (lambda: folio.Engine(max_file_size_mb=1).recognize(big), folio.FileTooLargeError, "FILE_TOO_LARGE"),
+        (lambda: folio.Engine(config={"nope": 1}), folio.InvalidArgumentError, "INVALID_ARGUMENT"),
+        (lambda: folio.Engine(languages=[]), folio.InvalidArgumentError, "INVALID_ARGUMENT"),
+    ]
+    for call, cls, code in cases:
+        with pytest.raises(cls) as info:
+            call()
+        assert isinstance(info.value, folio.FolioError)
+        assert info.value.code == code == cls.code
+        assert str(info.value)
+    with pytest.raises(FileNotFoundError):
+        engine.recognize(tmp_path / "missing.pdf")
+    assert issubclass(folio.SignatureError, folio.FolioError)
+    assert folio.RuntimeMissingError.code == "RUNTIME_MISSING"
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads anything")
+def test_permission_error(engine: folio.Engine, tmp_path: pathlib.Path) -> None:
+    p = tmp_path / "locked.pdf"
+    p.write_bytes((DOCS / "invoice_de_text.pdf").read_bytes())
+    p.chmod(0)
+    with pytest.raises(PermissionError):
+        engine.recognize(p)
+
+
+def test_an_engine_without_pdfium_still_reads_images(tmp_path: pathlib.Path) -> None:
+    e = folio.Engine(pdfium_library=tmp_path / "nothing.so")
+    r = e.recognize(DOCS / "invoice_de_scan.png", languages=["de"])
+    assert r["document"]["number"]
+
+
+def test_the_gil_is_released_during_recognition(engine: folio.Engine) -> None:
+    done = threading.Event()
+    result: dict = {}
+
+    def work() -> None:
+        result.update(engine.recognize(DOCS / "invoice_de_scan.png"))
+        done.set()
+
+    t = threading.Thread(target=work)
+    spins = 0
+    t.start()
+    started = time.perf_counter()
+    while not done.is_set():
+        spins += 1
+    elapsed = time.perf_counter() - started
+    t.join()
+    assert result["document"]["number"]
+    # With the GIL held by the engine this loop would barely run while the page is read.
+    assert spins > 50_000 * max(elapsed, 0.05), (spins, elapsed)
+
+
+def test_threads_share_one_engine(engine: folio.Engine) -> None:
+    files = ["invoice_de_text.pdf", "invoice_en_text.pdf", "invoice_fr_text.pdf", "invoice_pl_text.pdf"] * 3
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda f: engine.recognize(DOCS / f), files))
+    numbers = [r["document"]["number"] for r in results]
+    assert numbers == ["RE-2024-10457", "INV-2024-0312", "FA-2024-0088", "FV/2024/03/117"] * 3
+
+
+def test_recognize_many_yields_every_result(engine: folio.Engine) -> None:
+    files = [DOCS / f for f in ["invoice_de_text.pdf", "invoice_en_text.pdf", "receipt_de_text.pdf", "act_ru_text.pdf"]]
+    it = engine.recognize_many(files, workers=2)
+    assert len(it) == 4
+    got = dict(it)
+    assert set(got) == set(files)
+    assert got[files[0]]["document"]["number"] == "RE-2024-10457"
+    assert len(it) == 0
+    # Bytes too, and errors raise when reached ...
+    with pytest.raises(folio.EmptyFileError):
+        list(engine.recognize_many([b"", (DOCS / "invoice_de_text.pdf").read_bytes()], workers=1))
+    # ... or come back as values.
+    out = list(engine.recognize_many([str(DOCS / "invoice_de_text.pdf"), b""], return_exceptions=True))
+    kinds = sorted(type(v).__name__ for _, v in out)
+    assert kinds == ["EmptyFileError", "dict"]
+    assert list(engine.recognize_many([])) == []
+
+
+def test_verify_webhook() -> None:
+    body = b'{"event":"document.processed","event_id":"evt_1"}'
+    ts = str(int(time.time()))
+    sig = "sha256=" + hmac.new(b"whsec", ts.encode() + b"." + body, hashlib.sha256).hexdigest()
+    headers = {"X-Folio-Timestamp": ts, "X-Folio-Signature": sig, "X-Folio-Event": "document.processed"}
+    assert folio.verify_webhook("whsec", headers, body) is None
+    folio.verify_webhook(b"whsec", [(k.lower(), v) for k, v in headers.items()], body)
+    with pytest.raises(folio.SignatureError) as info:
+        folio.verify_webhook("other", headers, body)
+    assert info.value.code == "SIGNATURE_INVALID"
+    with pytest.raises(folio.SignatureError):
+        folio.verify_webhook("whsec", headers, body + b" ")
+    with pytest.raises(folio.SignatureError):
+        folio.verify_webhook("whsec", headers, body, now=int(ts) + 301)
+    with pytest.raises(folio.SignatureError):
+        folio.verify_webhook("whsec", {"X-Folio-Timestamp": ts}, body)
+
+
+def test_stubs_match_the_module() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "folio"],
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (pathlib.Path(folio.__file__).parent / "py.typed").is_file()
+
+
+def test_futures_example_processes_a_folder(tmp_path: pathlib.Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for f in ["invoice_de_text.pdf", "invoice_en_text.pdf", "bad_empty.pdf"]:
+        (folder / f).write_bytes((DOCS / f).read_bytes())
+    out = tmp_path / "out"
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "python" / "examples" / "batch_futures.py"), str(folder), str(out), "--workers", "2"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 1, r.stdout + r.stderr  # one file fails: bad_empty.pdf
+    assert "2 recognised, 1 failed" in r.stdout
+    assert json.loads((out / "invoice_de_text.json").read_text())["document"]["number"] == "RE-2024-10457"
+    assert json.loads((out / "bad_empty.error.json").read_text())["code"] == "EMPTY_FILE"
