@@ -8,7 +8,7 @@ cd "$root"
 
 APT_PACKAGES=(pkg-config libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
   tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-pol tesseract-ocr-ukr tesseract-ocr-rus
-  tesseract-ocr-osd fonts-dejavu-core libclang-dev)
+  tesseract-ocr-osd fonts-dejavu-core libclang-dev gcc g++ valgrind)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

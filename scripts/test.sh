@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: setup (idempotent), the fixture generator check, formatting,
-# clippy, all Rust tests (unit, integration, golden, CLI). Used by .ci/run.
+# clippy, all Rust tests (unit, integration, golden, CLI, server over HTTP, C programs built with
+# gcc against libfolio), then the Python module's pytest suite on the wheel. Used by .ci/run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -12,5 +13,11 @@ echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo build (libfolio.so/.a for the C tests, binaries)" >&2
+cargo build --workspace --locked
 echo "== cargo test" >&2
 cargo test --workspace --locked
+echo "== python: wheel, installed into .venv, pytest (stubs, threads, a fresh virtualenv)" >&2
+wheel="$(bash scripts/build-wheel.sh --debug)"
+.venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+FOLIO_WHEEL="$wheel" .venv/bin/python -m pytest -q python/tests
