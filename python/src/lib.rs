@@ -7,11 +7,14 @@
 //!   `FileNotFoundError` / `PermissionError` for the OS errors they name.
 //! * `verify_webhook`: the webhook signature check of the HTTP contract.
 
-use engine::{CancelToken, Engine, EngineConfig, Error, ErrorCode, RecognizeOptions};
+use engine::{
+    CancelToken, DocumentResult, Engine, EngineConfig, Error, ErrorCode, RecognizeOptions,
+};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyFileNotFoundError, PyPermissionError, PyStopIteration};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
+use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
@@ -145,6 +148,16 @@ enum Source {
     Bytes(Vec<u8>),
 }
 
+impl Source {
+    /// Bytes to read: the work a document will take, roughly (0 when the file cannot be read).
+    fn size(&self) -> u64 {
+        match self {
+            Source::Path(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+            Source::Bytes(b) => b.len() as u64,
+        }
+    }
+}
+
 fn source_of(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Source::Bytes(b.as_bytes().to_vec()));
@@ -174,18 +187,50 @@ fn options(
     }
 }
 
-fn run(engine: &Engine, src: &Source, opts: &RecognizeOptions) -> Result<String, Error> {
+fn run(engine: &Engine, src: &Source, opts: &RecognizeOptions) -> Result<DocumentResult, Error> {
     let cancel = CancelToken::new();
     let quiet = |_| {};
     match src {
         Source::Path(p) => engine.recognize_path(p, opts, &quiet, &cancel),
         Source::Bytes(b) => engine.recognize_bytes(b, opts, &quiet, &cancel),
     }
-    .map(|r| r.to_json())
 }
 
-fn json_loads<'py>(py: Python<'py>, s: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.call_method1("loads", (s,))
+/// The Result as a JSON tree (built without the GIL), turned into Python objects by `to_object`.
+fn tree(r: &DocumentResult) -> Result<Value, Error> {
+    serde_json::to_value(r).map_err(|e| Error::Internal(format!("result to JSON: {e}")))
+}
+
+/// A JSON tree as the dicts, lists, strings, numbers, bools and None that `json.loads` gives.
+fn to_object<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_object(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                dict.set_item(PyString::new(py, k), to_object(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
 }
 
 /// The recognition engine. Build it once (it loads models) and share it between threads.
@@ -257,8 +302,13 @@ impl PyEngine {
         filename: Option<String>,
         languages: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let json = self.recognize_json(py, source, pages, heavy, filename, languages)?;
-        json_loads(py, &json)
+        let src = source_of(source)?;
+        let opts = options(pages, heavy, filename, languages);
+        let engine = self.engine.clone();
+        let value = py
+            .detach(move || run(&engine, &src, &opts).and_then(|r| tree(&r)))
+            .map_err(to_py)?;
+        to_object(py, &value)
     }
 
     /// Like `recognize`, returning the Result JSON text.
@@ -275,7 +325,8 @@ impl PyEngine {
         let src = source_of(source)?;
         let opts = options(pages, heavy, filename, languages);
         let engine = self.engine.clone();
-        py.detach(move || run(&engine, &src, &opts)).map_err(to_py)
+        py.detach(move || run(&engine, &src, &opts).map(|r| r.to_json()))
+            .map_err(to_py)
     }
 
     /// Recognises many files on `workers` Rust threads (default: the number of CPUs) and yields
@@ -304,14 +355,16 @@ impl PyEngine {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .clamp(1, total.max(1));
         let opts = Arc::new(options(pages, heavy, None, languages));
-        let (tx, rx) = channel::<(usize, Result<String, Error>)>();
+        let (tx, rx) = channel::<(usize, Result<Value, Error>)>();
         let mut keys = Vec::with_capacity(total);
         let mut queue = Vec::with_capacity(total);
         for (i, (k, src)) in items.into_iter().enumerate() {
             keys.push(k);
             queue.push((i, src));
         }
-        queue.reverse();
+        // Largest first (workers pop from the end): a big document started last would leave the
+        // other workers idle at the end of the batch. Results come back as they finish anyway.
+        queue.sort_by_cached_key(|(i, src)| (src.size(), std::cmp::Reverse(*i)));
         let queue = Arc::new(Mutex::new(queue));
         py.detach(|| {
             for _ in 0..workers {
@@ -321,7 +374,10 @@ impl PyEngine {
                     loop {
                         let next = queue.lock().ok().and_then(|mut q| q.pop());
                         let Some((i, src)) = next else { break };
-                        if tx.send((i, run(&engine, &src, &opts))).is_err() {
+                        if tx
+                            .send((i, run(&engine, &src, &opts).and_then(|r| tree(&r))))
+                            .is_err()
+                        {
                             break;
                         }
                     }
@@ -344,7 +400,7 @@ impl PyEngine {
 /// Results of `Engine.recognize_many`, in the order they finish.
 #[pyclass(module = "folio", frozen)]
 struct ResultIterator {
-    rx: Mutex<Receiver<(usize, Result<String, Error>)>>,
+    rx: Mutex<Receiver<(usize, Result<Value, Error>)>>,
     keys: Vec<Py<PyAny>>,
     remaining: Mutex<usize>,
     return_exceptions: bool,
@@ -373,7 +429,7 @@ impl ResultIterator {
         };
         let key = self.keys[i].clone_ref(py);
         match result {
-            Ok(json) => Ok((key, json_loads(py, &json)?)),
+            Ok(value) => Ok((key, to_object(py, &value)?)),
             Err(e) if self.return_exceptions => {
                 Ok((key, to_py(e).into_value(py).into_bound(py).into_any()))
             }
