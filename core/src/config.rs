@@ -140,6 +140,10 @@ pub struct RecognizeOptions {
     /// Limits of this call (a server's per-company limits), `None` = the engine's. They apply
     /// as given, also when wider than the engine's.
     pub limits: Option<Limits>,
+    /// Accept document files only: pre-recognised words (JSON, hOCR) are `UNSUPPORTED_FILE`
+    /// (the server's file types are the contract's).
+    #[serde(default)]
+    pub only_document_files: bool,
 }
 
 impl RecognizeOptions {

@@ -313,7 +313,7 @@ impl Engine {
                 }
             }
             PreparedContent::Images(images) => to_ocr = images,
-            PreparedContent::Office(pages) => {
+            PreparedContent::Office(pages) | PreparedContent::Words(pages) => {
                 report(Stage::TextExtracting, None);
                 text_pages = pages;
             }

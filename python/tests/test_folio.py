@@ -188,3 +188,20 @@ def test_futures_example_processes_a_folder(tmp_path: pathlib.Path) -> None:
     assert "2 recognised, 1 failed" in r.stdout
     assert json.loads((out / "invoice_de_text.json").read_text())["document"]["number"] == "RE-2024-10457"
     assert json.loads((out / "bad_empty.error.json").read_text())["code"] == "EMPTY_FILE"
+
+
+def test_pre_recognised_words_json(engine: folio.Engine, tmp_path: pathlib.Path) -> None:
+    lines = ["INVOICE", "Invoice No.: INV-1001", "Invoice date: 12.03.2024", "Total 119.00 EUR"]
+    words = [
+        {"text": t, "bbox": [120, 100 + 45 * i, 120 + 14 * len(t), 128 + 45 * i]}
+        for i, t in enumerate(lines)
+    ]
+    doc = json.dumps({"pages": [{"width": 1240, "height": 1754, "words": words}]})
+    r = engine.recognize(doc.encode(), filename="words.json")
+    assert r["document"]["number"] == "INV-1001"
+    assert r["totals"]["total"] == "119.00"
+    path = tmp_path / "words.json"
+    path.write_text(doc)
+    assert engine.recognize(path)["document"]["number"] == "INV-1001"
+    with pytest.raises(folio.CorruptFileError):
+        engine.recognize(b'{"pages": [{"width": 0, "height": 1}]}')

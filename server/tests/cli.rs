@@ -152,3 +152,31 @@ fn page_selection_is_validated() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn pre_recognised_words_and_hocr_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let words = r#"{"pages": [{"width": 1240, "height": 1754, "words": [
+        {"text": "Rechnung Nr. RE-2024-001", "bbox": [120, 100, 460, 128]},
+        {"text": "Datum: 12.03.2024", "bbox": [120, 150, 360, 178]},
+        {"text": "Gesamtbetrag: 119,00 EUR", "bbox": [120, 400, 460, 428]}]}]}"#;
+    let hocr = "<html><body><div class='ocr_page' title='bbox 0 0 1240 1754'>\
+        <span class='ocr_line' title='bbox 120 100 460 128'>Rechnung Nr. RE-2024-001</span>\
+        <span class='ocr_line' title='bbox 120 150 360 178'>Datum: 12.03.2024</span>\
+        <span class='ocr_line' title='bbox 120 400 460 428'>Gesamtbetrag: 119,00 EUR</span>\
+        </div></body></html>";
+    for (name, content) in [("w.json", words), ("w.hocr", hocr)] {
+        let f = write(dir.path(), name, content.as_bytes());
+        let out = folio(&["recognize", &f]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["document"]["number"], "RE-2024-001", "{name}");
+        assert_eq!(v["document"]["date"], "2024-03-12", "{name}");
+        assert_eq!(v["totals"]["total"], "119.00", "{name}");
+    }
+}

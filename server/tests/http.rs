@@ -861,6 +861,11 @@ fn odd_uploads_become_rejected_documents_not_errors() {
             "Рахунок \"№5\" ☃.pdf".to_string(),
             std::fs::read(fixture("invoice_en_text.pdf")).unwrap(),
         ),
+        // Pre-recognised words are a library input, not one of the contract's file types.
+        (
+            "words.json".to_string(),
+            br#"{"pages": [{"width": 100, "height": 100, "words": []}]}"#.to_vec(),
+        ),
     ];
     let (st, created) = upload(&s, &key, "o-1", form_bytes(files));
     assert_eq!(st, 202, "{created}");
@@ -877,7 +882,8 @@ fn odd_uploads_become_rejected_documents_not_errors() {
             "empty.pdf",
             "invoice.pdf",
             "bomb.png",
-            "Рахунок \"№5\" ☃.pdf"
+            "Рахунок \"№5\" ☃.pdf",
+            "words.json"
         ]
     );
     let v = wait_final(&s, &key, created["operation_id"].as_str().unwrap(), LONG);
@@ -896,6 +902,7 @@ fn odd_uploads_become_rejected_documents_not_errors() {
         v["documents"][3]
     );
     assert_eq!(codes[4], Value::Null);
+    assert_eq!(codes[5], "UNSUPPORTED_FILE_TYPE");
     // Nothing was written outside the data directory's file store.
     let stored: Vec<String> = std::fs::read_dir(dir.path().join("files"))
         .unwrap()

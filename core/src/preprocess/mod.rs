@@ -7,6 +7,7 @@
 mod ocrprep;
 mod office;
 mod raster;
+pub mod words;
 
 pub use ocrprep::{binarize, deskew_angle, prepare_for_ocr};
 
@@ -39,6 +40,17 @@ pub enum FileType {
     Xlsx,
     /// Rich Text Format.
     Rtf,
+    /// Pre-recognised words: Folio words JSON (see [`words`]). A library input, not a document.
+    Words,
+    /// Pre-recognised words: hOCR. A library input, not a document.
+    Hocr,
+}
+
+impl FileType {
+    /// A document file (PDF, image, office), as opposed to pre-recognised words.
+    pub fn is_document(self) -> bool {
+        !matches!(self, FileType::Words | FileType::Hocr)
+    }
 }
 
 const SUPPORTED: &str = "supported: PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF";
@@ -105,6 +117,12 @@ pub fn detect_type(bytes: &[u8]) -> Result<FileType> {
     let rtf_body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if starts_with(rtf_body, b"{\\rtf", 5, "RTF")? {
         return Ok(FileType::Rtf);
+    }
+    if words::looks_like_words_json(bytes) {
+        return Ok(FileType::Words);
+    }
+    if words::looks_like_hocr(bytes) {
+        return Ok(FileType::Hocr);
     }
     Err(Error::UnsupportedFileType(format!(
         "{} ({SUPPORTED})",
@@ -231,6 +249,8 @@ pub enum PreparedContent {
     Images(Vec<PageImage>),
     /// Office documents: text with a synthetic layout.
     Office(Vec<TextPage>),
+    /// Pre-recognised words (JSON or hOCR), in image pixels.
+    Words(Vec<TextPage>),
 }
 
 /// One page image.
@@ -289,6 +309,11 @@ pub fn preprocess(
         });
     }
     let file_type = detect_type(bytes)?;
+    if opts.only_document_files && !file_type.is_document() {
+        return Err(Error::UnsupportedFileType(format!(
+            "pre-recognised words (JSON or hOCR) are not accepted here ({SUPPORTED})"
+        )));
+    }
     let (page_count, pages, content) = match file_type {
         FileType::Pdf => {
             let count = pdf_page_count(bytes)?;
@@ -323,6 +348,20 @@ pub fn preprocess(
             let pages = select_pages(opts, count, limits)?;
             let text = office::layout(&doc, &pages);
             (count, pages, PreparedContent::Office(text))
+        }
+        FileType::Words | FileType::Hocr => {
+            let all = if file_type == FileType::Words {
+                words::parse_words_json(bytes)?
+            } else {
+                words::parse_hocr(bytes)?
+            };
+            let count = u32::try_from(all.len()).unwrap_or(u32::MAX);
+            let pages = select_pages(opts, count, limits)?;
+            let chosen = all
+                .into_iter()
+                .filter(|p| pages.binary_search(&p.page).is_ok())
+                .collect();
+            (count, pages, PreparedContent::Words(chosen))
         }
     };
     Ok(Prepared {

@@ -15,6 +15,7 @@ use super::webhooks;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use folio::ErrorCode;
 use folio::preprocess::{self, FileType};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -91,6 +92,8 @@ fn content_type(t: FileType) -> &'static str {
         FileType::Xls => "application/vnd.ms-excel",
         FileType::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         FileType::Rtf => "application/rtf",
+        FileType::Words => "application/json",
+        FileType::Hocr => "text/html",
     }
 }
 
@@ -238,6 +241,15 @@ async fn inspect(rec: &mut Received) -> Result<(), ApiError> {
         .await
         .map_err(ApiError::internal)?;
     match detected {
+        // The contract's file types only: pre-recognised words are a library input.
+        Ok(t) if !t.is_document() => {
+            rec.file.rejected = Some((
+                ErrorCode::UnsupportedFileType.as_str().to_string(),
+                "pre-recognised words (JSON or hOCR) are not a supported upload; supported: \
+                 PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF"
+                    .to_string(),
+            ));
+        }
         Ok(t) => {
             rec.file_type = Some(t);
             rec.file.content_type = Some(content_type(t).to_string());

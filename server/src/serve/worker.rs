@@ -120,6 +120,7 @@ fn recognize(state: &AppState, job: &Job, cancel: &CancelToken) -> Outcome {
             max_file_size_mb: limits.max_file_bytes / (1024 * 1024),
             max_pages: limits.max_pages,
         }),
+        only_document_files: true,
         ..RecognizeOptions::default()
     };
     // Stage changes go to the database as they happen (pages of one stage report once).
