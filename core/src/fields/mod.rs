@@ -7,6 +7,7 @@
 
 pub mod features;
 pub mod receipt;
+pub mod vector;
 
 use crate::candidates::labels::{self, LabelKey};
 use crate::candidates::parties::{self, PartyCandidate, PartySource};
