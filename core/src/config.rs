@@ -23,6 +23,25 @@ pub struct EngineConfig {
     pub pdfium_library: Option<PathBuf>,
     /// Threads for page-parallel work (OCR); `None` = rayon's global pool.
     pub threads: Option<usize>,
+    /// How candidates are scored: the learned model (default) or the hand-written rules.
+    pub scorer: ScorerKind,
+    /// A field model file (ONNX, with `<name>.calibration.json` beside it) instead of the one
+    /// built into the library.
+    pub model: Option<PathBuf>,
+    /// Explicit path of onnxruntime (`libonnxruntime.so.1.31.1` or its directory); else
+    /// `ORT_DYLIB_PATH`, `lib/` next to the executable, then the project virtualenv.
+    pub onnxruntime_library: Option<PathBuf>,
+}
+
+/// The field scorer of an engine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScorerKind {
+    /// The learned model (`models/fields.onnx`) through onnxruntime.
+    #[default]
+    Model,
+    /// The hand-written scoring rules (no onnxruntime needed).
+    Rules,
 }
 
 impl Default for EngineConfig {
@@ -33,6 +52,9 @@ impl Default for EngineConfig {
             ocr: OcrParams::default(),
             pdfium_library: None,
             threads: None,
+            scorer: ScorerKind::Model,
+            model: None,
+            onnxruntime_library: None,
         }
     }
 }

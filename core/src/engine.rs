@@ -3,8 +3,9 @@
 use crate::candidates;
 use crate::classify;
 use crate::clean;
-use crate::config::{EngineConfig, RecognizeOptions};
+use crate::config::{EngineConfig, RecognizeOptions, ScorerKind};
 use crate::error::{Error, Result};
+use crate::fields::model::ModelScorer;
 use crate::fields::{self, FieldScorer, RuleScorer};
 use crate::ocr::{OcrEngine, OcrRequest, TesseractOcr};
 use crate::pdf::PdfLib;
@@ -111,11 +112,19 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Builds an engine with tesseract OCR and the rule scorer.
+    /// Builds an engine with tesseract OCR and the configured scorer (the learned model by
+    /// default: `RUNTIME_MISSING` when onnxruntime cannot be found, `MODEL_ERROR` when the
+    /// model does not load or has the wrong inputs/outputs).
     pub fn new(config: EngineConfig) -> Result<Self> {
         config.validate()?;
         let ocr = Arc::new(TesseractOcr::new(&config.ocr)?);
-        Self::with_components(config, ocr, Arc::new(RuleScorer))
+        let ort = config.onnxruntime_library.as_deref();
+        let scorer: Arc<dyn FieldScorer> = match (config.scorer, &config.model) {
+            (ScorerKind::Rules, _) => Arc::new(RuleScorer),
+            (ScorerKind::Model, None) => Arc::new(ModelScorer::embedded(ort)?),
+            (ScorerKind::Model, Some(path)) => Arc::new(ModelScorer::from_files(path, None, ort)?),
+        };
+        Self::with_components(config, ocr, scorer)
     }
 
     /// Builds an engine from explicit components (tests use a fake OCR engine).

@@ -29,7 +29,7 @@ pub mod types;
 pub mod validate;
 pub mod webhook;
 
-pub use config::{EngineConfig, RecognizeOptions};
+pub use config::{EngineConfig, RecognizeOptions, ScorerKind};
 pub use engine::{CancelToken, Engine, Progress, ProgressFn, Stage};
 pub use error::{Error, ErrorCode, Result};
 pub use result::DocumentResult;

@@ -44,69 +44,14 @@ fn lib_name() -> PathBuf {
     PathBuf::from(Pdfium::pdfium_platform_library_name())
 }
 
-/// `path` itself, or the library inside it when it is a directory.
-fn as_library(path: &Path) -> PathBuf {
-    if path.is_dir() {
-        path.join(lib_name())
-    } else {
-        path.to_path_buf()
-    }
-}
-
-/// `.venv/lib/python3*/site-packages/pypdfium2_raw/<lib>` under `dir`, if present.
-fn venv_library(dir: &Path) -> Option<PathBuf> {
-    let lib_dir = dir.join(".venv").join("lib");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&lib_dir)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
-        .map(|e| {
-            e.path()
-                .join("site-packages")
-                .join("pypdfium2_raw")
-                .join(lib_name())
-        })
-        .filter(|p| p.is_file())
-        .collect();
-    found.sort();
-    found.pop()
-}
-
 /// Candidate locations in search order (existing or not; the first existing one is bound).
 pub fn library_candidates(explicit: Option<&Path>) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Some(p) = explicit {
-        out.push(as_library(p));
-    }
-    if let Some(p) = std::env::var_os(PDFIUM_ENV).filter(|v| !v.is_empty()) {
-        out.push(as_library(Path::new(&p)));
-    }
-    let exe_dir = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf));
-    if let Some(dir) = &exe_dir {
-        out.push(dir.join("lib").join(lib_name()));
-        if let Some(parent) = dir.parent() {
-            // target/release/deps/<test binary> -> target/release/lib
-            out.push(parent.join("lib").join(lib_name()));
-        }
-    }
-    let mut roots: Vec<PathBuf> = Vec::new();
-    if let Some(dir) = &exe_dir {
-        roots.extend(dir.ancestors().map(Path::to_path_buf));
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        roots.extend(cwd.ancestors().map(Path::to_path_buf));
-    }
-    let mut seen = std::collections::HashSet::new();
-    for r in roots {
-        if seen.insert(r.clone())
-            && let Some(p) = venv_library(&r)
-        {
-            out.push(p);
-        }
-    }
-    out
+    crate::runtime::library_candidates(&crate::runtime::NativeLibrary {
+        file_name: lib_name(),
+        env: PDFIUM_ENV,
+        venv_package: "pypdfium2_raw",
+        explicit: explicit.map(Path::to_path_buf),
+    })
 }
 
 fn bind(explicit: Option<&Path>) -> std::result::Result<PdfLib, String> {

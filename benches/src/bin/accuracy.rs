@@ -17,7 +17,7 @@
 //! `OMP_THREAD_LIMIT=1` before anything is loaded.
 
 use clap::Parser;
-use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions};
+use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
@@ -51,6 +51,15 @@ struct Args {
     /// Print truth vs prediction for every document where FIELD was missed or wrong.
     #[arg(long, value_name = "FIELD")]
     show_errors: Vec<String>,
+    /// Field scorer: `model` (the engine's default) or `rules`.
+    #[arg(long, default_value = "model")]
+    scorer: String,
+    /// A field model file instead of the built-in one (with `<name>.calibration.json`).
+    #[arg(long, value_name = "ONNX")]
+    model: Option<PathBuf>,
+    /// Only the documents whose ids are listed in this file (one per line).
+    #[arg(long, value_name = "FILE")]
+    ids: Option<PathBuf>,
     /// Directory searched (recursively) for `*.truth.json`.
     dir: PathBuf,
 }
@@ -89,6 +98,11 @@ fn run(args: &Args) -> Result<(), String> {
     let found = discover(&args.dir, args.boxes)
         .map_err(|e| format!("cannot read {}: {e}", args.dir.display()))?;
     let mut docs = found.docs;
+    if let Some(f) = &args.ids {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let keep: std::collections::HashSet<&str> = text.lines().map(str::trim).collect();
+        docs.retain(|d| keep.contains(d.id.as_str()));
+    }
     if let Some(n) = args.limit {
         docs.truncate(n);
     }
@@ -107,7 +121,17 @@ fn run(args: &Args) -> Result<(), String> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let engine = Engine::new(EngineConfig::default()).map_err(|e| format!("engine: {e}"))?;
+    let scorer = match args.scorer.as_str() {
+        "model" => ScorerKind::Model,
+        "rules" => ScorerKind::Rules,
+        other => return Err(format!("unknown scorer {other:?} (model or rules)")),
+    };
+    let config = EngineConfig {
+        scorer,
+        model: args.model.clone(),
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(config).map_err(|e| format!("engine: {e}"))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()

@@ -1,7 +1,8 @@
 //! Training data for the learned field scorer: every candidate of every labelled document, for
 //! every field the model scores, as the exact vector inference uses
 //! (`folio::fields::vector::feature_vector`), with its label (the candidate's value is the
-//! truth's, by the shared scoring rules) and the document's group (its seller, so that
+//! truth's, by the shared scoring rules; the net total, not labelled, is total less VAT) and the
+//! document's group (its seller, so that
 //! cross-validation never splits one shop or company across training and test).
 //!
 //! ```text
@@ -18,10 +19,10 @@ use folio::fields::Field;
 use folio::fields::features::{FeatureContext, candidate_features};
 use folio::fields::vector::{MODEL_FIELDS, feature_names, feature_vector};
 use folio::types::TextPage;
-use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions};
+use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
-use folio_bench::score::{amounts_match, ids_match, normalize_text};
+use folio_bench::score::{amounts_match, ids_match, normalize_text, parse_decimal};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::io::Write;
@@ -46,12 +47,19 @@ fn truth_key(f: Field) -> &'static str {
         Field::Date => "date",
         Field::Total => "total",
         Field::Vat => "vat",
+        Field::Net => "net",
         _ => "",
     }
 }
 
 /// Whether a candidate value is the truth of a field (`None`: the field is not labelled).
 fn label(field: Field, truth: &Value, value: &str) -> Option<bool> {
+    if field == Field::Net {
+        // Not labelled in the data: the net total is the labelled total less the labelled VAT.
+        let total = parse_decimal(truth.get("total")?.as_str()?)?;
+        let vat = parse_decimal(truth.get("vat")?.as_str()?)?;
+        return Some(amounts_match(&(total - vat).to_string(), value));
+    }
     let t = truth.get(truth_key(field))?.as_str()?;
     Some(match field {
         Field::Number => ids_match(t, value),
@@ -126,7 +134,12 @@ fn main() -> ExitCode {
             .num_threads(n)
             .build_global();
     }
-    let engine = match Engine::new(EngineConfig::default()) {
+    // Extraction only (the vectors do not depend on the scorer): no model needed.
+    let config = EngineConfig {
+        scorer: ScorerKind::Rules,
+        ..EngineConfig::default()
+    };
+    let engine = match Engine::new(config) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("export_features: {e}");

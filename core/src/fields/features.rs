@@ -98,6 +98,10 @@ pub trait FieldScorer: Send + Sync {
     fn name(&self) -> &str;
     /// Score of `features` for `field`, 0..1.
     fn score(&self, field: Field, features: &CandidateFeatures) -> f32;
+    /// Scores of several candidates for one field (one model run for all of them).
+    fn score_batch(&self, field: Field, features: &[&CandidateFeatures]) -> Vec<f32> {
+        features.iter().map(|f| self.score(field, f)).collect()
+    }
 }
 
 /// Hand-tuned scoring rules.

@@ -6,6 +6,7 @@
 //! `net + vat = total` wins. Unknown values stay `None`.
 
 pub mod features;
+pub mod model;
 pub mod receipt;
 pub mod vector;
 
@@ -57,9 +58,11 @@ fn ranked(
     scorer: &dyn FieldScorer,
     field: Field,
 ) -> Vec<(f32, usize)> {
-    let mut v: Vec<(f32, usize)> = feats
-        .iter()
-        .map(|(i, f)| (scorer.score(field, f), *i))
+    let refs: Vec<&CandidateFeatures> = feats.iter().map(|(_, f)| f).collect();
+    let scores = scorer.score_batch(field, &refs);
+    let mut v: Vec<(f32, usize)> = scores
+        .into_iter()
+        .zip(feats.iter().map(|(i, _)| *i))
         .filter(|(s, _)| *s >= MIN_SCORE)
         .collect();
     // Stable: ties keep document order.

@@ -7,7 +7,13 @@ use crate::candidates::CandidateKind;
 use crate::candidates::labels::LabelKey;
 
 /// Fields the model scores (those the labelled data has); the others stay with the rules.
-pub const MODEL_FIELDS: [Field; 4] = [Field::Number, Field::Date, Field::Total, Field::Vat];
+pub const MODEL_FIELDS: [Field; 5] = [
+    Field::Number,
+    Field::Date,
+    Field::Total,
+    Field::Vat,
+    Field::Net,
+];
 
 /// Label keys encoded one by one (any other key counts as "other").
 const LABELS: [LabelKey; 18] = [

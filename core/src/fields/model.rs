@@ -1,0 +1,297 @@
+//! The learned field scorer: a gradient-boosted model trained by `models/train.py` on the
+//! vectors of [`super::vector`], exported to ONNX and run through onnxruntime (`ort`,
+//! loaded at run time), with its isotonic calibration so that a score is the probability that
+//! the chosen candidate is right. Fields the model does not score go to the rules.
+
+use super::features::{CandidateFeatures, Field, FieldScorer, RuleScorer};
+use super::vector::{MODEL_FIELDS, feature_count, feature_vector};
+use crate::error::{Error, Result};
+use crate::runtime::{NativeLibrary, library_candidates};
+use ort::session::Session;
+use ort::value::{Tensor, ValueType};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+/// The model committed in `models/` (built into the library: the engine's default).
+pub const EMBEDDED_MODEL: &[u8] = include_bytes!("../../../models/fields.onnx");
+/// Its calibration.
+pub const EMBEDDED_CALIBRATION: &str = include_str!("../../../models/fields.calibration.json");
+
+/// Environment variable naming the onnxruntime library.
+pub const ORT_ENV: &str = "ORT_DYLIB_PATH";
+/// The onnxruntime release the engine is built against (the `onnxruntime` PyPI package ships it).
+pub const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
+
+/// The onnxruntime environment, created once per process.
+static ORT: OnceLock<std::result::Result<ort::environment::Environment, String>> = OnceLock::new();
+
+fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environment> {
+    let env = ORT.get_or_init(|| {
+        let lib = NativeLibrary {
+            file_name: PathBuf::from(ORT_LIBRARY),
+            env: ORT_ENV,
+            venv_package: "onnxruntime/capi",
+            explicit: explicit.map(Path::to_path_buf),
+        };
+        let mut tried = Vec::new();
+        for path in library_candidates(&lib) {
+            if !path.is_file() {
+                tried.push(format!("{} (absent)", path.display()));
+                continue;
+            }
+            match ort::init_from(&path) {
+                Ok(builder) => {
+                    return builder
+                        .with_name("folio")
+                        .build()
+                        .map_err(|e| format!("onnxruntime {}: {e}", path.display()));
+                }
+                Err(e) => tried.push(format!("{} ({e})", path.display())),
+            }
+        }
+        Err(format!(
+            "onnxruntime ({ORT_LIBRARY}) not found or not loadable; tried: {}. Install it with \
+             `bash scripts/setup.sh` (onnxruntime in the project's .venv), point {ORT_ENV} or the \
+             `onnxruntime_library` setting at it, or choose `\"scorer\": \"rules\"`",
+            if tried.is_empty() {
+                "nothing".into()
+            } else {
+                tried.join(", ")
+            }
+        ))
+    });
+    env.as_ref().map_err(|e| Error::RuntimeMissing(e.clone()))
+}
+
+#[derive(Debug, Deserialize)]
+struct Calibration {
+    x: Vec<f32>,
+    y: Vec<f32>,
+}
+
+impl Calibration {
+    fn parse(text: &str) -> Result<Self> {
+        let c: Calibration =
+            serde_json::from_str(text).map_err(|e| Error::Model(format!("calibration: {e}")))?;
+        let sorted = c.x.windows(2).all(|w| w[0] <= w[1]);
+        if c.x.is_empty() || c.x.len() != c.y.len() || !sorted {
+            return Err(Error::Model(
+                "calibration: x and y must be equally long, non-empty, x ascending".into(),
+            ));
+        }
+        Ok(c)
+    }
+
+    /// The calibrated probability of a raw score (piecewise linear, clamped at the ends).
+    fn apply(&self, p: f32) -> f32 {
+        let (x, y) = (&self.x, &self.y);
+        if p <= x[0] {
+            return y[0];
+        }
+        if p >= x[x.len() - 1] {
+            return y[y.len() - 1];
+        }
+        let i = x.partition_point(|v| *v <= p);
+        let (x0, x1, y0, y1) = (x[i - 1], x[i], y[i - 1], y[i]);
+        if x1 <= x0 {
+            y1
+        } else {
+            y0 + (y1 - y0) * (p - x0) / (x1 - x0)
+        }
+    }
+}
+
+/// The learned scorer.
+pub struct ModelScorer {
+    session: Mutex<Session>,
+    input: String,
+    output: String,
+    calibration: Calibration,
+    rules: RuleScorer,
+}
+
+impl std::fmt::Debug for ModelScorer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelScorer")
+            .field("input", &self.input)
+            .field("output", &self.output)
+            .finish()
+    }
+}
+
+impl ModelScorer {
+    /// The embedded model, onnxruntime found by the documented search order (`onnxruntime`:
+    /// an explicit library path or its directory).
+    pub fn embedded(onnxruntime: Option<&Path>) -> Result<Self> {
+        Self::from_bytes(EMBEDDED_MODEL, EMBEDDED_CALIBRATION, onnxruntime)
+    }
+
+    /// A model file and its calibration file (`<model>.calibration.json` by default).
+    pub fn from_files(
+        model: &Path,
+        calibration: Option<&Path>,
+        onnxruntime: Option<&Path>,
+    ) -> Result<Self> {
+        let bytes = std::fs::read(model)
+            .map_err(|e| Error::Model(format!("model {}: {e}", model.display())))?;
+        let cal_path = calibration
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| model.with_extension("calibration.json"));
+        let cal = std::fs::read_to_string(&cal_path)
+            .map_err(|e| Error::Model(format!("calibration {}: {e}", cal_path.display())))?;
+        Self::from_bytes(&bytes, &cal, onnxruntime)
+    }
+
+    /// A model in memory; checks its input and output names and shapes.
+    pub fn from_bytes(model: &[u8], calibration: &str, onnxruntime: Option<&Path>) -> Result<Self> {
+        let env = runtime(onnxruntime)?;
+        let calibration = Calibration::parse(calibration)?;
+        let load = |e: String| Error::Model(format!("cannot load the field model: {e}"));
+        let mut builder = Session::builder(env)
+            .map_err(|e| load(e.to_string()))?
+            .with_intra_threads(1)
+            .map_err(|e| load(e.to_string()))?;
+        let session = builder
+            .commit_from_memory(model)
+            .map_err(|e| load(e.to_string()))?;
+        let n = feature_count() as i64;
+        let inputs = session.inputs();
+        let [inp] = inputs else {
+            return Err(Error::Model(format!(
+                "the field model must have one input, it has {}",
+                inputs.len()
+            )));
+        };
+        match inp.dtype() {
+            ValueType::Tensor { shape, .. }
+                if shape.len() == 2 && (shape[1] == n || shape[1] < 0) => {}
+            other => {
+                return Err(Error::Model(format!(
+                    "the field model's input {:?} must be float[N, {n}], it is {other:?}",
+                    inp.name()
+                )));
+            }
+        }
+        let output = session
+            .outputs()
+            .iter()
+            .find(|o| o.name() == "probabilities")
+            .ok_or_else(|| Error::Model("the field model has no `probabilities` output".into()))?;
+        match output.dtype() {
+            ValueType::Tensor { shape, .. }
+                if shape.len() == 2 && (shape[1] == 2 || shape[1] < 0) => {}
+            other => {
+                return Err(Error::Model(format!(
+                    "the field model's `probabilities` must be float[N, 2], it is {other:?}"
+                )));
+            }
+        }
+        Ok(ModelScorer {
+            input: inp.name().to_string(),
+            output: output.name().to_string(),
+            session: Mutex::new(session),
+            calibration,
+            rules: RuleScorer,
+        })
+    }
+
+    /// Raw model probabilities of rows (`rows.len() / feature_count()` of them).
+    fn run(&self, rows: Vec<f32>) -> Result<Vec<f32>> {
+        let n = feature_count();
+        let count = rows.len() / n;
+        let tensor = Tensor::from_array(([count, n], rows))
+            .map_err(|e| Error::Model(format!("model input: {e}")))?;
+        let mut session = self
+            .session
+            .lock()
+            .map_err(|_| Error::Internal("model session lock poisoned".into()))?;
+        let out = session
+            .run(ort::inputs![self.input.as_str() => tensor])
+            .map_err(|e| Error::Model(format!("model run: {e}")))?;
+        let probs = out[self.output.as_str()]
+            .try_extract_array::<f32>()
+            .map_err(|e| Error::Model(format!("model output: {e}")))?;
+        if probs.shape() != [count, 2] {
+            return Err(Error::Model(format!(
+                "model output shape {:?}, expected [{count}, 2]",
+                probs.shape()
+            )));
+        }
+        Ok((0..count).map(|i| probs[[i, 1]]).collect())
+    }
+
+    /// Calibrated scores of candidates for a field the model scores; a tiny share of the raw
+    /// probability keeps candidates that calibrate to one value in the model's order.
+    fn model_scores(&self, field: Field, feats: &[&CandidateFeatures]) -> Result<Vec<f32>> {
+        let mut rows = Vec::with_capacity(feats.len() * feature_count());
+        for f in feats {
+            rows.extend(feature_vector(field, f).unwrap_or_default());
+        }
+        let raw = self.run(rows)?;
+        Ok(raw
+            .into_iter()
+            .map(|p| self.calibration.apply(p) + 1e-4 * p)
+            .collect())
+    }
+}
+
+impl FieldScorer for ModelScorer {
+    fn name(&self) -> &str {
+        "model"
+    }
+
+    fn score(&self, field: Field, f: &CandidateFeatures) -> f32 {
+        self.score_batch(field, &[f])[0]
+    }
+
+    fn score_batch(&self, field: Field, feats: &[&CandidateFeatures]) -> Vec<f32> {
+        if feats.is_empty() {
+            return Vec::new();
+        }
+        if MODEL_FIELDS.contains(&field) {
+            // A model that fails at run time (it loaded and was checked) falls back to the rules
+            // for this call rather than losing the document.
+            if let Ok(s) = self.model_scores(field, feats) {
+                return s;
+            }
+        }
+        feats.iter().map(|f| self.rules.score(field, f)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calibration_interpolates_and_clamps() {
+        let c = Calibration::parse(r#"{"x": [0.1, 0.5, 0.9], "y": [0.0, 0.4, 1.0]}"#).unwrap();
+        assert_eq!(c.apply(0.0), 0.0);
+        assert_eq!(c.apply(1.0), 1.0);
+        assert!((c.apply(0.3) - 0.2).abs() < 1e-6);
+        assert!((c.apply(0.7) - 0.7).abs() < 1e-6);
+        assert!(Calibration::parse(r#"{"x": [0.5, 0.1], "y": [0, 1]}"#).is_err());
+        assert!(Calibration::parse(r#"{"x": [], "y": []}"#).is_err());
+        assert!(EMBEDDED_CALIBRATION.contains("\"x\""));
+    }
+
+    #[test]
+    fn the_embedded_model_loads_and_scores() {
+        let m = ModelScorer::embedded(None).expect("model loads (bash scripts/setup.sh)");
+        let raw = m.run(vec![0.0; feature_count() * 3]).expect("runs");
+        assert_eq!(raw.len(), 3);
+        assert!(raw.iter().all(|p| (0.0..=1.0).contains(p)));
+    }
+
+    #[test]
+    fn a_wrong_model_is_a_model_error() {
+        if runtime(None).is_err() {
+            return;
+        }
+        let e = ModelScorer::from_bytes(b"not onnx", EMBEDDED_CALIBRATION, None).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::ModelError);
+        let e = ModelScorer::from_bytes(EMBEDDED_MODEL, "{}", None).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::ModelError);
+    }
+}
