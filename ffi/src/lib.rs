@@ -215,20 +215,29 @@ fn library_dir() -> Option<PathBuf> {
     None
 }
 
-/// Applies the search order's "next to libfolio.so" step when nothing explicit is configured.
-fn pdfium_near_library(config: &mut EngineConfig) {
-    let env_set = std::env::var_os(engine::pdf::PDFIUM_ENV).is_some_and(|v| !v.is_empty());
-    if config.pdfium_library.is_some() || env_set {
-        return;
+/// `name` next to libfolio.so (or in its `lib/`), unless `env` names a library.
+fn near_library(env: &str, name: &Path) -> Option<PathBuf> {
+    if std::env::var_os(env).is_some_and(|v| !v.is_empty()) {
+        return None;
     }
-    if let Some(dir) = library_dir() {
-        let name = engine::pdf::library_file_name();
-        for candidate in [dir.join(&name), dir.join("lib").join(&name)] {
-            if candidate.is_file() {
-                config.pdfium_library = Some(candidate);
-                return;
-            }
-        }
+    let dir = library_dir()?;
+    [dir.join(name), dir.join("lib").join(name)]
+        .into_iter()
+        .find(|c| c.is_file())
+}
+
+/// Applies the search order's "next to libfolio.so" step (pdfium, onnxruntime) when nothing
+/// explicit is configured.
+fn libraries_near_library(config: &mut EngineConfig) {
+    if config.pdfium_library.is_none() {
+        config.pdfium_library =
+            near_library(engine::pdf::PDFIUM_ENV, &engine::pdf::library_file_name());
+    }
+    if config.onnxruntime_library.is_none() {
+        config.onnxruntime_library = near_library(
+            engine::fields::model::ORT_ENV,
+            Path::new(engine::fields::model::ORT_LIBRARY),
+        );
     }
 }
 
@@ -268,7 +277,7 @@ pub unsafe extern "C" fn folio_engine_new(
             Some(j) if !j.trim().is_empty() => EngineConfig::from_json(j).map_err(engine_err)?,
             _ => EngineConfig::default(),
         };
-        pdfium_near_library(&mut config);
+        libraries_near_library(&mut config);
         let engine = Engine::new(config).map_err(engine_err)?;
         let handle = Box::into_raw(Box::new(FolioEngine { engine }));
         // SAFETY: as above.

@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyException, PyFileNotFoundError, PyPermissionError, PySt
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 
@@ -120,26 +120,45 @@ fn to_py(e: Error) -> PyErr {
     }
 }
 
-/// pdfium next to this extension module (`folio/lib/`) or in the installed `pypdfium2_raw`
-/// package, unless the configuration or `FOLIO_PDFIUM_LIB` names one.
-fn default_pdfium(py: Python<'_>) -> Option<PathBuf> {
-    if std::env::var_os(engine::pdf::PDFIUM_ENV).is_some_and(|v| !v.is_empty()) {
+/// A native library next to this extension module (`folio/lib/`) or in an installed package
+/// (`package` the dotted module holding it), unless `env` names one.
+fn default_library(py: Python<'_>, env: &str, name: &Path, package: &str) -> Option<PathBuf> {
+    if std::env::var_os(env).is_some_and(|v| !v.is_empty()) {
         return None;
     }
-    let name = engine::pdf::library_file_name();
     let dir_of = |module: &str| -> Option<PathBuf> {
         let m = py.import(module).ok()?;
         let file: String = m.getattr("__file__").ok()?.extract().ok()?;
         PathBuf::from(file).parent().map(PathBuf::from)
     };
     if let Some(d) = dir_of("folio._native").or_else(|| dir_of("folio")) {
-        let p = d.join("lib").join(&name);
+        let p = d.join("lib").join(name);
         if p.is_file() {
             return Some(p);
         }
     }
-    let p = dir_of("pypdfium2_raw")?.join(&name);
+    let p = dir_of(package)?.join(name);
     p.is_file().then_some(p)
+}
+
+/// pdfium from `pypdfium2_raw`; onnxruntime from the `onnxruntime` package (its `capi/`).
+fn default_libraries(py: Python<'_>, cfg: &mut EngineConfig) {
+    if cfg.pdfium_library.is_none() {
+        cfg.pdfium_library = default_library(
+            py,
+            engine::pdf::PDFIUM_ENV,
+            &engine::pdf::library_file_name(),
+            "pypdfium2_raw",
+        );
+    }
+    if cfg.onnxruntime_library.is_none() {
+        cfg.onnxruntime_library = default_library(
+            py,
+            engine::fields::model::ORT_ENV,
+            Path::new(engine::fields::model::ORT_LIBRARY),
+            "onnxruntime.capi",
+        );
+    }
 }
 
 /// Input of a recognition, copied out of Python objects before the GIL is released.
@@ -281,9 +300,8 @@ impl PyEngine {
         }
         if let Some(p) = pdfium_library {
             cfg.pdfium_library = Some(p);
-        } else if cfg.pdfium_library.is_none() {
-            cfg.pdfium_library = default_pdfium(py);
         }
+        default_libraries(py, &mut cfg);
         let engine = py.detach(|| Engine::new(cfg)).map_err(to_py)?;
         Ok(PyEngine {
             engine: Arc::new(engine),
