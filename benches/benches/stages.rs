@@ -4,15 +4,21 @@
 //! * `stages/pdf_text_layer`: pdfium load + words with boxes + usability check;
 //! * `stages/clean`: normalisation, lines, reading order;
 //! * `stages/candidates`: candidate values;
-//! * `stages/fields_classify_validate`: field choice (rule scorer), classification, checks.
+//! * `stages/fields_classify_validate`: field choice (rule scorer), classification, checks;
+//! * `stages/fields_rules`, `stages/fields_model`: field choice alone with the rule scorer and
+//!   with the learned model (the embedded ONNX model through onnxruntime): their difference is
+//!   what model scoring adds per page; `stages/fields_rules_receipt`,
+//!   `stages/fields_model_receipt`: the same on a SROIE receipt (its boxes).
 //!
 //! Run: `cargo bench --workspace --bench stages`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio::fields::RuleScorer;
+use folio::fields::model::ModelScorer;
 use folio::pdf::PdfLib;
 use folio::{EngineConfig, candidates, classify, clean, fields, validate};
-use folio_bench::inputs::text_layer_pdf;
+use folio_bench::boxes::parse_boxes;
+use folio_bench::inputs::{sroie_boxes, text_layer_pdf};
 use std::hint::black_box;
 
 fn bench_stages(c: &mut Criterion) {
@@ -69,6 +75,30 @@ fn bench_stages(c: &mut Criterion) {
             r
         })
     });
+    match ModelScorer::embedded(None) {
+        Ok(model) => {
+            group.bench_function("fields_rules", |b| {
+                b.iter(|| fields::extract(black_box(&doc), &cands, &RuleScorer))
+            });
+            group.bench_function("fields_model", |b| {
+                b.iter(|| fields::extract(black_box(&doc), &cands, &model))
+            });
+            let receipt = sroie_boxes()
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .and_then(|t| parse_boxes(&t));
+            if let Some(page) = receipt {
+                let rdoc = clean::clean(&[page]);
+                let rcands = candidates::extract(&rdoc);
+                group.bench_function("fields_rules_receipt", |b| {
+                    b.iter(|| fields::extract(black_box(&rdoc), &rcands, &RuleScorer))
+                });
+                group.bench_function("fields_model_receipt", |b| {
+                    b.iter(|| fields::extract(black_box(&rdoc), &rcands, &model))
+                });
+            }
+        }
+        Err(e) => eprintln!("stages: model benchmarks skipped, {e}"),
+    }
     group.finish();
 }
 

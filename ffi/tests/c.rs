@@ -149,6 +149,10 @@ fn no_leaks_or_invalid_accesses_under_valgrind() {
         &exe,
         &[
             "valgrind",
+            &format!(
+                "--suppressions={}",
+                repo().join("tests/c/valgrind.supp").display()
+            ),
             "--error-exitcode=97",
             "--leak-check=full",
             "--show-leak-kinds=definite",
