@@ -180,7 +180,7 @@ def main() -> int:
     ece_raw, _ = ece(s, c)
     # Calibration itself is checked out of fold too: fit on half the groups, measure on the rest.
     keys = list(best_raw.keys())
-    doc_group = {(r["dataset"], r["doc"]): r["group"] for r in rows}  # noqa: the tag keys
+    doc_group = {(r["dataset"], r["doc"]): r["group"] for r in rows}
     halves = np.array([hash_group(doc_group[(k[0], k[1])]) % 2 for k in keys])
     iso_a = IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(s[halves == 0], c[halves == 0])
     iso_b = IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(s[halves == 1], c[halves == 1])

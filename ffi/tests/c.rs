@@ -41,6 +41,16 @@ fn lib_dir() -> PathBuf {
     dir
 }
 
+/// gcc arguments linking `libfolio.so` from `lib` (found at run time through the rpath).
+fn shared_link_args(lib: &Path) -> Vec<String> {
+    vec![
+        format!("-L{}", lib.display()),
+        "-lfolio".into(),
+        "-lpthread".into(),
+        format!("-Wl,-rpath,{}", lib.display()),
+    ]
+}
+
 fn run(cmd: &mut Command) -> (bool, String) {
     let out = cmd
         .output()
@@ -86,15 +96,7 @@ fn c_program_with_the_shared_library() {
     let lib = lib_dir();
     let tmp = tempfile::tempdir().unwrap();
     let exe = tmp.path().join("smoke_shared");
-    compile_smoke(
-        &exe,
-        &[
-            format!("-L{}", lib.display()),
-            "-lfolio".into(),
-            "-lpthread".into(),
-            format!("-Wl,-rpath,{}", lib.display()),
-        ],
-    );
+    compile_smoke(&exe, &shared_link_args(&lib));
     run_smoke(&exe, &[]);
 }
 
@@ -136,15 +138,7 @@ fn no_leaks_or_invalid_accesses_under_valgrind() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let exe = tmp.path().join("smoke_vg");
-    compile_smoke(
-        &exe,
-        &[
-            format!("-L{}", lib.display()),
-            "-lfolio".into(),
-            "-lpthread".into(),
-            format!("-Wl,-rpath,{}", lib.display()),
-        ],
-    );
+    compile_smoke(&exe, &shared_link_args(&lib));
     let text = run_smoke(
         &exe,
         &[

@@ -10,23 +10,12 @@ use folio::ocr::{OcrEngine, OcrRequest};
 use folio::result::{Source, Unit};
 use folio::types::{BBox, TextPage, Word};
 use folio::{CancelToken, Engine, EngineConfig, Error, ErrorCode, RecognizeOptions, Stage};
+use folio_e2e::SMALL_INVOICE as LINES;
 use image::{GrayImage, Luma};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// The lines a fake scan "contains": a small English invoice.
-const LINES: [&str; 8] = [
-    "INVOICE",
-    "Invoice No.: INV-1001",
-    "Invoice date: 12.03.2024",
-    "Seller: Northwind Traders Ltd",
-    "Buyer: Contoso GmbH",
-    "Subtotal 100.00 EUR",
-    "VAT 19% 19.00 EUR",
-    "Total 119.00 EUR",
-];
 
 /// Words of [`LINES`] laid out on a page of `width` x `height` pixels.
 fn fake_words(width: u32, height: u32) -> Vec<Word> {

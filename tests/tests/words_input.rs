@@ -8,6 +8,7 @@ use folio::fields::RuleScorer;
 use folio::ocr::{OcrEngine, OcrRequest};
 use folio::types::TextPage;
 use folio::{CancelToken, Engine, EngineConfig, ErrorCode, RecognizeOptions, Stage};
+use folio_e2e::SMALL_INVOICE as INVOICE;
 use image::GrayImage;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -58,17 +59,6 @@ fn invoice_page(lines: &[&str]) -> Value {
         .collect();
     json!({"width": 1240, "height": 1754, "words": words})
 }
-
-const INVOICE: [&str; 8] = [
-    "INVOICE",
-    "Invoice No.: INV-1001",
-    "Invoice date: 12.03.2024",
-    "Seller: Northwind Traders Ltd",
-    "Buyer: Contoso GmbH",
-    "Subtotal 100.00 EUR",
-    "VAT 19% 19.00 EUR",
-    "Total 119.00 EUR",
-];
 
 #[test]
 fn words_json_runs_the_pipeline_without_ocr() {

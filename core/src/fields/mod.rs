@@ -54,7 +54,6 @@ impl Ctx<'_> {
 /// Scored candidates of one field, best first.
 fn ranked(
     feats: &[(usize, CandidateFeatures)],
-    cands: &Candidates,
     scorer: &dyn FieldScorer,
     field: Field,
 ) -> Vec<(f32, usize)> {
@@ -67,7 +66,6 @@ fn ranked(
         .collect();
     // Stable: ties keep document order.
     v.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let _ = cands;
     v
 }
 
@@ -107,7 +105,7 @@ pub fn extract(
     let item = |i: usize| cands.items.get(i);
 
     // Number, dates.
-    let best = |field: Field| ranked(&feats, cands, scorer, field).into_iter().next();
+    let best = |field: Field| ranked(&feats, scorer, field).into_iter().next();
     if let Some((s, i)) = best(Field::Number)
         && let Some(c) = item(i)
     {
@@ -158,7 +156,7 @@ fn totals(
     scorer: &dyn FieldScorer,
 ) {
     let top = |field: Field| -> Vec<(f32, usize, Decimal)> {
-        ranked(feats, cands, scorer, field)
+        ranked(feats, scorer, field)
             .into_iter()
             .filter_map(|(s, i)| cands.items.get(i).and_then(dec).map(|d| (s, i, d)))
             .take(6)

@@ -2,6 +2,7 @@
 
 use super::AppState;
 use super::auth::Auth;
+use super::db::DbResult;
 use super::error::ApiError;
 use super::model;
 use super::store;
@@ -104,19 +105,29 @@ fn ok(v: Value) -> Response {
     (StatusCode::OK, axum::Json(v)).into_response()
 }
 
-async fn get_operation(
-    State(state): State<AppState>,
-    auth: Auth,
-    Path(op_id): Path<String>,
+/// An operation view of the caller's company (`operations:read`), 404 when there is none.
+async fn operation_view(
+    state: &AppState,
+    auth: &Auth,
+    op_id: String,
+    view: fn(&rusqlite::Connection, &str, &str) -> DbResult<Option<Value>>,
 ) -> Result<Response, ApiError> {
     auth.require("operations:read")?;
     let company = auth.company().to_string();
     state
         .db
-        .call(move |c| store::operation_json(c, &company, &op_id))
+        .call(move |c| view(c, &company, &op_id))
         .await?
         .map(ok)
         .ok_or_else(|| ApiError::not_found("operation"))
+}
+
+async fn get_operation(
+    State(state): State<AppState>,
+    auth: Auth,
+    Path(op_id): Path<String>,
+) -> Result<Response, ApiError> {
+    operation_view(&state, &auth, op_id, store::operation_json).await
 }
 
 async fn get_results(
@@ -124,14 +135,7 @@ async fn get_results(
     auth: Auth,
     Path(op_id): Path<String>,
 ) -> Result<Response, ApiError> {
-    auth.require("operations:read")?;
-    let company = auth.company().to_string();
-    state
-        .db
-        .call(move |c| store::results_json(c, &company, &op_id))
-        .await?
-        .map(ok)
-        .ok_or_else(|| ApiError::not_found("operation"))
+    operation_view(&state, &auth, op_id, store::results_json).await
 }
 
 async fn get_webhook(
@@ -139,14 +143,7 @@ async fn get_webhook(
     auth: Auth,
     Path(op_id): Path<String>,
 ) -> Result<Response, ApiError> {
-    auth.require("operations:read")?;
-    let company = auth.company().to_string();
-    state
-        .db
-        .call(move |c| store::webhook_state(c, &company, &op_id))
-        .await?
-        .map(ok)
-        .ok_or_else(|| ApiError::not_found("operation"))
+    operation_view(&state, &auth, op_id, store::webhook_state).await
 }
 
 async fn cancel(
