@@ -1,7 +1,8 @@
 //! Training data for the learned field scorer: every candidate of every labelled document, for
 //! every field the model scores, as the exact vector inference uses
 //! (`folio::fields::vector::feature_vector`), with its label (the candidate's value is the
-//! truth's, by the shared scoring rules; the net total, not labelled, is total less VAT) and the
+//! truth's, by the shared scoring rules; the net total, not labelled, is total less VAT; on a
+//! document with several VAT rates each printed per-rate VAT amount counts, see `vat_lines`) and the
 //! document's group (its seller, so that
 //! cross-validation never splits one shop or company across training and test).
 //!
@@ -24,6 +25,7 @@ use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{amounts_match, ids_match, normalize_text, parse_decimal};
 use rayon::prelude::*;
+use rust_decimal::{Decimal, RoundingStrategy};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
@@ -61,11 +63,90 @@ fn label(field: Field, truth: &Value, value: &str) -> Option<bool> {
         return Some(amounts_match(&(total - vat).to_string(), value));
     }
     let t = truth.get(truth_key(field))?.as_str()?;
+    if field == Field::Vat {
+        // A document with several VAT rates prints one VAT amount per rate and the truth is
+        // their sum (the engine adds the lines up): each printed per-rate amount is a VAT line.
+        return match vat_lines(truth, t) {
+            VatLines::One => Some(amounts_match(t, value)),
+            VatLines::PerRate(lines) => Some(
+                amounts_match(t, value)
+                    || lines.iter().any(|l| amounts_match(&l.to_string(), value)),
+            ),
+            VatLines::Unknown => None,
+        };
+    }
     Some(match field {
         Field::Number => ids_match(t, value),
         Field::Date => t == value,
         _ => amounts_match(t, value),
     })
+}
+
+/// The VAT amounts a document prints, as far as its truth tells.
+#[derive(Debug, PartialEq)]
+enum VatLines {
+    /// One rate: the VAT total is the only VAT amount.
+    One,
+    /// Several rates, with the amount of each (they add up to the VAT total).
+    PerRate(Vec<Decimal>),
+    /// Several rates whose amounts the truth does not give (document-level charges or
+    /// allowances make them differ from the line items): no VAT row is labelled.
+    Unknown,
+}
+
+/// Per-rate VAT amounts: the synthetic generator writes them (`synthetic.vat_lines`); otherwise
+/// they come from the labelled line items (net line totals per rate, times the rate, rounded
+/// to the cent) when those add up to the labelled VAT within 2 cents.
+fn vat_lines(truth: &Value, vat: &str) -> VatLines {
+    if let Some(lines) = truth
+        .pointer("/synthetic/vat_lines")
+        .and_then(Value::as_array)
+    {
+        let lines: Vec<Decimal> = lines
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(parse_decimal)
+            .collect();
+        return if lines.len() > 1 {
+            VatLines::PerRate(lines)
+        } else {
+            VatLines::One
+        };
+    }
+    let mut base: Vec<(Decimal, Decimal)> = Vec::new();
+    for item in truth
+        .get("line_items")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let field = |k: &str| item.get(k).and_then(Value::as_str).and_then(parse_decimal);
+        let (Some(rate), Some(amount)) = (field("vat_rate"), field("line_total")) else {
+            continue;
+        };
+        if rate <= Decimal::ZERO {
+            continue;
+        }
+        match base.iter_mut().find(|(r, _)| *r == rate) {
+            Some((_, b)) => *b += amount,
+            None => base.push((rate, amount)),
+        }
+    }
+    if base.len() < 2 {
+        return VatLines::One;
+    }
+    let lines: Vec<Decimal> = base
+        .iter()
+        .map(|(rate, b)| {
+            (b * rate / Decimal::ONE_HUNDRED)
+                .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
+        })
+        .collect();
+    let sum: Decimal = lines.iter().sum();
+    match parse_decimal(vat) {
+        Some(v) if (sum - v).abs() <= Decimal::new(2, 2) => VatLines::PerRate(lines),
+        _ => VatLines::Unknown,
+    }
 }
 
 fn pages_of(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<TextPage>, String> {
@@ -177,4 +258,61 @@ fn main() -> ExitCode {
     let _ = out.flush();
     eprintln!("export_features: {n} rows from {docs} documents");
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_follow_the_truth() {
+        let t = json!({"number": "RE-17", "date": "2024-03-05", "total": "119.00", "vat": "19.00"});
+        assert_eq!(label(Field::Number, &t, "RE-17"), Some(true));
+        assert_eq!(label(Field::Date, &t, "2024-03-05"), Some(true));
+        assert_eq!(label(Field::Total, &t, "119"), Some(true));
+        assert_eq!(label(Field::Total, &t, "100.00"), Some(false));
+        assert_eq!(label(Field::Net, &t, "100.00"), Some(true));
+        assert_eq!(label(Field::Vat, &t, "19.00"), Some(true));
+        assert_eq!(label(Field::Vat, &t, "7.00"), Some(false));
+        assert_eq!(label(Field::Vat, &json!({"total": "1"}), "7.00"), None);
+    }
+
+    #[test]
+    fn every_printed_vat_line_of_a_multi_rate_document_is_a_vat_line() {
+        let t = json!({"total": "126.00", "vat": "26.00",
+                       "synthetic": {"vat_lines": ["19.00", "7.00"]}});
+        assert_eq!(label(Field::Vat, &t, "19.00"), Some(true));
+        assert_eq!(label(Field::Vat, &t, "7.00"), Some(true));
+        assert_eq!(label(Field::Vat, &t, "26.00"), Some(true));
+        assert_eq!(label(Field::Vat, &t, "100.00"), Some(false));
+        // One rate: only the truth itself.
+        let one = json!({"total": "119.00", "vat": "19.00", "synthetic": {"vat_lines": ["19.00"]}});
+        assert_eq!(label(Field::Vat, &one, "7.00"), Some(false));
+    }
+
+    #[test]
+    fn per_rate_vat_comes_from_the_line_items_when_they_add_up() {
+        let items = json!([
+            {"vat_rate": "19.00", "line_total": "100.00"},
+            {"vat_rate": "7.00", "line_total": "50.00"},
+            {"vat_rate": "19.00", "line_total": "10.00"},
+        ]);
+        // 110 x 19% = 20.90, 50 x 7% = 3.50; they add up to the labelled 24.40.
+        let t = json!({"total": "184.40", "vat": "24.40", "line_items": items});
+        assert_eq!(
+            vat_lines(&t, "24.40"),
+            VatLines::PerRate(vec![Decimal::new(2090, 2), Decimal::new(350, 2)])
+        );
+        assert_eq!(label(Field::Vat, &t, "3.50"), Some(true));
+        assert_eq!(label(Field::Vat, &t, "160.00"), Some(false));
+        // A document-level charge makes them differ: VAT rows are not labelled at all.
+        let charged = json!({"total": "190.00", "vat": "25.40", "line_items": items});
+        assert_eq!(vat_lines(&charged, "25.40"), VatLines::Unknown);
+        assert_eq!(label(Field::Vat, &charged, "3.50"), None);
+        assert_eq!(label(Field::Vat, &charged, "25.40"), None);
+        // One rate.
+        let single =
+            json!({"vat": "19.00", "line_items": [{"vat_rate": "19", "line_total": "100"}]});
+        assert_eq!(vat_lines(&single, "19.00"), VatLines::One);
+    }
 }

@@ -331,8 +331,15 @@ fn extract_line(doc: &CleanDocument, line: &Line, style: &DocStyle, items: &mut 
         ) {
             let found = number_after(text, h.end).map(|(s, e)| (line, s, e));
             let found = found.or_else(|| {
-                // Label alone at the end of its line: the value printed under it.
-                let rest = text[h.end..].trim_matches([' ', ':', '.', '#']);
+                // Label alone at the end of its line, or followed only by the next label (a
+                // grid of `label over value` cells): the value printed under it.
+                let next_label = hits
+                    .iter()
+                    .filter(|o| o.start >= h.end)
+                    .map(|o| o.start)
+                    .min()
+                    .unwrap_or(text.len());
+                let rest = text[h.end..next_label].trim_matches([' ', ':', '.', '#']);
                 if rest.is_empty() && h.key != LabelKey::Title {
                     let (bb, _) = line.range_bbox(h.start, h.end)?;
                     let (l2, s, e) = value_below(doc, line, &bb)?;
@@ -567,6 +574,25 @@ mod tests {
             c.of(CandidateKind::DocNumber).next().unwrap().value,
             "INV-0042"
         );
+    }
+
+    #[test]
+    fn number_under_its_label_in_a_grid_row() {
+        // `label over value` cells side by side: the number is under its own label.
+        let d = doc_from(&[
+            (
+                "Document no.:      Date of issue:      Due date:",
+                10.0,
+                10.0,
+            ),
+            ("86671-B            2019-02-25", 10.0, 24.0),
+        ]);
+        let c = extract(&d);
+        let n: Vec<_> = c
+            .of(CandidateKind::DocNumber)
+            .map(|c| c.value.clone())
+            .collect();
+        assert_eq!(n, ["86671-B"]);
     }
 
     #[test]

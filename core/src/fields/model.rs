@@ -64,23 +64,22 @@ fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environ
     env.as_ref().map_err(|e| Error::RuntimeMissing(e.clone()))
 }
 
+/// One isotonic map from the model's raw probability to the observed probability of being right.
 #[derive(Debug, Deserialize)]
-struct Calibration {
+struct Curve {
     x: Vec<f32>,
     y: Vec<f32>,
 }
 
-impl Calibration {
-    fn parse(text: &str) -> Result<Self> {
-        let c: Calibration =
-            serde_json::from_str(text).map_err(|e| Error::Model(format!("calibration: {e}")))?;
-        let sorted = c.x.windows(2).all(|w| w[0] <= w[1]);
-        if c.x.is_empty() || c.x.len() != c.y.len() || !sorted {
-            return Err(Error::Model(
-                "calibration: x and y must be equally long, non-empty, x ascending".into(),
-            ));
+impl Curve {
+    fn check(&self, what: &str) -> Result<()> {
+        let sorted = self.x.windows(2).all(|w| w[0] <= w[1]);
+        if self.x.is_empty() || self.x.len() != self.y.len() || !sorted {
+            return Err(Error::Model(format!(
+                "calibration{what}: x and y must be equally long, non-empty, x ascending"
+            )));
         }
-        Ok(c)
+        Ok(())
     }
 
     /// The calibrated probability of a raw score (piecewise linear, clamped at the ends).
@@ -98,6 +97,37 @@ impl Calibration {
             y1
         } else {
             y0 + (y1 - y0) * (p - x0) / (x1 - x0)
+        }
+    }
+}
+
+/// The calibration file: `{"x": [...], "y": [...]}`, and optionally `"ocr": {"x", "y"}`, a
+/// separate map for candidates read by OCR (word confidence below 1), which the same raw score
+/// makes less often right than a text layer's.
+#[derive(Debug, Deserialize)]
+struct Calibration {
+    #[serde(flatten)]
+    text: Curve,
+    #[serde(default)]
+    ocr: Option<Curve>,
+}
+
+impl Calibration {
+    fn parse(text: &str) -> Result<Self> {
+        let c: Calibration =
+            serde_json::from_str(text).map_err(|e| Error::Model(format!("calibration: {e}")))?;
+        c.text.check("")?;
+        if let Some(o) = &c.ocr {
+            o.check(" (ocr)")?;
+        }
+        Ok(c)
+    }
+
+    /// The calibrated probability of a raw score for a candidate of this OCR confidence.
+    fn apply(&self, p: f32, ocr_confidence: f32) -> f32 {
+        match &self.ocr {
+            Some(o) if ocr_confidence < 1.0 => o.apply(p),
+            _ => self.text.apply(p),
         }
     }
 }
@@ -231,7 +261,8 @@ impl ModelScorer {
         let raw = self.run(rows)?;
         Ok(raw
             .into_iter()
-            .map(|p| self.calibration.apply(p) + 1e-4 * p)
+            .zip(feats)
+            .map(|(p, f)| self.calibration.apply(p, f.ocr_confidence) + 1e-4 * p)
             .collect())
     }
 }
@@ -267,13 +298,30 @@ mod tests {
     #[test]
     fn calibration_interpolates_and_clamps() {
         let c = Calibration::parse(r#"{"x": [0.1, 0.5, 0.9], "y": [0.0, 0.4, 1.0]}"#).unwrap();
-        assert_eq!(c.apply(0.0), 0.0);
-        assert_eq!(c.apply(1.0), 1.0);
-        assert!((c.apply(0.3) - 0.2).abs() < 1e-6);
-        assert!((c.apply(0.7) - 0.7).abs() < 1e-6);
+        assert_eq!(c.apply(0.0, 1.0), 0.0);
+        assert_eq!(c.apply(1.0, 1.0), 1.0);
+        assert!((c.apply(0.3, 1.0) - 0.2).abs() < 1e-6);
+        assert!((c.apply(0.7, 1.0) - 0.7).abs() < 1e-6);
+        // Without an OCR map, OCR candidates use the one map.
+        assert!((c.apply(0.7, 0.8) - 0.7).abs() < 1e-6);
         assert!(Calibration::parse(r#"{"x": [0.5, 0.1], "y": [0, 1]}"#).is_err());
         assert!(Calibration::parse(r#"{"x": [], "y": []}"#).is_err());
         assert!(EMBEDDED_CALIBRATION.contains("\"x\""));
+        assert!(Calibration::parse(EMBEDDED_CALIBRATION).is_ok());
+    }
+
+    #[test]
+    fn ocr_candidates_have_their_own_map() {
+        let c = Calibration::parse(
+            r#"{"x": [0, 1], "y": [0, 1], "ocr": {"x": [0, 1], "y": [0, 0.5]}}"#,
+        )
+        .unwrap();
+        assert!((c.apply(0.8, 1.0) - 0.8).abs() < 1e-6);
+        assert!((c.apply(0.8, 0.93) - 0.4).abs() < 1e-6);
+        assert!(
+            Calibration::parse(r#"{"x": [0, 1], "y": [0, 1], "ocr": {"x": [1, 0], "y": [0, 1]}}"#)
+                .is_err()
+        );
     }
 
     #[test]
