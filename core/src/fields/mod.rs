@@ -172,12 +172,14 @@ fn totals(
     let mut vat = vats.first().copied();
     let mut total = tots.first().copied();
     let mut vat_value: Option<(f32, Decimal, Option<usize>)> = vat.map(|v| (v.0, v.2, Some(v.1)));
-    // Joint choice: net + vat = total.
+    // Joint choice: net + vat = total, with a positive net and a VAT below it (no VAT rate
+    // reaches 100 %): `0 + 5 = 5` or `VAT = total` is no arithmetic support.
     let mut best: Option<(f32, Scored, Scored, Scored)> = None;
     for n in &nets {
         for v in &vats {
             for t in &tots {
-                if n.1 != t.1 && n.2 + v.2 == t.2 {
+                let plausible = n.2 > Decimal::ZERO && v.2 >= Decimal::ZERO && v.2 < n.2;
+                if plausible && n.1 != t.1 && n.2 + v.2 == t.2 {
                     let s = n.0 + v.0 + t.0;
                     if best.is_none_or(|b| s > b.0) {
                         best = Some((s, *n, *v, *t));
@@ -198,7 +200,7 @@ fn totals(
         'outer: for n in &nets {
             for t in &tots {
                 let diff = t.2 - n.2;
-                if diff <= Decimal::ZERO {
+                if diff <= Decimal::ZERO || diff >= n.2 {
                     continue;
                 }
                 let sum: Decimal = vats
@@ -1113,6 +1115,28 @@ mod tests {
             Some("789417-W")
         );
         assert_eq!(r.document.number.as_deref(), Some("TD01167104"));
+    }
+
+    #[test]
+    fn a_zero_net_is_no_arithmetic_support() {
+        // `0 + 5 = 5` is no support: 5 is not also the VAT, and the total gets no bonus.
+        let r = run(&[
+            ("Subtotal 0.00", 10.0, 10.0),
+            ("Tax 5.00", 10.0, 24.0),
+            ("Total 5.00", 10.0, 38.0),
+            ("Cash 50.00", 10.0, 52.0),
+        ]);
+        let f = &r.confidence.fields;
+        assert_eq!(r.totals.vat, None, "{f:?}");
+        assert!(f["/totals/total"] <= 0.95, "{f:?}");
+        // With a real net the same amounts are consistent.
+        let r = run(&[
+            ("Subtotal 25.00", 10.0, 10.0),
+            ("Tax 5.00", 10.0, 24.0),
+            ("Total 30.00", 10.0, 38.0),
+        ]);
+        assert_eq!(r.totals.vat.as_deref(), Some("5.00"));
+        assert!(r.confidence.fields["/totals/total"] > 0.95);
     }
 
     #[test]
