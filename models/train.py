@@ -225,7 +225,7 @@ def main() -> int:
     iso = Calibrator(s, c, o)
 
     rules_best = choose(rows, rule, ocr)
-    model_best = {k: (float(iso.predict(np.array([v[0]]), np.array([v[2]]))[0]), v[1], v[2]) for k, v in best_raw.items()}
+    model_best = {k: (float(p), v[1], v[2]) for (k, v), p in zip(best_raw.items(), iso.predict(s, o))}
     rules_f1 = f1_table(rules_best, RULE_MIN, docs)
     model_f1 = f1_table(model_best, MODEL_MIN, docs)
     report = {"rules": rules_f1, "model": model_f1}

@@ -261,7 +261,12 @@ pub fn parse_decimal(s: &str) -> Option<Decimal> {
 
 /// An amount rounded to the cent (half away from zero).
 pub fn parse_cents(s: &str) -> Option<Decimal> {
-    parse_decimal(s).map(|d| d.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero))
+    parse_decimal(s).map(to_cents)
+}
+
+/// A decimal rounded to the cent (half away from zero).
+pub fn to_cents(d: Decimal) -> Decimal {
+    d.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
 }
 
 /// Amounts: equal to the cent; unparseable values never match.

@@ -23,9 +23,9 @@ use folio::types::TextPage;
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
-use folio_bench::score::{amounts_match, ids_match, normalize_text, parse_decimal};
+use folio_bench::score::{amounts_match, ids_match, normalize_text, parse_decimal, to_cents};
 use rayon::prelude::*;
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
@@ -137,10 +137,7 @@ fn vat_lines(truth: &Value, vat: &str) -> VatLines {
     }
     let lines: Vec<Decimal> = base
         .iter()
-        .map(|(rate, b)| {
-            (b * rate / Decimal::ONE_HUNDRED)
-                .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
-        })
+        .map(|(rate, b)| to_cents(b * rate / Decimal::ONE_HUNDRED))
         .collect();
     let sum: Decimal = lines.iter().sum();
     match parse_decimal(vat) {
