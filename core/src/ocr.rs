@@ -293,6 +293,7 @@ impl TesseractOcr {
             }
         }
         let _ = api.clear();
+        drop_specks(&mut words);
         Ok(Reading { words })
     }
 
@@ -602,6 +603,24 @@ fn word_shaped(text: &str) -> bool {
         .all(|&n| n * 2 <= chars.len() || chars.len() <= 3)
 }
 
+/// Height, as a share of the reading's median word height, below which a word with letters or
+/// digits is a speck of noise that the OCR read as text (a dot of dirt on a receipt photo read
+/// as `5`, 2 px tall under 20 px text). Real small print is rarely under half the body size.
+const SPECK_HEIGHT: f32 = 0.3;
+
+/// Removes the words too flat to be text (see [`SPECK_HEIGHT`]); punctuation-only words (a
+/// dash, a dot) are flat by nature and stay.
+fn drop_specks(words: &mut Vec<Word>) {
+    let mut heights: Vec<f32> = words.iter().map(|w| w.bbox.height()).collect();
+    heights.sort_by(f32::total_cmp);
+    let Some(&median) = heights.get(heights.len() / 2) else {
+        return;
+    };
+    words.retain(|w| {
+        w.bbox.height() >= SPECK_HEIGHT * median || !w.text.chars().any(char::is_alphanumeric)
+    });
+}
+
 fn word_confs(v: &[Word]) -> Vec<(&str, f32)> {
     v.iter().map(|w| (w.text.as_str(), w.confidence)).collect()
 }
@@ -861,6 +880,25 @@ mod tests {
     fn joined(p: &TextPage) -> String {
         let v: Vec<&str> = p.words.iter().map(|w| w.text.as_str()).collect();
         v.join(" ")
+    }
+
+    #[test]
+    fn specks_read_as_text_are_dropped() {
+        let w = |t: &str, h: f32| Word {
+            text: t.into(),
+            bbox: BBox::new(0.0, 100.0, 30.0, 100.0 + h),
+            confidence: 0.4,
+        };
+        let mut words = vec![w("TOTAL", 20.0), w("12.00", 21.0), w("5", 1.5), w("-", 2.0)];
+        words.extend((0..5).map(|i| w(&format!("item{i}"), 19.0)));
+        drop_specks(&mut words);
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        assert!(!texts.contains(&"5"), "{texts:?}");
+        assert!(texts.contains(&"-") && texts.contains(&"12.00"));
+        assert_eq!(words.len(), 8);
+        let mut none: Vec<Word> = Vec::new();
+        drop_specks(&mut none);
+        assert!(none.is_empty());
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Training data for the learned field scorer: every candidate of every labelled document, for
-//! every field the model scores, as the exact vector inference uses
+//! every field the model scores and that admits the candidate (`Field::admits`: dates for the
+//! date, amounts for the totals ...; the model never scores the others), as the exact vector
+//! inference uses
 //! (`folio::fields::vector::feature_vector`), with its label (the candidate's value is the
 //! truth's, by the shared scoring rules; the net total, not labelled, is total less VAT; on a
 //! document with several VAT rates each printed per-rate VAT amount counts, see `vat_lines`) and the

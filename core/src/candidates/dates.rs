@@ -202,8 +202,15 @@ fn boundary_ok(text: &str, start: usize, end: usize) -> bool {
     let mut before = text[..start].chars().rev();
     match before.next() {
         Some(c) if c.is_alphanumeric() => return false,
-        Some('.' | ',' | '/' | '-') if before.next().is_some_and(|c| c.is_ascii_digit()) => {
-            return false;
+        // `12.2024-01-05`: the tail of a longer number; `FV/2024/02/24`, `INV-2024-01-05`: the
+        // tail of an identifier (a document number), not a date of the document.
+        Some(sep @ ('.' | ',' | '/' | '-')) => {
+            let glued = before.next().is_some_and(|c| {
+                c.is_ascii_digit() || (matches!(sep, '/' | '-') && c.is_alphabetic())
+            });
+            if glued {
+                return false;
+            }
         }
         _ => {}
     }
@@ -389,6 +396,10 @@ mod tests {
         assert!(find_dates("Amount 1.234.56", false).is_empty());
         assert!(find_dates("DE123.45.2024", false).is_empty());
         assert!(find_dates("5 apples 2024", false).is_empty());
+        assert!(find_dates("FV/2020/02/24", false).is_empty());
+        assert!(find_dates("INV-2024-01-05", false).is_empty());
+        assert_eq!(one("Datum: 2024-01-05"), "2024-01-05");
+        assert_eq!(one("Berlin,05.01.2024"), "2024-01-05");
     }
 
     #[test]

@@ -29,6 +29,24 @@ pub enum Field {
     Prepaid,
 }
 
+impl Field {
+    /// Whether a candidate can be this field's value at all: a document number for the number,
+    /// a date for the dates, a money amount (not a percentage) for the totals. Every scorer
+    /// gives the others 0, so a field is never filled with a value of the wrong type.
+    pub fn admits(self, f: &CandidateFeatures) -> bool {
+        match self {
+            Field::Number => f.kind == CandidateKind::DocNumber,
+            Field::Date | Field::DueDate => f.kind == CandidateKind::Date,
+            Field::Total
+            | Field::Net
+            | Field::Vat
+            | Field::Payable
+            | Field::Discount
+            | Field::Prepaid => f.kind == CandidateKind::Amount && !f.percent,
+        }
+    }
+}
+
 /// Everything the scorer may look at for one candidate. Built by [`candidate_features`] only.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CandidateFeatures {
@@ -90,6 +108,9 @@ pub struct CandidateFeatures {
     pub negative: bool,
     /// The amount sits right below a rounding line (the rounded, final total on receipts).
     pub after_rounding: bool,
+    /// Mean OCR confidence of the document's tokens (1.0 for text layers): how well the page
+    /// as a whole was read, next to [`Self::ocr_confidence`] of the candidate itself.
+    pub doc_ocr_confidence: f32,
 }
 
 /// Scores how likely a candidate is to be the value of a field (0..1).
@@ -110,9 +131,6 @@ pub struct RuleScorer;
 
 fn amount_common(f: &CandidateFeatures) -> f32 {
     let mut s = 0.0;
-    if f.percent {
-        return -5.0;
-    }
     if f.decimals == 2 {
         s += 0.05;
     } else if f.decimals == 0 {
@@ -141,11 +159,11 @@ impl FieldScorer for RuleScorer {
 
     fn score(&self, field: Field, f: &CandidateFeatures) -> f32 {
         use LabelKey as K;
+        if !field.admits(f) {
+            return 0.0;
+        }
         let s: f32 = match field {
             Field::Number => {
-                if f.kind != CandidateKind::DocNumber {
-                    return 0.0;
-                }
                 let base = match f.intro_label {
                     Some(K::Number) => 0.9,
                     Some(K::NumberGeneric) if f.title_on_line => 0.8,
@@ -156,9 +174,6 @@ impl FieldScorer for RuleScorer {
                 base + 0.05 * (1.0 - f.rel_y) - 0.05 * f.page_index.min(2) as f32
             }
             Field::Date | Field::DueDate => {
-                if f.kind != CandidateKind::Date {
-                    return 0.0;
-                }
                 let due = field == Field::DueDate;
                 let base = match f.label {
                     Some(K::Date) if !due => 0.9,
@@ -205,9 +220,6 @@ impl FieldScorer for RuleScorer {
             | Field::Payable
             | Field::Discount
             | Field::Prepaid => {
-                if f.kind != CandidateKind::Amount {
-                    return 0.0;
-                }
                 let want: &[LabelKey] = match field {
                     Field::Total => &[K::Total],
                     Field::Net => &[K::Net],
@@ -267,6 +279,8 @@ pub struct FeatureContext<'a> {
     pub amounts_sorted: Vec<rust_decimal::Decimal>,
     /// Line index of the bottom-most total/payable-labelled amount.
     pub bottom_total: Option<(usize, usize)>,
+    /// Mean OCR confidence of all tokens (1.0 for text layers).
+    pub doc_ocr_confidence: f32,
 }
 
 impl<'a> FeatureContext<'a> {
@@ -308,6 +322,12 @@ impl<'a> FeatureContext<'a> {
                 bottom_total = Some((c.span.line, c.span.start));
             }
         }
+        let (sum, n) = doc
+            .lines
+            .iter()
+            .flat_map(|l| &l.tokens)
+            .fold((0.0f32, 0usize), |(s, n), t| (s + t.confidence, n + 1));
+        let doc_ocr_confidence = if n == 0 { 1.0 } else { sum / n as f32 };
         FeatureContext {
             doc,
             line_labels,
@@ -315,6 +335,7 @@ impl<'a> FeatureContext<'a> {
             table_lines,
             amounts_sorted,
             bottom_total,
+            doc_ocr_confidence,
         }
     }
 }
@@ -514,6 +535,7 @@ pub fn candidate_features(
         ambiguous: c.ambiguous,
         negative: c.kind == CandidateKind::Amount && c.value.starts_with('-'),
         after_rounding,
+        doc_ocr_confidence: ctx.doc_ocr_confidence,
     })
 }
 
@@ -530,5 +552,70 @@ fn label_priority(key: LabelKey, kind: CandidateKind) -> u8 {
         CandidateKind::DocNumber if matches!(key, K::Number | K::NumberGeneric) => 3,
         _ if key == K::Title => 0,
         _ => 1,
+    }
+}
+
+/// A plain candidate of one kind for scorer tests: no label, top left of page 1.
+#[cfg(test)]
+pub(crate) fn plain_features(kind: CandidateKind) -> CandidateFeatures {
+    CandidateFeatures {
+        kind,
+        label: None,
+        label_same_line: false,
+        label_above: false,
+        values_between: 0,
+        label_distance: 0.0,
+        intro_label: None,
+        title_on_line: false,
+        line_labels: Vec::new(),
+        rel_x: 0.5,
+        rel_y: 0.5,
+        page_index: 0,
+        last_page: true,
+        is_largest: false,
+        amount_rank: 0,
+        bottom_most_total: false,
+        occurrences: 1,
+        checksum_valid: None,
+        ocr_confidence: 1.0,
+        height_rel: 1.0,
+        has_currency: false,
+        decimals: 0,
+        percent: false,
+        in_table: false,
+        rightmost_on_line: false,
+        order: 0,
+        ambiguous: false,
+        negative: false,
+        after_rounding: false,
+        doc_ocr_confidence: 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_admit_only_values_of_their_type() {
+        let amount = plain_features(CandidateKind::Amount);
+        let date = plain_features(CandidateKind::Date);
+        let number = plain_features(CandidateKind::DocNumber);
+        let percent = CandidateFeatures {
+            percent: true,
+            ..amount.clone()
+        };
+        assert!(Field::Total.admits(&amount) && !Field::Total.admits(&percent));
+        assert!(!Field::Total.admits(&date) && !Field::Vat.admits(&number));
+        assert!(Field::Date.admits(&date) && Field::DueDate.admits(&date));
+        assert!(!Field::Date.admits(&amount) && !Field::Date.admits(&number));
+        assert!(Field::Number.admits(&number) && !Field::Number.admits(&amount));
+        // The rules give a labelled percentage nothing as a total.
+        let labelled = CandidateFeatures {
+            label: Some(LabelKey::Total),
+            label_same_line: true,
+            ..percent
+        };
+        assert_eq!(RuleScorer.score(Field::Total, &labelled), 0.0);
     }
 }

@@ -69,6 +69,9 @@ fn ranked(
     v
 }
 
+/// Confidence added to net, VAT and total when they add up.
+const CONSISTENCY_BONUS: f32 = 0.15;
+
 /// A scored amount candidate: (score, candidate index, value).
 type Scored = (f32, usize, Decimal);
 
@@ -173,11 +176,14 @@ fn totals(
     let mut total = tots.first().copied();
     let mut vat_value: Option<(f32, Decimal, Option<usize>)> = vat.map(|v| (v.0, v.2, Some(v.1)));
     // Joint choice: net + vat = total, with a positive net and a VAT below it (no VAT rate
-    // reaches 100 %): `0 + 5 = 5` or `VAT = total` is no arithmetic support.
+    // reaches 100 %): `0 + 5 = 5` or `VAT = total` is no arithmetic support. Adding up earns a
+    // total CONSISTENCY_BONUS, so a total scored more than that below the best one cannot win
+    // through arithmetic (on a receipt, `change + total = cash` adds up too).
+    let total_floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
     let mut best: Option<(f32, Scored, Scored, Scored)> = None;
     for n in &nets {
         for v in &vats {
-            for t in &tots {
+            for t in tots.iter().filter(|t| t.0 >= total_floor) {
                 let plausible = n.2 > Decimal::ZERO && v.2 >= Decimal::ZERO && v.2 < n.2;
                 if plausible && n.1 != t.1 && n.2 + v.2 == t.2 {
                     let s = n.0 + v.0 + t.0;
@@ -198,7 +204,7 @@ fn totals(
     } else {
         // Several VAT lines (one per rate): total - net equals their sum.
         'outer: for n in &nets {
-            for t in &tots {
+            for t in tots.iter().filter(|t| t.0 >= total_floor) {
                 let diff = t.2 - n.2;
                 if diff <= Decimal::ZERO || diff >= n.2 {
                     continue;
@@ -244,7 +250,7 @@ fn totals(
         total = Some(n);
         net = None;
     }
-    let bonus = if consistent { 0.15 } else { 0.0 };
+    let bonus = if consistent { CONSISTENCY_BONUS } else { 0.0 };
     if !consistent {
         // Without arithmetic support, keep VAT only when it is plausible against the total.
         if let (Some(v), Some(t)) = (vat_value, total)
@@ -1115,6 +1121,75 @@ mod tests {
             Some("789417-W")
         );
         assert_eq!(r.document.number.as_deref(), Some("TD01167104"));
+    }
+
+    #[test]
+    fn document_ocr_confidence_is_a_feature() {
+        let mut p = page(&[("Total 12.00", 10.0, 10.0), ("Date 01.02.2024", 10.0, 30.0)]);
+        let feats = |p: &TextPage| {
+            let doc = clean::clean(std::slice::from_ref(p));
+            let c = candidates::extract(&doc);
+            let ctx = features::FeatureContext::new(&doc, &c);
+            let i = c
+                .items
+                .iter()
+                .position(|x| x.value == "12.00")
+                .expect("amount");
+            features::candidate_features(&ctx, &c, i).expect("features")
+        };
+        assert_eq!(feats(&p).doc_ocr_confidence, 1.0);
+        for (w, conf) in p.words.iter_mut().zip([0.9, 0.5, 0.3, 0.3]) {
+            w.confidence = conf;
+        }
+        let f = feats(&p);
+        assert!((f.doc_ocr_confidence - 0.5).abs() < 1e-6, "{f:?}");
+        assert!((f.ocr_confidence - 0.5).abs() < 1e-6, "{f:?}");
+    }
+
+    /// Scores by field and line (candidates' relative y), for totals tests.
+    struct ByLine(Vec<(Field, usize, f32)>);
+
+    impl FieldScorer for ByLine {
+        fn name(&self) -> &str {
+            "by-line"
+        }
+        fn score(&self, field: Field, f: &CandidateFeatures) -> f32 {
+            let line = (f.rel_y * 800.0 / 14.0) as usize;
+            self.0
+                .iter()
+                .find(|(g, l, _)| *g == field && *l == line)
+                .map_or(0.0, |x| x.2)
+        }
+    }
+
+    #[test]
+    fn a_weak_total_does_not_win_through_arithmetic() {
+        // Change + total = cash adds up like net + VAT = total.
+        let doc = clean::clean(&[page(&[
+            ("Total 6.40", 10.0, 0.0),
+            ("Cash 100.00", 10.0, 14.0),
+            ("Change 93.60", 10.0, 28.0),
+        ])]);
+        let c = candidates::extract(&doc);
+        let weak = ByLine(vec![
+            (Field::Total, 0, 0.95),
+            (Field::Total, 1, 0.35),
+            (Field::Net, 2, 0.5),
+            (Field::Vat, 0, 0.5),
+        ]);
+        let r = extract(&doc, &c, &weak);
+        assert_eq!(r.totals.total.as_deref(), Some("6.40"));
+        assert!(r.confidence.fields["/totals/total"] < 0.96);
+        // Within the bonus of the best total, adding up still decides.
+        let close = ByLine(vec![
+            (Field::Total, 0, 0.5),
+            (Field::Total, 1, 0.45),
+            (Field::Net, 2, 0.5),
+            (Field::Vat, 0, 0.5),
+        ]);
+        let r = extract(&doc, &c, &close);
+        assert_eq!(r.totals.total.as_deref(), Some("100.00"));
+        assert_eq!(r.totals.net.as_deref(), Some("93.60"));
     }
 
     #[test]

@@ -101,15 +101,28 @@ impl Curve {
     }
 }
 
+/// The map for documents the OCR read poorly: it applies when the mean OCR confidence of the
+/// document's words is below `below`.
+#[derive(Debug, Deserialize)]
+struct NoisyCurve {
+    below: f32,
+    #[serde(flatten)]
+    curve: Curve,
+}
+
 /// The calibration file: `{"x": [...], "y": [...]}`, and optionally `"ocr": {"x", "y"}`, a
 /// separate map for candidates read by OCR (word confidence below 1), which the same raw score
-/// makes less often right than a text layer's.
+/// makes less often right than a text layer's, and `"noisy": {"below", "x", "y"}` for every
+/// candidate of a document read poorly (receipt photos): there the right value is often not
+/// among the candidates at all, so the best one is right less often still.
 #[derive(Debug, Deserialize)]
 struct Calibration {
     #[serde(flatten)]
     text: Curve,
     #[serde(default)]
     ocr: Option<Curve>,
+    #[serde(default)]
+    noisy: Option<NoisyCurve>,
 }
 
 impl Calibration {
@@ -120,11 +133,25 @@ impl Calibration {
         if let Some(o) = &c.ocr {
             o.check(" (ocr)")?;
         }
+        if let Some(n) = &c.noisy {
+            n.curve.check(" (noisy)")?;
+            if !(0.0..=1.0).contains(&n.below) {
+                return Err(Error::Model(
+                    "calibration (noisy): `below` must be within 0..1".into(),
+                ));
+            }
+        }
         Ok(c)
     }
 
-    /// The calibrated probability of a raw score for a candidate of this OCR confidence.
-    fn apply(&self, p: f32, ocr_confidence: f32) -> f32 {
+    /// The calibrated probability of a raw score for a candidate of this OCR confidence in a
+    /// document of this mean OCR confidence.
+    fn apply(&self, p: f32, ocr_confidence: f32, doc_ocr_confidence: f32) -> f32 {
+        if let Some(n) = &self.noisy
+            && doc_ocr_confidence < n.below
+        {
+            return n.curve.apply(p);
+        }
         match &self.ocr {
             Some(o) if ocr_confidence < 1.0 => o.apply(p),
             _ => self.text.apply(p),
@@ -253,17 +280,28 @@ impl ModelScorer {
 
     /// Calibrated scores of candidates for a field the model scores; a tiny share of the raw
     /// probability keeps candidates that calibrate to one value in the model's order.
+    /// Candidates the field does not admit score 0 without a model run.
     fn model_scores(&self, field: Field, feats: &[&CandidateFeatures]) -> Result<Vec<f32>> {
         let mut rows = Vec::with_capacity(feats.len() * feature_count());
-        for f in feats {
-            rows.extend(feature_vector(field, f).unwrap_or_default());
+        let mut scored = Vec::with_capacity(feats.len());
+        for (i, f) in feats.iter().enumerate() {
+            if let Some(v) = feature_vector(field, f) {
+                rows.extend(v);
+                scored.push(i);
+            }
         }
-        let raw = self.run(rows)?;
-        Ok(raw
-            .into_iter()
-            .zip(feats)
-            .map(|(p, f)| self.calibration.apply(p, f.ocr_confidence) + 1e-4 * p)
-            .collect())
+        let mut out = vec![0.0; feats.len()];
+        if scored.is_empty() {
+            return Ok(out);
+        }
+        for (p, i) in self.run(rows)?.into_iter().zip(scored) {
+            let f = feats[i];
+            out[i] = self
+                .calibration
+                .apply(p, f.ocr_confidence, f.doc_ocr_confidence)
+                + 1e-4 * p;
+        }
+        Ok(out)
     }
 }
 
@@ -298,12 +336,12 @@ mod tests {
     #[test]
     fn calibration_interpolates_and_clamps() {
         let c = Calibration::parse(r#"{"x": [0.1, 0.5, 0.9], "y": [0.0, 0.4, 1.0]}"#).unwrap();
-        assert_eq!(c.apply(0.0, 1.0), 0.0);
-        assert_eq!(c.apply(1.0, 1.0), 1.0);
-        assert!((c.apply(0.3, 1.0) - 0.2).abs() < 1e-6);
-        assert!((c.apply(0.7, 1.0) - 0.7).abs() < 1e-6);
+        assert_eq!(c.apply(0.0, 1.0, 1.0), 0.0);
+        assert_eq!(c.apply(1.0, 1.0, 1.0), 1.0);
+        assert!((c.apply(0.3, 1.0, 1.0) - 0.2).abs() < 1e-6);
+        assert!((c.apply(0.7, 1.0, 1.0) - 0.7).abs() < 1e-6);
         // Without an OCR map, OCR candidates use the one map.
-        assert!((c.apply(0.7, 0.8) - 0.7).abs() < 1e-6);
+        assert!((c.apply(0.7, 0.8, 0.9) - 0.7).abs() < 1e-6);
         assert!(Calibration::parse(r#"{"x": [0.5, 0.1], "y": [0, 1]}"#).is_err());
         assert!(Calibration::parse(r#"{"x": [], "y": []}"#).is_err());
         assert!(EMBEDDED_CALIBRATION.contains("\"x\""));
@@ -316,12 +354,28 @@ mod tests {
             r#"{"x": [0, 1], "y": [0, 1], "ocr": {"x": [0, 1], "y": [0, 0.5]}}"#,
         )
         .unwrap();
-        assert!((c.apply(0.8, 1.0) - 0.8).abs() < 1e-6);
-        assert!((c.apply(0.8, 0.93) - 0.4).abs() < 1e-6);
+        assert!((c.apply(0.8, 1.0, 1.0) - 0.8).abs() < 1e-6);
+        assert!((c.apply(0.8, 0.93, 0.93) - 0.4).abs() < 1e-6);
         assert!(
             Calibration::parse(r#"{"x": [0, 1], "y": [0, 1], "ocr": {"x": [1, 0], "y": [0, 1]}}"#)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn poorly_read_documents_have_their_own_map() {
+        let c = Calibration::parse(
+            r#"{"x": [0, 1], "y": [0, 1], "ocr": {"x": [0, 1], "y": [0, 0.5]},
+                "noisy": {"below": 0.85, "x": [0, 1], "y": [0, 0.25]}}"#,
+        )
+        .unwrap();
+        assert!((c.apply(0.8, 0.93, 0.9) - 0.4).abs() < 1e-6);
+        // Every candidate of a poorly read document, whatever its own confidence.
+        assert!((c.apply(0.8, 0.93, 0.7) - 0.2).abs() < 1e-6);
+        assert!((c.apply(0.8, 1.0, 0.7) - 0.2).abs() < 1e-6);
+        assert!((c.apply(0.8, 1.0, 1.0) - 0.8).abs() < 1e-6);
+        let bad = r#"{"x": [0, 1], "y": [0, 1], "noisy": {"below": 2, "x": [0, 1], "y": [0, 1]}}"#;
+        assert!(Calibration::parse(bad).is_err());
     }
 
     #[test]
@@ -330,6 +384,23 @@ mod tests {
         let raw = m.run(vec![0.0; feature_count() * 3]).expect("runs");
         assert_eq!(raw.len(), 3);
         assert!(raw.iter().all(|p| (0.0..=1.0).contains(p)));
+    }
+
+    #[test]
+    fn the_model_never_scores_a_value_of_the_wrong_type() {
+        use crate::candidates::CandidateKind;
+        use crate::fields::features::plain_features;
+        let m = ModelScorer::embedded(None).expect("model loads (bash scripts/setup.sh)");
+        let amount = plain_features(CandidateKind::Amount);
+        let date = plain_features(CandidateKind::Date);
+        let s = m.score_batch(Field::Date, &[&amount, &date, &amount]);
+        assert_eq!(s.len(), 3);
+        assert_eq!((s[0], s[2]), (0.0, 0.0));
+        assert!(s[1] > 0.0, "a date is scored as a date: {}", s[1]);
+        assert_eq!(
+            m.score_batch(Field::Number, &[&amount, &date]),
+            vec![0.0, 0.0]
+        );
     }
 
     #[test]

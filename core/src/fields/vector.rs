@@ -103,6 +103,7 @@ pub fn feature_names() -> Vec<String> {
         "ambiguous",
         "negative",
         "after_rounding",
+        "doc_ocr_confidence",
     ] {
         n.push(s.into());
     }
@@ -111,7 +112,7 @@ pub fn feature_names() -> Vec<String> {
 
 /// Number of columns.
 pub fn feature_count() -> usize {
-    MODEL_FIELDS.len() + 1 + KINDS.len() + 3 * (LABELS.len() + 1) + 26
+    MODEL_FIELDS.len() + 1 + KINDS.len() + 3 * (LABELS.len() + 1) + 27
 }
 
 fn b(v: bool) -> f32 {
@@ -127,9 +128,14 @@ fn push_labels(out: &mut Vec<f32>, keys: &[LabelKey]) {
     }
 }
 
-/// The vector of one candidate for one field; `None` for fields the model does not score.
+/// The vector of one candidate for one field; `None` for fields the model does not score and
+/// for candidates the field does not admit ([`Field::admits`]: a value of the wrong type is
+/// neither a training row nor scored).
 pub fn feature_vector(field: Field, f: &CandidateFeatures) -> Option<Vec<f32>> {
     let fi = MODEL_FIELDS.iter().position(|m| *m == field)?;
+    if !field.admits(f) {
+        return None;
+    }
     let mut v = Vec::with_capacity(feature_count());
     for i in 0..MODEL_FIELDS.len() {
         v.push(b(i == fi));
@@ -172,6 +178,7 @@ pub fn feature_vector(field: Field, f: &CandidateFeatures) -> Option<Vec<f32>> {
         b(f.ambiguous),
         b(f.negative),
         b(f.after_rounding),
+        f.doc_ocr_confidence,
     ]);
     debug_assert_eq!(v.len(), feature_count());
     Some(
@@ -193,5 +200,20 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), names.len(), "names are unique");
+    }
+
+    #[test]
+    fn only_admitted_candidates_have_a_vector() {
+        let amount = super::super::features::plain_features(CandidateKind::Amount);
+        assert_eq!(
+            feature_vector(Field::Total, &amount).map(|v| v.len()),
+            Some(feature_count())
+        );
+        assert!(feature_vector(Field::Date, &amount).is_none());
+        assert!(feature_vector(Field::Number, &amount).is_none());
+        assert!(
+            feature_vector(Field::Payable, &amount).is_none(),
+            "not a model field"
+        );
     }
 }
