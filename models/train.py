@@ -122,8 +122,8 @@ class Calibrator:
     by OCR (word confidence below 1), whose raw scores are right less often, and one for the
     candidates of poorly read documents (mean OCR confidence below NOISY_BELOW), where the
     right value is often not among the candidates at all. A source with fewer than 20 chosen
-    candidates falls back to the text map. The engine applies them the same way
-    (`folio::fields::model`)."""
+    candidates gets no map of its own: OCR falls back to the text map, a poorly read document to
+    the OCR map (its candidates were read by OCR), as the engine does (`folio::fields::model`)."""
 
     def __init__(self, s: np.ndarray, c: np.ndarray, src: np.ndarray):
         def fit(m):
@@ -135,8 +135,10 @@ class Calibrator:
 
     def predict(self, s: np.ndarray, src: np.ndarray) -> np.ndarray:
         out = self.maps[TEXT].predict(s)
-        for k, m in self.maps.items():
-            out = np.where(src == k, m.predict(s), out)
+        if OCR in self.maps:
+            out = np.where(src != TEXT, self.maps[OCR].predict(s), out)
+        if NOISY in self.maps:
+            out = np.where(src == NOISY, self.maps[NOISY].predict(s), out)
         return out
 
     def to_json(self, digits: int = 6) -> dict:

@@ -555,7 +555,8 @@ fn label_priority(key: LabelKey, kind: CandidateKind) -> u8 {
     }
 }
 
-/// A plain candidate of one kind for scorer tests: no label, top left of page 1.
+/// A plain candidate of one kind for scorer tests: no label, mid-page on the only page, read
+/// from a text layer.
 #[cfg(test)]
 pub(crate) fn plain_features(kind: CandidateKind) -> CandidateFeatures {
     CandidateFeatures {
