@@ -14,7 +14,7 @@
    "this choice is right", one map for text-layer candidates, one for OCR-read ones and one
    for the candidates of poorly read documents;
    reports the expected calibration error before/after (overall, per set, per source) and the
-   reliability table.
+   reliability table; sets each field's fill threshold (`fill_thresholds`: half the best F1).
 4. Fits the final model on everything and writes `models/fields.onnx`, the calibration
    (`models/fields.calibration.json`) and the metrics (`models/fields.metrics.json`) that the
    model card quotes.
@@ -60,7 +60,8 @@ SEED = 20261125
 FIELDS = ["number", "date", "total", "vat"]
 # Rules fill a field when the best score reaches this (core/src/fields/mod.rs MIN_SCORE).
 RULE_MIN = 0.3
-# The model fills a field when the best calibrated probability reaches this.
+# The model fills a field when the best calibrated probability reaches the field's threshold
+# (`fill_thresholds`, written to the calibration file); this one where a field has none.
 MODEL_MIN = 0.3
 
 
@@ -153,12 +154,37 @@ class Calibrator:
         return out
 
 
-def f1_table(best: dict, threshold: float, docs: dict) -> dict:
-    """Per dataset and field: precision/recall/F1 of the chosen candidates."""
+def fill_thresholds(fields: np.ndarray, p: np.ndarray, c: np.ndarray, labelled: dict) -> dict:
+    """Per field, the calibrated probability the best candidate needs for the field to be
+    filled. Filling a value that is right with probability p adds p expected right answers and
+    one prediction, which raises F1 exactly when p exceeds half the F1 (Lipton, Elkan and
+    Naryanaswamy, "Thresholding classifiers to maximize F1 score", 2014); so the threshold is
+    half the best F1 these choices reach over a grid of thresholds (0.10-0.90, step 0.01).
+    Half the best F1 moves little with the sample, where the best-scoring grid point itself
+    jumps between folds. `fields`: each choice's field, `p`: its calibrated probability, `c`:
+    whether it is right; `labelled`: documents with the field labelled, including those
+    without any candidate (they lower recall whatever the threshold)."""
+    out = {}
+    for f in sorted(set(fields.tolist())):
+        m = fields == f
+        n = labelled.get(f, 0)
+        if not n:
+            continue
+        best = 0.0
+        for t in np.arange(0.10, 0.9005, 0.01):
+            filled = p[m] >= t
+            best = max(best, 2 * float((c[m] * filled).sum()) / (n + float(filled.sum())))
+        out[str(f)] = round(best / 2, 2)
+    return out
+
+
+def f1_table(best: dict, threshold: float | dict, docs: dict) -> dict:
+    """Per dataset and field: precision/recall/F1 of the chosen candidates (filled when the
+    score reaches the threshold, one for all fields or one per field)."""
     out: dict = {}
     for (ds, doc, field), (s, ok, _) in best.items():
         t = out.setdefault(ds, {}).setdefault(field, {"labelled": 0, "predicted": 0, "correct": 0})
-        if s >= threshold:
+        if s >= (threshold.get(field, MODEL_MIN) if isinstance(threshold, dict) else threshold):
             t["predicted"] += 1
             t["correct"] += int(ok)
     for (ds, field), n in docs.items():
@@ -252,11 +278,15 @@ def main() -> int:
     ece_by_source = {name: round(float(ece(cal[o == k], c[o == k])[0]), 4)
                      for name, k in (("text", TEXT), ("ocr", OCR), ("noisy", NOISY)) if (o == k).any()}
     iso = Calibrator(s, c, o)
+    labelled = labelled_by_field(docs)
+    fields_of = np.array([k[2] for k in keys])
+    fill = fill_thresholds(fields_of, iso.predict(s, o), c, labelled)
+    print(f"fill thresholds: {fill}", file=sys.stderr)
 
     rules_best = choose(rows, rule, src)
     model_best = {k: (float(p), v[1], v[2]) for (k, v), p in zip(best_raw.items(), iso.predict(s, o))}
     rules_f1 = f1_table(rules_best, RULE_MIN, docs)
-    model_f1 = f1_table(model_best, MODEL_MIN, docs)
+    model_f1 = f1_table(model_best, fill, docs)
     report = {"rules": rules_f1, "model": model_f1}
     for ds in [tag for tag, _, _ in SETS]:
         for who in ("rules", "model"):
@@ -267,14 +297,14 @@ def main() -> int:
         print(f"{ds}: rules/model F1 {line}  macro {report['rules'][ds]['macro_f1']}/{report['model'][ds]['macro_f1']}", file=sys.stderr)
     print(f"ECE of chosen candidates: raw {ece_raw:.3f}, calibrated (held-out halves) {ece_cal:.3f}, by set {ece_by_set}, by source {ece_by_source}", file=sys.stderr)
 
-    e2e = end_to_end(data, rows, X, y, groups, weight, best_raw) if not a.no_e2e else {}
+    e2e = end_to_end(data, rows, X, y, groups, weight, best_raw, labelled) if not a.no_e2e else {}
     final = model().fit(X, y, sample_weight=weight)
     from skl2onnx import to_onnx
     onx = to_onnx(final, X[:1], options={id(final): {"zipmap": False}}, target_opset=17)
     out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / "fields.onnx"
     onnx_path.write_bytes(onx.SerializeToString())
-    calib = iso.to_json()
+    calib = {**iso.to_json(), "fill": fill}
     (out / "fields.calibration.json").write_text(json.dumps(calib, indent=1) + "\n")
     holdout = held_out_synthetic(data, onnx_path) if not a.no_e2e else {}
     metrics = {
@@ -290,6 +320,7 @@ def main() -> int:
         "ece_calibrated": round(ece_cal, 4),
         "ece_calibrated_by_set": ece_by_set,
         "ece_calibrated_by_source": ece_by_source,
+        "fill_thresholds": fill,
         "reliability": table,
         "end_to_end": e2e,
         "synthetic_held_out": holdout,
@@ -301,11 +332,21 @@ def main() -> int:
     return 0
 
 
-def end_to_end(data, rows, X, y, groups, weight, best_raw) -> dict:
+def labelled_by_field(docs: dict) -> dict:
+    """Documents with each field labelled, over all sets ({(set, field): n} -> {field: n})."""
+    out: dict = {}
+    for (_, f), n in docs.items():
+        out[f] = out.get(f, 0) + n
+    return out
+
+
+def end_to_end(data, rows, X, y, groups, weight, best_raw, labelled) -> dict:
     """The whole engine, rules against fold models, on documents each fold model never saw.
 
     Folds are the same GroupKFold(5) by seller; fold k's model is trained on the other folds'
-    rows and calibrated on the other folds' out-of-fold choices, exported to ONNX, and the
+    rows and calibrated on the other folds' out-of-fold choices (its fill thresholds too, with
+    the labelled documents counted in proportion to the choices the other folds hold), exported
+    to ONNX, and the
     accuracy harness runs it (`--model`) on fold k's documents only (`--ids`). Counts are summed
     over folds. SROIE is scored from its boxes and from its images (own OCR).
     """
@@ -324,6 +365,7 @@ def end_to_end(data, rows, X, y, groups, weight, best_raw) -> dict:
     chosen_s = np.array([v[0] for v in best_raw.values()])
     chosen_c = np.array([v[1] for v in best_raw.values()], dtype=np.float64)
     chosen_o = np.array([v[2] for v in best_raw.values()], dtype=np.int64)
+    chosen_field = np.array([k[2] for k in chosen_keys])
     ds_of = {tag: ds for tag, ds, _ in SETS}
     chosen_fold = np.array([doc_fold[(ds_of[k[0]], k[1])] for k in chosen_keys])
     runs = [("zugferd", "zugferd", []), ("sroie_boxes", "sroie", ["--boxes"]), ("sroie_images", "sroie", [])]
@@ -339,7 +381,10 @@ def end_to_end(data, rows, X, y, groups, weight, best_raw) -> dict:
             (tmp / f"fold{k}.onnx").write_bytes(onx.SerializeToString())
             keep = chosen_fold != k
             cal = Calibrator(chosen_s[keep], chosen_c[keep], chosen_o[keep])
-            (tmp / f"fold{k}.calibration.json").write_text(json.dumps(cal.to_json(digits=9)))
+            share = keep.sum() / len(keep)
+            fill = fill_thresholds(chosen_field[keep], cal.predict(chosen_s[keep], chosen_o[keep]),
+                                   chosen_c[keep], {f: n * share for f, n in labelled.items()})
+            (tmp / f"fold{k}.calibration.json").write_text(json.dumps({**cal.to_json(digits=9), "fill": fill}))
             for name, ds, extra in runs:
                 ids = sorted(d for (dds, d), f in doc_fold.items() if dds == ds and f == k)
                 if not ids:  # no document of this set in this fold (folds balance rows, not sets)

@@ -123,7 +123,15 @@ pub trait FieldScorer: Send + Sync {
     fn score_batch(&self, field: Field, features: &[&CandidateFeatures]) -> Vec<f32> {
         features.iter().map(|f| self.score(field, f)).collect()
     }
+    /// The score a field's best candidate needs for the field to be filled.
+    fn fill_threshold(&self, _field: Field) -> f32 {
+        MIN_SCORE
+    }
 }
+
+/// The score a field's best candidate needs by default for the field to be filled (the rules'
+/// scores, and a model's fields without a threshold of their own).
+pub const MIN_SCORE: f32 = 0.3;
 
 /// Hand-tuned scoring rules.
 #[derive(Debug, Default, Clone)]

@@ -18,12 +18,9 @@ use crate::result::{
     BankAccount, DocumentResult, Evidence, LineItem, Party, PartyRole, Signatory, TaxLine,
 };
 use crate::types::{CleanDocument, Span};
-pub use features::{CandidateFeatures, Field, FieldScorer, RuleScorer};
+pub use features::{CandidateFeatures, Field, FieldScorer, MIN_SCORE, RuleScorer};
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
-
-/// Minimum score for a field to be filled.
-const MIN_SCORE: f32 = 0.3;
 
 struct Ctx<'a> {
     doc: &'a CleanDocument,
@@ -59,10 +56,11 @@ fn ranked(
 ) -> Vec<(f32, usize)> {
     let refs: Vec<&CandidateFeatures> = feats.iter().map(|(_, f)| f).collect();
     let scores = scorer.score_batch(field, &refs);
+    let min = scorer.fill_threshold(field);
     let mut v: Vec<(f32, usize)> = scores
         .into_iter()
         .zip(feats.iter().map(|(i, _)| *i))
-        .filter(|(s, _)| *s >= MIN_SCORE)
+        .filter(|(s, _)| *s >= min)
         .collect();
     // Stable: ties keep document order.
     v.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -1190,6 +1188,39 @@ mod tests {
         let r = extract(&doc, &c, &close);
         assert_eq!(r.totals.total.as_deref(), Some("100.00"));
         assert_eq!(r.totals.net.as_deref(), Some("93.60"));
+    }
+
+    /// A scorer with its own fill threshold for the total.
+    struct Demanding(ByLine, f32);
+
+    impl FieldScorer for Demanding {
+        fn name(&self) -> &str {
+            "demanding"
+        }
+        fn score(&self, field: Field, f: &CandidateFeatures) -> f32 {
+            self.0.score(field, f)
+        }
+        fn fill_threshold(&self, field: Field) -> f32 {
+            if field == Field::Total {
+                self.1
+            } else {
+                MIN_SCORE
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_is_filled_only_above_its_scorers_threshold() {
+        let doc = clean::clean(&[page(&[("Invoice", 10.0, 0.0), ("Amount 6.40", 10.0, 14.0)])]);
+        let c = candidates::extract(&doc);
+        let scorer = |t| Demanding(ByLine(vec![(Field::Total, 1, 0.4)]), t);
+        let r = extract(&doc, &c, &scorer(MIN_SCORE));
+        assert_eq!(r.totals.total.as_deref(), Some("6.40"));
+        assert_eq!(r.confidence.fields["/totals/total"], 0.4);
+        // A right-with-probability-0.4 value costs F1 where the field's F1 is above 0.8.
+        let r = extract(&doc, &c, &scorer(0.45));
+        assert_eq!(r.totals.total, None);
+        assert!(!r.confidence.fields.contains_key("/totals/total"));
     }
 
     #[test]

@@ -3,13 +3,14 @@
 //! loaded at run time), with its isotonic calibration so that a score is the probability that
 //! the chosen candidate is right. Fields the model does not score go to the rules.
 
-use super::features::{CandidateFeatures, Field, FieldScorer, RuleScorer};
+use super::features::{CandidateFeatures, Field, FieldScorer, MIN_SCORE, RuleScorer};
 use super::vector::{MODEL_FIELDS, feature_count, feature_vector};
 use crate::error::{Error, Result};
 use crate::runtime::{NativeLibrary, library_candidates};
 use ort::session::Session;
 use ort::value::{Tensor, ValueType};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -115,6 +116,12 @@ struct NoisyCurve {
 /// makes less often right than a text layer's, and `"noisy": {"below", "x", "y"}` for every
 /// candidate of a document read poorly (receipt photos): there the right value is often not
 /// among the candidates at all, so the best one is right less often still.
+///
+/// `"fill": {"total": 0.45, ...}`, optional: per field, the calibrated probability the best
+/// candidate needs for the field to be filled. Filling a value that is right with probability
+/// p adds p expected correct answers and one prediction; for F1 this pays when p is above half
+/// the F1 reached, so `models/train.py` sets each field's threshold to the one that maximises
+/// its cross-validated F1. Fields without one use [`MIN_SCORE`].
 #[derive(Debug, Deserialize)]
 struct Calibration {
     #[serde(flatten)]
@@ -123,6 +130,8 @@ struct Calibration {
     ocr: Option<Curve>,
     #[serde(default)]
     noisy: Option<NoisyCurve>,
+    #[serde(default)]
+    fill: HashMap<Field, f32>,
 }
 
 impl Calibration {
@@ -140,6 +149,11 @@ impl Calibration {
                     "calibration (noisy): `below` must be within 0..1".into(),
                 ));
             }
+        }
+        if let Some((f, t)) = c.fill.iter().find(|(_, t)| !(0.0..=1.0).contains(*t)) {
+            return Err(Error::Model(format!(
+                "calibration: the fill threshold of {f:?} ({t}) must be within 0..1"
+            )));
         }
         Ok(c)
     }
@@ -327,6 +341,13 @@ impl FieldScorer for ModelScorer {
         }
         feats.iter().map(|f| self.rules.score(field, f)).collect()
     }
+
+    fn fill_threshold(&self, field: Field) -> f32 {
+        match self.calibration.fill.get(&field) {
+            Some(t) if MODEL_FIELDS.contains(&field) => *t,
+            _ => MIN_SCORE,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -376,6 +397,47 @@ mod tests {
         assert!((c.apply(0.8, 1.0, 1.0) - 0.8).abs() < 1e-6);
         let bad = r#"{"x": [0, 1], "y": [0, 1], "noisy": {"below": 2, "x": [0, 1], "y": [0, 1]}}"#;
         assert!(Calibration::parse(bad).is_err());
+    }
+
+    #[test]
+    fn fill_thresholds_are_per_field_probabilities() {
+        let c = Calibration::parse(
+            r#"{"x": [0, 1], "y": [0, 1], "fill": {"total": 0.46, "date": 0.48}}"#,
+        )
+        .unwrap();
+        assert_eq!(c.fill.get(&Field::Total), Some(&0.46));
+        assert_eq!(c.fill.get(&Field::Number), None);
+        assert!(
+            Calibration::parse(r#"{"x": [0, 1], "y": [0, 1]}"#)
+                .unwrap()
+                .fill
+                .is_empty()
+        );
+        for bad in [
+            r#"{"total": 1.5}"#,
+            r#"{"total": -0.1}"#,
+            r#"{"colour": 0.5}"#,
+        ] {
+            let text = format!(r#"{{"x": [0, 1], "y": [0, 1], "fill": {bad}}}"#);
+            assert!(Calibration::parse(&text).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_embedded_model_fills_by_its_thresholds() {
+        let m = ModelScorer::embedded(None).expect("model loads (bash scripts/setup.sh)");
+        for f in MODEL_FIELDS {
+            let t = m.fill_threshold(f);
+            let expected = m.calibration.fill.get(&f).copied().unwrap_or(MIN_SCORE);
+            assert_eq!(t, expected, "{f:?}");
+            assert!((0.0..=1.0).contains(&t));
+        }
+        assert!(
+            !m.calibration.fill.is_empty(),
+            "train.py writes fill thresholds"
+        );
+        // Fields the rules score keep the rules' threshold.
+        assert_eq!(m.fill_threshold(Field::Payable), MIN_SCORE);
     }
 
     #[test]
