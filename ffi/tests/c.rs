@@ -148,6 +148,7 @@ fn no_leaks_or_invalid_accesses_under_valgrind() {
                 repo().join("tests/c/valgrind.supp").display()
             ),
             "--error-exitcode=97",
+            "--num-callers=40",
             "--leak-check=full",
             "--show-leak-kinds=definite",
             "--errors-for-leak-kinds=definite",

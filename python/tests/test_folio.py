@@ -205,3 +205,14 @@ def test_pre_recognised_words_json(engine: folio.Engine, tmp_path: pathlib.Path)
     assert engine.recognize(path)["document"]["number"] == "INV-1001"
     with pytest.raises(folio.CorruptFileError):
         engine.recognize(b'{"pages": [{"width": 0, "height": 1}]}')
+
+
+def test_pre_recognised_hocr(engine: folio.Engine) -> None:
+    words = [("Invoice", 120, 220), ("No.:", 230, 290), ("INV-2002", 300, 420)]
+    spans = " ".join(
+        f"<span class='ocrx_word' title='bbox {x0} 145 {x1} 173; x_wconf 95'>{t}</span>" for t, x0, x1 in words
+    )
+    hocr = f"<html><body><div class='ocr_page' title='bbox 0 0 1240 1754'>{spans}</div></body></html>"
+    r = engine.recognize(hocr.encode(), filename="page.hocr")
+    assert r["document"]["number"] == "INV-2002"
+    assert r["evidence"]["/document/number"]["source"] == "OCR"

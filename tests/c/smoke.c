@@ -95,6 +95,47 @@ static void test_path_and_buffer(folio_engine *engine) {
     free(buf);
 }
 
+/* Pre-recognised input: words JSON and hOCR, decided by content, run from cleaning onwards. */
+static void test_pre_recognised(folio_engine *engine) {
+    const char *words =
+        "{\"pages\": [{\"width\": 1240, \"height\": 1754, \"words\": ["
+        "{\"text\": \"INVOICE\", \"bbox\": [120, 100, 260, 128]},"
+        "{\"text\": \"Invoice No.: INV-1001\", \"bbox\": [120, 145, 420, 173], \"confidence\": 0.97},"
+        "{\"text\": \"Invoice date: 12.03.2024\", \"bbox\": [120, 190, 460, 218]},"
+        "{\"text\": \"Total 119.00 EUR\", \"bbox\": [120, 235, 350, 263], \"confidence\": 91}]}]}";
+    char *json = NULL;
+    folio_status st = folio_recognize_buffer(engine, (const uint8_t *)words, strlen(words), NULL,
+                                             NULL, NULL, NULL, NULL, &json);
+    CHECK(st == FOLIO_OK, "words JSON: %s", folio_last_error_message());
+    CHECK(json && strstr(json, "\"INV-1001\""), "number from words");
+    CHECK(json && strstr(json, "\"2024-03-12\""), "date from words");
+    CHECK(json && strstr(json, "\"119.00\""), "total from words");
+    folio_string_free(json);
+
+    const char *hocr =
+        "<html><body><div class='ocr_page' title='bbox 0 0 1240 1754'>"
+        "<span class='ocr_line' title='bbox 120 145 420 173'>"
+        "<span class='ocrx_word' title='bbox 120 145 220 173; x_wconf 95'>Invoice</span> "
+        "<span class='ocrx_word' title='bbox 230 145 290 173; x_wconf 94'>No.:</span> "
+        "<span class='ocrx_word' title='bbox 300 145 420 173; x_wconf 96'>INV-2002</span>"
+        "</span></div></body></html>";
+    json = NULL;
+    st = folio_recognize_buffer(engine, (const uint8_t *)hocr, strlen(hocr), "page.hocr", NULL,
+                                NULL, NULL, NULL, &json);
+    CHECK(st == FOLIO_OK, "hOCR: %s", folio_last_error_message());
+    CHECK(json && strstr(json, "\"INV-2002\""), "number from hOCR");
+    folio_string_free(json);
+
+    const char *bad = "{\"pages\": [{\"width\": 0, \"height\": 1, \"words\": []}]}";
+    json = (char *)1;
+    st = folio_recognize_buffer(engine, (const uint8_t *)bad, strlen(bad), "words.json", NULL,
+                                NULL, NULL, NULL, &json);
+    CHECK(st == FOLIO_CORRUPT_FILE, "bad words: %s", folio_status_name(st));
+    CHECK(json == NULL, "out is NULL on error");
+    CHECK(strstr(folio_last_error_message(), "width") != NULL, "the message names the problem: %s",
+          folio_last_error_message());
+}
+
 static void test_errors(folio_engine *engine) {
     char *json = (char *)1;
     folio_status st = folio_recognize_file(engine, "/nonexistent/file.pdf", NULL, NULL, NULL, NULL,
@@ -241,6 +282,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     test_path_and_buffer(engine);
+    test_pre_recognised(engine);
     test_errors(engine);
     test_threads(engine);
     test_cancel(engine);
