@@ -120,8 +120,10 @@ struct NoisyCurve {
 /// `"fill": {"total": 0.45, ...}`, optional: per field, the calibrated probability the best
 /// candidate needs for the field to be filled. Filling a value that is right with probability
 /// p adds p expected correct answers and one prediction; for F1 this pays when p is above half
-/// the F1 reached, so `models/train.py` sets each field's threshold to the one that maximises
-/// its cross-validated F1. Fields without one use [`MIN_SCORE`].
+/// the F1 reached, so `models/train.py` sets each field's threshold to half the best F1 its
+/// calibrated cross-validated choices reach. Fields without one use [`MIN_SCORE`]. (Should a
+/// loaded model fail at run time, the rules' scores of that call face the same thresholds:
+/// such a field is left empty rather than filled on a weaker rule score.)
 #[derive(Debug, Deserialize)]
 struct Calibration {
     #[serde(flatten)]
