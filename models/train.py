@@ -346,9 +346,8 @@ def end_to_end(data, rows, X, y, groups, weight, best_raw, labelled) -> dict:
     Folds are the same GroupKFold(5) by seller; fold k's model is trained on the other folds'
     rows and calibrated on the other folds' out-of-fold choices (its fill thresholds too, with
     the labelled documents counted in proportion to the choices the other folds hold), exported
-    to ONNX, and the
-    accuracy harness runs it (`--model`) on fold k's documents only (`--ids`). Counts are summed
-    over folds. SROIE is scored from its boxes and from its images (own OCR).
+    to ONNX, and the accuracy harness runs it (`--model`) on fold k's documents only (`--ids`).
+    Counts are summed over folds. SROIE is scored from its boxes and from its images (own OCR).
     """
     import tempfile
 

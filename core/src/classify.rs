@@ -31,7 +31,7 @@ use crate::candidates::Candidates;
 use crate::result::{
     DocumentResult, DocumentType, DocumentTypeInfo, StructureType, StructureTypeInfo,
 };
-use crate::types::{CleanDocument, Line};
+use crate::types::{CleanDocument, Line, median_size};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -306,15 +306,6 @@ struct LineWeight {
     title: bool,
 }
 
-fn median(mut v: Vec<f32>) -> Option<f32> {
-    v.retain(|x| x.is_finite() && *x > 0.0);
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f32::total_cmp);
-    v.get(v.len() / 2).copied()
-}
-
 fn line_weights(doc: &CleanDocument) -> Vec<LineWeight> {
     let first_page = doc
         .pages
@@ -326,7 +317,7 @@ fn line_weights(doc: &CleanDocument) -> Vec<LineWeight> {
         .iter()
         .filter(|l| Some(l.page) == first_page)
         .collect();
-    let med = median(first_lines.iter().map(|l| l.bbox.height()).collect()).unwrap_or(1.0);
+    let med = median_size(first_lines.iter().map(|l| l.bbox.height()).collect()).unwrap_or(1.0);
     let page_h = first_page
         .and_then(|p| doc.page(p))
         .map(|p| p.height)

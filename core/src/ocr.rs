@@ -21,7 +21,7 @@ pub mod imageops;
 pub mod lang;
 
 use crate::error::{Error, Result};
-use crate::types::{BBox, Source, TextPage, Unit, Word};
+use crate::types::{BBox, Source, TextPage, Unit, Word, median_size};
 use image::GrayImage;
 use lang::{LanguageSet, Script};
 use std::cell::RefCell;
@@ -611,9 +611,7 @@ const SPECK_HEIGHT: f32 = 0.3;
 /// Removes the words too flat to be text (see [`SPECK_HEIGHT`]); punctuation-only words (a
 /// dash, a dot) are flat by nature and stay.
 fn drop_specks(words: &mut Vec<Word>) {
-    let mut heights: Vec<f32> = words.iter().map(|w| w.bbox.height()).collect();
-    heights.sort_by(f32::total_cmp);
-    let Some(&median) = heights.get(heights.len() / 2) else {
+    let Some(median) = median_size(words.iter().map(|w| w.bbox.height()).collect()) else {
         return;
     };
     words.retain(|w| {

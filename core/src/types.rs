@@ -73,6 +73,14 @@ impl BBox {
     }
 }
 
+/// The median of the positive, finite values (box heights, widths); `None` when there are none.
+/// Of an even count, the upper of the two middle values.
+pub fn median_size(mut v: Vec<f32>) -> Option<f32> {
+    v.retain(|x| x.is_finite() && *x > 0.0);
+    v.sort_by(f32::total_cmp);
+    v.get(v.len() / 2).copied()
+}
+
 /// One word as read from the text layer, OCR or an office file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Word {
@@ -228,5 +236,21 @@ impl Span {
             text: line.text[start..end].to_string(),
             confidence,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_size_ignores_empty_and_broken_sizes() {
+        assert_eq!(
+            median_size(vec![20.0, 1.5, 19.0, 0.0, f32::NAN, 21.0]),
+            Some(20.0)
+        );
+        assert_eq!(median_size(vec![3.0, 1.0]), Some(3.0));
+        assert_eq!(median_size(vec![0.0, -2.0]), None);
+        assert_eq!(median_size(Vec::new()), None);
     }
 }
