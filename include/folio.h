@@ -95,6 +95,10 @@ typedef enum folio_status {
    */
   FOLIO_SIGNATURE_INVALID = 14,
   /**
+   * Processing exceeded a resource limit (memory, time).
+   */
+  FOLIO_RESOURCE_LIMIT = 15,
+  /**
    * A required pointer argument was NULL.
    */
   FOLIO_NULL_ARGUMENT = 100,

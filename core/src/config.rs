@@ -81,9 +81,7 @@ impl EngineConfig {
                 )));
             }
         }
-        if self.limits.max_pages == 0 || self.limits.max_file_size_mb == 0 {
-            return Err(Error::InvalidArgument("limits must be positive".into()));
-        }
+        self.limits.validate()?;
         if !(72..=1200).contains(&self.ocr.dpi) || !(72..=1200).contains(&self.ocr.heavy_dpi) {
             return Err(Error::InvalidArgument(
                 "ocr dpi must be within 72..=1200".into(),
@@ -96,7 +94,10 @@ impl EngineConfig {
     }
 }
 
-/// Input limits (contract defaults: 20 MB, 60 pages).
+/// Input limits (contract defaults: 20 MB, 60 pages) and the per-document budgets every
+/// decoder charges as it produces output (see `preprocess::budget`): a document that needs more
+/// stops with `FILE_TOO_LARGE` and a message naming the limit. The defaults pass every legitimate
+/// document of the contract's size (60 pages, 20 MB).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
@@ -104,6 +105,19 @@ pub struct Limits {
     pub max_file_size_mb: u64,
     /// Most pages processed per document (counted after page selection).
     pub max_pages: u32,
+    /// Most bytes, in MiB, unpacked from a document's containers: ZIP parts (DOCX, XLSX) and PDF
+    /// streams other than images, all together.
+    pub max_unpacked_mb: u64,
+    /// Most characters of text read from a document (office text, cells, text layers, words).
+    pub max_text_chars: u64,
+    /// Most words read from a document (pre-recognised words, text layers, office text).
+    pub max_words: u64,
+    /// Most pixels of one image or page (checked from the header, before decoding).
+    pub max_image_pixels: u64,
+    /// Most spreadsheet rows read from a workbook, all sheets together.
+    pub max_sheet_rows: u64,
+    /// Most non-empty spreadsheet cells read from a workbook, all sheets together.
+    pub max_sheet_cells: u64,
 }
 
 impl Default for Limits {
@@ -111,6 +125,12 @@ impl Default for Limits {
         Limits {
             max_file_size_mb: 20,
             max_pages: 60,
+            max_unpacked_mb: 200,
+            max_text_chars: 2_000_000,
+            max_words: 300_000,
+            max_image_pixels: 40_000_000,
+            max_sheet_rows: 100_000,
+            max_sheet_cells: 1_000_000,
         }
     }
 }
@@ -118,7 +138,34 @@ impl Default for Limits {
 impl Limits {
     /// Size limit in bytes.
     pub fn max_bytes(&self) -> u64 {
-        self.max_file_size_mb * 1024 * 1024
+        self.max_file_size_mb.saturating_mul(1024 * 1024)
+    }
+
+    /// Unpacked-bytes budget in bytes.
+    pub fn max_unpacked_bytes(&self) -> u64 {
+        self.max_unpacked_mb.saturating_mul(1024 * 1024)
+    }
+
+    /// Checks that every limit is positive.
+    pub fn validate(&self) -> Result<()> {
+        let all = [
+            ("max_file_size_mb", self.max_file_size_mb),
+            ("max_pages", u64::from(self.max_pages)),
+            ("max_unpacked_mb", self.max_unpacked_mb),
+            ("max_text_chars", self.max_text_chars),
+            ("max_words", self.max_words),
+            ("max_image_pixels", self.max_image_pixels),
+            ("max_sheet_rows", self.max_sheet_rows),
+            ("max_sheet_cells", self.max_sheet_cells),
+        ];
+        for (name, v) in all {
+            if v == 0 {
+                return Err(Error::InvalidArgument(format!(
+                    "limits.{name} must be positive"
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -196,5 +243,30 @@ mod tests {
             EngineConfig::from_json(r#"{"languages":["de"],"limits":{"max_pages":3}}"#).unwrap();
         assert_eq!(c.limits.max_pages, 3);
         assert_eq!(c.limits.max_file_size_mb, 20);
+    }
+
+    #[test]
+    fn budgets_default_and_must_be_positive() {
+        let c = EngineConfig::from_json(r#"{"limits":{"max_text_chars":7}}"#).unwrap();
+        assert_eq!(c.limits.max_text_chars, 7);
+        assert_eq!(c.limits.max_words, Limits::default().max_words);
+        for key in [
+            "max_file_size_mb",
+            "max_pages",
+            "max_unpacked_mb",
+            "max_text_chars",
+            "max_words",
+            "max_image_pixels",
+            "max_sheet_rows",
+            "max_sheet_cells",
+        ] {
+            let e =
+                EngineConfig::from_json(&format!(r#"{{"limits":{{"{key}":0}}}}"#)).unwrap_err();
+            assert_eq!(e.code(), crate::ErrorCode::InvalidArgument);
+            assert!(e.to_string().contains(key), "{e}");
+        }
+        // Every legitimate page fits: A4 at the heavy path's 400 DPI is about 15.5 Mpx.
+        let a4_heavy = (8.27f64 * 400.0) * (11.69 * 400.0);
+        assert!((a4_heavy as u64) < Limits::default().max_image_pixels);
     }
 }

@@ -157,7 +157,8 @@ impl Engine {
         &self.config
     }
 
-    /// Recognises a file on disk.
+    /// Recognises a file on disk: a regular file only (a FIFO, device or socket is refused with
+    /// `IO_ERROR` at once), read to at most the size limit even while it grows.
     pub fn recognize_path(
         &self,
         path: &Path,
@@ -165,23 +166,8 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<DocumentResult> {
-        let meta = std::fs::metadata(path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        if meta.is_dir() {
-            return Err(Error::InvalidArgument(format!(
-                "{} is a directory",
-                path.display()
-            )));
-        }
         let limit = opts.effective_limits(&self.config.limits).max_bytes();
-        if meta.len() > limit {
-            return Err(Error::FileTooLarge {
-                size: meta.len(),
-                limit,
-            });
-        }
-        let bytes = std::fs::read(path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let bytes = preprocess::read_input_file(path, limit)?;
         let mut opts = opts.clone();
         if opts.filename.is_none() {
             opts.filename = path.file_name().map(|n| n.to_string_lossy().into_owned());

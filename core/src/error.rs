@@ -42,6 +42,9 @@ pub enum ErrorCode {
     /// A webhook signature did not verify (wrong secret, altered body, stale or missing
     /// timestamp).
     SignatureInvalid = 14,
+    /// Processing the document exceeded a resource limit of the process that ran it (memory,
+    /// time): a worker that crashed or ran out of its budget on this document, repeatedly.
+    ResourceLimit = 15,
 }
 
 impl ErrorCode {
@@ -62,6 +65,7 @@ impl ErrorCode {
             ErrorCode::Cancelled => "CANCELLED",
             ErrorCode::Internal => "INTERNAL_ERROR",
             ErrorCode::SignatureInvalid => "SIGNATURE_INVALID",
+            ErrorCode::ResourceLimit => "RESOURCE_LIMIT",
         }
     }
 
@@ -98,6 +102,18 @@ pub enum Error {
         size: u64,
         /// Limit in bytes.
         limit: u64,
+    },
+    /// A per-document budget (`limits.*`) was exceeded while decoding: the document describes
+    /// more content (text, pixels, unpacked bytes, rows) than the limit allows. Code
+    /// `FILE_TOO_LARGE`.
+    #[error("{limit} ({max}) exceeded while {during}")]
+    LimitExceeded {
+        /// The setting, e.g. `limits.max_text_chars`.
+        limit: &'static str,
+        /// Its value.
+        max: u64,
+        /// What was being read, e.g. `reading DOC text`.
+        during: String,
     },
     /// Too many pages.
     #[error("document has {pages} pages to process, over the limit of {limit}")]
@@ -146,6 +162,9 @@ pub enum Error {
     /// A webhook signature did not verify.
     #[error("webhook signature invalid: {0}")]
     SignatureInvalid(String),
+    /// A resource limit of the process was exceeded (memory, time).
+    #[error("resource limit exceeded: {0}")]
+    ResourceLimit(String),
 }
 
 impl Error {
@@ -153,7 +172,7 @@ impl Error {
     pub fn code(&self) -> ErrorCode {
         match self {
             Error::UnsupportedFileType(_) => ErrorCode::UnsupportedFileType,
-            Error::FileTooLarge { .. } => ErrorCode::FileTooLarge,
+            Error::FileTooLarge { .. } | Error::LimitExceeded { .. } => ErrorCode::FileTooLarge,
             Error::TooManyPages { .. } => ErrorCode::TooManyPages,
             Error::CorruptFile(_) => ErrorCode::CorruptFile,
             Error::EncryptedFile(_) => ErrorCode::EncryptedFile,
@@ -166,6 +185,7 @@ impl Error {
             Error::Cancelled => ErrorCode::Cancelled,
             Error::Internal(_) => ErrorCode::Internal,
             Error::SignatureInvalid(_) => ErrorCode::SignatureInvalid,
+            Error::ResourceLimit(_) => ErrorCode::ResourceLimit,
         }
     }
 

@@ -8,8 +8,8 @@
 //! * A recognition returns `FOLIO_OK` and a Result JSON string the caller owns and releases with
 //!   `folio_string_free`, or an error status whose message `folio_last_error_message` gives on
 //!   the same thread.
-//! * Status values are fixed forever: values 1 to 14 are the engine's error codes
-//!   (`UNSUPPORTED_FILE_TYPE` ... `SIGNATURE_INVALID`), 100 and up belong to this API; a retired
+//! * Status values are fixed forever: values 1 to 15 are the engine's error codes
+//!   (`UNSUPPORTED_FILE_TYPE` ... `RESOURCE_LIMIT`), 100 and up belong to this API; a retired
 //!   value is never reused.
 //! * No panic crosses the boundary: one becomes `FOLIO_PANIC`. Null or invalid arguments give
 //!   `FOLIO_NULL_ARGUMENT` / `FOLIO_INVALID_ARGUMENT`, never a crash.
@@ -67,6 +67,8 @@ pub enum FolioStatus {
     FolioInternalError = 13,
     /// A webhook signature did not verify.
     FolioSignatureInvalid = 14,
+    /// Processing exceeded a resource limit (memory, time).
+    FolioResourceLimit = 15,
     /// A required pointer argument was NULL.
     FolioNullArgument = 100,
     /// A string argument was not valid UTF-8.
@@ -92,6 +94,7 @@ impl From<ErrorCode> for FolioStatus {
             ErrorCode::Cancelled => FolioStatus::FolioCancelled,
             ErrorCode::Internal => FolioStatus::FolioInternalError,
             ErrorCode::SignatureInvalid => FolioStatus::FolioSignatureInvalid,
+            ErrorCode::ResourceLimit => FolioStatus::FolioResourceLimit,
         }
     }
 }
@@ -569,6 +572,7 @@ pub extern "C" fn folio_status_name(status: FolioStatus) -> *const c_char {
         FolioStatus::FolioCancelled => c"CANCELLED",
         FolioStatus::FolioInternalError => c"INTERNAL_ERROR",
         FolioStatus::FolioSignatureInvalid => c"SIGNATURE_INVALID",
+        FolioStatus::FolioResourceLimit => c"RESOURCE_LIMIT",
         FolioStatus::FolioNullArgument => c"NULL_ARGUMENT",
         FolioStatus::FolioInvalidUtf8 => c"INVALID_UTF8",
         FolioStatus::FolioPanic => c"PANIC",

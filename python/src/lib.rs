@@ -89,6 +89,12 @@ create_exception!(
     FolioError,
     "A webhook signature did not verify."
 );
+create_exception!(
+    folio,
+    ResourceLimitError,
+    FolioError,
+    "Processing exceeded a resource limit (memory, time)."
+);
 
 /// The exception of an engine error (OS errors as Python's own where they have one).
 fn to_py(e: Error) -> PyErr {
@@ -117,6 +123,7 @@ fn to_py(e: Error) -> PyErr {
         ErrorCode::Cancelled => CancelledError::new_err(msg),
         ErrorCode::Internal => InternalError::new_err(msg),
         ErrorCode::SignatureInvalid => SignatureError::new_err(msg),
+        ErrorCode::ResourceLimit => ResourceLimitError::new_err(msg),
     }
 }
 
@@ -580,6 +587,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             py.get_type::<SignatureError>(),
             "SignatureError",
             ErrorCode::SignatureInvalid,
+        ),
+        (
+            py.get_type::<ResourceLimitError>(),
+            "ResourceLimitError",
+            ErrorCode::ResourceLimit,
         ),
     ];
     py.get_type::<FolioError>().setattr("code", "FOLIO_ERROR")?;

@@ -4,13 +4,16 @@
 //! Order of the checks (cheap first, nothing heavy before the limits are known): size limit, type
 //! by content, page count, page selection, selected-page limit, then decoding / parsing.
 
+pub(crate) mod budget;
 mod ocrprep;
 mod office;
+mod pdfscan;
 mod raster;
 pub mod words;
 
 pub use ocrprep::{binarize, deskew_angle, prepare_for_ocr};
 
+use budget::{Budget, Resource};
 use crate::config::{Limits, RecognizeOptions};
 use crate::error::{Error, Result};
 use crate::types::TextPage;
@@ -240,6 +243,83 @@ pub fn parse_page_selection(spec: &str, page_count: u32) -> Result<Vec<u32>> {
     Ok(pages)
 }
 
+/// Reads a document file: a regular file only (a FIFO, a device such as `/dev/zero`, a socket
+/// are refused with `IO_ERROR` at once, never waited on or read), and at most `limit` bytes of
+/// it (`FILE_TOO_LARGE` beyond, also for a file that grows while it is read). Opened without
+/// blocking and checked on the open handle, so a path swapped for a FIFO after the first look
+/// is refused too.
+pub fn read_input_file(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let ctx = || format!("cannot read {}", path.display());
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(ctx(), e))?;
+    if meta.is_dir() {
+        return Err(Error::InvalidArgument(format!(
+            "{} is a directory",
+            path.display()
+        )));
+    }
+    let not_regular = |ft: std::fs::FileType| {
+        Error::io(
+            ctx(),
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("not a regular file ({})", describe_file_type(ft)),
+            ),
+        )
+    };
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = open.open(path).map_err(|e| Error::io(ctx(), e))?;
+    let meta = file.metadata().map_err(|e| Error::io(ctx(), e))?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    if meta.len() > limit {
+        return Err(Error::FileTooLarge {
+            size: meta.len(),
+            limit,
+        });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(ctx(), e))?;
+    let read = bytes.len() as u64;
+    if read > limit {
+        return Err(Error::FileTooLarge { size: read, limit });
+    }
+    Ok(bytes)
+}
+
+/// What kind of special file this is, for the error message.
+fn describe_file_type(ft: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a FIFO";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return "a device";
+        }
+    }
+    if ft.is_symlink() {
+        return "a symbolic link";
+    }
+    "a special file"
+}
+
 /// Content ready for text extraction / OCR.
 #[derive(Debug, Clone)]
 pub enum PreparedContent {
@@ -309,6 +389,7 @@ pub fn preprocess(
         });
     }
     let file_type = detect_type(bytes)?;
+    let mut budget = Budget::new(limits);
     if opts.only_document_files && !file_type.is_document() {
         return Err(Error::UnsupportedFileType(format!(
             "pre-recognised words (JSON or hOCR) are not accepted here ({SUPPORTED})"
@@ -316,13 +397,14 @@ pub fn preprocess(
     }
     let (page_count, pages, content) = match file_type {
         FileType::Pdf => {
+            pdfscan::check_streams(bytes, &mut budget)?;
             let count = pdf_page_count(bytes)?;
             let pages = select_pages(opts, count, limits)?;
             (count, pages, PreparedContent::Pdf)
         }
         FileType::Jpeg | FileType::Png => {
             let pages = select_pages(opts, 1, limits)?;
-            let img = raster::decode_single(bytes, file_type)?;
+            let img = raster::decode_single(bytes, file_type, &mut budget)?;
             let images = vec![PageImage {
                 page: 1,
                 image: prepare_for_ocr(img),
@@ -334,7 +416,7 @@ pub fn preprocess(
             let pages = select_pages(opts, count, limits)?;
             let mut images = Vec::with_capacity(pages.len());
             for &p in &pages {
-                let img = raster::decode_tiff_frame(bytes, p - 1)?;
+                let img = raster::decode_tiff_frame(bytes, p - 1, &mut budget)?;
                 images.push(PageImage {
                     page: p,
                     image: prepare_for_ocr(img),
@@ -343,17 +425,23 @@ pub fn preprocess(
             (count, pages, PreparedContent::Images(images))
         }
         FileType::Doc | FileType::Docx | FileType::Xls | FileType::Xlsx | FileType::Rtf => {
-            let doc = office::parse(bytes, file_type, limits)?;
+            let doc = office::parse(bytes, file_type, &mut budget)?;
             let count = doc.page_count();
             let pages = select_pages(opts, count, limits)?;
             let text = office::layout(&doc, &pages);
+            let words: usize = text.iter().map(|p| p.words.len()).sum();
+            budget.charge(
+                Resource::Words,
+                words as u64,
+                &format!("laying out {file_type:?} text"),
+            )?;
             (count, pages, PreparedContent::Office(text))
         }
         FileType::Words | FileType::Hocr => {
             let all = if file_type == FileType::Words {
-                words::parse_words_json(bytes)?
+                words::parse_words_json(bytes, &mut budget)?
             } else {
-                words::parse_hocr(bytes)?
+                words::parse_hocr(bytes, &mut budget)?
             };
             let count = u32::try_from(all.len()).unwrap_or(u32::MAX);
             let pages = select_pages(opts, count, limits)?;
@@ -387,6 +475,28 @@ pub(crate) mod test_support {
             w.write_all(data).unwrap();
         }
         w.finish().unwrap().into_inner()
+    }
+
+    /// Asserts that `run(8)` (the work on 8x the input) takes less than 24x the time of `run(1)`
+    /// (best of 3 each): linear work passes with a wide margin, quadratic work (64x) fails.
+    pub fn assert_near_linear(what: &str, run: &dyn Fn(usize)) {
+        let best = |k: usize| {
+            (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    run(k);
+                    t.elapsed()
+                })
+                .min()
+                .unwrap_or_default()
+        };
+        let (t1, t8) = (best(1), best(8));
+        // Under 2 ms the clock's noise dominates: count the small run as 2 ms.
+        let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(0.002);
+        assert!(
+            ratio < 24.0,
+            "{what}: 8x the input took {ratio:.1}x the time ({t1:?} -> {t8:?})"
+        );
     }
 
     /// A PNG of the given size with a few dark text-like bars.
@@ -540,6 +650,7 @@ mod tests {
         let limits = Limits {
             max_file_size_mb: 1,
             max_pages: 2,
+            ..Limits::default()
         };
         let opts = RecognizeOptions::default();
         // Size is checked before anything else, even for garbage.
@@ -648,6 +759,40 @@ mod tests {
             checked += 1;
         }
         eprintln!("checked {checked} fixtures");
+    }
+
+    #[test]
+    fn only_regular_files_are_read_and_never_past_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.pdf");
+        std::fs::write(&f, b"0123456789").unwrap();
+        assert_eq!(read_input_file(&f, 10).unwrap(), b"0123456789");
+        let e = read_input_file(&f, 9).unwrap_err();
+        assert!(matches!(e, Error::FileTooLarge { size: 10, limit: 9 }), "{e}");
+        assert_eq!(
+            read_input_file(dir.path(), 10).unwrap_err().code(),
+            ErrorCode::InvalidArgument
+        );
+        assert_eq!(
+            read_input_file(&dir.path().join("missing"), 10)
+                .unwrap_err()
+                .code(),
+            ErrorCode::Io
+        );
+        // Special files: refused at once, without reading (or waiting on) them.
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let mut specials = vec![(std::path::PathBuf::from("/dev/zero"), "a device")];
+        if made.is_ok_and(|s| s.success()) {
+            specials.push((fifo, "a FIFO"));
+        }
+        for (p, kind) in specials {
+            let t = std::time::Instant::now();
+            let e = read_input_file(&p, 1 << 20).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::Io, "{e}");
+            assert!(e.to_string().contains(&format!("not a regular file ({kind})")), "{e}");
+            assert!(t.elapsed() < std::time::Duration::from_secs(5));
+        }
     }
 
     #[test]

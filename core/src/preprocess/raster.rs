@@ -1,40 +1,46 @@
 //! Image decoding: JPEG / PNG through the `image` crate, TIFF frames through `tiff` directly (the
-//! `image` crate reads only the first frame). Decompression bombs are refused from the header.
+//! `image` crate reads only the first frame). Decompression bombs are refused from the header:
+//! every image's dimensions are checked against `limits.max_image_pixels` before a pixel is
+//! decoded, and the decoders' allocations are capped to match.
 
 use super::FileType;
+use super::budget::Budget;
 use crate::error::{Error, Result};
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, Luma, metadata::Orientation};
 use std::io::Cursor;
 use tiff::decoder::{Decoder as TiffDecoder, DecodingResult};
 use tiff::tags::Tag;
 
-/// Largest accepted image, in pixels (larger is a decompression bomb or not a document scan).
-pub(crate) const MAX_PIXELS: u64 = 100_000_000;
+/// Longest accepted image side, in pixels: a page at 1200 DPI one metre long is under it; a
+/// 1 x 100,000,000 strip is not a page (and would blow up every later step).
+const MAX_SIDE: u32 = 50_000;
 /// Most TIFF frames walked when counting (IFD chains can be cyclic or absurd).
 const MAX_TIFF_FRAMES: u32 = 10_000;
 
-fn check_dimensions(w: u32, h: u32) -> Result<()> {
+fn check_dimensions(w: u32, h: u32, budget: &Budget, what: &str) -> Result<()> {
     if w == 0 || h == 0 {
         return Err(Error::CorruptFile(format!("image has no pixels ({w}x{h})")));
     }
-    let px = u64::from(w) * u64::from(h);
-    if px > MAX_PIXELS {
+    budget.check_pixels(u64::from(w), u64::from(h), &format!("decoding {what}"))?;
+    if w.max(h) > MAX_SIDE {
         return Err(Error::CorruptFile(format!(
-            "image is {w}x{h} pixels, over the limit of {} megapixels",
-            MAX_PIXELS / 1_000_000
+            "image is {w}x{h} pixels: a side over {MAX_SIDE} pixels is not a page"
         )));
     }
     Ok(())
 }
 
-fn image_limits() -> image::Limits {
+/// The `image` crate's limits for a budget: dimensions and allocations (16-bit RGBA at most).
+fn image_limits(budget: &Budget) -> image::Limits {
     let mut l = image::Limits::default();
-    l.max_alloc = Some(2 * 1024 * 1024 * 1024);
+    l.max_image_width = Some(MAX_SIDE);
+    l.max_image_height = Some(MAX_SIDE);
+    l.max_alloc = Some(budget.limits().max_image_pixels.saturating_mul(8));
     l
 }
 
 /// Decodes a JPEG or PNG into grayscale, EXIF orientation applied, transparency over white.
-pub(crate) fn decode_single(bytes: &[u8], ft: FileType) -> Result<GrayImage> {
+pub(crate) fn decode_single(bytes: &[u8], ft: FileType, budget: &Budget) -> Result<GrayImage> {
     let fmt = match ft {
         FileType::Jpeg => image::ImageFormat::Jpeg,
         FileType::Png => image::ImageFormat::Png,
@@ -49,9 +55,9 @@ pub(crate) fn decode_single(bytes: &[u8], ft: FileType) -> Result<GrayImage> {
     let (w, h) = ImageReader::with_format(Cursor::new(bytes), fmt)
         .into_dimensions()
         .map_err(corrupt)?;
-    check_dimensions(w, h)?;
+    check_dimensions(w, h, budget, &format!("{ft:?} image"))?;
     let mut reader = ImageReader::with_format(Cursor::new(bytes), fmt);
-    reader.limits(image_limits());
+    reader.limits(image_limits(budget));
     let mut decoder = reader.into_decoder().map_err(corrupt)?;
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut img = DynamicImage::from_decoder(decoder).map_err(corrupt)?;
@@ -105,8 +111,13 @@ pub(crate) fn tiff_frame_count(bytes: &[u8]) -> Result<u32> {
 }
 
 /// Decodes frame `index` (0-based) of a TIFF into grayscale, orientation tag applied.
-pub(crate) fn decode_tiff_frame(bytes: &[u8], index: u32) -> Result<GrayImage> {
-    let mut dec = open_tiff(bytes)?.with_limits(tiff::decoder::Limits::default());
+pub(crate) fn decode_tiff_frame(bytes: &[u8], index: u32, budget: &Budget) -> Result<GrayImage> {
+    let mut limits = tiff::decoder::Limits::default();
+    // Samples of up to 4 bytes x 5 channels per pixel.
+    limits.decoding_buffer_size = usize::try_from(budget.limits().max_image_pixels)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(20);
+    let mut dec = open_tiff(bytes)?.with_limits(limits);
     for _ in 0..index {
         if !dec.more_images() {
             return Err(Error::CorruptFile(format!(
@@ -117,7 +128,7 @@ pub(crate) fn decode_tiff_frame(bytes: &[u8], index: u32) -> Result<GrayImage> {
         dec.next_image().map_err(tiff_err)?;
     }
     let (w, h) = dec.dimensions().map_err(tiff_err)?;
-    check_dimensions(w, h)?;
+    check_dimensions(w, h, budget, &format!("TIFF frame {}", index + 1))?;
     let color = dec.colortype().map_err(tiff_err)?;
     let planar = dec
         .find_tag_unsigned::<u16>(Tag::PlanarConfiguration)
@@ -285,6 +296,20 @@ fn over_white(v: u32, a: u32) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    use crate::config::Limits;
+
+    fn budget() -> Budget {
+        Budget::new(&Limits::default())
+    }
+
+    fn decode_single(bytes: &[u8], ft: FileType) -> Result<GrayImage> {
+        super::decode_single(bytes, ft, &budget())
+    }
+
+    fn decode_tiff_frame(bytes: &[u8], index: u32) -> Result<GrayImage> {
+        super::decode_tiff_frame(bytes, index, &budget())
+    }
+
     use super::*;
     use crate::error::ErrorCode;
 
@@ -360,8 +385,81 @@ mod tests {
         png.extend_from_slice(&crc32(idat).to_be_bytes());
         png.extend_from_slice(b"\0\0\0\0IEND\xAE\x42\x60\x82");
         let e = decode_single(&png, FileType::Png).unwrap_err();
-        assert_eq!(e.code(), ErrorCode::CorruptFile);
-        assert!(e.to_string().contains("20000x20000"), "{e}");
+        assert_eq!(e.code(), ErrorCode::FileTooLarge);
+        assert_eq!(
+            e.to_string(),
+            "limits.max_image_pixels (40000000) exceeded while decoding Png image (20000 x 20000 \
+             pixels)"
+        );
+        // A smaller budget refuses smaller images; a strip of one pixel is not a page.
+        let tight = Budget::new(&Limits {
+            max_image_pixels: 1_000,
+            ..Limits::default()
+        });
+        let small = super::super::test_support::png(40, 30);
+        assert!(super::decode_single(&small, FileType::Png, &tight).is_err());
+        let strip = png_header(1, 1_000_000);
+        let e = decode_single(&strip, FileType::Png).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::CorruptFile, "{e}");
+        assert!(e.to_string().contains("not a page"), "{e}");
+    }
+
+    /// A PNG header (and a bogus IDAT) claiming `w` x `h` gray pixels.
+    fn png_header(w: u32, h: u32) -> Vec<u8> {
+        let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+        let mut ihdr = b"IHDR".to_vec();
+        ihdr.extend_from_slice(&w.to_be_bytes());
+        ihdr.extend_from_slice(&h.to_be_bytes());
+        ihdr.extend_from_slice(&[8, 0, 0, 0, 0]);
+        png.extend_from_slice(&13u32.to_be_bytes());
+        png.extend_from_slice(&ihdr);
+        png.extend_from_slice(&crc32(&ihdr).to_be_bytes());
+        let idat = b"IDAT\x78\x9c\x03\x00";
+        png.extend_from_slice(&4u32.to_be_bytes());
+        png.extend_from_slice(idat);
+        png.extend_from_slice(&crc32(idat).to_be_bytes());
+        png.extend_from_slice(b"\0\0\0\0IEND\xAE\x42\x60\x82");
+        png
+    }
+
+    #[test]
+    fn tiff_frames_are_checked_one_by_one() {
+        use tiff::encoder::{TiffEncoder, colortype};
+        let mut out = Cursor::new(Vec::new());
+        let mut enc = TiffEncoder::new(&mut out).unwrap();
+        enc.write_image::<colortype::Gray8>(4, 4, &[0; 16]).unwrap();
+        enc.write_image::<colortype::Gray8>(200, 100, &[9; 20_000])
+            .unwrap();
+        let t = out.into_inner();
+        let tight = Budget::new(&Limits {
+            max_image_pixels: 10_000,
+            ..Limits::default()
+        });
+        assert!(super::decode_tiff_frame(&t, 0, &tight).is_ok());
+        let e = super::decode_tiff_frame(&t, 1, &tight).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("limits.max_image_pixels (10000) exceeded while decoding TIFF frame 2"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn time_grows_linearly() {
+        let (small, big) = (
+            super::super::test_support::png(400, 300),
+            super::super::test_support::png(1_131, 849),
+        );
+        crate::preprocess::test_support::assert_near_linear("PNG", &|k| {
+            let bytes = if k == 1 { &small } else { &big };
+            crate::preprocess::preprocess(
+                bytes,
+                &crate::config::RecognizeOptions::default(),
+                &Limits::default(),
+                &|_| Ok(0),
+            )
+            .unwrap();
+        });
     }
 
     fn crc32(data: &[u8]) -> u32 {

@@ -11,6 +11,7 @@
 //!
 //! Both become [`TextPage`]s with `source: OCR`, and the pipeline runs from cleaning onwards.
 
+use super::budget::{Budget, Resource};
 use crate::error::{Error, Result};
 use crate::types::{BBox, Source, TextPage, Unit, Word};
 use quick_xml::Reader;
@@ -119,8 +120,32 @@ fn bbox(page: usize, index: usize, b: [f32; 4], width: f32, height: f32) -> Resu
     Ok(BBox::new(cx(x0), cy(y0), cx(x1), cy(y1)))
 }
 
-/// Parses Folio words JSON into pages (numbered from 1).
-pub fn parse_words_json(bytes: &[u8]) -> Result<Vec<TextPage>> {
+/// Charges one word: each of its space-separated parts is a word downstream, each character
+/// is text.
+fn charge_word(budget: &mut Budget, text: &str, during: &str) -> Result<()> {
+    budget.charge(
+        Resource::Words,
+        text.split_whitespace().count() as u64,
+        during,
+    )?;
+    budget.charge(Resource::TextChars, text.chars().count() as u64, during)
+}
+
+/// A word's text with runs of white space collapsed to one space (a "word" of two million
+/// spaces is two words, not two million and two characters for every later stage).
+fn collapse_spaces(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(256));
+    for part in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+/// Parses Folio words JSON into pages (numbered from 1), charging `budget` for its words.
+pub(crate) fn parse_words_json(bytes: &[u8], budget: &mut Budget) -> Result<Vec<TextPage>> {
     let file: WordsFile = serde_json::from_slice(head(bytes))
         .map_err(|e| bad(format!("words JSON does not match the expected shape: {e}")))?;
     let mut pages = Vec::with_capacity(file.pages.len());
@@ -131,11 +156,13 @@ pub fn parse_words_json(bytes: &[u8]) -> Result<Vec<TextPage>> {
         for (wi, w) in p.words.into_iter().enumerate() {
             let bbox = bbox(n, wi, w.bbox, p.width, p.height)?;
             let confidence = confidence(n, wi, w.confidence)?;
-            if w.text.trim().is_empty() {
+            let text = collapse_spaces(&w.text);
+            if text.is_empty() {
                 continue;
             }
+            charge_word(budget, &text, "reading words JSON")?;
             words.push(Word {
-                text: w.text,
+                text,
                 bbox,
                 confidence,
             });
@@ -265,7 +292,7 @@ impl Hocr {
     }
 
     /// Closes an element: a word (or a line without words) becomes a page word.
-    fn close(&mut self, o: Open) -> Result<()> {
+    fn close(&mut self, o: Open, budget: &mut Budget) -> Result<()> {
         let use_it = match o.class {
             Class::Word => true,
             Class::Line => !o.has_words,
@@ -274,10 +301,11 @@ impl Hocr {
         let Some((w, h)) = self.size else {
             return Ok(());
         };
-        let text = o.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = collapse_spaces(&o.text);
         if !use_it || text.is_empty() {
             return Ok(());
         }
+        charge_word(budget, &text, "reading hOCR")?;
         let n = self.pages.len() + 1;
         let b = o
             .bbox
@@ -292,8 +320,13 @@ impl Hocr {
     }
 }
 
-/// Parses hOCR into pages (numbered in document order, from 1).
-pub fn parse_hocr(bytes: &[u8]) -> Result<Vec<TextPage>> {
+/// Deepest nesting of hOCR elements of interest (pages, lines, words) accepted: text is added
+/// to every open element, so unbounded nesting would make reading quadratic.
+const MAX_HOCR_NESTING: usize = 64;
+
+/// Parses hOCR into pages (numbered in document order, from 1), charging `budget` for its
+/// words.
+pub(crate) fn parse_hocr(bytes: &[u8], budget: &mut Budget) -> Result<Vec<TextPage>> {
     let text =
         std::str::from_utf8(head(bytes)).map_err(|e| bad(format!("hOCR is not UTF-8: {e}")))?;
     let mut reader = Reader::from_str(text);
@@ -310,6 +343,11 @@ pub fn parse_hocr(bytes: &[u8]) -> Result<Vec<TextPage>> {
                 if let Some((class, bbox, conf)) = element(&e, &reader) {
                     if class == Class::Page {
                         st.start_page(bbox)?;
+                    }
+                    if st.open.len() >= MAX_HOCR_NESTING {
+                        return Err(bad(format!(
+                            "hOCR elements nested over {MAX_HOCR_NESTING} deep"
+                        )));
                     }
                     if class == Class::Word
                         && let Some(line) =
@@ -339,12 +377,13 @@ pub fn parse_hocr(bytes: &[u8]) -> Result<Vec<TextPage>> {
                     .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
                 for o in st.open.iter_mut().filter(|o| o.class != Class::Page) {
                     o.text.push_str(&s);
+                    budget.charge(Resource::TextChars, s.len() as u64, "reading hOCR")?;
                 }
             }
             Event::End(_) => {
                 while st.open.last().is_some_and(|o| o.depth >= depth) {
                     if let Some(o) = st.open.pop() {
-                        st.close(o)?;
+                        st.close(o, budget)?;
                     }
                 }
                 depth = depth.saturating_sub(1);
@@ -354,7 +393,7 @@ pub fn parse_hocr(bytes: &[u8]) -> Result<Vec<TextPage>> {
         }
     }
     while let Some(o) = st.open.pop() {
-        st.close(o)?;
+        st.close(o, budget)?;
     }
     st.flush_page();
     if st.pages.is_empty() {
@@ -366,6 +405,118 @@ pub fn parse_hocr(bytes: &[u8]) -> Result<Vec<TextPage>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Limits;
+
+    fn parse_words_json(bytes: &[u8]) -> Result<Vec<TextPage>> {
+        super::parse_words_json(bytes, &mut Budget::new(&Limits::default()))
+    }
+
+    fn parse_hocr(bytes: &[u8]) -> Result<Vec<TextPage>> {
+        super::parse_hocr(bytes, &mut Budget::new(&Limits::default()))
+    }
+
+    fn words_json(text: &str, n: usize) -> Vec<u8> {
+        let w = serde_json::to_string(text).unwrap();
+        let words: Vec<String> = (0..n)
+            .map(|i| {
+                let (x, y) = ((i % 40) * 50, (i / 40) % 400 * 5);
+                format!(r#"{{"text": {w}, "bbox": [{x}, {y}, {}, {}]}}"#, x + 40, y + 4)
+            })
+            .collect();
+        format!(
+            r#"{{"pages": [{{"width": 2000, "height": 2000, "words": [{}]}}]}}"#,
+            words.join(",")
+        )
+        .into_bytes()
+    }
+
+    fn hocr(n: usize) -> Vec<u8> {
+        let mut s = String::from(
+            "<html><body><div class='ocr_page' title='bbox 0 0 2000 2000'><span \
+             class='ocr_line' title='bbox 0 0 2000 20'>",
+        );
+        for i in 0..n {
+            let x = i % 1990;
+            s.push_str(&format!(
+                "<span class='ocrx_word' title='bbox {x} 0 {} 9'>w{i}</span> ",
+                x + 9
+            ));
+        }
+        s.push_str("</span></div></body></html>");
+        s.into_bytes()
+    }
+
+    fn tight(words: u64, chars: u64) -> Budget {
+        Budget::new(&Limits {
+            max_words: words,
+            max_text_chars: chars,
+            ..Limits::default()
+        })
+    }
+
+    #[test]
+    fn word_and_text_budgets() {
+        let json = words_json("a b", 100);
+        assert!(super::parse_words_json(&json, &mut tight(200, 1_000)).is_ok());
+        let e = super::parse_words_json(&json, &mut tight(199, 1_000)).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::FileTooLarge);
+        assert_eq!(
+            e.to_string(),
+            "limits.max_words (199) exceeded while reading words JSON"
+        );
+        let e = super::parse_words_json(&json, &mut tight(200, 299)).unwrap_err();
+        assert!(e.to_string().starts_with("limits.max_text_chars (299)"), "{e}");
+        let h = hocr(100);
+        assert!(super::parse_hocr(&h, &mut tight(100, 10_000)).is_ok());
+        let e = super::parse_hocr(&h, &mut tight(99, 10_000)).unwrap_err();
+        assert_eq!(e.to_string(), "limits.max_words (99) exceeded while reading hOCR");
+    }
+
+    #[test]
+    fn a_word_of_spaces_is_collapsed() {
+        let json = words_json(&format!("a{}b", " ".repeat(2_000_000)), 1);
+        let pages = parse_words_json(&json).unwrap();
+        assert_eq!(pages[0].words[0].text, "a b");
+    }
+
+    #[test]
+    fn deeply_nested_hocr_is_refused() {
+        let mut s = String::from("<div class='ocr_page' title='bbox 0 0 10 10'>");
+        s.push_str(&"<span class='ocrx_word' title='bbox 0 0 9 9'>w".repeat(10_000));
+        s.push_str(&"</span>".repeat(10_000));
+        s.push_str("</div>");
+        let e = parse_hocr(s.as_bytes()).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::CorruptFile);
+        assert!(e.to_string().contains("nested"), "{e}");
+    }
+
+    #[test]
+    fn time_grows_linearly() {
+        let run = |bytes: &[u8]| {
+            crate::preprocess::preprocess(
+                bytes,
+                &crate::config::RecognizeOptions::default(),
+                &Limits::default(),
+                &|_| Ok(0),
+            )
+            .unwrap();
+        };
+        let (small, big) = (words_json("w 1", 4_000), words_json("w 1", 32_000));
+        crate::preprocess::test_support::assert_near_linear("words JSON", &|k| {
+            run(if k == 1 { &small } else { &big })
+        });
+        let (small, big) = (
+            words_json(&format!("a{}b", " ".repeat(100_000)), 1),
+            words_json(&format!("a{}b", " ".repeat(800_000)), 1),
+        );
+        crate::preprocess::test_support::assert_near_linear("a word of spaces", &|k| {
+            run(if k == 1 { &small } else { &big })
+        });
+        let (small, big) = (hocr(4_000), hocr(32_000));
+        crate::preprocess::test_support::assert_near_linear("hOCR", &|k| {
+            run(if k == 1 { &small } else { &big })
+        });
+    }
 
     const JSON: &str = r#"{"pages": [
         {"width": 1000, "height": 1400, "words": [

@@ -4,6 +4,7 @@
 
 use super::{Builder, OfficeDoc};
 use crate::error::{Error, Result};
+use crate::preprocess::budget::{Budget, Resource};
 use std::io::{Cursor, Read};
 
 fn corrupt(m: impl Into<String>) -> Error {
@@ -226,8 +227,13 @@ fn parse_papx(wd: &[u8], table: &[u8], (fc, lcb): (u32, u32)) -> Result<Vec<Para
     Ok(runs)
 }
 
-/// Parses a .doc file.
-pub(super) fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
+/// What the text budget's errors say.
+const READING: &str = "reading DOC text";
+
+/// Parses a .doc file, charging `budget` (returned with what is left of it). The piece table
+/// may point many times at the same text: the characters it describes are counted against the
+/// text budget before any is collected.
+pub(super) fn parse(bytes: &[u8], budget: Budget) -> Result<(OfficeDoc, Budget)> {
     let mut cfb = cfb::CompoundFile::open(Cursor::new(bytes))
         .map_err(|e| corrupt(format!("compound file: {e}")))?;
     let wd = read_stream(&mut cfb, "/WordDocument")?;
@@ -237,6 +243,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
     }
     // (code unit, file offset) of every character of the main text.
     let mut chars: Vec<(u16, u32)> = Vec::new();
+    let room = budget.remaining(Resource::TextChars);
+    let fits = |have: usize, more: u64| -> Result<()> {
+        if (have as u64).saturating_add(more) > room {
+            return Err(budget.exceeded(Resource::TextChars, READING));
+        }
+        Ok(())
+    };
     let mut runs = Vec::new();
     match fib.clx {
         Some((fc, lcb)) if fib.n_fib >= 193 && lcb > 0 => {
@@ -247,6 +260,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
                 .ok_or_else(|| corrupt("CLX past the end of the table stream"))?;
             for p in parse_clx(clx)? {
                 let end = p.cp1.min(fib.ccp_text);
+                fits(chars.len(), u64::from(end.saturating_sub(p.cp0)))?;
                 for cp in p.cp0..end.max(p.cp0) {
                     let k = cp - p.cp0;
                     if p.compressed {
@@ -271,12 +285,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
             let text = wd
                 .get(fib.fc_min as usize..fib.fc_mac as usize)
                 .ok_or_else(|| corrupt("text range past the end"))?;
+            fits(0, text.len() as u64)?;
             for (k, &b) in text.iter().enumerate() {
                 chars.push((cp1252(b), fib.fc_min + k as u32));
             }
         }
     }
-    Ok(build(&chars, &runs))
+    build(&chars, &runs, Builder::new(budget, "DOC"))
 }
 
 fn cp1252(b: u8) -> u16 {
@@ -285,7 +300,7 @@ fn cp1252(b: u8) -> u16 {
     s.chars().next().map_or(0xFFFD, |c| c as u16)
 }
 
-fn build(chars: &[(u16, u32)], runs: &[ParaRun]) -> OfficeDoc {
+fn build(chars: &[(u16, u32)], runs: &[ParaRun], mut b: Builder) -> Result<(OfficeDoc, Budget)> {
     let lookup = |fc: u32| -> Option<ParaRun> {
         let i = runs.partition_point(|r| r.fc1 <= fc);
         runs.get(i).filter(|r| r.fc0 <= fc).copied()
@@ -301,23 +316,31 @@ fn build(chars: &[(u16, u32)], runs: &[ParaRun]) -> OfficeDoc {
         }
         ends_in_cell[i] = next_is_cell;
     }
-    let mut b = Builder::default();
     let mut fields: Vec<bool> = Vec::new(); // true while in a field's code part
+    let mut in_code = 0usize; // fields in their code part (text hidden while any is)
     let mut high: Option<u16> = None;
     let mut prev = 0u16;
     for (i, &(c, fc)) in chars.iter().enumerate() {
+        b.check()?;
         let props = lookup(fc);
         let in_table = props.map_or(ends_in_cell[i], |p| p.in_table || p.ttp);
-        let hidden = fields.iter().any(|&code| code);
+        let hidden = in_code > 0;
         match c {
-            0x13 => fields.push(true),
+            0x13 => {
+                fields.push(true);
+                in_code += 1;
+            }
             0x14 => {
-                if let Some(top) = fields.last_mut() {
-                    *top = false;
+                if let Some(top) = fields.last_mut()
+                    && std::mem::replace(top, false)
+                {
+                    in_code -= 1;
                 }
             }
             0x15 => {
-                fields.pop();
+                if fields.pop() == Some(true) {
+                    in_code -= 1;
+                }
             }
             _ if hidden => {}
             0x07 => {
@@ -382,7 +405,87 @@ fn push(b: &mut Builder, in_table: bool, s: &str) {
 pub(crate) mod tests {
     use super::super::Block;
     use super::*;
+    use crate::config::Limits;
     use std::io::Write;
+
+    fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
+        super::parse(bytes, Budget::new(&Limits::default())).map(|(d, _)| d)
+    }
+
+    /// A Word 97 file whose `pieces` pieces all point at the same `len` 8-bit characters.
+    fn repeated_pieces(pieces: u32, len: u32) -> Vec<u8> {
+        let one = make_doc(&[(&"ab\r".repeat(len as usize / 3 + 1)[..len as usize], true)], None, 0);
+        let mut cfb = cfb::CompoundFile::open(Cursor::new(one.as_slice())).unwrap();
+        let wd = read_stream(&mut cfb, "/WordDocument").unwrap();
+        let table = read_stream(&mut cfb, "/0Table").unwrap();
+        let fib = parse_fib(&wd).unwrap();
+        let (clx_fc, _) = fib.clx.unwrap();
+        let clx = &table[clx_fc as usize..];
+        // The one piece's descriptor (after the Prc and the two CPs).
+        let pcd: [u8; 8] = clx[5 + 5 + 8..5 + 5 + 16].try_into().unwrap();
+        let mut plc = Vec::new();
+        for k in 0..=pieces {
+            plc.extend_from_slice(&(k * len).to_le_bytes());
+        }
+        for _ in 0..pieces {
+            plc.extend_from_slice(&pcd);
+        }
+        let mut new_table = vec![2u8];
+        new_table.extend_from_slice(&(plc.len() as u32).to_le_bytes());
+        new_table.extend_from_slice(&plc);
+        let mut wd = wd;
+        wd[76..80].copy_from_slice(&(pieces * len).to_le_bytes());
+        wd[154 + 33 * 8..154 + 33 * 8 + 4].copy_from_slice(&0u32.to_le_bytes());
+        wd[154 + 33 * 8 + 4..154 + 33 * 8 + 8]
+            .copy_from_slice(&(new_table.len() as u32).to_le_bytes());
+        let mut c = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
+        c.create_stream("/WordDocument")
+            .unwrap()
+            .write_all(&wd)
+            .unwrap();
+        c.create_stream("/0Table")
+            .unwrap()
+            .write_all(&new_table)
+            .unwrap();
+        c.flush().unwrap();
+        c.into_inner().into_inner()
+    }
+
+    #[test]
+    fn a_piece_table_repeating_one_text_stops_at_the_text_budget() {
+        // 100,000 pieces x 40,000 characters: 4 G characters described by a 1.2 MB table.
+        let doc = repeated_pieces(100_000, 40_000);
+        assert!(doc.len() < 2_000_000);
+        let e = parse(&doc).unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge, "{e}");
+        assert_eq!(
+            e.to_string(),
+            "limits.max_text_chars (2000000) exceeded while reading DOC text"
+        );
+        // Repeats within the budget are read.
+        let d = parse(&repeated_pieces(3, 30)).unwrap();
+        let lines: usize = d.pages[0].len();
+        assert!(lines >= 3 * 9, "{lines}");
+        // A smaller budget stops a smaller document.
+        let tight = Budget::new(&Limits {
+            max_text_chars: 50,
+            ..Limits::default()
+        });
+        assert!(super::parse(&repeated_pieces(3, 30), tight).is_err());
+    }
+
+    #[test]
+    fn time_grows_linearly_with_text_and_nested_fields() {
+        let docs = |n: usize| {
+            // Paragraphs, and field starts nested n deep (each char looked at the whole stack).
+            let text = format!("{}{}x\r", "Item 12.50\r".repeat(n), "\x13 PAGE ".repeat(n));
+            make_doc(&[(&text, true)], None, 0)
+        };
+        let (small, big) = (docs(2_000), docs(16_000));
+        crate::preprocess::test_support::assert_near_linear("DOC", &|k| {
+            parse(if k == 1 { &small } else { &big }).unwrap();
+        });
+    }
 
     /// Paragraph kinds for the FKP of a test document.
     #[derive(Clone, Copy)]

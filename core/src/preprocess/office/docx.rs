@@ -2,6 +2,7 @@
 
 use super::{Builder, OfficeDoc, read_zip_entry};
 use crate::error::{Error, Result};
+use crate::preprocess::budget::Budget;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
@@ -13,14 +14,13 @@ fn attr(e: &BytesStart<'_>, local: &[u8]) -> Option<String> {
     })
 }
 
-/// Parses a DOCX; `limit` caps the unpacked size of the main part.
-pub(super) fn parse(bytes: &[u8], limit: u64) -> Result<OfficeDoc> {
-    let xml = read_zip_entry(bytes, "word/document.xml", limit)?
+/// Parses a DOCX, charging `budget` for the unpacked main part and its text.
+pub(super) fn parse(bytes: &[u8], mut budget: Budget) -> Result<(OfficeDoc, Budget)> {
+    let xml = read_zip_entry(bytes, "word/document.xml", &mut budget)?
         .ok_or_else(|| Error::CorruptFile("DOCX without word/document.xml".into()))?;
-    parse_document_xml(&xml)
+    parse_document_xml(&xml, Builder::new(budget, "DOCX"))
 }
 
-#[derive(Default)]
 struct State {
     b: Builder,
     table_depth: u32,
@@ -126,14 +126,48 @@ impl State {
     }
 }
 
-/// Parses the XML of the main document part.
-pub(super) fn parse_document_xml(xml: &[u8]) -> Result<OfficeDoc> {
+/// Parses the XML of the main document part: a `document` element (a part that is not XML, or
+/// not a WordprocessingML document, or cut short, is `CORRUPT_FILE`, never an empty result).
+pub(super) fn parse_document_xml(xml: &[u8], b: Builder) -> Result<(OfficeDoc, Budget)> {
     let mut r = Reader::from_reader(xml);
     r.config_mut().trim_text(false);
-    let mut st = State::default();
+    let mut st = State {
+        b,
+        table_depth: 0,
+        in_t: false,
+        run_depth: 0,
+        in_ppr: false,
+        in_sect: false,
+        section_break: false,
+        skip_depth: 0,
+    };
     let corrupt = |e: quick_xml::Error| Error::CorruptFile(format!("damaged DOCX XML: {e}"));
+    let not_docx = |m: &str| Error::CorruptFile(format!("word/document.xml {m}"));
+    // Elements open (the root included); the root must be `document`.
+    let mut depth = 0usize;
+    let mut seen_root = false;
     loop {
+        st.b.check()?;
         let ev = r.read_event().map_err(corrupt)?;
+        match &ev {
+            Event::Start(e) | Event::Empty(e) if depth == 0 => {
+                if seen_root || e.local_name().as_ref() != b"document" {
+                    return Err(not_docx("is not a WordprocessingML document"));
+                }
+                seen_root = true;
+                if matches!(ev, Event::Start(_)) {
+                    depth += 1;
+                }
+            }
+            Event::Start(_) => depth += 1,
+            Event::End(_) => depth = depth.saturating_sub(1),
+            Event::Text(t) if depth == 0 && !t.iter().all(u8::is_ascii_whitespace) => {
+                return Err(not_docx("is not XML (text outside the document element)"));
+            }
+            Event::Eof if !seen_root => return Err(not_docx("has no document element")),
+            Event::Eof if depth > 0 => return Err(not_docx("is cut short")),
+            _ => {}
+        }
         if st.skip_depth > 0 {
             match ev {
                 Event::Start(_) => st.skip_depth += 1,
@@ -166,7 +200,7 @@ pub(super) fn parse_document_xml(xml: &[u8]) -> Result<OfficeDoc> {
             _ => {}
         }
     }
-    Ok(st.b.finish())
+    st.b.finish()
 }
 
 #[cfg(test)]
@@ -175,6 +209,10 @@ mod tests {
     use super::*;
     use crate::config::{Limits, RecognizeOptions};
     use crate::preprocess::{PreparedContent, preprocess, test_support::zip};
+
+    fn parse(bytes: &[u8], _: u64) -> Result<OfficeDoc> {
+        super::parse(bytes, Budget::new(&Limits::default())).map(|(d, _)| d)
+    }
 
     const NS: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
 
@@ -259,6 +297,62 @@ mod tests {
         let z = zip(&[("word/document.xml", b"<w:document><w:body><w:p></w:body>")]);
         let e = parse(&z, 1 << 20).unwrap_err();
         assert_eq!(e.code(), crate::error::ErrorCode::CorruptFile, "{e}");
+    }
+
+    #[test]
+    fn a_body_that_is_not_a_document_is_corrupt_not_empty() {
+        let bodies: [&[u8]; 6] = [
+            b"\x00\x01\x02 binary garbage without markup",
+            b"plain text",
+            b"",
+            b"<html><body>hello</body></html>",
+            b"<w:document><w:body><w:p><w:r><w:t>cut",
+            b"garbage <w:document/>",
+        ];
+        for body in bodies {
+            let e = parse(&zip(&[("word/document.xml", body)]), 0).unwrap_err();
+            assert_eq!(
+                e.code(),
+                crate::error::ErrorCode::CorruptFile,
+                "{:?}: {e}",
+                String::from_utf8_lossy(body)
+            );
+        }
+        // An empty but well-formed document is fine (one empty page).
+        let d = parse(&docx(""), 0).unwrap();
+        assert_eq!(d.page_count(), 1);
+    }
+
+    #[test]
+    fn text_and_unpacked_budgets_stop_huge_bodies() {
+        // 200,000 paragraphs: under a 1 MB unpack budget it fails while unpacking; with room to
+        // unpack, the text budget stops it.
+        let body = p("Lorem ipsum dolor sit amet").repeat(200_000);
+        let z = docx(&body);
+        let limits = |unpacked, chars| Limits {
+            max_unpacked_mb: unpacked,
+            max_text_chars: chars,
+            ..Limits::default()
+        };
+        let e = super::parse(&z, Budget::new(&limits(1, 10_000_000))).unwrap_err();
+        assert!(e.to_string().contains("limits.max_unpacked_mb (1)"), "{e}");
+        let e = super::parse(&z, Budget::new(&limits(100, 100_000))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "limits.max_text_chars (100000) exceeded while reading DOCX text"
+        );
+        // Empty paragraphs count too (one mark each).
+        let z = docx(&"<w:p/>".repeat(200_000));
+        assert!(super::parse(&z, Budget::new(&limits(100, 100_000))).is_err());
+    }
+
+    #[test]
+    fn time_grows_linearly() {
+        let small = docx(&format!("{}{}", p("Item 12.50").repeat(2_000), tc("x").repeat(2_000)));
+        let big = docx(&format!("{}{}", p("Item 12.50").repeat(16_000), tc("x").repeat(16_000)));
+        crate::preprocess::test_support::assert_near_linear("DOCX", &|k| {
+            parse(if k == 1 { &small } else { &big }, 0).unwrap();
+        });
     }
 
     #[test]

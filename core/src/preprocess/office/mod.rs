@@ -8,10 +8,11 @@ mod rtf;
 mod sheet;
 
 use super::FileType;
+use super::budget::{Budget, Resource};
 use crate::config::Limits;
 use crate::error::{Error, Result};
 use crate::types::{BBox, Source, TextPage, Unit, Word};
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 
 /// One block of a page.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,9 +36,16 @@ impl OfficeDoc {
     }
 }
 
-/// Collects the text stream of a word-processing document into blocks.
-#[derive(Debug, Default)]
+/// Collects the text stream of a word-processing document into blocks, charging every character
+/// (and every tab, line, cell and page mark) to the document's text budget: past it, nothing more
+/// is kept and [`Builder::check`] reports the limit.
+#[derive(Debug)]
 pub(crate) struct Builder {
+    budget: Budget,
+    /// What is being read, for the error message ("reading DOC text").
+    during: String,
+    /// The budget was exceeded (nothing more is kept).
+    exceeded: bool,
     pages: Vec<Vec<Block>>,
     cur: Vec<Block>,
     segs: Vec<String>,
@@ -47,21 +55,68 @@ pub(crate) struct Builder {
     cell: String,
 }
 
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new(Budget::new(&Limits::default()), "office")
+    }
+}
+
 impl Builder {
+    /// A builder charging `budget` for a document of kind `what` ("DOC", "RTF").
+    pub fn new(budget: Budget, what: &str) -> Self {
+        Builder {
+            budget,
+            during: format!("reading {what} text"),
+            exceeded: false,
+            pages: Vec::new(),
+            cur: Vec::new(),
+            segs: Vec::new(),
+            seg: String::new(),
+            rows: Vec::new(),
+            row: Vec::new(),
+            cell: String::new(),
+        }
+    }
+
+    /// Charges `n` characters; false (and nothing more is kept) once over the budget.
+    fn charge(&mut self, n: usize) -> bool {
+        if !self.exceeded {
+            self.exceeded = self
+                .budget
+                .charge(Resource::TextChars, n as u64, &self.during)
+                .is_err();
+        }
+        !self.exceeded
+    }
+
+    /// `Err` once the text budget is exceeded: parsers call it in their loops to stop reading.
+    pub fn check(&self) -> Result<()> {
+        if self.exceeded {
+            return Err(self.budget.exceeded(Resource::TextChars, &self.during));
+        }
+        Ok(())
+    }
+
     /// Body text (outside tables).
     pub fn text(&mut self, s: &str) {
-        if !s.is_empty() {
+        if !s.is_empty() && self.charge(s.chars().count()) {
             self.flush_table();
             self.seg.push_str(s);
         }
     }
     /// A tab in body text.
     pub fn tab(&mut self) {
+        if !self.charge(1) {
+            return;
+        }
         self.flush_table();
         self.segs.push(std::mem::take(&mut self.seg));
     }
     /// End of a paragraph or a line break in body text.
     pub fn line_end(&mut self) {
+        if !self.charge(1) {
+            return;
+        }
         self.flush_table();
         self.flush_line();
     }
@@ -76,22 +131,30 @@ impl Builder {
     }
     /// Text inside the current table cell.
     pub fn cell_text(&mut self, s: &str) {
-        self.cell.push_str(s);
+        if self.charge(s.chars().count()) {
+            self.cell.push_str(s);
+        }
     }
     /// A paragraph end, line break or tab inside a cell.
     pub fn cell_space(&mut self) {
-        if !self.cell.is_empty() && !self.cell.ends_with(' ') {
+        if self.charge(1) && !self.cell.is_empty() && !self.cell.ends_with(' ') {
             self.cell.push(' ');
         }
     }
     /// End of a cell.
     pub fn cell_end(&mut self) {
+        if !self.charge(1) {
+            return;
+        }
         let c = std::mem::take(&mut self.cell);
         self.row
             .push(c.split_whitespace().collect::<Vec<_>>().join(" "));
     }
     /// End of a table row.
     pub fn row_end(&mut self) {
+        if !self.charge(1) {
+            return;
+        }
         if !self.cell.trim().is_empty() {
             self.cell_end();
         }
@@ -112,15 +175,21 @@ impl Builder {
     }
     /// An explicit page break.
     pub fn page_break(&mut self) {
+        if self.charge(1) {
+            self.push_page();
+        }
+    }
+    fn push_page(&mut self) {
         self.flush_table();
         if !self.seg.is_empty() || !self.segs.is_empty() {
             self.flush_line();
         }
         self.pages.push(std::mem::take(&mut self.cur));
     }
-    /// The document; pages without any text are dropped.
-    pub fn finish(mut self) -> OfficeDoc {
-        self.page_break();
+    /// The document and what is left of the budget; pages without any text are dropped.
+    pub fn finish(mut self) -> Result<(OfficeDoc, Budget)> {
+        self.check()?;
+        self.push_page();
         let has_text = |p: &Vec<Block>| {
             p.iter().any(|b| match b {
                 Block::Line(s) => !s.is_empty(),
@@ -138,53 +207,57 @@ impl Builder {
                 .count();
             p.drain(..lead);
         }
-        OfficeDoc { pages }
+        Ok((OfficeDoc { pages }, self.budget))
     }
 }
 
-/// Parses an office file into pages of blocks.
-pub(crate) fn parse(bytes: &[u8], ft: FileType, limits: &Limits) -> Result<OfficeDoc> {
-    match ft {
+/// Parses an office file into pages of blocks, charging `budget`.
+pub(crate) fn parse(bytes: &[u8], ft: FileType, budget: &mut Budget) -> Result<OfficeDoc> {
+    let (doc, used) = match ft {
         FileType::Docx => {
-            check_zip_bomb(bytes, limits)?;
-            docx::parse(bytes, unpacked_limit(limits))
+            check_zip_bomb(bytes, budget)?;
+            docx::parse(bytes, budget.clone())?
         }
         FileType::Xlsx => {
-            check_zip_bomb(bytes, limits)?;
-            sheet::parse(bytes, ft)
+            check_zip_bomb(bytes, budget)?;
+            sheet::parse(bytes, ft, budget.clone())?
         }
-        FileType::Xls => sheet::parse(bytes, ft),
-        FileType::Doc => doc::parse(bytes),
-        FileType::Rtf => rtf::parse(bytes),
-        other => Err(Error::Internal(format!("{other:?} is not an office type"))),
-    }
+        FileType::Xls => sheet::parse(bytes, ft, budget.clone())?,
+        FileType::Doc => doc::parse(bytes, budget.clone())?,
+        FileType::Rtf => rtf::parse(bytes, budget.clone())?,
+        other => return Err(Error::Internal(format!("{other:?} is not an office type"))),
+    };
+    *budget = used;
+    Ok(doc)
 }
 
-/// Most bytes a container may unpack to: 20x the file size limit, never over 500 MB.
-pub(crate) fn unpacked_limit(limits: &Limits) -> u64 {
-    (limits.max_bytes().saturating_mul(20)).min(500 * 1000 * 1000)
-}
-
-/// Refuses ZIP containers whose declared uncompressed size is out of proportion.
-fn check_zip_bomb(bytes: &[u8], limits: &Limits) -> Result<()> {
+/// Refuses ZIP containers whose declared unpacked size is over the budget (the parts actually
+/// read are counted again as they are unpacked, whatever their headers say).
+fn check_zip_bomb(bytes: &[u8], budget: &Budget) -> Result<()> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| Error::CorruptFile(format!("damaged ZIP container: {e}")))?;
-    let limit = unpacked_limit(limits);
-    let mut total = 0u64;
+    let mut declared = 0u64;
     for i in 0..zip.len() {
         let f = zip
             .by_index_raw(i)
             .map_err(|e| Error::CorruptFile(format!("damaged ZIP entry: {e}")))?;
-        total = total.saturating_add(f.size());
-        if total > limit {
-            return Err(Error::FileTooLarge { size: total, limit });
-        }
+        declared = declared.saturating_add(f.size());
+    }
+    if declared > budget.remaining(Resource::UnpackedBytes) {
+        return Err(budget.exceeded(
+            Resource::UnpackedBytes,
+            &format!("opening a ZIP container that declares {declared} unpacked bytes"),
+        ));
     }
     Ok(())
 }
 
-/// Reads one ZIP entry, refusing to unpack more than `limit` bytes whatever the header says.
-pub(crate) fn read_zip_entry(bytes: &[u8], name: &str, limit: u64) -> Result<Option<Vec<u8>>> {
+/// Reads one ZIP entry, charging every unpacked byte to the budget whatever the header says.
+pub(crate) fn read_zip_entry(
+    bytes: &[u8],
+    name: &str,
+    budget: &mut Budget,
+) -> Result<Option<Vec<u8>>> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| Error::CorruptFile(format!("damaged ZIP container: {e}")))?;
     let f = match zip.by_name(name) {
@@ -195,17 +268,9 @@ pub(crate) fn read_zip_entry(bytes: &[u8], name: &str, limit: u64) -> Result<Opt
         }
         Err(e) => return Err(Error::CorruptFile(format!("cannot read {name}: {e}"))),
     };
-    let mut out = Vec::new();
-    f.take(limit + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| Error::CorruptFile(format!("cannot unpack {name}: {e}")))?;
-    if out.len() as u64 > limit {
-        return Err(Error::FileTooLarge {
-            size: out.len() as u64,
-            limit,
-        });
-    }
-    Ok(Some(out))
+    budget
+        .read_all(f, &format!("unpacking {name}"))
+        .map(Some)
 }
 
 // Synthetic layout, in PDF points.
@@ -354,7 +419,7 @@ mod tests {
         b.page_break();
         b.text("Second");
         b.page_break();
-        let d = b.finish();
+        let (d, _) = b.finish().unwrap();
         assert_eq!(d.page_count(), 2);
         assert_eq!(
             d.pages[0],
@@ -369,7 +434,7 @@ mod tests {
             ]
         );
         assert_eq!(d.pages[1], vec![Block::Line(vec!["Second".into()])]);
-        assert_eq!(Builder::default().finish().page_count(), 1);
+        assert_eq!(Builder::default().finish().unwrap().0.page_count(), 1);
     }
 
     #[test]
@@ -422,12 +487,46 @@ mod tests {
         ]);
         assert!(z.len() < 200_000);
         let limits = Limits {
-            max_file_size_mb: 1,
-            max_pages: 10,
+            max_unpacked_mb: 20,
+            ..Limits::default()
         };
-        let e = parse(&z, FileType::Docx, &limits).unwrap_err();
+        let e = parse(&z, FileType::Docx, &mut Budget::new(&limits)).unwrap_err();
         assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge, "{e}");
-        let e = read_zip_entry(&z, "word/media/big.bin", 1000).unwrap_err();
+        assert!(e.to_string().contains("limits.max_unpacked_mb (20)"), "{e}");
+        // A header that lies about the size does not help: the bytes unpacked are counted.
+        let mut small = Budget::new(&Limits {
+            max_unpacked_mb: 1,
+            ..Limits::default()
+        });
+        let e = read_zip_entry(&z, "word/media/big.bin", &mut small).unwrap_err();
         assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge, "{e}");
+        assert!(e.to_string().contains("unpacking word/media/big.bin"), "{e}");
+    }
+
+    #[test]
+    fn builder_stops_at_the_text_budget() {
+        let limits = Limits {
+            max_text_chars: 20,
+            ..Limits::default()
+        };
+        let mut b = Builder::new(Budget::new(&limits), "TEST");
+        b.text("0123456789");
+        b.line_end();
+        b.check().unwrap();
+        b.text("0123456789");
+        let e = b.check().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "limits.max_text_chars (20) exceeded while reading TEST text"
+        );
+        // Nothing more is kept after the limit.
+        b.text("more");
+        assert!(b.seg.is_empty(), "{:?}", b.seg);
+        assert!(b.finish().is_err());
+        // Exactly at the budget is accepted.
+        let mut b = Builder::new(Budget::new(&limits), "TEST");
+        b.text("01234567890123456789");
+        let (doc, _) = b.finish().unwrap();
+        assert_eq!(doc.pages.len(), 1);
     }
 }

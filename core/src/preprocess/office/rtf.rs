@@ -4,6 +4,7 @@
 
 use super::{Builder, OfficeDoc};
 use crate::error::{Error, Result};
+use crate::preprocess::budget::Budget;
 use encoding_rs::Encoding;
 use std::collections::HashMap;
 
@@ -307,10 +308,10 @@ impl Interp {
     }
 }
 
-/// Parses an RTF document.
-pub(super) fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
+/// Parses an RTF document, charging `budget` for its text.
+pub(super) fn parse(bytes: &[u8], budget: Budget) -> Result<(OfficeDoc, Budget)> {
     let mut it = Interp {
-        b: Builder::default(),
+        b: Builder::new(budget, "RTF"),
         stack: Vec::new(),
         st: GroupState {
             dest: Dest::Body,
@@ -330,6 +331,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
     let n = bytes.len();
     let mut i = 0;
     while i < n {
+        it.b.check()?;
         let c = bytes[i];
         i += 1;
         match c {
@@ -425,13 +427,57 @@ pub(super) fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
         }
     }
     it.flush();
-    Ok(it.b.finish())
+    it.b.finish()
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::Block;
     use super::*;
+    use crate::config::Limits;
+
+    fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
+        super::parse(bytes, Budget::new(&Limits::default())).map(|(d, _)| d)
+    }
+
+    fn table(rows: usize, cols: usize) -> Vec<u8> {
+        let mut s = String::from(r"{\rtf1\ansi ");
+        for r in 0..rows {
+            s.push_str(r"\trowd\pard\intbl ");
+            for c in 0..cols {
+                s.push_str(&format!(r"c{r}x{c}\cell "));
+            }
+            s.push_str(r"\row ");
+        }
+        s.push('}');
+        s.into_bytes()
+    }
+
+    #[test]
+    fn the_text_budget_stops_huge_tables() {
+        let tight = Budget::new(&Limits {
+            max_text_chars: 1_000,
+            ..Limits::default()
+        });
+        let e = super::parse(&table(100, 10), tight).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "limits.max_text_chars (1000) exceeded while reading RTF text"
+        );
+        assert!(parse(&table(100, 10)).is_ok());
+    }
+
+    #[test]
+    fn time_grows_linearly() {
+        let (small, big) = (table(500, 10), table(4_000, 10));
+        let (row, long_row) = (table(1, 5_000), table(1, 40_000));
+        crate::preprocess::test_support::assert_near_linear("RTF table", &|k| {
+            parse(if k == 1 { &small } else { &big }).unwrap();
+        });
+        crate::preprocess::test_support::assert_near_linear("RTF row", &|k| {
+            parse(if k == 1 { &row } else { &long_row }).unwrap();
+        });
+    }
 
     fn lines(d: &OfficeDoc, page: usize) -> Vec<String> {
         d.pages[page]

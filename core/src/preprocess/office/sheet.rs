@@ -4,6 +4,7 @@
 use super::{Block, OfficeDoc};
 use crate::error::{Error, Result};
 use crate::preprocess::FileType;
+use crate::preprocess::budget::{Budget, Resource};
 use calamine::{Data, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx, XlsxError};
 use std::io::Cursor;
 
@@ -53,17 +54,22 @@ fn sheet_err(what: &str, password: bool, msg: String) -> Error {
     }
 }
 
-/// Most non-empty cells read from one workbook (beyond that it is not a business document).
-const MAX_CELLS: usize = 2_000_000;
 /// Longest run of empty rows kept (the rest carries no layout information).
 const MAX_BLANK_ROWS: usize = 2;
 
+/// What the budget's errors say.
+const READING: &str = "reading spreadsheet cells";
+
 /// Turns sparse `(row, col, text)` cells into dense rows: empty columns dropped, long runs of
-/// empty rows shortened. Never allocates by the sheet's claimed extent.
-fn rows_from_cells(mut cells: Vec<(u32, u32, String)>) -> Vec<Vec<String>> {
+/// empty rows shortened. Never allocates by the sheet's claimed extent: every row and every
+/// dense cell (the empty ones that pad a row to its columns included) is charged to the budget.
+fn rows_from_cells(
+    mut cells: Vec<(u32, u32, String)>,
+    budget: &mut Budget,
+) -> Result<Vec<Vec<String>>> {
     cells.retain(|c| !c.2.is_empty());
     if cells.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     cells.sort_by_key(|c| (c.0, c.1));
     let mut cols: Vec<u32> = cells.iter().map(|c| c.1).collect();
@@ -73,22 +79,26 @@ fn rows_from_cells(mut cells: Vec<(u32, u32, String)>) -> Vec<Vec<String>> {
     let mut last_row: Option<u32> = None;
     for (r, c, text) in cells {
         if last_row != Some(r) {
+            let mut new_rows = 1;
             if let Some(lr) = last_row {
                 let gap = (r - lr - 1) as usize;
+                new_rows += gap.min(MAX_BLANK_ROWS);
                 rows.extend(std::iter::repeat_with(Vec::new).take(gap.min(MAX_BLANK_ROWS)));
             }
+            budget.charge(Resource::SheetRows, new_rows as u64, READING)?;
             rows.push(Vec::new());
             last_row = Some(r);
         }
         let ci = cols.partition_point(|&x| x < c);
         if let Some(row) = rows.last_mut() {
             if row.len() <= ci {
+                budget.charge(Resource::SheetCells, (ci + 1 - row.len()) as u64, READING)?;
                 row.resize(ci + 1, String::new());
             }
             row[ci] = text;
         }
     }
-    rows
+    Ok(rows)
 }
 
 /// Sheet names with (visible, worksheet) flags.
@@ -127,19 +137,21 @@ fn pages(sheets: Vec<(bool, Vec<Vec<String>>)>) -> OfficeDoc {
     }
 }
 
-fn too_many_cells() -> Error {
-    Error::FileTooLarge {
-        size: MAX_CELLS as u64 + 1,
-        limit: MAX_CELLS as u64,
-    }
+/// Charges one non-empty cell read (and its text): the workbook's cells are bounded as they
+/// stream in, before any row is built.
+fn charge_cell(budget: &mut Budget, text: &str) -> Result<()> {
+    budget.charge(Resource::SheetCells, 1, READING)?;
+    budget.charge(Resource::TextChars, text.chars().count() as u64, READING)
 }
 
 fn read_xlsx(
     wb: &mut Xlsx<Cursor<Vec<u8>>>,
     map: impl Fn(XlsxError) -> Error,
+    budget: &mut Budget,
 ) -> Result<OfficeDoc> {
     let mut out = Vec::new();
-    let mut total = 0usize;
+    // The dense rows are charged again below: count the streamed cells on a copy.
+    let mut streamed = budget.clone();
     for (name, is_visible, is_worksheet) in sheet_list(wb) {
         let mut reader = match wb.worksheet_cells_reader(&name) {
             Ok(r) => r,
@@ -151,21 +163,31 @@ fn read_xlsx(
             let (r, c) = cell.get_position();
             let text = cell_text(&Data::from(cell.get_value().clone()));
             if !text.is_empty() {
-                total += 1;
-                if total > MAX_CELLS {
-                    return Err(too_many_cells());
-                }
+                charge_cell(&mut streamed, &text)?;
                 cells.push((r, c, text));
             }
         }
-        out.push((is_visible, rows_from_cells(cells)));
+        out.push((is_visible, rows_from_cells(cells, budget)?));
     }
+    charge_text(budget, &streamed);
     Ok(pages(out))
 }
 
-fn read_xls(wb: &mut Xls<Cursor<Vec<u8>>>, map: impl Fn(XlsError) -> Error) -> Result<OfficeDoc> {
+/// Carries the text counted while streaming over to the budget (rows and cells were charged
+/// when the rows were built).
+fn charge_text(budget: &mut Budget, streamed: &Budget) {
+    let used = budget.remaining(Resource::TextChars) - streamed.remaining(Resource::TextChars);
+    // Cannot fail: `streamed` started from `budget` and stayed within it.
+    let _ = budget.charge(Resource::TextChars, used, READING);
+}
+
+fn read_xls(
+    wb: &mut Xls<Cursor<Vec<u8>>>,
+    map: impl Fn(XlsError) -> Error,
+    budget: &mut Budget,
+) -> Result<OfficeDoc> {
     let mut out = Vec::new();
-    let mut total = 0usize;
+    let mut streamed = budget.clone();
     for (name, is_visible, is_worksheet) in sheet_list(wb) {
         let range = match wb.worksheet_range(&name) {
             Ok(r) => r,
@@ -176,20 +198,18 @@ fn read_xls(wb: &mut Xls<Cursor<Vec<u8>>>, map: impl Fn(XlsError) -> Error) -> R
         for (r, c, v) in range.used_cells() {
             let text = cell_text(v);
             if !text.is_empty() {
-                total += 1;
-                if total > MAX_CELLS {
-                    return Err(too_many_cells());
-                }
+                charge_cell(&mut streamed, &text)?;
                 cells.push((r as u32, c as u32, text));
             }
         }
-        out.push((is_visible, rows_from_cells(cells)));
+        out.push((is_visible, rows_from_cells(cells, budget)?));
     }
+    charge_text(budget, &streamed);
     Ok(pages(out))
 }
 
-/// Parses an XLSX or XLS workbook.
-pub(super) fn parse(bytes: &[u8], ft: FileType) -> Result<OfficeDoc> {
+/// Parses an XLSX or XLS workbook, charging `budget` (returned with what is left of it).
+pub(super) fn parse(bytes: &[u8], ft: FileType, mut budget: Budget) -> Result<(OfficeDoc, Budget)> {
     let cur = Cursor::new(bytes.to_vec());
     match ft {
         FileType::Xlsx => {
@@ -198,7 +218,8 @@ pub(super) fn parse(bytes: &[u8], ft: FileType) -> Result<OfficeDoc> {
                 sheet_err("XLSX", pw, e.to_string())
             };
             let mut wb: Xlsx<_> = Xlsx::new(cur).map_err(map)?;
-            read_xlsx(&mut wb, map)
+            let doc = read_xlsx(&mut wb, map, &mut budget)?;
+            Ok((doc, budget))
         }
         FileType::Xls => {
             let map = |e: XlsError| {
@@ -206,7 +227,8 @@ pub(super) fn parse(bytes: &[u8], ft: FileType) -> Result<OfficeDoc> {
                 sheet_err("XLS", pw, e.to_string())
             };
             let mut wb: Xls<_> = Xls::new(cur).map_err(map)?;
-            read_xls(&mut wb, map)
+            let doc = read_xls(&mut wb, map, &mut budget)?;
+            Ok((doc, budget))
         }
         other => Err(Error::Internal(format!("{other:?} is not a spreadsheet"))),
     }
@@ -215,7 +237,16 @@ pub(super) fn parse(bytes: &[u8], ft: FileType) -> Result<OfficeDoc> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Limits;
     use crate::preprocess::test_support::zip;
+
+    fn parse(bytes: &[u8], ft: FileType) -> Result<OfficeDoc> {
+        super::parse(bytes, ft, Budget::new(&Limits::default())).map(|(d, _)| d)
+    }
+
+    fn rows_from_cells(cells: Vec<(u32, u32, String)>) -> Vec<Vec<String>> {
+        super::rows_from_cells(cells, &mut Budget::new(&Limits::default())).unwrap()
+    }
 
     #[test]
     fn numbers_without_noise() {
@@ -313,6 +344,90 @@ mod tests {
                 vec!["".to_string(), "far".to_string()],
             ]
         );
+    }
+
+    /// An XLSX of one sheet with `rows` rows of 4 numbers (or, `diagonal`, one cell per row,
+    /// each in a column of its own).
+    fn xlsx_rows(rows: usize, diagonal: bool) -> Vec<u8> {
+        let mut sheet = String::from(
+            r#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#,
+        );
+        let col = |mut c: usize| {
+            let mut name = Vec::new();
+            loop {
+                name.push(b'A' + (c % 26) as u8);
+                if c < 26 {
+                    break;
+                }
+                c = c / 26 - 1;
+            }
+            name.reverse();
+            String::from_utf8(name).unwrap()
+        };
+        for r in 1..=rows {
+            sheet.push_str(&format!(r#"<row r="{r}">"#));
+            if diagonal {
+                sheet.push_str(&format!(r#"<c r="{}{r}"><v>{r}</v></c>"#, col(r - 1)));
+            } else {
+                for c in 0..4 {
+                    sheet.push_str(&format!(r#"<c r="{}{r}"><v>{}.5</v></c>"#, col(c), r * 3));
+                }
+            }
+            sheet.push_str("</row>");
+        }
+        sheet.push_str("</sheetData></worksheet>");
+        let ct = br#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#;
+        let rels = br#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#;
+        let wb = br#"<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>"#;
+        let wb_rels = br#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#;
+        zip(&[
+            ("[Content_Types].xml", ct),
+            ("_rels/.rels", rels),
+            ("xl/workbook.xml", wb),
+            ("xl/_rels/workbook.xml.rels", wb_rels),
+            ("xl/worksheets/sheet1.xml", sheet.as_bytes()),
+        ])
+    }
+
+    #[test]
+    fn row_and_cell_budgets() {
+        let budget = |rows, cells| {
+            Budget::new(&Limits {
+                max_sheet_rows: rows,
+                max_sheet_cells: cells,
+                ..Limits::default()
+            })
+        };
+        let big = xlsx_rows(1_000, false);
+        assert!(super::parse(&big, FileType::Xlsx, budget(1_000, 4_000)).is_ok());
+        let e = super::parse(&big, FileType::Xlsx, budget(999, 4_000)).unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge);
+        assert_eq!(
+            e.to_string(),
+            "limits.max_sheet_rows (999) exceeded while reading spreadsheet cells"
+        );
+        let e = super::parse(&big, FileType::Xlsx, budget(1_000, 3_999)).unwrap_err();
+        assert!(e.to_string().starts_with("limits.max_sheet_cells (3999)"), "{e}");
+        // One cell per row, each in its own column: the dense rows would be quadratic; the
+        // padding cells are charged.
+        let diag = xlsx_rows(3_000, true);
+        let e = parse(&diag, FileType::Xlsx).unwrap_err();
+        assert!(e.to_string().starts_with("limits.max_sheet_cells"), "{e}");
+    }
+
+    #[test]
+    fn time_grows_linearly() {
+        let (small, big) = (xlsx_rows(1_500, false), xlsx_rows(12_000, false));
+        crate::preprocess::test_support::assert_near_linear("XLSX", &|k| {
+            let bytes = if k == 1 { &small } else { &big };
+            crate::preprocess::preprocess(
+                bytes,
+                &crate::config::RecognizeOptions::default(),
+                &Limits::default(),
+                &|_| Ok(0),
+            )
+            .unwrap();
+        });
     }
 
     #[test]
