@@ -260,8 +260,7 @@ mod tests {
             "max_sheet_rows",
             "max_sheet_cells",
         ] {
-            let e =
-                EngineConfig::from_json(&format!(r#"{{"limits":{{"{key}":0}}}}"#)).unwrap_err();
+            let e = EngineConfig::from_json(&format!(r#"{{"limits":{{"{key}":0}}}}"#)).unwrap_err();
             assert_eq!(e.code(), crate::ErrorCode::InvalidArgument);
             assert!(e.to_string().contains(key), "{e}");
         }

@@ -150,7 +150,9 @@ mod tests {
         b.charge(Resource::TextChars, 6, "reading X").unwrap();
         assert_eq!(b.remaining(Resource::TextChars), 4);
         b.charge(Resource::TextChars, 4, "reading X").unwrap();
-        let e = b.charge(Resource::TextChars, 1, "reading DOC text").unwrap_err();
+        let e = b
+            .charge(Resource::TextChars, 1, "reading DOC text")
+            .unwrap_err();
         assert_eq!(e.code(), ErrorCode::FileTooLarge);
         assert_eq!(
             e.to_string(),
@@ -166,7 +168,10 @@ mod tests {
         b.check_pixels(10, 10, "decoding PNG").unwrap();
         let e = b.check_pixels(1, 101, "decoding PNG").unwrap_err();
         assert_eq!(e.code(), ErrorCode::FileTooLarge);
-        assert!(e.to_string().contains("limits.max_image_pixels (100)"), "{e}");
+        assert!(
+            e.to_string().contains("limits.max_image_pixels (100)"),
+            "{e}"
+        );
         assert!(b.check_pixels(u64::MAX, u64::MAX, "x").is_err());
     }
 
@@ -177,7 +182,9 @@ mod tests {
         assert_eq!(b.read_all(&part[..], "a").unwrap().len(), part.len());
         assert_eq!(b.remaining(Resource::UnpackedBytes), 424 * 1024);
         // An endless reader is cut at the limit, not read to its end.
-        let e = b.read_all(std::io::repeat(0), "unpacking a bomb").unwrap_err();
+        let e = b
+            .read_all(std::io::repeat(0), "unpacking a bomb")
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "limits.max_unpacked_mb (1) exceeded while unpacking a bomb"

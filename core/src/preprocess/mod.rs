@@ -13,10 +13,10 @@ pub mod words;
 
 pub use ocrprep::{binarize, deskew_angle, prepare_for_ocr};
 
-use budget::{Budget, Resource};
 use crate::config::{Limits, RecognizeOptions};
 use crate::error::{Error, Result};
 use crate::types::TextPage;
+use budget::{Budget, Resource};
 use image::GrayImage;
 use serde::{Deserialize, Serialize};
 use std::io::Cursor;
@@ -404,7 +404,7 @@ pub fn preprocess(
         }
         FileType::Jpeg | FileType::Png => {
             let pages = select_pages(opts, 1, limits)?;
-            let img = raster::decode_single(bytes, file_type, &mut budget)?;
+            let img = raster::decode_single(bytes, file_type, &budget)?;
             let images = vec![PageImage {
                 page: 1,
                 image: prepare_for_ocr(img),
@@ -416,7 +416,7 @@ pub fn preprocess(
             let pages = select_pages(opts, count, limits)?;
             let mut images = Vec::with_capacity(pages.len());
             for &p in &pages {
-                let img = raster::decode_tiff_frame(bytes, p - 1, &mut budget)?;
+                let img = raster::decode_tiff_frame(bytes, p - 1, &budget)?;
                 images.push(PageImage {
                     page: p,
                     image: prepare_for_ocr(img),
@@ -768,7 +768,10 @@ mod tests {
         std::fs::write(&f, b"0123456789").unwrap();
         assert_eq!(read_input_file(&f, 10).unwrap(), b"0123456789");
         let e = read_input_file(&f, 9).unwrap_err();
-        assert!(matches!(e, Error::FileTooLarge { size: 10, limit: 9 }), "{e}");
+        assert!(
+            matches!(e, Error::FileTooLarge { size: 10, limit: 9 }),
+            "{e}"
+        );
         assert_eq!(
             read_input_file(dir.path(), 10).unwrap_err().code(),
             ErrorCode::InvalidArgument
@@ -790,7 +793,11 @@ mod tests {
             let t = std::time::Instant::now();
             let e = read_input_file(&p, 1 << 20).unwrap_err();
             assert_eq!(e.code(), ErrorCode::Io, "{e}");
-            assert!(e.to_string().contains(&format!("not a regular file ({kind})")), "{e}");
+            assert!(
+                e.to_string()
+                    .contains(&format!("not a regular file ({kind})")),
+                "{e}"
+            );
             assert!(t.elapsed() < std::time::Duration::from_secs(5));
         }
     }

@@ -162,7 +162,12 @@ mod tests {
     fn time_grows_linearly() {
         let file = |n: usize| {
             let streams: Vec<(&str, Vec<u8>)> = (0..n)
-                .map(|i| ("<< /Filter /FlateDecode >>", zlib(format!("BT ({i}) Tj ET ").repeat(200).as_bytes())))
+                .map(|i| {
+                    (
+                        "<< /Filter /FlateDecode >>",
+                        zlib(format!("BT ({i}) Tj ET ").repeat(200).as_bytes()),
+                    )
+                })
                 .collect();
             pdf(&streams)
         };

@@ -438,8 +438,9 @@ mod tests {
         assert!(super::decode_tiff_frame(&t, 0, &tight).is_ok());
         let e = super::decode_tiff_frame(&t, 1, &tight).unwrap_err();
         assert!(
-            e.to_string()
-                .starts_with("limits.max_image_pixels (10000) exceeded while decoding TIFF frame 2"),
+            e.to_string().starts_with(
+                "limits.max_image_pixels (10000) exceeded while decoding TIFF frame 2"
+            ),
             "{e}"
         );
     }

@@ -420,7 +420,11 @@ mod tests {
         let words: Vec<String> = (0..n)
             .map(|i| {
                 let (x, y) = ((i % 40) * 50, (i / 40) % 400 * 5);
-                format!(r#"{{"text": {w}, "bbox": [{x}, {y}, {}, {}]}}"#, x + 40, y + 4)
+                format!(
+                    r#"{{"text": {w}, "bbox": [{x}, {y}, {}, {}]}}"#,
+                    x + 40,
+                    y + 4
+                )
             })
             .collect();
         format!(
@@ -465,11 +469,17 @@ mod tests {
             "limits.max_words (199) exceeded while reading words JSON"
         );
         let e = super::parse_words_json(&json, &mut tight(200, 299)).unwrap_err();
-        assert!(e.to_string().starts_with("limits.max_text_chars (299)"), "{e}");
+        assert!(
+            e.to_string().starts_with("limits.max_text_chars (299)"),
+            "{e}"
+        );
         let h = hocr(100);
         assert!(super::parse_hocr(&h, &mut tight(100, 10_000)).is_ok());
         let e = super::parse_hocr(&h, &mut tight(99, 10_000)).unwrap_err();
-        assert_eq!(e.to_string(), "limits.max_words (99) exceeded while reading hOCR");
+        assert_eq!(
+            e.to_string(),
+            "limits.max_words (99) exceeded while reading hOCR"
+        );
     }
 
     #[test]

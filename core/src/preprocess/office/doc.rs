@@ -414,7 +414,11 @@ pub(crate) mod tests {
 
     /// A Word 97 file whose `pieces` pieces all point at the same `len` 8-bit characters.
     fn repeated_pieces(pieces: u32, len: u32) -> Vec<u8> {
-        let one = make_doc(&[(&"ab\r".repeat(len as usize / 3 + 1)[..len as usize], true)], None, 0);
+        let one = make_doc(
+            &[(&"ab\r".repeat(len as usize / 3 + 1)[..len as usize], true)],
+            None,
+            0,
+        );
         let mut cfb = cfb::CompoundFile::open(Cursor::new(one.as_slice())).unwrap();
         let wd = read_stream(&mut cfb, "/WordDocument").unwrap();
         let table = read_stream(&mut cfb, "/0Table").unwrap();

@@ -348,8 +348,16 @@ mod tests {
 
     #[test]
     fn time_grows_linearly() {
-        let small = docx(&format!("{}{}", p("Item 12.50").repeat(2_000), tc("x").repeat(2_000)));
-        let big = docx(&format!("{}{}", p("Item 12.50").repeat(16_000), tc("x").repeat(16_000)));
+        let small = docx(&format!(
+            "{}{}",
+            p("Item 12.50").repeat(2_000),
+            tc("x").repeat(2_000)
+        ));
+        let big = docx(&format!(
+            "{}{}",
+            p("Item 12.50").repeat(16_000),
+            tc("x").repeat(16_000)
+        ));
         crate::preprocess::test_support::assert_near_linear("DOCX", &|k| {
             parse(if k == 1 { &small } else { &big }, 0).unwrap();
         });

@@ -268,9 +268,7 @@ pub(crate) fn read_zip_entry(
         }
         Err(e) => return Err(Error::CorruptFile(format!("cannot read {name}: {e}"))),
     };
-    budget
-        .read_all(f, &format!("unpacking {name}"))
-        .map(Some)
+    budget.read_all(f, &format!("unpacking {name}")).map(Some)
 }
 
 // Synthetic layout, in PDF points.
@@ -500,7 +498,10 @@ mod tests {
         });
         let e = read_zip_entry(&z, "word/media/big.bin", &mut small).unwrap_err();
         assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge, "{e}");
-        assert!(e.to_string().contains("unpacking word/media/big.bin"), "{e}");
+        assert!(
+            e.to_string().contains("unpacking word/media/big.bin"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -407,7 +407,10 @@ mod tests {
             "limits.max_sheet_rows (999) exceeded while reading spreadsheet cells"
         );
         let e = super::parse(&big, FileType::Xlsx, budget(1_000, 3_999)).unwrap_err();
-        assert!(e.to_string().starts_with("limits.max_sheet_cells (3999)"), "{e}");
+        assert!(
+            e.to_string().starts_with("limits.max_sheet_cells (3999)"),
+            "{e}"
+        );
         // One cell per row, each in its own column: the dense rows would be quadratic; the
         // padding cells are charged.
         let diag = xlsx_rows(3_000, true);
