@@ -40,8 +40,25 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Every stage in pipeline order: the one list the bindings and the server build their
+    /// stage names from.
+    pub const ALL: [Stage; 7] = [
+        Stage::Preprocessing,
+        Stage::TextExtracting,
+        Stage::OcrProcessing,
+        Stage::Cleaning,
+        Stage::CandidatesExtracting,
+        Stage::AiExtracting,
+        Stage::Validating,
+    ];
+
+    /// The stage of a status name (`"OCR_PROCESSING"`), `None` for any other string.
+    pub fn from_name(name: &str) -> Option<Stage> {
+        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
     /// The status name, e.g. `"OCR_PROCESSING"`.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Stage::Preprocessing => "PREPROCESSING",
             Stage::TextExtracting => "TEXT_EXTRACTING",
@@ -439,5 +456,17 @@ mod tests {
             serde_json::to_string(&Stage::CandidatesExtracting).unwrap(),
             "\"CANDIDATES_EXTRACTING\""
         );
+        let mut seen = std::collections::HashSet::new();
+        for stage in Stage::ALL {
+            assert!(seen.insert(stage.as_str()), "{stage:?} twice");
+            assert_eq!(Stage::from_name(stage.as_str()), Some(stage));
+            assert_eq!(
+                serde_json::to_value(stage).unwrap(),
+                serde_json::Value::from(stage.as_str())
+            );
+        }
+        assert_eq!(Stage::from_name("DONE"), None);
+        assert_eq!(Stage::ALL[0], Stage::Preprocessing);
+        assert_eq!(Stage::ALL[6], Stage::Validating);
     }
 }

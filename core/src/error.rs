@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 /// Result alias used across the engine.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// Stable error codes. The numeric values are part of the C ABI: never reorder or reuse them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+/// Stable error codes. The numeric values are part of the C ABI: never reorder or reuse them. A
+/// new code takes the next number and goes into [`ErrorCode::ALL`] and [`ErrorCode::as_str`]
+/// (serialised as that string: serde uses it too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum ErrorCode {
     /// The file's content is not one of the supported types.
@@ -48,6 +49,36 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in numeric order: the one list bindings build their tables from (C status
+    /// names, Python exception classes, documentation).
+    pub const ALL: [ErrorCode; 15] = [
+        ErrorCode::UnsupportedFileType,
+        ErrorCode::FileTooLarge,
+        ErrorCode::TooManyPages,
+        ErrorCode::CorruptFile,
+        ErrorCode::EncryptedFile,
+        ErrorCode::EmptyFile,
+        ErrorCode::InvalidArgument,
+        ErrorCode::Io,
+        ErrorCode::RuntimeMissing,
+        ErrorCode::OcrFailed,
+        ErrorCode::ModelError,
+        ErrorCode::Cancelled,
+        ErrorCode::Internal,
+        ErrorCode::SignatureInvalid,
+        ErrorCode::ResourceLimit,
+    ];
+
+    /// The code of a stable number (`4` is `CORRUPT_FILE`), `None` for a number that is no code.
+    pub fn from_u32(n: u32) -> Option<ErrorCode> {
+        Self::ALL.into_iter().find(|c| *c as u32 == n)
+    }
+
+    /// The stable number (`CORRUPT_FILE` is `4`), as in the C API's status values.
+    pub fn as_u32(self) -> u32 {
+        self as u32
+    }
+
     /// The stable string form (`"CORRUPT_FILE"`), as used in JSON error bodies.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -80,6 +111,31 @@ impl ErrorCode {
                 | ErrorCode::EncryptedFile
                 | ErrorCode::EmptyFile
         )
+    }
+}
+
+impl std::str::FromStr for ErrorCode {
+    type Err = Error;
+
+    /// The code of a stable string form (`"CORRUPT_FILE"`); anything else is `INVALID_ARGUMENT`.
+    fn from_str(s: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| Error::InvalidArgument(format!("{s:?} is not an error code")))
+    }
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ErrorCode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -217,6 +273,30 @@ mod tests {
         );
         assert!(ErrorCode::CorruptFile.is_rejection());
         assert!(!ErrorCode::Internal.is_rejection());
+    }
+
+    #[test]
+    fn every_code_round_trips_between_name_and_number() {
+        let mut names = std::collections::HashSet::new();
+        for (i, code) in ErrorCode::ALL.into_iter().enumerate() {
+            // Numbered 1, 2, ... in order, with no gap: a new code takes the next number.
+            assert_eq!(code.as_u32(), i as u32 + 1, "{code:?}");
+            assert_eq!(ErrorCode::from_u32(code.as_u32()), Some(code));
+            assert_eq!(code.as_str().parse::<ErrorCode>().unwrap(), code);
+            assert!(names.insert(code.as_str()), "{} twice", code.as_str());
+            // The serde name (JSON bodies) is the same string.
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::Value::from(code.as_str())
+            );
+            let back: ErrorCode = serde_json::from_value(code.as_str().into()).unwrap();
+            assert_eq!(back, code);
+        }
+        for n in [0, 16, 100, u32::MAX] {
+            assert_eq!(ErrorCode::from_u32(n), None);
+        }
+        let e = "corrupt_file".parse::<ErrorCode>().unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidArgument);
     }
 
     #[test]
