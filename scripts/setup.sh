@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Folio needs on a fresh Debian 12 machine. Idempotent: a second run only checks.
 # System packages (tesseract + language models, build tools) and a project-local virtualenv (.venv)
-# holding the pinned Python packages that ship the native libraries (pdfium) and the fixture tools.
+# holding the pinned Python packages that ship the native libraries (pdfium) and the fixture tools;
+# cargo-fuzz for the fuzz targets.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -38,5 +39,11 @@ want="$(sha256sum "$REQ" | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
   "$VENV/bin/pip" install -q --disable-pip-version-check -r "$REQ"
   echo "$want" > "$STAMP"
+fi
+# The fuzz targets (fuzz/) build with cargo-fuzz on stable Rust (no sanitizer).
+CARGO_FUZZ_VERSION=0.13.2
+if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
+  echo "setup: installing cargo-fuzz $CARGO_FUZZ_VERSION" >&2
+  cargo install --quiet --locked "cargo-fuzz@$CARGO_FUZZ_VERSION"
 fi
 echo "setup: ok" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: setup (idempotent), the fixture generator check, formatting,
 # clippy, all Rust tests (unit, integration, golden, CLI, server over HTTP, C programs built with
-# gcc against libfolio), then the Python module's pytest suite on the wheel. Used by .ci/run.
+# gcc against libfolio), then the Python module's pytest suite on the wheel, Schemathesis against
+# the real server's OpenAPI document, and a short run of every fuzz target. Used by .ci/run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -21,3 +22,7 @@ echo "== python: wheel, installed into .venv, pytest (stubs, threads, a fresh vi
 wheel="$(bash scripts/build-wheel.sh --debug)"
 .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 FOLIO_WHEEL="$wheel" .venv/bin/python -m pytest -q python/tests
+echo "== schemathesis: the served OpenAPI document against the real folio serve (stateful links)" >&2
+.venv/bin/python -m pytest -q server/tests/schemathesis
+echo "== fuzz: every target's seeds, then a short fixed run (cargo-fuzz, stable, no sanitizer)" >&2
+bash fuzz/run.sh smoke
