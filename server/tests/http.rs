@@ -1245,6 +1245,14 @@ fn webhook_targets_must_be_https_and_public_by_default() {
         "https://10.0.0.8/hook",
         "https://[::1]/hook",
         "https://169.254.169.254/latest/meta-data",
+        // Embedded IPv4 forms and the rest of the special-purpose table.
+        "https://[::127.0.0.1]/hook",
+        "https://[64:ff9b::7f00:1]/hook",
+        "https://[2002:7f00:1::]/hook",
+        "https://198.18.0.1/hook",
+        "https://[::ffff:10.0.0.1]/hook",
+        "https://[fd00::1]/hook",
+        "https://0x7f000001/hook",
     ]
     .iter()
     .enumerate()

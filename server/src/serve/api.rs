@@ -3,18 +3,17 @@
 use super::AppState;
 use super::auth::Auth;
 use super::db::DbResult;
-use super::error::ApiError;
+use super::error::{self, ApiError, ApiPath};
 use super::model;
 use super::store;
 use super::upload;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, MatchedPath, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, MatchedPath, RawQuery, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use hmac::{Hmac, Mac};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -66,6 +65,7 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn(error::json_errors))
         .layer(middleware::from_fn_with_state(state.clone(), observe))
         .with_state(state)
 }
@@ -90,13 +90,13 @@ async fn observe(State(state): State<AppState>, req: Request, next: Next) -> Res
 }
 
 async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "HTTP_ERROR", "no such route")
+    ApiError::new(StatusCode::NOT_FOUND, error::HTTP_ERROR, "no such route")
 }
 
 async fn method_not_allowed() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "HTTP_ERROR",
+        error::HTTP_ERROR,
         "method not allowed on this route",
     )
 }
@@ -125,7 +125,7 @@ async fn operation_view(
 async fn get_operation(
     State(state): State<AppState>,
     auth: Auth,
-    Path(op_id): Path<String>,
+    ApiPath(op_id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     operation_view(&state, &auth, op_id, store::operation_json).await
 }
@@ -133,7 +133,7 @@ async fn get_operation(
 async fn get_results(
     State(state): State<AppState>,
     auth: Auth,
-    Path(op_id): Path<String>,
+    ApiPath(op_id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     operation_view(&state, &auth, op_id, store::results_json).await
 }
@@ -141,7 +141,7 @@ async fn get_results(
 async fn get_webhook(
     State(state): State<AppState>,
     auth: Auth,
-    Path(op_id): Path<String>,
+    ApiPath(op_id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     operation_view(&state, &auth, op_id, store::webhook_state).await
 }
@@ -149,7 +149,7 @@ async fn get_webhook(
 async fn cancel(
     State(state): State<AppState>,
     auth: Auth,
-    Path(op_id): Path<String>,
+    ApiPath(op_id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     auth.require("operations:write")?;
     let company = auth.company().to_string();
@@ -195,7 +195,7 @@ async fn load_document(
 async fn get_result(
     State(state): State<AppState>,
     auth: Auth,
-    Path(doc_id): Path<String>,
+    ApiPath(doc_id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     auth.require("documents:read")?;
     let doc = load_document(&state, auth.company(), &doc_id).await?;
@@ -266,7 +266,7 @@ fn doc_time(doc: &store::DocumentRecord) -> String {
 async fn list_artifacts(
     State(state): State<AppState>,
     auth: Auth,
-    Path(doc_id): Path<String>,
+    ApiPath(doc_id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     auth.require("documents:read")?;
     let doc = load_document(&state, auth.company(), &doc_id).await?;
@@ -316,7 +316,7 @@ fn artifact_response(bytes: Vec<u8>, content_type: String, name: &str, doc_id: &
 async fn get_artifact(
     State(state): State<AppState>,
     auth: Auth,
-    Path((doc_id, name)): Path<(String, String)>,
+    ApiPath((doc_id, name)): ApiPath<(String, String)>,
 ) -> Result<Response, ApiError> {
     auth.require("documents:read")?;
     let doc = load_document(&state, auth.company(), &doc_id).await?;
@@ -336,7 +336,7 @@ pub fn url_signature(key: &[u8], doc_id: &str, name: &str, expires: i64) -> Stri
 async fn signed_url(
     State(state): State<AppState>,
     auth: Auth,
-    Path((doc_id, name)): Path<(String, String)>,
+    ApiPath((doc_id, name)): ApiPath<(String, String)>,
 ) -> Result<Response, ApiError> {
     auth.require("documents:read")?;
     let doc = load_document(&state, auth.company(), &doc_id).await?;
@@ -359,26 +359,36 @@ async fn signed_url(
     })))
 }
 
-/// Query of a signed URL.
-#[derive(Debug, Deserialize)]
-struct SignedQuery {
-    expires: Option<String>,
-    signature: Option<String>,
+/// The `expires` and `signature` of a signed URL's query. A parameter given twice makes the
+/// link invalid (which one was signed is ambiguous); other parameters are ignored.
+fn signed_query(raw: Option<&str>) -> Result<(Option<String>, Option<String>), &'static str> {
+    let (mut expires, mut signature) = (None, None);
+    for (k, v) in url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
+        let slot = match k.as_ref() {
+            "expires" => &mut expires,
+            "signature" => &mut signature,
+            _ => continue,
+        };
+        if slot.replace(v.into_owned()).is_some() {
+            return Err("the link has a parameter twice");
+        }
+    }
+    Ok((expires, signature))
 }
 
 async fn get_signed_artifact(
     State(state): State<AppState>,
-    Path((doc_id, name)): Path<(String, String)>,
-    Query(q): Query<SignedQuery>,
+    ApiPath((doc_id, name)): ApiPath<(String, String)>,
+    RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     let forbidden =
         |m: &str| ApiError::new(StatusCode::FORBIDDEN, "SIGNED_URL_INVALID", m.to_string());
-    let expires: i64 = q
-        .expires
+    let (expires, signature) = signed_query(raw.as_deref()).map_err(forbidden)?;
+    let expires: i64 = expires
         .as_deref()
         .and_then(|e| e.parse().ok())
         .ok_or_else(|| forbidden("the link has no valid expiry"))?;
-    let given = q.signature.unwrap_or_default();
+    let given = signature.unwrap_or_default();
     let expected = url_signature(&state.signing_key, &doc_id, &name, expires);
     if !bool::from(expected.as_bytes().ct_eq(given.as_bytes())) {
         return Err(forbidden("the link's signature does not match"));
@@ -472,5 +482,18 @@ mod tests {
         assert_ne!(a, url_signature(b"k", "doc_1", "text", 100));
         assert_ne!(a, url_signature(b"k", "doc_1", "final_json", 101));
         assert_ne!(a, url_signature(b"x", "doc_1", "final_json", 100));
+    }
+
+    #[test]
+    fn signed_queries_refuse_repeated_parameters() {
+        assert_eq!(
+            signed_query(Some("expires=5&signature=ab&x=1")),
+            Ok((Some("5".into()), Some("ab".into())))
+        );
+        assert_eq!(signed_query(None), Ok((None, None)));
+        assert!(signed_query(Some("expires=5&expires=6&signature=ab")).is_err());
+        assert!(signed_query(Some("signature=a&expires=5&signature=a")).is_err());
+        // Invalid UTF-8 is decoded lossily and then fails the signature, never a panic.
+        assert!(signed_query(Some("expires=%FF&signature=%FF")).is_ok());
     }
 }

@@ -1,10 +1,31 @@
 //! The one error-to-response mapping of the HTTP layer: `{ "error": { "code", "message" },
 //! "request_id" }` with the contract's status codes.
+//!
+//! Every error takes this form: handlers answer [`ApiError`]s; the path extractor's rejections
+//! go through [`ApiPath`]; [`json_errors`] rewrites any other error response the framework makes
+//! (a rejection, a body limit) into the same body; and the connection layer
+//! ([`super::listen`]) gives hyper's own answers to unparseable requests the same body with
+//! [`error_body`].
 
 use super::db::DbError;
+use axum::extract::{FromRequestParts, Path, Request};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+/// The generic code of errors that have no more specific one (contract).
+pub const HTTP_ERROR: &str = "HTTP_ERROR";
+
+/// The contract's error body.
+pub fn error_body(code: &str, message: &str, request_id: &str) -> Value {
+    json!({
+        "error": { "code": code, "message": message },
+        "request_id": request_id,
+    })
+}
 
 /// An error answered to an HTTP request.
 #[derive(Debug, Clone)]
@@ -69,10 +90,7 @@ impl From<DbError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let request_id = super::model::new_id("req_");
-        let body = json!({
-            "error": { "code": self.code, "message": self.message },
-            "request_id": request_id,
-        });
+        let body = error_body(self.code, &self.message, &request_id);
         let mut resp = (self.status, axum::Json(body)).into_response();
         if let Ok(v) = HeaderValue::from_str(&request_id) {
             resp.headers_mut().insert("x-request-id", v);
@@ -83,5 +101,96 @@ impl IntoResponse for ApiError {
             resp.headers_mut().insert(header::RETRY_AFTER, v);
         }
         resp
+    }
+}
+
+/// The code of an error response the framework made, by its status.
+fn framework_code(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "REQUEST_TOO_LARGE",
+        StatusCode::REQUEST_TIMEOUT => "REQUEST_TIMEOUT",
+        _ => HTTP_ERROR,
+    }
+}
+
+/// Largest framework error text carried into the JSON message.
+const MAX_FRAMEWORK_TEXT: usize = 4096;
+
+/// Middleware: an error response (4xx, 5xx) that is not JSON (an extractor's rejection, a
+/// body limit, anything the framework answers itself) becomes the contract's JSON body, its
+/// text the message. Responses of the API are JSON already and pass unchanged.
+pub async fn json_errors(req: Request, next: Next) -> Response {
+    let resp = next.run(req).await;
+    let status = resp.status();
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let text = axum::body::to_bytes(body, MAX_FRAMEWORK_TEXT)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    let mut out = ApiError::new(status, framework_code(status), message).into_response();
+    // Headers the framework set for the client (Allow, Retry-After...) stay.
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().entry(name).or_insert(value.clone());
+        }
+    }
+    out
+}
+
+/// `Path` whose rejection (a parameter that is not UTF-8 once percent-decoded, such as
+/// `%FF`) is the contract's 400 `INVALID_PATH`.
+#[derive(Debug)]
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(v)) => Ok(ApiPath(v)),
+            Err(r) if r.status() == StatusCode::BAD_REQUEST => {
+                Err(ApiError::bad_request("INVALID_PATH", r.body_text()))
+            }
+            Err(r) => Err(ApiError::internal(r.body_text())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framework_errors_get_the_contract_codes() {
+        assert_eq!(
+            framework_code(StatusCode::PAYLOAD_TOO_LARGE),
+            "REQUEST_TOO_LARGE"
+        );
+        assert_eq!(
+            framework_code(StatusCode::REQUEST_TIMEOUT),
+            "REQUEST_TIMEOUT"
+        );
+        assert_eq!(framework_code(StatusCode::BAD_REQUEST), HTTP_ERROR);
+        let b = error_body("X", "m", "req_1");
+        assert_eq!(b["error"]["code"], "X");
+        assert_eq!(b["error"]["message"], "m");
+        assert_eq!(b["request_id"], "req_1");
     }
 }

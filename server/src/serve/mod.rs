@@ -15,6 +15,7 @@ pub mod api;
 pub mod auth;
 pub mod db;
 pub mod error;
+pub mod listen;
 pub mod metrics;
 pub mod model;
 pub mod ratelimit;
@@ -135,6 +136,9 @@ pub struct ServeArgs {
     /// Engine configuration JSON file (see `EngineConfig`).
     #[arg(long)]
     pub engine_config: Option<PathBuf>,
+    /// Connection limits and timeouts.
+    #[command(flatten)]
+    pub limits: listen::ListenArgs,
 }
 
 /// The signing key of artifact links: created once in the data directory (owner-only).
@@ -287,10 +291,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
             #[cfg(not(unix))]
             ctrl_c.await.unwrap_or(());
         };
-        match axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await
-        {
+        match listen::serve(listener, app, &args.limits, shutdown).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("folio serve: {e}");

@@ -13,7 +13,7 @@ use super::model;
 use super::store::{self, BillingRefusal, IdempotencyClaim, NewOperation, UploadedFile};
 use super::webhooks;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use folio::ErrorCode;
 use folio::preprocess::{self, FileType};
@@ -55,16 +55,82 @@ impl Drop for TmpGuard {
     }
 }
 
-fn multipart_error(e: MultipartError) -> ApiError {
+/// 413 `REQUEST_TOO_LARGE`.
+fn request_too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "REQUEST_TOO_LARGE",
+        format!(
+            "the request body is larger than the server accepts ({} MB)",
+            limit / (1024 * 1024)
+        ),
+    )
+}
+
+/// Whether an error was caused by the request body's read timeout (somewhere in its sources).
+fn is_body_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(e);
+    while let Some(err) = cur {
+        if err.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cur = err.source();
+    }
+    false
+}
+
+fn multipart_error(e: MultipartError, limit: usize) -> ApiError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        request_too_large(limit)
+    } else if is_body_timeout(&e) {
         ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "REQUEST_TOO_LARGE",
-            "the request body is larger than the server accepts",
+            StatusCode::REQUEST_TIMEOUT,
+            "REQUEST_TIMEOUT",
+            "the request body stopped arriving",
         )
     } else {
         ApiError::bad_request("INVALID_MULTIPART", format!("cannot read the upload: {e}"))
     }
+}
+
+/// The declared body length, when the request has a valid `Content-Length`.
+fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// The `Idempotency-Key`: 1 to [`MAX_IDEMPOTENCY_KEY`] visible ASCII characters (`!` to `~`,
+/// no spaces), as the OpenAPI document says. Absent: `IDEMPOTENCY_KEY_REQUIRED`; present but
+/// empty, too long or with other bytes: `INVALID_IDEMPOTENCY_KEY`. Both 400: the header cannot
+/// be used, so the request cannot be parsed as an upload.
+pub fn idempotency_key(headers: &HeaderMap) -> Result<String, ApiError> {
+    let Some(raw) = headers.get("idempotency-key") else {
+        return Err(ApiError::bad_request(
+            "IDEMPOTENCY_KEY_REQUIRED",
+            "send an Idempotency-Key header with every new upload",
+        ));
+    };
+    let invalid = |m: String| ApiError::bad_request("INVALID_IDEMPOTENCY_KEY", m);
+    let key = raw.as_bytes();
+    if key.is_empty() {
+        return Err(invalid("Idempotency-Key must not be empty".into()));
+    }
+    if key.len() > MAX_IDEMPOTENCY_KEY {
+        return Err(invalid(format!(
+            "Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters"
+        )));
+    }
+    if !key.iter().all(|b| (b'!'..=b'~').contains(b)) {
+        return Err(invalid(
+            "Idempotency-Key may contain only visible ASCII characters (! to ~, no spaces)".into(),
+        ));
+    }
+    Ok(String::from_utf8_lossy(key).into_owned())
 }
 
 /// A display name from what the client sent: the last path component, control characters
@@ -120,11 +186,13 @@ async fn read_form(
     max_file_bytes: u64,
     store: bool,
 ) -> Result<(Vec<Received>, Fields, String, TmpGuard), ApiError> {
+    let limit = state.max_request_bytes;
+    let mp_err = move |e| multipart_error(e, limit);
     let mut guard = TmpGuard(Vec::new());
     let mut files: Vec<Received> = Vec::new();
     let mut fields = Fields::default();
     let mut req_hash = Sha256::new();
-    while let Some(mut field) = mp.next_field().await.map_err(multipart_error)? {
+    while let Some(mut field) = mp.next_field().await.map_err(mp_err)? {
         let name = field.name().unwrap_or("").to_string();
         let filename = field.file_name().map(str::to_string);
         hash_part(&mut req_hash, &name, filename.as_deref());
@@ -150,7 +218,7 @@ async fn read_form(
             let mut size: u64 = 0;
             let mut file_hash = Sha256::new();
             let mut too_large = false;
-            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+            while let Some(chunk) = field.chunk().await.map_err(mp_err)? {
                 req_hash.update(&chunk);
                 size += chunk.len() as u64;
                 if size > max_file_bytes {
@@ -196,7 +264,7 @@ async fn read_form(
             files.push(rec);
         } else {
             let mut buf: Vec<u8> = Vec::new();
-            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+            while let Some(chunk) = field.chunk().await.map_err(mp_err)? {
                 req_hash.update(&chunk);
                 if buf.len() + chunk.len() > MAX_TEXT_FIELD {
                     return Err(ApiError::invalid(
@@ -273,8 +341,12 @@ fn parse_bool(v: &str) -> Option<bool> {
 /// the client gets the answer rather than a connection closed under its upload.
 const DRAIN_LIMIT: usize = 4 * 1024 * 1024;
 
-/// Reads and drops up to [`DRAIN_LIMIT`] bytes of a multipart body.
-async fn drain(mp: Result<Multipart, MultipartRejection>) {
+/// Reads and drops up to [`DRAIN_LIMIT`] bytes of a multipart body; nothing when the body is
+/// declared larger than that (the answer then goes at once, and the connection closes).
+async fn drain(headers: &HeaderMap, mp: Result<Multipart, MultipartRejection>) {
+    if content_length(headers).is_some_and(|n| n > DRAIN_LIMIT as u64) {
+        return;
+    }
     let Ok(mut mp) = mp else { return };
     let mut read = 0usize;
     while let Ok(Some(mut field)) = mp.next_field().await {
@@ -298,30 +370,20 @@ pub async fn create_operation(
     let auth = match auth.and_then(|a| a.require("operations:write").map(|()| a)) {
         Ok(a) => a,
         Err(e) => {
-            drain(mp).await;
+            drain(&headers, mp).await;
             return Err(e);
         }
     };
-    let idem = match headers
-        .get("idempotency-key")
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
-        Some(k) if k.len() <= MAX_IDEMPOTENCY_KEY => k.to_string(),
-        Some(_) => {
-            drain(mp).await;
-            return Err(ApiError::bad_request(
-                "INVALID_IDEMPOTENCY_KEY",
-                format!("Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters"),
-            ));
-        }
-        None => {
-            drain(mp).await;
-            return Err(ApiError::bad_request(
-                "IDEMPOTENCY_KEY_REQUIRED",
-                "send an Idempotency-Key header with every new upload",
-            ));
+    // A body declared larger than the limit is refused before any of it is read (a chunked
+    // body is cut at the limit by the body limit, as it streams).
+    if content_length(&headers).is_some_and(|n| n > state.max_request_bytes as u64) {
+        return Err(request_too_large(state.max_request_bytes));
+    }
+    let idem = match idempotency_key(&headers) {
+        Ok(k) => k,
+        Err(e) => {
+            drain(&headers, mp).await;
+            return Err(e);
         }
     };
     let mp = mp.map_err(|e| {
@@ -346,7 +408,7 @@ pub async fn create_operation(
         .await?;
     match claim {
         IdempotencyClaim::InProgress => {
-            drain(Ok(mp)).await;
+            drain(&headers, Ok(mp)).await;
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "IDEMPOTENCY_IN_PROGRESS",
@@ -581,5 +643,53 @@ mod tests {
         assert_eq!(parse_bool("TRUE"), Some(true));
         assert_eq!(parse_bool("0"), Some(false));
         assert_eq!(parse_bool("maybe"), None);
+    }
+
+    fn with_key(raw: &[u8]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(
+            "idempotency-key",
+            axum::http::HeaderValue::from_bytes(raw).unwrap(),
+        );
+        h
+    }
+
+    #[test]
+    fn idempotency_keys() {
+        assert_eq!(
+            idempotency_key(&with_key(b"op-1_A.b:c")).unwrap(),
+            "op-1_A.b:c"
+        );
+        let max = "k".repeat(MAX_IDEMPOTENCY_KEY);
+        assert_eq!(idempotency_key(&with_key(max.as_bytes())).unwrap(), max);
+        assert_eq!(
+            idempotency_key(&HeaderMap::new()).unwrap_err().code,
+            "IDEMPOTENCY_KEY_REQUIRED"
+        );
+        let long = "k".repeat(MAX_IDEMPOTENCY_KEY + 1);
+        for bad in [
+            &b""[..],
+            "ключ".as_bytes(),
+            b"\xff\xfe",
+            b"a b",
+            b"a\tb",
+            long.as_bytes(),
+        ] {
+            let e = idempotency_key(&with_key(bad)).unwrap_err();
+            assert_eq!(
+                (e.status, e.code),
+                (StatusCode::BAD_REQUEST, "INVALID_IDEMPOTENCY_KEY")
+            );
+        }
+    }
+
+    #[test]
+    fn declared_lengths() {
+        let mut h = HeaderMap::new();
+        assert_eq!(content_length(&h), None);
+        h.insert(header::CONTENT_LENGTH, "3000000000".parse().unwrap());
+        assert_eq!(content_length(&h), Some(3_000_000_000));
+        h.insert(header::CONTENT_LENGTH, "x".parse().unwrap());
+        assert_eq!(content_length(&h), None);
     }
 }

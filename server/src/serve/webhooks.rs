@@ -3,13 +3,17 @@
 //! signed as the contract says, with retries by the stored schedule.
 //!
 //! SSRF protection: URLs must be https unless http is allowed, and every address a host
-//! resolves to must be public unless private targets are allowed; the check runs when the URL
-//! is given and again when connecting (a resolver that refuses private addresses), so a name
-//! that later resolves elsewhere is still refused. Redirects are not followed.
+//! resolves to must be public unless private targets are allowed. "Public" is decided by one
+//! table of the IANA special-purpose blocks, IPv4 and IPv6 ([`non_public_reason`]), where IPv6
+//! forms that carry an IPv4 address (mapped, NAT64, 6to4) are judged by that address. The check
+//! runs when the URL is given and again when connecting (the client's resolver refuses a name
+//! with any non-public address, so DNS rebinding gains nothing; IP-literal URLs, which never
+//! reach a resolver, are checked by the same table before sending). Redirects are not followed
+//! and no proxy is used (a proxy would resolve names past the check).
 
 use super::AppState;
 use super::store::{self, DueDelivery};
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,37 +31,179 @@ pub struct UrlPolicy {
     pub allow_private: bool,
 }
 
-/// Whether an address is on the public internet (not loopback, private, link-local, shared,
-/// documentation, multicast, unspecified or broadcast).
-pub fn is_public(ip: IpAddr) -> bool {
+/// A special-purpose IPv4 block: (first address, prefix length, name).
+type V4Block = (u32, u8, &'static str);
+/// A special-purpose IPv6 block.
+type V6Block = (u128, u8, &'static str);
+
+const fn v4(a: u8, b: u8, c: u8, d: u8) -> u32 {
+    u32::from_be_bytes([a, b, c, d])
+}
+
+const fn v6(segments: [u16; 8]) -> u128 {
+    let mut n: u128 = 0;
+    let mut i = 0;
+    while i < 8 {
+        n = (n << 16) | segments[i] as u128;
+        i += 1;
+    }
+    n
+}
+
+/// The IPv4 blocks a webhook may not reach: every block of the IANA IPv4 Special-Purpose
+/// Address Registry (RFC 6890 and its updates) and the multicast, reserved and broadcast space.
+/// Blocks IANA marks globally reachable but which are still protocol infrastructure (parts of
+/// 192.0.0.0/24) are refused with their parent block.
+pub const V4_SPECIAL: &[V4Block] = &[
+    (v4(0, 0, 0, 0), 8, "\"this network\" (0.0.0.0/8)"),
+    (v4(10, 0, 0, 0), 8, "private-use (10.0.0.0/8)"),
+    (
+        v4(100, 64, 0, 0),
+        10,
+        "shared address space (100.64.0.0/10)",
+    ),
+    (v4(127, 0, 0, 0), 8, "loopback (127.0.0.0/8)"),
+    (v4(169, 254, 0, 0), 16, "link-local (169.254.0.0/16)"),
+    (v4(172, 16, 0, 0), 12, "private-use (172.16.0.0/12)"),
+    (
+        v4(192, 0, 0, 0),
+        24,
+        "IETF protocol assignments (192.0.0.0/24)",
+    ),
+    (v4(192, 0, 2, 0), 24, "documentation (192.0.2.0/24)"),
+    (
+        v4(192, 88, 99, 0),
+        24,
+        "6to4 relay anycast (192.88.99.0/24)",
+    ),
+    (v4(192, 168, 0, 0), 16, "private-use (192.168.0.0/16)"),
+    (v4(198, 18, 0, 0), 15, "benchmarking (198.18.0.0/15)"),
+    (v4(198, 51, 100, 0), 24, "documentation (198.51.100.0/24)"),
+    (v4(203, 0, 113, 0), 24, "documentation (203.0.113.0/24)"),
+    (v4(224, 0, 0, 0), 4, "multicast (224.0.0.0/4)"),
+    (v4(240, 0, 0, 0), 4, "reserved (240.0.0.0/4)"),
+    (
+        v4(255, 255, 255, 255),
+        32,
+        "limited broadcast (255.255.255.255/32)",
+    ),
+];
+
+/// IPv6 blocks refused outright, from the IANA IPv6 Special-Purpose Address Registry. Blocks
+/// that embed an IPv4 address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4) are not here: their
+/// embedded address decides (see [`non_public_reason`]). Everything outside 2000::/3, the only
+/// space IANA allocates for global unicast, is refused as well.
+pub const V6_SPECIAL: &[V6Block] = &[
+    (
+        v6([0, 0, 0, 0, 0, 0, 0, 0]),
+        96,
+        "IPv4-compatible, unspecified or loopback (::/96)",
+    ),
+    (
+        v6([0x64, 0xff9b, 1, 0, 0, 0, 0, 0]),
+        48,
+        "local-use NAT64 (64:ff9b:1::/48)",
+    ),
+    (
+        v6([0x100, 0, 0, 0, 0, 0, 0, 0]),
+        64,
+        "discard-only (100::/64)",
+    ),
+    (
+        v6([0x2001, 0, 0, 0, 0, 0, 0, 0]),
+        23,
+        "IETF protocol assignments incl. Teredo (2001::/23)",
+    ),
+    (
+        v6([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0]),
+        32,
+        "documentation (2001:db8::/32)",
+    ),
+    (
+        v6([0x3fff, 0, 0, 0, 0, 0, 0, 0]),
+        20,
+        "documentation (3fff::/20)",
+    ),
+    (
+        v6([0x5f00, 0, 0, 0, 0, 0, 0, 0]),
+        16,
+        "segment routing SIDs (5f00::/16)",
+    ),
+    (
+        v6([0xfc00, 0, 0, 0, 0, 0, 0, 0]),
+        7,
+        "unique local (fc00::/7)",
+    ),
+    (
+        v6([0xfe80, 0, 0, 0, 0, 0, 0, 0]),
+        10,
+        "link-local (fe80::/10)",
+    ),
+    (
+        v6([0xfec0, 0, 0, 0, 0, 0, 0, 0]),
+        10,
+        "site-local (fec0::/10)",
+    ),
+    (v6([0xff00, 0, 0, 0, 0, 0, 0, 0]), 8, "multicast (ff00::/8)"),
+];
+
+/// IPv4-mapped addresses (`::ffff:a.b.c.d`): the embedded IPv4 address decides.
+const V6_MAPPED: (u128, u8) = (v6([0, 0, 0, 0, 0, 0xffff, 0, 0]), 96);
+/// The well-known NAT64 prefix (RFC 6052): the embedded IPv4 address decides.
+const V6_NAT64: (u128, u8) = (v6([0x64, 0xff9b, 0, 0, 0, 0, 0, 0]), 96);
+/// 6to4 (RFC 3056): the IPv4 address in bits 16..48 decides.
+const V6_6TO4: (u128, u8) = (v6([0x2002, 0, 0, 0, 0, 0, 0, 0]), 16);
+/// Global unicast space (2000::/3).
+const V6_GLOBAL_UNICAST: (u128, u8) = (v6([0x2000, 0, 0, 0, 0, 0, 0, 0]), 3);
+
+fn in_v4(ip: u32, (net, len, _): &V4Block) -> bool {
+    let mask = if *len == 0 { 0 } else { u32::MAX << (32 - len) };
+    ip & mask == *net
+}
+
+fn in_v6(ip: u128, net: u128, len: u8) -> bool {
+    let mask = if len == 0 {
+        0
+    } else {
+        u128::MAX << (128 - len)
+    };
+    ip & mask == net
+}
+
+/// Why an address may not be called (the special-purpose block it is in), or `None` for a
+/// public address.
+pub fn non_public_reason(ip: IpAddr) -> Option<&'static str> {
     match ip {
-        IpAddr::V4(v4) => {
-            let o = v4.octets();
-            !(v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || v4.is_documentation()
-                || o[0] == 0
-                || (o[0] == 100 && (64..128).contains(&o[1]))
-                || (o[0] == 192 && o[1] == 0 && o[2] == 0)
-                || o[0] >= 240)
+        IpAddr::V4(a) => {
+            let n = u32::from(a);
+            V4_SPECIAL.iter().find(|b| in_v4(n, b)).map(|b| b.2)
         }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
+        IpAddr::V6(a) => {
+            let n = u128::from(a);
+            // Forms that carry an IPv4 address reach that address: classify it.
+            if in_v6(n, V6_MAPPED.0, V6_MAPPED.1) || in_v6(n, V6_NAT64.0, V6_NAT64.1) {
+                return non_public_reason(IpAddr::V4(Ipv4Addr::from(n as u32)));
             }
-            let s = v6.segments();
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (s[0] & 0xfe00) == 0xfc00
-                || (s[0] & 0xffc0) == 0xfe80
-                || (s[0] == 0x2001 && s[1] == 0x0db8))
+            if in_v6(n, V6_6TO4.0, V6_6TO4.1) {
+                return non_public_reason(IpAddr::V4(Ipv4Addr::from((n >> 80) as u32)));
+            }
+            if let Some(b) = V6_SPECIAL.iter().find(|b| in_v6(n, b.0, b.1)) {
+                return Some(b.2);
+            }
+            (!in_v6(n, V6_GLOBAL_UNICAST.0, V6_GLOBAL_UNICAST.1))
+                .then_some("outside global unicast (2000::/3)")
         }
     }
+}
+
+/// The refusal of an IP-literal host that is not public (a literal never passes the resolver).
+fn literal_refusal(url: &url::Url) -> Option<String> {
+    let ip = match url.host()? {
+        url::Host::Ipv4(a) => IpAddr::V4(a),
+        url::Host::Ipv6(a) => IpAddr::V6(a),
+        url::Host::Domain(_) => return None,
+    };
+    non_public_reason(ip).map(|why| format!("{ip} is not a public address: {why}"))
 }
 
 /// Checks a webhook URL: scheme, host, and (resolving it) its addresses.
@@ -72,36 +218,51 @@ pub async fn check_url(raw: &str, policy: UrlPolicy) -> Result<url::Url, String>
     if !url.username().is_empty() || url.password().is_some() {
         return Err("webhook URLs must not carry credentials".into());
     }
-    let host = url.host_str().ok_or("the URL has no host")?.to_string();
-    let port = url.port_or_known_default().unwrap_or(443);
+    let Some(host) = url.host() else {
+        return Err("the URL has no host".into());
+    };
     if policy.allow_private {
         return Ok(url);
     }
-    let host_for_lookup = host
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .to_string();
+    if let Some(refusal) = literal_refusal(&url) {
+        return Err(refusal);
+    }
+    let url::Host::Domain(name) = host else {
+        return Ok(url);
+    };
+    let port = url.port_or_known_default().unwrap_or(443);
     let addrs: Vec<SocketAddr> = tokio::time::timeout(
         Duration::from_secs(5),
-        tokio::net::lookup_host((host_for_lookup.as_str(), port)),
+        tokio::net::lookup_host((name, port)),
     )
     .await
-    .map_err(|_| format!("resolving {host} timed out"))?
-    .map_err(|e| format!("cannot resolve {host}: {e}"))?
+    .map_err(|_| format!("resolving {name} timed out"))?
+    .map_err(|e| format!("cannot resolve {name}: {e}"))?
     .collect();
-    if addrs.is_empty() {
-        return Err(format!("{host} resolves to no address"));
-    }
-    if let Some(a) = addrs.iter().find(|a| !is_public(a.ip())) {
-        return Err(format!(
-            "{host} resolves to the non-public address {}",
-            a.ip()
-        ));
-    }
+    all_public(name, addrs)?;
     Ok(url)
 }
 
-/// A resolver for the HTTP client that refuses non-public addresses.
+/// The addresses a name resolved to, when every one of them is public; the same rule when the
+/// URL is given and when connecting.
+fn all_public(name: &str, addrs: Vec<SocketAddr>) -> Result<Vec<SocketAddr>, String> {
+    if addrs.is_empty() {
+        return Err(format!("{name} resolves to no address"));
+    }
+    if let Some((a, why)) = addrs
+        .iter()
+        .find_map(|a| non_public_reason(a.ip()).map(|why| (a.ip(), why)))
+    {
+        return Err(format!(
+            "{name} resolves to the non-public address {a}: {why}"
+        ));
+    }
+    Ok(addrs)
+}
+
+/// The resolver of the HTTP client: every address is checked when connecting, so a name that
+/// resolved to a public address when the URL was given and to a private one now (DNS
+/// rebinding) is refused.
 #[derive(Debug, Clone, Copy)]
 struct PublicOnly;
 
@@ -109,13 +270,9 @@ impl reqwest::dns::Resolve for PublicOnly {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
         let host = name.as_str().to_string();
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .filter(|a| is_public(a.ip()))
-                .collect();
-            if addrs.is_empty() {
-                return Err(format!("{host} has no public address").into());
-            }
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let addrs = all_public(&host, addrs)?;
             Ok(Box::new(addrs.into_iter()) as reqwest::dns::Addrs)
         })
     }
@@ -127,6 +284,8 @@ pub fn client(policy: UrlPolicy) -> reqwest::Client {
         .timeout(ATTEMPT_TIMEOUT)
         .connect_timeout(ATTEMPT_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
+        // A proxy would resolve the name itself, past the resolver's check.
+        .no_proxy()
         .user_agent(concat!("folio-webhooks/", env!("CARGO_PKG_VERSION")));
     if !policy.allow_private {
         b = b.dns_resolver(Arc::new(PublicOnly));
@@ -136,17 +295,13 @@ pub fn client(policy: UrlPolicy) -> reqwest::Client {
 
 /// Sends one attempt; returns (HTTP status, error text).
 async fn send(state: &AppState, d: &DueDelivery) -> (Option<u16>, Option<String>) {
-    // IP-literal hosts bypass the resolver: check them here.
+    // IP-literal hosts bypass the resolver: check them here, by the same table.
     if !state.url_policy.allow_private
-        && let Ok(u) = url::Url::parse(&d.url)
-        && let Some(host) = u.host_str()
-        && let Ok(ip) = host
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .parse::<IpAddr>()
-        && !is_public(ip)
+        && let Some(refusal) = url::Url::parse(&d.url)
+            .ok()
+            .and_then(|u| literal_refusal(&u))
     {
-        return (None, Some(format!("refused: {ip} is not a public address")));
+        return (None, Some(format!("refused: {refusal}")));
     }
     let ts = chrono::Utc::now().timestamp().to_string();
     let p = &state.header_prefix;
@@ -242,27 +397,178 @@ pub async fn run(state: AppState) {
 mod tests {
     use super::*;
 
+    fn is_public(ip: IpAddr) -> bool {
+        non_public_reason(ip).is_none()
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
     #[test]
-    fn public_addresses() {
-        for ip in ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111"] {
-            assert!(is_public(ip.parse().unwrap()), "{ip}");
+    fn every_special_purpose_block_is_refused_at_both_ends() {
+        for (net, len, name) in V4_SPECIAL {
+            let last = net | (u32::MAX.checked_shr(u32::from(*len)).unwrap_or(0));
+            // First, middle and last address of the block.
+            for a in [*net, net + (last - net) / 2, last] {
+                let a = IpAddr::V4(Ipv4Addr::from(a));
+                assert!(!is_public(a), "{a} ({name})");
+            }
         }
-        for ip in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "::1",
-            "fe80::1",
-            "fd00::1",
-            "::ffff:127.0.0.1",
-            "224.0.0.1",
+        for (net, len, name) in V6_SPECIAL {
+            let last = net | (u128::MAX.checked_shr(u32::from(*len)).unwrap_or(0));
+            // First, middle and last address of the block.
+            for a in [*net, net + (last - net) / 2, last] {
+                let a = IpAddr::V6(std::net::Ipv6Addr::from(a));
+                assert!(!is_public(a), "{a} ({name})");
+            }
+        }
+    }
+
+    #[test]
+    fn public_addresses_just_outside_the_blocks_pass() {
+        for a in [
+            "1.0.0.0",
+            "8.8.8.8",
+            "9.255.255.255",
+            "11.0.0.0",
+            "100.63.255.255",
+            "100.128.0.0",
+            "126.255.255.255",
+            "128.0.0.0",
+            "169.253.255.255",
+            "169.255.0.0",
+            "172.15.255.255",
+            "172.32.0.0",
+            "192.0.1.0",
+            "192.0.3.0",
+            "192.88.98.255",
+            "192.88.100.0",
+            "192.167.255.255",
+            "192.169.0.0",
+            "198.17.255.255",
+            "198.20.0.0",
+            "198.51.99.255",
+            "198.51.101.0",
+            "203.0.112.255",
+            "203.0.114.0",
+            "223.255.255.255",
+            "2606:4700:4700::1111",
+            "2a00:1450:4001::1",
+            "2001:200::1",
+            "2001:db7:ffff::1",
+            "2001:db9::1",
+            "3ffe:ffff::1",
+            "3fff:1000::1",
+            "2002:808:808::1",
+            "64:ff9b::808:808",
+            "::ffff:8.8.8.8",
         ] {
-            assert!(!is_public(ip.parse().unwrap()), "{ip}");
+            assert!(is_public(ip(a)), "{a}: {:?}", non_public_reason(ip(a)));
         }
+    }
+
+    #[test]
+    fn refused_addresses_including_embedded_ipv4() {
+        for a in [
+            "0.0.0.0",
+            "0.1.2.3",
+            "10.1.2.3",
+            "100.64.0.1",
+            "100.127.255.255",
+            "127.0.0.1",
+            "127.255.255.254",
+            "169.254.169.254",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.0.0.9",
+            "192.0.2.1",
+            "192.88.99.1",
+            "192.168.1.1",
+            "198.18.0.1",
+            "198.19.255.255",
+            "198.51.100.7",
+            "203.0.113.9",
+            "224.0.0.1",
+            "239.255.255.250",
+            "240.0.0.1",
+            "255.255.255.255",
+            "::",
+            "::1",
+            // IPv4-compatible (deprecated): `[::127.0.0.1]`, and any other.
+            "::127.0.0.1",
+            "::8.8.8.8",
+            // IPv4-mapped: the embedded address decides.
+            "::ffff:127.0.0.1",
+            "::ffff:10.0.0.1",
+            "::ffff:169.254.169.254",
+            // NAT64 well-known prefix: the embedded address decides; local-use NAT64 refused.
+            "64:ff9b::7f00:1",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b:1::808:808",
+            // 6to4: the address in bits 16..48 decides.
+            "2002:7f00:1::",
+            "2002:a00:1::1",
+            "2002:c612:1::",
+            "100::1",
+            // 2001::/23 with Teredo (its IPv4 is obfuscated: refused whatever it is).
+            "2001::1",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "2001:2::1",
+            "2001:1ff:ffff::1",
+            "2001:db8::1",
+            "3fff::1",
+            "5f00::1",
+            "fc00::1",
+            "fd12:3456::1",
+            "fe80::1",
+            "febf::1",
+            "fec0::1",
+            "ff02::1",
+            // Outside 2000::/3 (reserved by the IETF).
+            "1::1",
+            "4000::1",
+            "8000::1",
+            "::ffff:0:7f00:1",
+        ] {
+            assert!(!is_public(ip(a)), "{a}");
+        }
+    }
+
+    #[test]
+    fn ip_literal_urls_are_refused_by_the_table() {
+        for u in [
+            "https://[::127.0.0.1]/",
+            "https://[64:ff9b::7f00:1]/",
+            "https://[2002:7f00:1::]/",
+            "https://198.18.0.1/",
+            "https://[::ffff:10.0.0.1]/",
+            "https://[::ffff:7f00:1]/h",
+            "https://2130706433/",
+            "https://0x7f.1/",
+            "https://127.1/",
+            "https://[fd00::1]:8443/h",
+        ] {
+            let url = url::Url::parse(u).unwrap();
+            assert!(literal_refusal(&url).is_some(), "{u}");
+        }
+        for u in [
+            "https://8.8.8.8/h",
+            "https://[2606:4700::1]/",
+            "https://example.com/",
+        ] {
+            let url = url::Url::parse(u).unwrap();
+            assert_eq!(literal_refusal(&url), None, "{u}");
+        }
+    }
+
+    #[test]
+    fn a_name_with_any_private_address_is_refused() {
+        let public: SocketAddr = "8.8.8.8:443".parse().unwrap();
+        let private: SocketAddr = "[64:ff9b::a00:1]:443".parse().unwrap();
+        assert_eq!(all_public("h", vec![public]).unwrap(), vec![public]);
+        assert!(all_public("h", vec![public, private]).is_err());
+        assert!(all_public("h", vec![]).is_err());
     }
 
     #[tokio::test]
@@ -272,6 +578,14 @@ mod tests {
         assert!(check_url("ftp://example.com/h", strict).await.is_err());
         assert!(check_url("https://127.0.0.1/h", strict).await.is_err());
         assert!(check_url("https://localhost/h", strict).await.is_err());
+        for u in [
+            "https://[::127.0.0.1]/",
+            "https://[64:ff9b::7f00:1]/",
+            "https://[2002:7f00:1::]/",
+            "https://198.18.0.1/",
+        ] {
+            assert!(check_url(u, strict).await.is_err(), "{u}");
+        }
         assert!(
             check_url("https://user:pw@example.com/h", strict)
                 .await
