@@ -238,9 +238,11 @@ enum folio_status folio_last_error_code(void);
 const char *folio_last_error_message(void);
 
 /**
- * The stable name of a status (`"CORRUPT_FILE"`, `"NULL_ARGUMENT"`, ...), static.
+ * The stable name of a status number (`"CORRUPT_FILE"`, `"NULL_ARGUMENT"`, ...), static;
+ * `"UNKNOWN"` for a number that is no status (any `uint32_t` may be passed, e.g. a value read
+ * from a file or received from a newer library).
  */
-const char *folio_status_name(enum folio_status status);
+const char *folio_status_name(uint32_t status);
 
 /**
  * Verifies a received webhook: `timestamp` and `signature` are the values of the

@@ -19,12 +19,12 @@
 //! `libfolio.so` (and its `lib/`), the directory of the executable (and its `lib/`), then a
 //! project `.venv` above the executable or the working directory.
 
-use engine::{CancelToken, Engine, EngineConfig, ErrorCode, Progress, RecognizeOptions};
+use engine::{CancelToken, Engine, EngineConfig, ErrorCode, Progress, RecognizeOptions, Stage};
 use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 
 /// Major version of the library (`folio_version()` gives the whole string).
 pub const FOLIO_VERSION_MAJOR: u32 = 0;
@@ -97,6 +97,59 @@ impl From<ErrorCode> for FolioStatus {
             ErrorCode::ResourceLimit => FolioStatus::FolioResourceLimit,
         }
     }
+}
+
+/// The names of the statuses this API adds to the engine's error codes (written here once; the
+/// engine's codes are named by `ErrorCode::as_str`).
+const API_STATUS_NAMES: [(FolioStatus, &CStr); 4] = [
+    (FolioStatus::FolioOk, c"OK"),
+    (FolioStatus::FolioNullArgument, c"NULL_ARGUMENT"),
+    (FolioStatus::FolioInvalidUtf8, c"INVALID_UTF8"),
+    (FolioStatus::FolioPanic, c"PANIC"),
+];
+
+/// The name of a status number that is none.
+const UNKNOWN_NAME: &CStr = c"UNKNOWN";
+
+/// `s` as a C string (the names are ASCII without NUL bytes).
+fn c_name(s: &str) -> CString {
+    CString::new(s).unwrap_or_default()
+}
+
+/// The engine's error code names as C strings, in `ErrorCode::ALL` order (built once, kept for
+/// the life of the process: the pointers handed out are static).
+static CODE_NAMES: LazyLock<Vec<(u32, CString)>> = LazyLock::new(|| {
+    ErrorCode::ALL
+        .iter()
+        .map(|c| (c.as_u32(), c_name(c.as_str())))
+        .collect()
+});
+
+/// The stage names as C strings, in `Stage::ALL` order (static like [`CODE_NAMES`]).
+static STAGE_NAMES: LazyLock<Vec<(Stage, CString)>> = LazyLock::new(|| {
+    Stage::ALL
+        .iter()
+        .map(|s| (*s, c_name(s.as_str())))
+        .collect()
+});
+
+/// The name of a status number; `"UNKNOWN"` for a number that is no status.
+fn status_name(status: u32) -> &'static CStr {
+    if let Some((_, name)) = API_STATUS_NAMES.iter().find(|(s, _)| *s as u32 == status) {
+        return name;
+    }
+    CODE_NAMES
+        .iter()
+        .find(|(n, _)| *n == status)
+        .map_or(UNKNOWN_NAME, |(_, name)| name.as_c_str())
+}
+
+/// The name of a stage, static.
+fn stage_name(stage: Stage) -> &'static CStr {
+    STAGE_NAMES
+        .iter()
+        .find(|(s, _)| *s == stage)
+        .map_or(UNKNOWN_NAME, |(_, name)| name.as_c_str())
 }
 
 /// The engine handle (opaque to C).
@@ -354,16 +407,7 @@ unsafe impl Sync for Callback {}
 impl Callback {
     fn call(&self, p: Progress) {
         let Some(f) = self.f else { return };
-        let stage: &'static CStr = match p.stage.as_str() {
-            "PREPROCESSING" => c"PREPROCESSING",
-            "TEXT_EXTRACTING" => c"TEXT_EXTRACTING",
-            "OCR_PROCESSING" => c"OCR_PROCESSING",
-            "CLEANING" => c"CLEANING",
-            "CANDIDATES_EXTRACTING" => c"CANDIDATES_EXTRACTING",
-            "AI_EXTRACTING" => c"AI_EXTRACTING",
-            "VALIDATING" => c"VALIDATING",
-            _ => c"UNKNOWN",
-        };
+        let stage = stage_name(p.stage);
         let _held = self.lock.lock();
         // SAFETY: the caller's callback with its own user data, as documented.
         unsafe { f(stage.as_ptr(), p.page.unwrap_or(0), self.user_data) };
@@ -553,31 +597,12 @@ pub extern "C" fn folio_last_error_message() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().1.as_ptr())
 }
 
-/// The stable name of a status (`"CORRUPT_FILE"`, `"NULL_ARGUMENT"`, ...), static.
+/// The stable name of a status number (`"CORRUPT_FILE"`, `"NULL_ARGUMENT"`, ...), static;
+/// `"UNKNOWN"` for a number that is no status (any `uint32_t` may be passed, e.g. a value read
+/// from a file or received from a newer library).
 #[unsafe(no_mangle)]
-pub extern "C" fn folio_status_name(status: FolioStatus) -> *const c_char {
-    let s: &'static CStr = match status {
-        FolioStatus::FolioOk => c"OK",
-        FolioStatus::FolioUnsupportedFileType => c"UNSUPPORTED_FILE_TYPE",
-        FolioStatus::FolioFileTooLarge => c"FILE_TOO_LARGE",
-        FolioStatus::FolioTooManyPages => c"TOO_MANY_PAGES",
-        FolioStatus::FolioCorruptFile => c"CORRUPT_FILE",
-        FolioStatus::FolioEncryptedFile => c"ENCRYPTED_FILE",
-        FolioStatus::FolioEmptyFile => c"EMPTY_FILE",
-        FolioStatus::FolioInvalidArgument => c"INVALID_ARGUMENT",
-        FolioStatus::FolioIoError => c"IO_ERROR",
-        FolioStatus::FolioRuntimeMissing => c"RUNTIME_MISSING",
-        FolioStatus::FolioOcrFailed => c"OCR_FAILED",
-        FolioStatus::FolioModelError => c"MODEL_ERROR",
-        FolioStatus::FolioCancelled => c"CANCELLED",
-        FolioStatus::FolioInternalError => c"INTERNAL_ERROR",
-        FolioStatus::FolioSignatureInvalid => c"SIGNATURE_INVALID",
-        FolioStatus::FolioResourceLimit => c"RESOURCE_LIMIT",
-        FolioStatus::FolioNullArgument => c"NULL_ARGUMENT",
-        FolioStatus::FolioInvalidUtf8 => c"INVALID_UTF8",
-        FolioStatus::FolioPanic => c"PANIC",
-    };
-    s.as_ptr()
+pub extern "C" fn folio_status_name(status: u32) -> *const c_char {
+    status_name(status).as_ptr()
 }
 
 /// Verifies a received webhook: `timestamp` and `signature` are the values of the
@@ -660,21 +685,93 @@ mod tests {
         }
     }
 
+    /// Every status value, pinned: these numbers and names are the ABI and never change.
+    const PINNED: [(FolioStatus, u32, &str); 19] = [
+        (FolioStatus::FolioOk, 0, "OK"),
+        (
+            FolioStatus::FolioUnsupportedFileType,
+            1,
+            "UNSUPPORTED_FILE_TYPE",
+        ),
+        (FolioStatus::FolioFileTooLarge, 2, "FILE_TOO_LARGE"),
+        (FolioStatus::FolioTooManyPages, 3, "TOO_MANY_PAGES"),
+        (FolioStatus::FolioCorruptFile, 4, "CORRUPT_FILE"),
+        (FolioStatus::FolioEncryptedFile, 5, "ENCRYPTED_FILE"),
+        (FolioStatus::FolioEmptyFile, 6, "EMPTY_FILE"),
+        (FolioStatus::FolioInvalidArgument, 7, "INVALID_ARGUMENT"),
+        (FolioStatus::FolioIoError, 8, "IO_ERROR"),
+        (FolioStatus::FolioRuntimeMissing, 9, "RUNTIME_MISSING"),
+        (FolioStatus::FolioOcrFailed, 10, "OCR_FAILED"),
+        (FolioStatus::FolioModelError, 11, "MODEL_ERROR"),
+        (FolioStatus::FolioCancelled, 12, "CANCELLED"),
+        (FolioStatus::FolioInternalError, 13, "INTERNAL_ERROR"),
+        (FolioStatus::FolioSignatureInvalid, 14, "SIGNATURE_INVALID"),
+        (FolioStatus::FolioResourceLimit, 15, "RESOURCE_LIMIT"),
+        (FolioStatus::FolioNullArgument, 100, "NULL_ARGUMENT"),
+        (FolioStatus::FolioInvalidUtf8, 101, "INVALID_UTF8"),
+        (FolioStatus::FolioPanic, 102, "PANIC"),
+    ];
+
+    fn name_of(n: u32) -> &'static str {
+        // SAFETY: folio_status_name returns a static NUL-terminated string for any number.
+        unsafe { CStr::from_ptr(folio_status_name(n)) }
+            .to_str()
+            .unwrap()
+    }
+
     #[test]
-    fn statuses_match_the_engine_codes() {
-        for (code, n) in [
-            (ErrorCode::UnsupportedFileType, 1),
-            (ErrorCode::EmptyFile, 6),
-            (ErrorCode::Internal, 13),
-            (ErrorCode::SignatureInvalid, 14),
-        ] {
-            assert_eq!(FolioStatus::from(code) as u32, n);
-            assert_eq!(code as u32, n);
-            // SAFETY: static strings.
-            let name = unsafe { CStr::from_ptr(folio_status_name(code.into())) };
-            assert_eq!(name.to_str().unwrap(), code.as_str());
+    fn every_status_number_and_name_is_pinned() {
+        for (status, n, name) in PINNED {
+            assert_eq!(status as u32, n, "{status:?}");
+            assert_eq!(name_of(n), name);
+            if let Some(code) = ErrorCode::from_u32(n) {
+                assert_eq!(FolioStatus::from(code), status);
+                assert_eq!(code.as_str(), name);
+            }
         }
-        assert_eq!(FolioStatus::FolioPanic as u32, 102);
+        // The pins cover the engine's codes exactly: 1 to 15, then this API's from 100.
+        let codes: Vec<u32> = PINNED
+            .iter()
+            .map(|p| p.1)
+            .filter(|n| (1..100).contains(n))
+            .collect();
+        let engine: Vec<u32> = ErrorCode::ALL.iter().map(|c| c.as_u32()).collect();
+        assert_eq!(codes, engine);
+        // And the pointer is the same static string on every call.
+        assert_eq!(folio_status_name(4), folio_status_name(4));
+    }
+
+    #[test]
+    fn every_engine_code_is_a_status_of_the_same_number_and_name() {
+        for code in ErrorCode::ALL {
+            let status = FolioStatus::from(code);
+            assert_eq!(status as u32, code.as_u32(), "{code:?}");
+            assert_eq!(name_of(code.as_u32()), code.as_str());
+        }
+    }
+
+    #[test]
+    fn unknown_numbers_have_a_fixed_name() {
+        for n in [16, 17, 99, 103, 1000, i32::MAX as u32, u32::MAX] {
+            assert_eq!(name_of(n), "UNKNOWN", "{n}");
+        }
+    }
+
+    #[test]
+    fn the_header_defines_every_status_with_its_name_and_number() {
+        let header = include_str!("../../include/folio.h");
+        for (_, n, name) in PINNED {
+            let line = format!("FOLIO_{name} = {n},");
+            assert!(header.contains(&line), "include/folio.h lacks `{line}`");
+        }
+        assert!(header.contains("const char *folio_status_name(uint32_t status);"));
+    }
+
+    #[test]
+    fn stage_names_are_the_engine_stages() {
+        for stage in Stage::ALL {
+            assert_eq!(stage_name(stage).to_str().unwrap(), stage.as_str());
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The C surface from C: `tests/c/smoke.c` compiled with gcc against `include/folio.h` and
+//! The C surface from C: `tests/c/status.c` (every status value and name pinned) and
+//! `tests/c/smoke.c` compiled with gcc against `include/folio.h` and
 //! linked to `libfolio.so` and to `libfolio.a`, run, and run again under valgrind (no definite
 //! leak, no invalid access); `tests/c/header.cpp` compiled and run with g++; the pkg-config file
 //! used to build a program.
@@ -109,6 +110,23 @@ fn c_program_with_the_static_library() {
     link.extend(STATIC_DEPS.iter().map(|s| s.to_string()));
     compile_smoke(&exe, &link);
     run_smoke(&exe, &[]);
+}
+
+#[test]
+fn c_program_pins_every_status_value_and_name() {
+    let lib = lib_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("status");
+    let (ok, text) = run(Command::new("gcc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(repo().join("include"))
+        .arg(repo().join("tests/c/status.c"))
+        .arg("-o")
+        .arg(&exe)
+        .args(shared_link_args(&lib)));
+    assert!(ok, "gcc failed:\n{text}");
+    let (ok, text) = run(&mut Command::new(&exe));
+    assert!(ok && text.contains("all status pins hold"), "{text}");
 }
 
 #[test]
