@@ -176,6 +176,89 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::Router;
+    use axum::body::Body;
+    use axum::routing::{get, post};
+    use tower::Service;
+
+    /// One request through a router with the middleware: (status, content type, JSON body).
+    async fn call(router: &mut Router, req: axum::http::Request<Body>) -> (u16, String, Value) {
+        let resp = router.call(req).await.expect("infallible");
+        let status = resp.status().as_u16();
+        let ct = resp
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let body = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (
+            status,
+            ct,
+            serde_json::from_slice(&body).unwrap_or(Value::Null),
+        )
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Q {
+        #[allow(dead_code)]
+        n: u32,
+    }
+
+    #[tokio::test]
+    async fn framework_rejections_become_the_contract_body() {
+        let mut router = Router::new()
+            .route("/q", get(|_: axum::extract::Query<Q>| async { "ok" }))
+            .route("/j", post(|_: axum::Json<Value>| async { "ok" }))
+            .route(
+                "/p/{id}",
+                get(|ApiPath(id): ApiPath<String>| async move { id }),
+            )
+            .layer(axum::middleware::from_fn(json_errors));
+        let req = |m: &str, uri: &str, ct: Option<&str>, body: &'static str| {
+            let mut b = axum::http::Request::builder().method(m).uri(uri);
+            if let Some(ct) = ct {
+                b = b.header(header::CONTENT_TYPE, ct);
+            }
+            b.body(Body::from(body)).unwrap()
+        };
+        for (r, status, code) in [
+            (req("GET", "/q?n=x", None, ""), 400, HTTP_ERROR),
+            (req("GET", "/q?n=1&n=2", None, ""), 400, HTTP_ERROR),
+            (
+                req("POST", "/j", Some("application/json"), "{"),
+                400,
+                HTTP_ERROR,
+            ),
+            (req("POST", "/j", Some("text/plain"), "{}"), 415, HTTP_ERROR),
+            (req("GET", "/p/%FF", None, ""), 400, "INVALID_PATH"),
+            (req("DELETE", "/q", None, ""), 405, HTTP_ERROR),
+        ] {
+            let (st, ct, v) = call(&mut router, r).await;
+            assert_eq!(
+                (st, v["error"]["code"].as_str()),
+                (status, Some(code)),
+                "{v}"
+            );
+            assert_eq!(ct, "application/json");
+            assert!(
+                !v["error"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .is_empty()
+            );
+            assert!(
+                v["request_id"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("req_"))
+            );
+        }
+        // Success passes untouched.
+        let (st, ct, _) = call(&mut router, req("GET", "/q?n=1", None, "")).await;
+        assert_eq!((st, ct.as_str()), (200, "text/plain; charset=utf-8"));
+    }
 
     #[test]
     fn framework_errors_get_the_contract_codes() {
