@@ -147,6 +147,14 @@ fn slow_headers_are_closed_and_healthz_stays_prompt() {
         assert_eq!(r.status().as_u16(), 200);
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     }
+    // A kept-alive connection that goes idle after a complete request is closed the same way.
+    let mut idle = TcpStream::connect(addr(&s)).expect("connect");
+    idle.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_response(&mut idle).status, 200);
+    stalled.push(idle);
     // Every stalled connection is closed by the server after the header timeout (2 s; the
     // generous margin is for a loaded machine), none left open.
     let deadline = opened + Duration::from_secs(15);
