@@ -295,7 +295,10 @@ impl Engine {
         cancel.check()?;
 
         let mut text_pages: Vec<TextPage> = Vec::new();
-        let mut to_ocr: Vec<PageImage> = Vec::new();
+        // Pages of a PDF to OCR, with their size in points.
+        let mut scanned: Vec<(u32, f32, f32)> = Vec::new();
+        let mut images: Vec<PageImage> = Vec::new();
+        let mut pdf: Option<&PdfLib> = None;
         match prepared.content {
             PreparedContent::Pdf => {
                 report(Stage::TextExtracting, None);
@@ -305,47 +308,77 @@ impl Engine {
                     &prepared.pages,
                     self.config.ocr.min_text_layer_quality,
                 )?;
-                let dpi = if opts.heavy {
-                    self.config.ocr.heavy_dpi
-                } else {
-                    self.config.ocr.dpi
-                };
                 for p in layer {
                     if p.usable {
                         text_pages.push(p.text);
                     } else {
-                        cancel.check()?;
-                        // pdfium is serialised process-wide: render sequentially, OCR in parallel.
-                        let img = lib.render(bytes, p.text.page, dpi)?;
-                        to_ocr.push(PageImage {
-                            page: p.text.page,
-                            image: preprocess::prepare_for_ocr(img),
-                        });
+                        scanned.push((p.text.page, p.text.width, p.text.height));
                     }
                 }
+                pdf = Some(lib);
             }
-            PreparedContent::Images(images) => to_ocr = images,
+            PreparedContent::Images(decoded) => images = decoded,
             PreparedContent::Office(pages) | PreparedContent::Words(pages) => {
                 report(Stage::TextExtracting, None);
                 text_pages = pages;
             }
         }
 
-        if !to_ocr.is_empty() {
+        if !scanned.is_empty() || !images.is_empty() {
             report(Stage::OcrProcessing, None);
-            let ocr_pages: Vec<Result<TextPage>> = to_ocr
-                .par_iter()
-                .map(|pi| {
-                    cancel.check()?;
-                    report(Stage::OcrProcessing, Some(pi.page));
-                    let req = OcrRequest {
-                        page: pi.page,
-                        languages: &languages,
-                        heavy: opts.heavy,
-                    };
-                    self.ocr.recognize(&pi.image, &req)
-                })
-                .collect();
+            let ocr_page = |pi: PageImage| -> Result<TextPage> {
+                cancel.check()?;
+                report(Stage::OcrProcessing, Some(pi.page));
+                if !crate::ocr::imageops::has_ink(&pi.image, crate::ocr::imageops::INK_LEVEL) {
+                    return Ok(blank_page(
+                        pi.page,
+                        pi.image.width() as f32,
+                        pi.image.height() as f32,
+                    ));
+                }
+                let req = OcrRequest {
+                    page: pi.page,
+                    languages: &languages,
+                    heavy: opts.heavy,
+                };
+                self.ocr.recognize(&pi.image, &req)
+            };
+            let mut ocr_pages: Vec<Result<TextPage>> =
+                images.into_par_iter().map(ocr_page).collect();
+            if let Some(lib) = pdf {
+                let dpi = if opts.heavy {
+                    self.config.ocr.heavy_dpi
+                } else {
+                    self.config.ocr.dpi
+                };
+                // A blank page is told from a thumbnail and costs milliseconds. The others are
+                // rendered on demand as the OCR threads take them (pdfium is serialised
+                // process-wide, so rendering stays sequential), which keeps about one page image
+                // per thread in memory whatever the page count.
+                let px = |pt: f32| (pt * dpi as f32 / 72.0).round().max(1.0);
+                let rendered = scanned
+                    .iter()
+                    .map(|&(page, ..)| -> Result<Option<PageImage>> {
+                        cancel.check()?;
+                        if lib.page_is_blank(bytes, page)? {
+                            return Ok(None);
+                        }
+                        let img = lib.render(bytes, page, dpi)?;
+                        Ok(Some(PageImage {
+                            page,
+                            image: preprocess::prepare_for_ocr(img),
+                        }))
+                    });
+                let read: Vec<Result<TextPage>> = rendered
+                    .zip(scanned.iter())
+                    .par_bridge()
+                    .map(|(r, &(page, w, h))| match r? {
+                        Some(pi) => ocr_page(pi),
+                        None => Ok(blank_page(page, px(w), px(h))),
+                    })
+                    .collect();
+                ocr_pages.extend(read);
+            }
             for p in ocr_pages {
                 text_pages.push(p?);
             }
@@ -401,6 +434,19 @@ impl Engine {
         report(Stage::Validating, None);
         validate::validate(&mut result);
         Ok(result)
+    }
+}
+
+/// The OCR result of a page without ink: no words, the size in pixels of the page as it would
+/// have been read.
+fn blank_page(page: u32, width: f32, height: f32) -> TextPage {
+    TextPage {
+        page,
+        width,
+        height,
+        unit: crate::types::Unit::Px,
+        source: crate::types::Source::Ocr,
+        words: Vec::new(),
     }
 }
 

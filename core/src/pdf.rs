@@ -21,6 +21,12 @@ pub const PDFIUM_ENV: &str = "FOLIO_PDFIUM_LIB";
 /// Largest rendered bitmap, in pixels (a poster-sized page at 300 DPI is rendered smaller).
 const MAX_RENDER_PIXELS: f32 = 80.0e6;
 
+/// Resolution of the thumbnail that decides whether a page is blank (A4: 298 x 421 pixels).
+pub const BLANK_PROBE_DPI: u32 = 36;
+/// Gray level at or below which a thumbnail pixel is ink: text shrunk to a thumbnail is
+/// anti-aliased to light grays, so anything visibly darker than paper counts.
+const BLANK_PROBE_INK_LEVEL: u8 = 224;
+
 /// The bound pdfium library (process-wide singleton; all calls serialised by pdfium-render).
 pub struct PdfLib {
     pdfium: Pdfium,
@@ -195,6 +201,24 @@ impl PdfLib {
             .map_err(|e| Error::CorruptFile(format!("cannot render page {page}: {e}")))?;
         bitmap_to_gray(&bitmap)
             .ok_or_else(|| Error::Internal(format!("unexpected bitmap layout for page {page}")))
+    }
+
+    /// Whether a 1-based page shows no ink at all, decided in milliseconds: a page without
+    /// objects is blank; otherwise a thumbnail at [`BLANK_PROBE_DPI`] is checked for pixels
+    /// visibly darker than paper. A blank page needs no full-resolution render and no OCR.
+    pub fn page_is_blank(&self, bytes: &[u8], page: u32) -> Result<bool> {
+        let doc = self.open(bytes)?;
+        let pg = Self::page(&doc, page)?;
+        if pg.objects().is_empty() {
+            return Ok(true);
+        }
+        drop(pg);
+        drop(doc);
+        let thumb = self.render(bytes, page, BLANK_PROBE_DPI)?;
+        Ok(!crate::ocr::imageops::has_ink(
+            &thumb,
+            BLANK_PROBE_INK_LEVEL,
+        ))
     }
 }
 

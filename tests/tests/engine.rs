@@ -545,3 +545,91 @@ fn one_engine_shared_by_four_threads() {
     // 6 single-page PNG runs + 6 two-page TIFF runs.
     assert_eq!(ocr.pages_seen().len(), 6 + 12);
 }
+
+/// A PDF built by hand: one page per entry, each drawn by its content stream (`None`: a page
+/// with no content at all).
+fn pdf_with_pages(contents: &[Option<&str>]) -> Vec<u8> {
+    let n = contents.len();
+    // Objects: 1 catalog, 2 pages, 3 font, then per page: page object, content stream.
+    let mut objects: Vec<String> = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        format!(
+            "<< /Type /Pages /Count {n} /Kids [{}] >>",
+            (0..n)
+                .map(|i| format!("{} 0 R", 4 + 2 * i))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    for (i, c) in contents.iter().enumerate() {
+        let content_ref = c.map_or(String::new(), |_| format!(" /Contents {} 0 R", 5 + 2 * i));
+        objects.push(format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] \
+             /Resources << /Font << /F1 3 0 R >> >>{content_ref} >>"
+        ));
+        let body = c.unwrap_or("");
+        objects.push(format!(
+            "<< /Length {} >>\nstream\n{body}\nendstream",
+            body.len() + 1
+        ));
+    }
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for off in offsets {
+        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+#[test]
+fn pages_without_ink_are_never_ocred() {
+    // Page 1 is a scan-like page (a black bar drawn as a path: no text layer, so it needs OCR),
+    // page 2 has no content, page 3 only paints white over white, page 4 has a faint gray box
+    // lighter than any ink.
+    let bytes = pdf_with_pages(&[
+        Some("0 g 72 700 400 14 re f 72 660 300 14 re f"),
+        None,
+        Some("1 g 0 0 595 842 re f"),
+        Some("0.95 g 100 100 200 200 re f"),
+    ]);
+    let ocr = Arc::new(FakeOcr::default());
+    let engine = engine_with(EngineConfig::default(), ocr.clone());
+    let stages = Mutex::new(Vec::new());
+    let progress = |p: Progress| stages.lock().expect("lock").push(p);
+    // pdfium comes with the project setup (scripts/setup.sh), like for the golden tests.
+    let pages = engine
+        .extract_text_pages(
+            &bytes,
+            &RecognizeOptions::default(),
+            &progress,
+            &CancelToken::new(),
+        )
+        .expect("the PDF is read");
+    assert_eq!(ocr.pages_seen(), vec![1], "only the page with ink is read");
+    assert_eq!(
+        pages.iter().map(|p| p.page).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    for p in &pages[1..] {
+        assert!(p.words.is_empty(), "page {} has no words", p.page);
+        assert_eq!(p.source, Source::Ocr);
+        // The size the page would have had at 300 DPI.
+        assert_eq!((p.width, p.height), (2479.0, 3508.0));
+    }
+}

@@ -147,7 +147,7 @@ pub fn find_currencies(text: &str) -> Vec<(usize, usize, &'static str)> {
 }
 
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\d{1,3}(?: \d{3})+[.,]\d{1,3}|\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,3})?|\d+(?:[.,]\d{1,3})?").expect("amount regex")
+    Regex::new(r"[0-9]{1,3}(?: [0-9]{3})+[.,][0-9]{1,3}|[0-9]{1,3}(?:[.,'’][0-9]{3})+(?:[.,][0-9]{1,3})?|[0-9]+(?:[.,][0-9]{1,3})?").expect("amount regex")
 });
 
 /// Parses the digits of one number as printed (no sign, no currency).
@@ -296,7 +296,7 @@ pub fn find_amounts(
 /// The decimal separator most two-decimal amounts of a document use (`,` or `.`), if any.
 pub fn decimal_separator<'a>(texts: impl Iterator<Item = &'a str>) -> Option<char> {
     static TWO: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\d([.,])\d{2}(?:\D|$)").expect("regex"));
+        LazyLock::new(|| Regex::new(r"[0-9]([.,])[0-9]{2}(?:[^0-9]|$)").expect("regex"));
     let (mut dot, mut comma) = (0, 0);
     for t in texts {
         for c in TWO.captures_iter(t) {

@@ -176,16 +176,21 @@ pub fn month_number(word: &str) -> Option<u32> {
 }
 
 static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(\d{1,4})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{2,4})").expect("date regex")
+    Regex::new(r"([0-9]{1,4})\s?([./-])\s?([0-9]{1,2})\s?([./-])\s?([0-9]{2,4})")
+        .expect("date regex")
 });
+// The month word's length (3 to 12 letters day-first, 3 to 9 month-first) is checked in code:
+// a bounded repetition of `\p{L}` compiles into one copy of the letter class per repetition
+// (a few ms at every start). The search below restarts one character after each match start,
+// so rejecting a too long or too short word there finds what the bounded pattern finds.
 static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"[«„“\x22]?(\d{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(\p{L}{3,12})\.?,?[\s/-]{0,2}'?(\d{4}|\d{2})",
+        r"[«„“\x22]?([0-9]{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(\p{L}+)\.?,?[\s/-]{0,2}'?([0-9]{4}|[0-9]{2})",
     )
     .expect("date regex")
 });
 static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(\p{L}{3,9})\.?\s{0,2}(\d{1,2})(?:st|nd|rd|th)?,?\s{0,2}(\d{4})")
+    Regex::new(r"(\p{L}+)\.?\s{0,2}([0-9]{1,2})(?:st|nd|rd|th)?,?\s{0,2}([0-9]{4})")
         .expect("date regex")
 });
 
@@ -285,7 +290,10 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
     // day, year): the same checks with the day and month groups in the other order.
     // Matches are tried at every start (`15/03 від 15 березня 2024`: the failed candidate
     // `03 від 15` must not swallow the day of the real date).
-    for (re, day_group, month_group) in [(&*DAY_MONTH_YEAR, 1, 2), (&*MONTH_DAY_YEAR, 2, 1)] {
+    for (re, day_group, month_group, month_len) in [
+        (&*DAY_MONTH_YEAR, 1, 2, 3..=12),
+        (&*MONTH_DAY_YEAR, 2, 1, 3..=9),
+    ] {
         let mut pos = 0;
         while let Some(c) = re.captures_at(text, pos) {
             let Some(m) = c.get(0) else { break };
@@ -294,6 +302,9 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
             else {
                 continue;
             };
+            if !month_len.contains(&mon.as_str().chars().count()) {
+                continue;
+            }
             if !free(&out, m.start(), m.end())
                 || !boundary_after_alpha_ok(text, m.start(), m.end())
                 || text[m.end()..].starts_with(|c: char| c.is_ascii_digit())

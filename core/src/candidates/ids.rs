@@ -75,7 +75,7 @@ pub fn find_ibans(text: &str) -> Vec<IdMatch> {
 
 static EU_VAT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(ATU\d{8}|BE ?0?\d{3}[. ]?\d{3}[. ]?\d{3}|BG\d{9,10}|CY\d{8}[A-Z]|CZ\d{8,10}|DE ?\d{3} ?\d{3} ?\d{3}|DK ?\d{2} ?\d{2} ?\d{2} ?\d{2}|EE\d{9}|EL\d{9}|ES ?[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR ?[0-9A-Z]{2} ?\d{3} ?\d{3} ?\d{3}|HR\d{11}|HU\d{8}|IE\d[A-Z0-9+*]\d{5}[A-Z]{1,2}|IT ?\d{11}|LT\d{9,12}|LU ?\d{8}|LV\d{11}|MT\d{8}|NL ?\d{9}B\d{2}|PL ?\d{10}|PT ?\d{9}|RO\d{2,10}|SE ?\d{12}|SI\d{8}|SK\d{10}|GB ?\d{3} ?\d{4} ?\d{2}(?: ?\d{3})?|XI\d{9}|CHE[- ]?\d{3}\.?\d{3}\.?\d{3}(?: ?(?:MWST|TVA|IVA))?)\b",
+        r"\b(ATU[0-9]{8}|BE ?0?[0-9]{3}[. ]?[0-9]{3}[. ]?[0-9]{3}|BG[0-9]{9,10}|CY[0-9]{8}[A-Z]|CZ[0-9]{8,10}|DE ?[0-9]{3} ?[0-9]{3} ?[0-9]{3}|DK ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2}|EE[0-9]{9}|EL[0-9]{9}|ES ?[A-Z0-9][0-9]{7}[A-Z0-9]|FI[0-9]{8}|FR ?[0-9A-Z]{2} ?[0-9]{3} ?[0-9]{3} ?[0-9]{3}|HR[0-9]{11}|HU[0-9]{8}|IE[0-9][A-Z0-9+*][0-9]{5}[A-Z]{1,2}|IT ?[0-9]{11}|LT[0-9]{9,12}|LU ?[0-9]{8}|LV[0-9]{11}|MT[0-9]{8}|NL ?[0-9]{9}B[0-9]{2}|PL ?[0-9]{10}|PT ?[0-9]{9}|RO[0-9]{2,10}|SE ?[0-9]{12}|SI[0-9]{8}|SK[0-9]{10}|GB ?[0-9]{3} ?[0-9]{4} ?[0-9]{2}(?: ?[0-9]{3})?|XI[0-9]{9}|CHE[- ]?[0-9]{3}\.?[0-9]{3}\.?[0-9]{3}(?: ?(?:MWST|TVA|IVA))?)\b",
     )
     .expect("vat regex")
 });
@@ -109,18 +109,18 @@ static SHAPES: LazyLock<Vec<(Regex, Option<&'static str>)>> = LazyLock::new(|| {
     vec![
         // Polish NIP: 123-456-78-90 / 123-45-67-890.
         (
-            Regex::new(r"\b(?:PL ?)?(\d{3}-\d{3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}-\d{3})\b")
+            Regex::new(r"\b(?:PL ?)?([0-9]{3}-[0-9]{3}-[0-9]{2}-[0-9]{2}|[0-9]{3}-[0-9]{2}-[0-9]{2}-[0-9]{3})\b")
                 .expect("re"),
             Some("PL_NIP"),
         ),
         // German Steuernummer: 12/345/67890, 201/113/40209.
         (
-            Regex::new(r"\b\d{2,3}/\d{3}/\d{4,5}\b").expect("re"),
+            Regex::new(r"\b[0-9]{2,3}/[0-9]{3}/[0-9]{4,5}\b").expect("re"),
             Some("DE_STNR"),
         ),
         // Malaysian company registration: 123456-A, (1234567-X), 201901012345 (1234567-X).
         (
-            Regex::new(r"\(?\b\d{4,7}-[A-Z]\b\)?").expect("re"),
+            Regex::new(r"\(?\b[0-9]{4,7}-[A-Z]\b\)?").expect("re"),
             Some("MY_REG"),
         ),
     ]
@@ -205,7 +205,7 @@ pub fn find_emails(text: &str) -> Vec<(usize, usize)> {
 }
 
 static PHONE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\+?\(?\d[\d ()/.-]{6,18}\d").expect("re"));
+    LazyLock::new(|| Regex::new(r"\+?\(?[0-9][0-9 ()/.-]{6,18}[0-9]").expect("re"));
 
 /// A phone number after `from` (the caller found a phone label).
 pub fn phone_after(text: &str, from: usize) -> Option<(usize, usize)> {
@@ -221,7 +221,7 @@ pub fn phone_after(text: &str, from: usize) -> Option<(usize, usize)> {
 }
 
 static INTL_PHONE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\+\d{1,3}[ ()\d/.-]{7,16}\d").expect("re"));
+    LazyLock::new(|| Regex::new(r"\+[0-9]{1,3}[ ()0-9/.-]{7,16}[0-9]").expect("re"));
 
 /// International phone numbers (`+49 89 1234567`) without a label.
 pub fn find_intl_phones(text: &str) -> Vec<(usize, usize)> {
@@ -232,7 +232,7 @@ pub fn find_intl_phones(text: &str) -> Vec<(usize, usize)> {
 }
 
 static TIME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b\d{1,2}:\d{2}(?::\d{2})?\b").expect("re"));
+    LazyLock::new(|| Regex::new(r"\b[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?\b").expect("re"));
 
 /// Times of day (masked so they do not become amounts).
 pub fn find_times(text: &str) -> Vec<(usize, usize)> {

@@ -158,8 +158,10 @@ pub fn is_company_like(text: &str) -> bool {
 }
 
 static POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{2}-?\d{3}\s+\p{Lu}|\b\d{4,6}\s*\p{Lu}\p{L}+")
-        .expect("postcode regex")
+    Regex::new(
+        r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?[0-9]{2}-?[0-9]{3}\s+\p{Lu}|\b[0-9]{4,6}\s*\p{Lu}\p{L}+",
+    )
+    .expect("postcode regex")
 });
 
 /// Whether a line looks like part of a postal address (street number, postcode + city).
@@ -169,30 +171,40 @@ pub fn is_address_like(text: &str) -> bool {
             r"(?i)(stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|ring\b|damm\b|\bstreet\b|",
             r"\bst\.|\broad\b|\brd\b\.?|\bavenue\b|\bave\b|\blane\b|\bjalan\b|\bjln\b|\btaman\b|",
             r"\blorong\b|\brue\b|\bboulevard\b|\bbd\b|\bchemin\b|\bplace\b|\bul\.|\bulica\b|",
-            r"\baleja\b|вул\.|вулиця|\bул\.|улица|просп|пр-т|\bпр\.|буд\.|\bд\.|\bno\.\s*\d|",
-            r"\blot\s*\d|\bsuite\b|\bfloor\b|\bbox\b|postfach|\d+[a-z]?,\s)"
+            r"\baleja\b|вул\.|вулиця|\bул\.|улица|просп|пр-т|\bпр\.|буд\.|\bд\.|\bno\.\s*[0-9]|",
+            r"\blot\s*[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|[0-9]+[a-z]?,\s)"
         ))
         .expect("street regex")
     });
-    // `Speicherstadt 12`, `Hof 3a`: a name and a house number.
+    // `Speicherstadt 12`, `Hof 3a`: a name and a house number. The name's length is checked in
+    // code: a bounded repetition of a Unicode class compiles into one copy of the class per
+    // repetition (20 ms at start-up for `{2,40}`). The split is unique (the name holds no digits),
+    // so the check is exactly the bounded pattern.
     static HOUSE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\p{L}[\p{L}.\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?$").expect("house number regex")
+        Regex::new(r"^\p{L}([\p{L}.\- ]+)\s[0-9]{1,4}\s?[a-zA-Z]?$").expect("house number regex")
     });
-    // `21 Market Row`: a house number and a short street name.
+    // `21 Market Row`: a house number and a short street name (length checked as above).
     static HOUSE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\d{1,4}[a-zA-Z]?,?\s\p{L}[\p{L}.'\- ]{2,30}$").expect("house regex")
+        Regex::new(r"^[0-9]{1,4}[a-zA-Z]?,?\s\p{L}([\p{L}.'\- ]+)$").expect("house regex")
     });
+    let group_len_within = |re: &Regex, t: &str, range: std::ops::RangeInclusive<usize>| {
+        re.captures(t)
+            .and_then(|c| c.get(1))
+            .is_some_and(|g| range.contains(&g.as_str().chars().count()))
+    };
     // British and similar postcodes (`NR2 1NB`, `E14 5AB`, `SW1A 1AA`).
     static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b").expect("uk postcode regex")
+        Regex::new(r"\b[A-Z]{1,2}[0-9][A-Z0-9]?\s[0-9][A-Z]{2}\b").expect("uk postcode regex")
     });
     let t = text.trim();
     let no_labels = || labels::find_labels(t).is_empty();
     POSTCODE.is_match(t)
         || STREET.is_match(t)
         || UK_POSTCODE.is_match(t)
-        || (HOUSE.is_match(t) && no_labels())
-        || (HOUSE_FIRST.is_match(t) && labels::norm_words(t).len() <= 4 && no_labels())
+        || (group_len_within(&HOUSE, t, 2..=40) && no_labels())
+        || (group_len_within(&HOUSE_FIRST, t, 2..=30)
+            && labels::norm_words(t).len() <= 4
+            && no_labels())
 }
 
 fn is_id_line(text: &str) -> bool {

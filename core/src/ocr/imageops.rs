@@ -222,8 +222,54 @@ pub fn snap_band(img: &GrayImage, top: u32, height: u32, max_move: u32) -> (u32,
     (t, b.saturating_sub(t))
 }
 
+/// Gray level at or below which a pixel counts as ink when looking for blank pages.
+pub const INK_LEVEL: u8 = 160;
+
+/// Fewest ink pixels per million that make a page worth reading: a blank page (white, or a white
+/// page with a few specks) has fewer. The smallest legible mark, a full stop at 6 pt rendered at
+/// 72 DPI, covers about 4 pixels of a 0.5 Mpx page, i.e. 8 per million.
+pub const MIN_INK_PER_MILLION: u64 = 8;
+
+/// Whether the image holds any ink worth reading: at least [`MIN_INK_PER_MILLION`] pixels (and
+/// at least 4) no lighter than `level`. One pass over the pixels, no allocation: the cheap test
+/// that lets a page without ink skip OCR altogether.
+pub fn has_ink(img: &GrayImage, level: u8) -> bool {
+    let area = u64::from(img.width()) * u64::from(img.height());
+    let need = (area * MIN_INK_PER_MILLION / 1_000_000).max(4);
+    let mut seen = 0u64;
+    for chunk in img.as_raw().chunks(4096) {
+        seen += chunk.iter().filter(|&&p| p <= level).count() as u64;
+        if seen >= need {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn ink_is_found_only_where_there_is_some() {
+        let white = GrayImage::from_pixel(400, 300, image::Luma([255]));
+        assert!(!has_ink(&white, INK_LEVEL));
+        let mut specks = white.clone();
+        for i in 0..3 {
+            specks.put_pixel(10 + i * 50, 20, image::Luma([0]));
+        }
+        assert!(!has_ink(&specks, INK_LEVEL), "three specks are no ink");
+        let mut word = white.clone();
+        for x in 100..140 {
+            for y in 50..60 {
+                word.put_pixel(x, y, image::Luma([30]));
+            }
+        }
+        assert!(has_ink(&word, INK_LEVEL));
+        // Light gray (a scanner's paper tone) is not ink.
+        let gray = GrayImage::from_pixel(400, 300, image::Luma([200]));
+        assert!(!has_ink(&gray, INK_LEVEL));
+        assert!(!has_ink(&GrayImage::new(0, 0), INK_LEVEL));
+    }
     use super::*;
     use image::Luma;
 
