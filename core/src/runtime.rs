@@ -89,24 +89,23 @@ pub fn library_candidates(lib: &NativeLibrary) -> Vec<PathBuf> {
 /// Tesseract parallelises inside a page with OpenMP, which reads `OMP_THREAD_LIMIT` once, when
 /// the library is loaded, so it must be in the environment before the process starts (setting it
 /// from Rust needs `unsafe`, which the workspace forbids). One OpenMP thread per page is faster
-/// on small machines, and pages and documents already run in parallel. When the variable is
-/// missing this re-executes the current binary with `OMP_THREAD_LIMIT=1` and returns the child's
-/// exit code; `None` when the variable is already set (go on normally) or the binary cannot be
-/// found (go on with tesseract's default).
+/// on small machines, and pages and documents already run in parallel.
+///
+/// When the variable is missing this replaces the current process image with the same binary,
+/// the same arguments and `OMP_THREAD_LIMIT=1` (`execve`: the same process id, no child, so the
+/// signals a supervisor sends reach the process doing the work, and its exit status is the
+/// real one). It returns only when nothing was done: `None` when the variable is already set or
+/// the binary cannot be found (go on with tesseract's default), `Some(3)` when the exec failed.
 pub fn reexec_with_omp_limit() -> Option<ExitCode> {
+    use std::os::unix::process::CommandExt;
     if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
         return None;
     }
     let exe = std::env::current_exe().ok()?;
-    let status = std::process::Command::new(exe)
+    let err = std::process::Command::new(exe)
         .args(std::env::args_os().skip(1))
         .env("OMP_THREAD_LIMIT", "1")
-        .status();
-    Some(match status {
-        Ok(s) => ExitCode::from(s.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
-        Err(e) => {
-            eprintln!("cannot re-execute with OMP_THREAD_LIMIT=1: {e}");
-            ExitCode::from(3)
-        }
-    })
+        .exec();
+    eprintln!("cannot re-execute with OMP_THREAD_LIMIT=1: {err}");
+    Some(ExitCode::from(3))
 }

@@ -3,6 +3,7 @@
 //! * `folio recognize FILE... [--pages 1,3-5] [--heavy] [--lang LIST] [--out DIR] [--config FILE]`
 //! * `folio serve [--data-dir DIR] [--listen ADDR] [--workers N] ...`: the HTTP server.
 //! * `folio admin company|key|webhook ...`: companies, API keys and webhooks of the server.
+//! * `folio worker ...` (hidden): a recognition worker process of `folio serve` (see [`worker`]).
 //!
 //! Exit status: 0 every file succeeded, 1 some file failed, 2 usage error, 3 the engine could not
 //! start (missing runtime, bad configuration).
@@ -10,6 +11,7 @@
 mod admin;
 mod recognize;
 mod serve;
+mod worker;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -33,17 +35,25 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Manage companies, API keys and webhooks (JSON on stdout).
     Admin(admin::AdminArgs),
+    /// A recognition worker of `folio serve` (started by it, talks over stdin/stdout).
+    #[command(hide = true)]
+    Worker(worker::WorkerArgs),
 }
 
 fn main() -> ExitCode {
-    // libtesseract's OpenMP must see OMP_THREAD_LIMIT=1 from process start (see the function).
-    if let Some(code) = folio::runtime::reexec_with_omp_limit() {
+    let cli = Cli::parse();
+    // libtesseract's OpenMP must see OMP_THREAD_LIMIT=1 from process start (see the function):
+    // the commands that recognise replace themselves in place (same process, no child). The
+    // server does not recognise: its workers are started with the variable set.
+    if matches!(cli.command, Command::Recognize(_) | Command::Worker(_))
+        && let Some(code) = folio::runtime::reexec_with_omp_limit()
+    {
         return code;
     }
-    let cli = Cli::parse();
     match cli.command {
         Command::Recognize(args) => recognize::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Admin(args) => admin::run(args),
+        Command::Worker(args) => worker::run(args),
     }
 }

@@ -12,8 +12,8 @@ use std::time::Duration;
 /// Database file name inside the data directory.
 pub const DB_FILE: &str = "folio.db";
 
-/// Schema version written to `meta`.
-const SCHEMA_VERSION: i64 = 1;
+/// Schema version written to `meta`: 1 the first; 2 adds `documents.worker_crashes`.
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -107,6 +107,7 @@ CREATE TABLE IF NOT EXISTS documents (
     result_json TEXT,
     text_content TEXT,
     attempts INTEGER NOT NULL DEFAULT 0,
+    worker_crashes INTEGER NOT NULL DEFAULT 0,
     queued_ms INTEGER NOT NULL,
     created_at TEXT NOT NULL,
     started_at TEXT,
@@ -202,6 +203,53 @@ fn connect(path: &Path) -> DbResult<Connection> {
     Ok(conn)
 }
 
+/// Creates the schema of a new database, or brings an older one up to [`SCHEMA_VERSION`] (one
+/// transaction); a database written by a newer version is refused.
+fn migrate(conn: &mut Connection) -> DbResult<()> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute_batch(SCHEMA)?;
+    let version: Option<String> = tx
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .map(Some)
+        .or_else(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => Ok(None),
+            e => Err(e),
+        })?;
+    let version = match version {
+        None => SCHEMA_VERSION,
+        Some(v) => v
+            .parse::<i64>()
+            .map_err(|_| DbError::Other(format!("unreadable schema version {v:?}")))?,
+    };
+    if version > SCHEMA_VERSION {
+        return Err(DbError::Other(format!(
+            "the database has schema version {version}; this folio knows up to {SCHEMA_VERSION}"
+        )));
+    }
+    // Version 2: worker crashes are counted apart from attempts. `CREATE TABLE IF NOT EXISTS`
+    // left an older table as it was.
+    let has_crashes: bool = tx.query_row(
+        "SELECT COUNT(*) > 0 FROM pragma_table_info('documents') WHERE name = 'worker_crashes'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has_crashes {
+        tx.execute_batch(
+            "ALTER TABLE documents ADD COLUMN worker_crashes INTEGER NOT NULL DEFAULT 0",
+        )?;
+    }
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)",
+        [SCHEMA_VERSION.to_string()],
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
 /// A pool of SQLite connections to one database file.
 #[derive(Clone)]
 pub struct Db {
@@ -222,12 +270,8 @@ impl Db {
         std::fs::create_dir_all(data_dir)
             .map_err(|e| DbError::Other(format!("cannot create {}: {e}", data_dir.display())))?;
         let path = data_dir.join(DB_FILE);
-        let first = connect(&path)?;
-        first.execute_batch(SCHEMA)?;
-        first.execute(
-            "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?1)",
-            [SCHEMA_VERSION.to_string()],
-        )?;
+        let mut first = connect(&path)?;
+        migrate(&mut first)?;
         let mut conns = vec![Mutex::new(first)];
         for _ in 1..pool.max(1) {
             conns.push(Mutex::new(connect(&path)?));
@@ -327,5 +371,56 @@ mod tests {
             })
             .unwrap();
         assert_eq!(n, 0);
+    }
+
+    #[test]
+    fn migrates_a_version_1_database_and_refuses_a_newer_one() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let conn = Connection::open(dir.path().join(DB_FILE)).unwrap();
+            // The version-1 documents table, without worker_crashes.
+            let v1 = SCHEMA.replace("    worker_crashes INTEGER NOT NULL DEFAULT 0,\n", "");
+            assert_ne!(v1, SCHEMA);
+            conn.execute_batch(&v1).unwrap();
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', '1')",
+                [],
+            )
+            .unwrap();
+        }
+        let db = Db::open(dir.path(), 1).unwrap();
+        let (version, crashes): (String, i64) = db
+            .with(|c| {
+                Ok((
+                    c.query_row(
+                        "SELECT value FROM meta WHERE key='schema_version'",
+                        [],
+                        |r| r.get(0),
+                    )?,
+                    c.query_row(
+                        "SELECT COUNT(*) FROM pragma_table_info('documents') \
+                         WHERE name = 'worker_crashes'",
+                        [],
+                        |r| r.get(0),
+                    )?,
+                ))
+            })
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION.to_string());
+        assert_eq!(crashes, 1);
+        drop(db);
+        // Opening again changes nothing; a newer database is refused.
+        let db = Db::open(dir.path(), 1).unwrap();
+        db.with(|c| {
+            c.execute(
+                "UPDATE meta SET value = '99' WHERE key = 'schema_version'",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+        drop(db);
+        let err = Db::open(dir.path(), 1).unwrap_err();
+        assert!(err.to_string().contains("schema version 99"), "{err}");
     }
 }

@@ -3,13 +3,18 @@
 //!
 //! * [`api`] and [`upload`]: the axum routes;
 //! * [`store`] over [`db`]: records, the durable queue, billing, idempotency, deliveries;
-//! * [`worker`]: N recognition workers on blocking threads;
+//! * [`worker`] over [`pool`]: N recognition slots, each with a worker process (`folio
+//!   worker`) under a memory and a time limit;
 //! * [`webhooks`]: the delivery loop;
 //! * [`auth`], [`ratelimit`], [`metrics`], [`error`]: the service concerns.
 //!
 //! After a crash (kill -9 included) a restart requeues interrupted documents, resumes pending
 //! deliveries and forgets half-accepted uploads; every state change that matters is committed
 //! in one SQLite transaction, so nothing is lost, processed into two results or charged twice.
+//!
+//! SIGTERM or SIGINT drains: no new connections or documents, the documents in progress get
+//! `--drain-secs` to finish, then their workers are killed and they go back to the queue; the
+//! process exits 0. Workers never outlive the server (see [`crate::worker`]).
 
 pub mod api;
 pub mod auth;
@@ -18,6 +23,7 @@ pub mod error;
 pub mod listen;
 pub mod metrics;
 pub mod model;
+pub mod pool;
 pub mod ratelimit;
 pub mod store;
 pub mod upload;
@@ -25,7 +31,7 @@ pub mod webhooks;
 pub mod worker;
 
 use clap::Args as ClapArgs;
-use folio::{CancelToken, Engine, EngineConfig};
+use folio::{CancelToken, EngineConfig};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -37,8 +43,6 @@ use std::time::Duration;
 pub struct App {
     /// The database.
     pub db: db::Db,
-    /// The recognition engine (built once).
-    pub engine: Engine,
     /// Stored uploads, one file per document, named by the document id.
     pub files_dir: PathBuf,
     /// Uploads being received.
@@ -139,6 +143,50 @@ pub struct ServeArgs {
     /// Connection limits and timeouts.
     #[command(flatten)]
     pub limits: listen::ListenArgs,
+    /// Memory limit of one worker process, MB: its address space (RLIMIT_AS) and its resident
+    /// size, watched by the server. A document that breaks it, or crashes its worker, 3 times
+    /// is FAILED with RESOURCE_LIMIT.
+    #[arg(long, default_value_t = 2048)]
+    pub worker_memory_mb: u64,
+    /// Time limit of one document, seconds (its worker is killed past it; it counts as a crash).
+    #[arg(long, default_value_t = 300)]
+    pub document_timeout_secs: u64,
+    /// Documents after which a worker process is replaced by a fresh one (0: never).
+    #[arg(long, default_value_t = 200)]
+    pub worker_max_documents: u64,
+    /// Resident size, MB, above which a worker process is replaced once its document is done.
+    #[arg(long, default_value_t = 512)]
+    pub worker_recycle_mb: u64,
+    /// Seconds a worker process may stay idle before it exits, returning its memory (0: never).
+    #[arg(long, default_value_t = 60)]
+    pub worker_idle_secs: u64,
+    /// On SIGTERM/SIGINT, seconds the documents in progress get to finish before their workers
+    /// are killed and they go back to the queue.
+    #[arg(long, default_value_t = 30)]
+    pub drain_secs: u64,
+}
+
+/// The worker pool settings of `folio serve` options.
+fn pool_config(args: &ServeArgs) -> Result<pool::PoolConfig, String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find the folio binary to start workers: {e}"))?;
+    let engine_config = match &args.engine_config {
+        Some(p) => Some(
+            std::fs::canonicalize(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(pool::PoolConfig {
+        exe,
+        engine_config,
+        memory_limit: args.worker_memory_mb.saturating_mul(1024 * 1024),
+        document_timeout: Duration::from_secs(args.document_timeout_secs.max(1)),
+        max_documents: args.worker_max_documents,
+        recycle_rss: args.worker_recycle_mb.saturating_mul(1024 * 1024),
+        idle: Duration::from_secs(args.worker_idle_secs),
+        threads: cpus.div_ceil(args.workers.max(1)),
+    })
 }
 
 /// The signing key of artifact links: created once in the data directory (owner-only).
@@ -173,8 +221,9 @@ fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
     hex::decode(key).map_err(std::io::Error::other)
 }
 
-/// Builds the shared state (database opened and recovered, engine built); `addr` is the address
-/// actually listened on (the default public URL).
+/// Builds the shared state (database opened and recovered, engine configuration checked: the
+/// engines live in the worker processes); `addr` is the address actually listened on (the
+/// default public URL).
 pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String> {
     let files_dir = args.data_dir.join("files");
     let tmp_dir = args.data_dir.join("tmp");
@@ -192,15 +241,11 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
     if requeued > 0 {
         eprintln!("folio serve: {requeued} interrupted document(s) back in the queue");
     }
-    let config = match &args.engine_config {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            EngineConfig::from_json(&text).map_err(|e| e.to_string())?
-        }
-        None => EngineConfig::default(),
-    };
-    let engine = Engine::new(config).map_err(|e| format!("cannot start the engine: {e}"))?;
+    if let Some(p) = &args.engine_config {
+        let text =
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        EngineConfig::from_json(&text).map_err(|e| e.to_string())?;
+    }
     let url_policy = webhooks::UrlPolicy {
         allow_http: args.allow_http_webhooks,
         allow_private: args.allow_private_webhooks,
@@ -209,7 +254,6 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
         signing_key(&args.data_dir).map_err(|e| format!("cannot create the signing key: {e}"))?;
     Ok(Arc::new(App {
         db,
-        engine,
         files_dir,
         tmp_dir,
         url_policy,
@@ -230,7 +274,29 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
     }))
 }
 
-/// Runs the server until Ctrl-C / SIGTERM.
+/// Counts SIGTERM and SIGINT deliveries into `count` (the first drains, a second stops at once).
+async fn count_signals(count: tokio::sync::watch::Sender<u32>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (mut term, mut int) = match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) {
+        (Ok(t), Ok(i)) => (t, i),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("folio serve: cannot listen for signals: {e}");
+            return;
+        }
+    };
+    loop {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        count.send_modify(|n| *n += 1);
+    }
+}
+
+/// Runs the server until SIGTERM or SIGINT, then drains (see the module documentation).
 pub fn run(args: ServeArgs) -> ExitCode {
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -244,6 +310,8 @@ pub fn run(args: ServeArgs) -> ExitCode {
         }
     };
     rt.block_on(async move {
+        let (signals_tx, signals) = tokio::sync::watch::channel(0u32);
+        tokio::spawn(count_signals(signals_tx));
         let listener = match tokio::net::TcpListener::bind(args.listen).await {
             Ok(l) => l,
             Err(e) => {
@@ -259,9 +327,49 @@ pub fn run(args: ServeArgs) -> ExitCode {
                 return ExitCode::from(3);
             }
         };
-        for _ in 0..args.workers {
-            tokio::spawn(worker::run(state.clone()));
+        let cfg = match pool_config(&args) {
+            Ok(c) => Arc::new(c),
+            Err(e) => {
+                eprintln!("folio serve: {e}");
+                return ExitCode::from(3);
+            }
+        };
+        // The workers start before the address is announced: an engine that cannot start is
+        // an error at start (exit 3), not at the first document.
+        let starting: Vec<_> = (0..args.workers)
+            .map(|_| {
+                let cfg = cfg.clone();
+                tokio::spawn(async move { pool::WorkerProcess::spawn(&cfg).await })
+            })
+            .collect();
+        let mut workers = Vec::with_capacity(starting.len());
+        for w in starting {
+            match w
+                .await
+                .unwrap_or_else(|e| Err(format!("starting a worker: {e}")))
+            {
+                Ok(w) => workers.push(w),
+                Err(e) => {
+                    eprintln!("folio serve: {e}");
+                    for mut w in workers {
+                        w.kill().await;
+                    }
+                    return ExitCode::from(3);
+                }
+            }
         }
+        let (phase_tx, phase) = tokio::sync::watch::channel(pool::Phase::Running);
+        let slots: Vec<_> = workers
+            .into_iter()
+            .map(|w| {
+                tokio::spawn(worker::run(
+                    state.clone(),
+                    cfg.clone(),
+                    phase.clone(),
+                    Some(w),
+                ))
+            })
+            .collect();
         tokio::spawn(webhooks::run(state.clone()));
         // The line tests and operators wait for.
         println!(
@@ -270,33 +378,66 @@ pub fn run(args: ServeArgs) -> ExitCode {
                 "listening": addr.to_string(),
                 "data_dir": args.data_dir.display().to_string(),
                 "workers": args.workers,
+                "pid": std::process::id(),
             })
         );
         let app = api::router(state);
-        let shutdown = async {
-            let ctrl_c = tokio::signal::ctrl_c();
-            #[cfg(unix)]
-            {
-                let mut term =
-                    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-                    {
-                        Ok(s) => s,
-                        Err(_) => return ctrl_c.await.unwrap_or(()),
-                    };
-                tokio::select! {
-                    _ = ctrl_c => {}
-                    _ = term.recv() => {}
-                }
-            }
-            #[cfg(not(unix))]
-            ctrl_c.await.unwrap_or(());
+        let limits = args.limits.clone();
+        let mut first = signals.clone();
+        let shutdown = async move {
+            let _ = first.wait_for(|n| *n >= 1).await;
         };
-        match listen::serve(listener, app, &args.limits, shutdown).await {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
+        let mut server =
+            tokio::spawn(async move { listen::serve(listener, app, &limits, shutdown).await });
+        let mut code = ExitCode::SUCCESS;
+        let mut signalled = signals.clone();
+        let served = tokio::select! {
+            r = &mut server => Some(r),
+            _ = signalled.wait_for(|n| *n >= 1) => None,
+        };
+        match &served {
+            Some(Ok(Err(e))) => {
                 eprintln!("folio serve: {e}");
-                ExitCode::FAILURE
+                code = ExitCode::FAILURE;
             }
+            Some(Err(e)) => {
+                eprintln!("folio serve: {e}");
+                code = ExitCode::FAILURE;
+            }
+            // Stopped by the signal (its graceful shutdown may finish first), or still serving.
+            Some(Ok(Ok(()))) | None => {}
         }
+        // Drain: no new documents; the ones in progress get the grace period, then their
+        // workers are killed and they go back to the queue (a second signal skips the wait).
+        let _ = phase_tx.send(pool::Phase::Draining);
+        let grace = Duration::from_secs(args.drain_secs);
+        let mut slots = std::pin::pin!(async move {
+            for slot in slots {
+                let _ = slot.await;
+            }
+        });
+        let mut again = signals.clone();
+        let drained = tokio::select! {
+            _ = &mut slots => true,
+            _ = tokio::time::sleep(grace) => false,
+            _ = again.wait_for(|n| *n >= 2) => false,
+        };
+        let _ = phase_tx.send(pool::Phase::Stopping);
+        if !drained
+            && tokio::time::timeout(Duration::from_secs(10), &mut slots)
+                .await
+                .is_err()
+        {
+            eprintln!("folio serve: some workers did not stop in time; exiting anyway");
+        }
+        // Connections still open get a moment to end after the drain.
+        if served.is_none()
+            && tokio::time::timeout(Duration::from_secs(1), &mut server)
+                .await
+                .is_err()
+        {
+            server.abort();
+        }
+        code
     })
 }

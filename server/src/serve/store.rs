@@ -675,6 +675,80 @@ pub fn claim_next(tx: &Transaction<'_>) -> DbResult<Option<Job>> {
     Ok(Some(job))
 }
 
+/// Times a document may end its worker (crash, memory or time limit) before it is FAILED with
+/// `RESOURCE_LIMIT` instead of being tried again.
+pub const MAX_WORKER_CRASHES: i64 = 3;
+
+/// Puts a document that was being worked on back in the queue, costing nothing (the server is
+/// shutting down). A final document is left alone. Returns whether it was requeued.
+pub fn requeue(tx: &Transaction<'_>, doc_id: &str) -> DbResult<bool> {
+    let n = tx.execute(
+        &format!(
+            "UPDATE documents SET status = 'QUEUED' WHERE id = ?1 AND status IN {}",
+            doc_status::STAGES_SQL
+        ),
+        [doc_id],
+    )?;
+    if n > 0 {
+        let op: String = tx.query_row(
+            "SELECT operation_id FROM documents WHERE id = ?1",
+            [doc_id],
+            |r| r.get(0),
+        )?;
+        refresh_operation(tx, &op)?;
+    }
+    Ok(n > 0)
+}
+
+/// What became of a document whose worker crashed or broke a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrashVerdict {
+    /// Back in the queue; the crashes so far.
+    Requeued(i64),
+    /// FAILED with `RESOURCE_LIMIT`, its reservation released (the finish path: events and
+    /// billing exactly once).
+    Failed,
+    /// Already final (cancelled meanwhile): nothing changed.
+    AlreadyFinal,
+}
+
+/// Counts a worker crash against a document: back in the queue, or FAILED with
+/// `RESOURCE_LIMIT` (not charged) at the [`MAX_WORKER_CRASHES`]th.
+pub fn worker_crashed(tx: &Transaction<'_>, doc_id: &str, reason: &str) -> DbResult<CrashVerdict> {
+    let row: Option<(String, i64)> = tx
+        .query_row(
+            "SELECT status, worker_crashes FROM documents WHERE id = ?1",
+            [doc_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let Some((status, crashes)) = row else {
+        return Ok(CrashVerdict::AlreadyFinal);
+    };
+    if doc_status::is_final(&status) {
+        return Ok(CrashVerdict::AlreadyFinal);
+    }
+    let crashes = crashes + 1;
+    tx.execute(
+        "UPDATE documents SET worker_crashes = ?2 WHERE id = ?1",
+        params![doc_id, crashes],
+    )?;
+    if crashes >= MAX_WORKER_CRASHES {
+        let outcome = Outcome::Error {
+            status: doc_status::FAILED,
+            code: folio::ErrorCode::ResourceLimit.as_str().into(),
+            message: format!(
+                "processing the document ended its worker {crashes} times (last: {reason}); \
+                 it is not tried again"
+            ),
+        };
+        finish_document(tx, doc_id, &outcome)?;
+        return Ok(CrashVerdict::Failed);
+    }
+    requeue(tx, doc_id)?;
+    Ok(CrashVerdict::Requeued(crashes))
+}
+
 /// Records the stage a document entered (unless it became final meanwhile, e.g. cancelled).
 pub fn set_stage(tx: &Transaction<'_>, doc_id: &str, stage: &str) -> DbResult<()> {
     let n = tx.execute(

@@ -1,80 +1,224 @@
-//! Recognition workers: each claims the oldest queued document from the database (the durable
-//! queue), runs the core engine on a blocking thread with the company's limits, stores every
-//! stage the engine reports, and finishes the document in one transaction (status, charge or
-//! release, webhook events).
+//! Recognition slots: each claims the oldest queued document from the database (the durable
+//! queue), hands it to its worker process ([`super::pool`]) with the company's limits, stores
+//! every stage the worker reports, and finishes the document in one transaction (status,
+//! charge or release, webhook events).
+//!
+//! A slot owns at most one worker process: started when a document comes and none is running,
+//! replaced after it crashed or broke a limit (the document is tried again, and FAILED with
+//! `RESOURCE_LIMIT` at the third time), after `max_documents` documents or when its resident
+//! size stays above `recycle_rss`, and let go when it has been idle for `idle`.
 
 use super::AppState;
-use super::model::doc_status;
-use super::store::{self, Job, Outcome};
+use super::pool::{JobEnd, Phase, PoolConfig, WorkerProcess};
+use super::store::{self, CrashVerdict, Job};
+use crate::worker::JobSpec;
 use folio::config::Limits;
-use folio::{CancelToken, ErrorCode, Progress, RecognizeOptions, Stage};
-use std::sync::Mutex;
+use folio::{CancelToken, ErrorCode};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Attempts after which a document that keeps interrupting the server (killed mid-processing
-/// every time) is failed instead of being retried forever.
-pub const MAX_ATTEMPTS: i64 = 10;
+use tokio::sync::watch;
 
 /// The file of a stored document.
 pub fn source_path(state: &AppState, doc_id: &str) -> std::path::PathBuf {
     state.files_dir.join(doc_id)
 }
 
-/// Runs one worker until the process ends.
-pub async fn run(state: AppState) {
-    loop {
+/// Pause before starting a worker again after one could not start.
+const START_RETRY: Duration = Duration::from_secs(5);
+
+/// Runs one slot until the phase leaves [`Phase::Running`] and its document (if any) is done
+/// or stopped; then lets its worker go. `worker` is one already started.
+pub async fn run(
+    state: AppState,
+    cfg: Arc<PoolConfig>,
+    mut phase: watch::Receiver<Phase>,
+    mut worker: Option<WorkerProcess>,
+) {
+    let mut idle_since = Instant::now();
+    while *phase.borrow() == Phase::Running {
         let job = state.db.call_tx(store::claim_next).await;
         match job {
-            Ok(Some(job)) => process(&state, job).await,
+            Ok(Some(job)) => {
+                if worker.is_none() {
+                    match WorkerProcess::spawn(&cfg).await {
+                        Ok(w) => worker = Some(w),
+                        Err(e) => {
+                            eprintln!("folio serve: {e}");
+                            requeue(&state, &job.document_id).await;
+                            pause(&mut phase, START_RETRY).await;
+                            continue;
+                        }
+                    }
+                }
+                if let Some(w) = worker.as_mut() {
+                    let keep = process(&state, &cfg, w, job, &mut phase).await;
+                    if !keep {
+                        worker = None;
+                    } else if let Some(w) = worker.take_if(|w| should_recycle(&cfg, w)) {
+                        w.retire().await;
+                    }
+                }
+                idle_since = Instant::now();
+            }
             Ok(None) => {
+                if !cfg.idle.is_zero()
+                    && idle_since.elapsed() >= cfg.idle
+                    && let Some(w) = worker.take()
+                {
+                    w.retire().await;
+                }
                 tokio::select! {
                     _ = state.jobs_wake.notified() => {}
                     _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+                    _ = phase.changed() => {}
                 }
             }
             Err(e) => {
                 eprintln!("folio serve: claiming a document: {e}");
-                tokio::time::sleep(Duration::from_secs(1)).await;
+                pause(&mut phase, Duration::from_secs(1)).await;
             }
+        }
+    }
+    if let Some(w) = worker {
+        w.retire().await;
+    }
+}
+
+/// Sleeps, waking early when the phase changes.
+async fn pause(phase: &mut watch::Receiver<Phase>, d: Duration) {
+    tokio::select! {
+        _ = tokio::time::sleep(d) => {}
+        _ = phase.changed() => {}
+    }
+}
+
+fn should_recycle(cfg: &PoolConfig, w: &WorkerProcess) -> bool {
+    (cfg.max_documents > 0 && w.documents >= cfg.max_documents)
+        || w.rss().is_some_and(|r| r > cfg.recycle_rss)
+}
+
+async fn requeue(state: &AppState, doc_id: &str) {
+    let id = doc_id.to_string();
+    if let Err(e) = state.db.call_tx(move |tx| store::requeue(tx, &id)).await {
+        eprintln!("folio serve: requeueing {doc_id}: {e} (it is requeued at the next start)");
+    }
+}
+
+/// Processes one claimed document on `worker`; returns whether the worker is still usable.
+async fn process(
+    state: &AppState,
+    cfg: &PoolConfig,
+    worker: &mut WorkerProcess,
+    job: Job,
+    phase: &mut watch::Receiver<Phase>,
+) -> bool {
+    let started = Instant::now();
+    let company = job.company_id.clone();
+    let limits = match state
+        .db
+        .call(move |c| store::company_limits(c, &company))
+        .await
+    {
+        Ok(Some(l)) => l,
+        Ok(None) | Err(_) => {
+            let outcome = store::Outcome::Error {
+                status: super::model::doc_status::FAILED,
+                code: ErrorCode::Internal.as_str().into(),
+                message: "the company of the document cannot be read".into(),
+            };
+            finish(state, &job.document_id, outcome, started).await;
+            return true;
+        }
+    };
+    let spec = JobSpec {
+        id: job.document_id.clone(),
+        path: source_path(state, &job.document_id),
+        filename: job.filename.clone(),
+        pages: job.selected_pages.clone(),
+        heavy: job.use_heavy,
+        limits: Limits {
+            max_file_size_mb: limits.max_file_bytes / (1024 * 1024),
+            max_pages: limits.max_pages,
+            ..Limits::default()
+        },
+    };
+    let cancel = CancelToken::new();
+    state.register_running(&job.document_id, &cancel);
+    let end = worker
+        .run_job(cfg, spec, &cancel, phase, |stage| {
+            let id = job.document_id.clone();
+            async move {
+                let doc = id.clone();
+                if let Err(e) = state
+                    .db
+                    .call_tx(move |tx| store::set_stage(tx, &doc, stage.as_str()))
+                    .await
+                {
+                    eprintln!("folio serve: stage of {id}: {e}");
+                }
+            }
+        })
+        .await;
+    state.unregister_running(&job.document_id);
+    match end {
+        JobEnd::Done(outcome) => {
+            finish(state, &job.document_id, outcome, started).await;
+            true
+        }
+        JobEnd::Stopped => {
+            requeue(state, &job.document_id).await;
+            false
+        }
+        JobEnd::Crashed(reason) => {
+            let id = job.document_id.clone();
+            let r = reason.clone();
+            let verdict = state
+                .db
+                .call_tx(move |tx| store::worker_crashed(tx, &id, &r))
+                .await;
+            match verdict {
+                Ok(CrashVerdict::Requeued(n)) => eprintln!(
+                    "folio serve: {}: {reason} (worker pid {}, attempt {}; crash {n} of {}, \
+                     queued again)",
+                    job.document_id,
+                    worker.pid(),
+                    job.attempts,
+                    store::MAX_WORKER_CRASHES
+                ),
+                Ok(CrashVerdict::Failed) => {
+                    eprintln!(
+                        "folio serve: {}: {reason} (worker pid {}); FAILED with {}",
+                        job.document_id,
+                        worker.pid(),
+                        ErrorCode::ResourceLimit.as_str()
+                    );
+                    state.metrics.document(
+                        super::model::doc_status::FAILED,
+                        started.elapsed().as_secs_f64(),
+                    );
+                    state.deliveries_wake.notify_one();
+                }
+                Ok(CrashVerdict::AlreadyFinal) => {}
+                Err(e) => eprintln!(
+                    "folio serve: recording the crash of {}: {e} (it is requeued at the next start)",
+                    job.document_id
+                ),
+            }
+            false
         }
     }
 }
 
-async fn process(state: &AppState, job: Job) {
-    let started = Instant::now();
-    let cancel = CancelToken::new();
-    state.register_running(&job.document_id, &cancel);
-    let outcome = if job.attempts > MAX_ATTEMPTS {
-        Outcome::Error {
-            status: doc_status::FAILED,
-            code: ErrorCode::Internal.as_str().into(),
-            message: format!(
-                "processing was interrupted {} times; the document is not retried again",
-                job.attempts - 1
-            ),
-        }
-    } else {
-        let st = state.clone();
-        let j = job.clone();
-        let c = cancel.clone();
-        match tokio::task::spawn_blocking(move || recognize(&st, &j, &c)).await {
-            Ok(o) => o,
-            Err(e) => Outcome::Error {
-                status: doc_status::FAILED,
-                code: ErrorCode::Internal.as_str().into(),
-                message: format!("worker task failed: {e}"),
-            },
-        }
-    };
+/// Writes the final status (once: a document cancelled meanwhile stays cancelled).
+async fn finish(state: &AppState, doc_id: &str, outcome: store::Outcome, started: Instant) {
     let status = match &outcome {
-        Outcome::Processed { status, .. } | Outcome::Error { status, .. } => *status,
+        store::Outcome::Processed { status, .. } | store::Outcome::Error { status, .. } => *status,
     };
-    let id = job.document_id.clone();
+    let id = doc_id.to_string();
     let finished = state
         .db
         .call_tx(move |tx| store::finish_document(tx, &id, &outcome))
         .await;
-    state.unregister_running(&job.document_id);
     match finished {
         Ok(true) => {
             state
@@ -84,110 +228,7 @@ async fn process(state: &AppState, job: Job) {
         }
         Ok(false) => {} // cancelled meanwhile: already final
         Err(e) => eprintln!(
-            "folio serve: finishing {}: {e} (it stays in progress and is retried after a restart)",
-            job.document_id
+            "folio serve: finishing {doc_id}: {e} (it stays in progress and is retried after a restart)"
         ),
-    }
-}
-
-/// The blocking part: read the file, run the engine, build the outcome.
-fn recognize(state: &AppState, job: &Job, cancel: &CancelToken) -> Outcome {
-    let limits = match state.db.with(|c| store::company_limits(c, &job.company_id)) {
-        Ok(Some(l)) => l,
-        Ok(None) | Err(_) => {
-            return Outcome::Error {
-                status: doc_status::FAILED,
-                code: ErrorCode::Internal.as_str().into(),
-                message: "the company of the document cannot be read".into(),
-            };
-        }
-    };
-    let bytes = match std::fs::read(source_path(state, &job.document_id)) {
-        Ok(b) => b,
-        Err(e) => {
-            return Outcome::Error {
-                status: doc_status::FAILED,
-                code: ErrorCode::Io.as_str().into(),
-                message: format!("stored file cannot be read: {e}"),
-            };
-        }
-    };
-    let opts = RecognizeOptions {
-        pages: job.selected_pages.clone().filter(|p| !p.trim().is_empty()),
-        heavy: job.use_heavy,
-        filename: Some(job.filename.clone()),
-        limits: Some(Limits {
-            max_file_size_mb: limits.max_file_bytes / (1024 * 1024),
-            max_pages: limits.max_pages,
-        }),
-        only_document_files: true,
-        ..RecognizeOptions::default()
-    };
-    // Stage changes go to the database as they happen (pages of one stage report once).
-    let last: Mutex<Option<Stage>> = Mutex::new(None);
-    let progress = |p: Progress| {
-        let mut l = match last.lock() {
-            Ok(l) => l,
-            Err(e) => e.into_inner(),
-        };
-        if *l == Some(p.stage) {
-            return;
-        }
-        *l = Some(p.stage);
-        let id = job.document_id.clone();
-        if let Err(e) = state
-            .db
-            .tx(|tx| store::set_stage(tx, &id, p.stage.as_str()))
-        {
-            eprintln!("folio serve: stage of {id}: {e}");
-        }
-    };
-    let engine = &state.engine;
-    let result = engine
-        .extract_text_pages(&bytes, &opts, &progress, cancel)
-        .and_then(|pages| {
-            let text = folio::clean::clean(&pages).plain_text();
-            engine
-                .recognize_text_pages(&pages, &opts, &progress, cancel)
-                .map(|r| (r, text, pages.len()))
-        });
-    match result {
-        Ok((r, text, pages)) => {
-            let status = if r.final_status() == doc_status::PROCESSED {
-                doc_status::PROCESSED
-            } else {
-                doc_status::PROCESSED_WITH_WARNINGS
-            };
-            let json = serde_json::to_value(&r).unwrap_or_default();
-            Outcome::Processed {
-                status,
-                result_json: r.to_json(),
-                text,
-                pages: pages as i64,
-                document_type: json["document_type"]["code"]
-                    .as_str()
-                    .unwrap_or("OTHER")
-                    .to_string(),
-                structure_type: json["structure_type"]["code"]
-                    .as_str()
-                    .unwrap_or("TEXT")
-                    .to_string(),
-            }
-        }
-        Err(e) => {
-            let code = e.code();
-            let status = if code.is_rejection() {
-                doc_status::REJECTED
-            } else if code == ErrorCode::Cancelled {
-                doc_status::CANCELLED
-            } else {
-                doc_status::FAILED
-            };
-            Outcome::Error {
-                status,
-                code: code.as_str().into(),
-                message: e.to_string(),
-            }
-        }
     }
 }

@@ -1,0 +1,349 @@
+//! `folio worker` (hidden): one recognition worker process of `folio serve`.
+//!
+//! The server starts its workers with `OMP_THREAD_LIMIT=1` in their environment and talks to
+//! each over its stdin and stdout, one JSON object per line ([`Request`] in, [`Event`] out).
+//! A worker builds the engine once, lowers its own address-space limit (`RLIMIT_AS`), says
+//! [`Event::Ready`], then recognises the jobs it is sent one after another, reading the stored
+//! file itself and reporting each stage it enters and the outcome.
+//!
+//! A worker never outlives the server: it exits at end of input on stdin (the server closed
+//! the pipe or died) and when its parent process is no longer the server it was started by
+//! (checked by a watchdog thread several times a second), whatever it is doing.
+
+use clap::Args as ClapArgs;
+use folio::config::Limits;
+use folio::{CancelToken, Engine, EngineConfig, ErrorCode, Progress, RecognizeOptions, Stage};
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+/// `folio worker` options (set by the server).
+#[derive(ClapArgs, Debug, Clone)]
+pub struct WorkerArgs {
+    /// Process id of the server: the worker exits as soon as its parent is another process.
+    #[arg(long)]
+    pub parent_pid: u32,
+    /// Address-space limit of this process, MB, set once the engine is built (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub memory_mb: u64,
+    /// Engine configuration JSON file (see `EngineConfig`).
+    #[arg(long)]
+    pub engine_config: Option<PathBuf>,
+}
+
+/// A document to recognise.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobSpec {
+    /// Document id (echoed in the events).
+    pub id: String,
+    /// The stored file.
+    pub path: PathBuf,
+    /// The uploaded file name (a hint for the engine).
+    pub filename: String,
+    /// Page selection.
+    pub pages: Option<String>,
+    /// Enhanced recognition.
+    pub heavy: bool,
+    /// The company's limits.
+    pub limits: Limits,
+}
+
+/// A message from the server to a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    /// Recognise a document.
+    Job(JobSpec),
+    /// Cancel the document being recognised (no effect when it is another or none).
+    Cancel {
+        /// Document id.
+        id: String,
+    },
+}
+
+/// How a recognition ended, as the worker reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WireOutcome {
+    /// A result.
+    Processed {
+        /// Whether the result must be checked (PROCESSED_WITH_WARNINGS).
+        warnings: bool,
+        /// The Result JSON.
+        result_json: String,
+        /// Plain text of the document.
+        text: String,
+        /// Pages read.
+        pages: i64,
+        /// Document type code.
+        document_type: String,
+        /// Structure type code.
+        structure_type: String,
+    },
+    /// The engine's coded error.
+    Error {
+        /// Reason code.
+        code: ErrorCode,
+        /// Message.
+        message: String,
+    },
+}
+
+/// A message from a worker to the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The engine is built; jobs may come.
+    Ready,
+    /// The worker cannot work (the engine does not start); it exits.
+    Fatal {
+        /// Why.
+        message: String,
+    },
+    /// A document entered a stage.
+    Stage {
+        /// Document id.
+        id: String,
+        /// The stage.
+        stage: Stage,
+    },
+    /// A document is done.
+    Done {
+        /// Document id.
+        id: String,
+        /// How it ended.
+        outcome: WireOutcome,
+    },
+}
+
+/// Exit status of a worker whose server went away.
+const EXIT_ORPHANED: i32 = 0;
+/// How often the watchdog looks at the parent process.
+const WATCHDOG_PERIOD: Duration = Duration::from_millis(200);
+
+/// Writes one event line; a worker that cannot talk to its server has nothing left to do.
+fn send(event: &Event) {
+    let line = match serde_json::to_string(event) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("folio worker: cannot encode an event: {e}");
+            std::process::exit(1);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        std::process::exit(EXIT_ORPHANED);
+    }
+}
+
+/// Runs the worker until its input ends or its server is gone.
+pub fn run(args: WorkerArgs) -> ExitCode {
+    let parent = args.parent_pid;
+    std::thread::spawn(move || {
+        loop {
+            if std::os::unix::process::parent_id() != parent {
+                std::process::exit(EXIT_ORPHANED);
+            }
+            std::thread::sleep(WATCHDOG_PERIOD);
+        }
+    });
+    let engine = match build_engine(&args) {
+        Ok(e) => e,
+        Err(message) => {
+            send(&Event::Fatal { message });
+            return ExitCode::from(3);
+        }
+    };
+
+    // The reader thread hands jobs over with their cancel token, so that a cancel request
+    // read right after its job always finds it.
+    let current: Arc<Mutex<Option<(String, CancelToken)>>> = Arc::new(Mutex::new(None));
+    let (jobs_tx, jobs_rx) = mpsc::channel::<(JobSpec, CancelToken)>();
+    let cur = current.clone();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<Request>(&line) {
+                Ok(Request::Job(job)) => {
+                    let token = CancelToken::new();
+                    *lock(&cur) = Some((job.id.clone(), token.clone()));
+                    if jobs_tx.send((job, token)).is_err() {
+                        break;
+                    }
+                }
+                Ok(Request::Cancel { id }) => {
+                    if let Some((running, token)) = lock(&cur).as_ref()
+                        && *running == id
+                    {
+                        token.cancel();
+                    }
+                }
+                Err(e) => eprintln!("folio worker: ignoring a bad request line: {e}"),
+            }
+        }
+        // The server closed the pipe or is gone: stop now, even in the middle of a document.
+        std::process::exit(EXIT_ORPHANED);
+    });
+    // The limit comes once the engine and the threads are set up (the page threads started
+    // now): it bounds what documents take.
+    if engine.config().threads.is_none() {
+        rayon::broadcast(|_| ());
+    }
+    if args.memory_mb > 0 {
+        let bytes = args.memory_mb.saturating_mul(1024 * 1024);
+        if let Err(e) =
+            nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_AS, bytes, bytes)
+        {
+            send(&Event::Fatal {
+                message: format!("cannot set the memory limit: {e}"),
+            });
+            return ExitCode::from(3);
+        }
+    }
+    send(&Event::Ready);
+    for (job, token) in jobs_rx {
+        let outcome = recognize(&engine, &job, &token);
+        {
+            let mut c = lock(&current);
+            if c.as_ref().is_some_and(|(id, _)| *id == job.id) {
+                *c = None;
+            }
+        }
+        send(&Event::Done {
+            id: job.id,
+            outcome,
+        });
+    }
+    ExitCode::SUCCESS
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(e) => e.into_inner(),
+    }
+}
+
+fn build_engine(args: &WorkerArgs) -> Result<Engine, String> {
+    let config = match &args.engine_config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            EngineConfig::from_json(&text).map_err(|e| e.to_string())?
+        }
+        None => EngineConfig::default(),
+    };
+    Engine::new(config).map_err(|e| format!("cannot start the engine: {e}"))
+}
+
+/// Reads the stored file, runs the engine, reports stage changes (pages of one stage report
+/// once) and builds the outcome.
+fn recognize(engine: &Engine, job: &JobSpec, cancel: &CancelToken) -> WireOutcome {
+    let bytes = match std::fs::read(&job.path) {
+        Ok(b) => b,
+        Err(e) => {
+            return WireOutcome::Error {
+                code: ErrorCode::Io,
+                message: format!("stored file cannot be read: {e}"),
+            };
+        }
+    };
+    let opts = RecognizeOptions {
+        pages: job.pages.clone().filter(|p| !p.trim().is_empty()),
+        heavy: job.heavy,
+        filename: Some(job.filename.clone()),
+        limits: Some(job.limits.clone()),
+        only_document_files: true,
+        ..RecognizeOptions::default()
+    };
+    let last: Mutex<Option<Stage>> = Mutex::new(None);
+    let progress = |p: Progress| {
+        let mut l = lock(&last);
+        if *l == Some(p.stage) {
+            return;
+        }
+        *l = Some(p.stage);
+        send(&Event::Stage {
+            id: job.id.clone(),
+            stage: p.stage,
+        });
+    };
+    let result = engine
+        .extract_text_pages(&bytes, &opts, &progress, cancel)
+        .and_then(|pages| {
+            let text = folio::clean::clean(&pages).plain_text();
+            engine
+                .recognize_text_pages(&pages, &opts, &progress, cancel)
+                .map(|r| (r, text, pages.len()))
+        });
+    match result {
+        Ok((r, text, pages)) => {
+            let warnings = r.final_status() != crate::serve::model::doc_status::PROCESSED;
+            let json = serde_json::to_value(&r).unwrap_or_default();
+            WireOutcome::Processed {
+                warnings,
+                result_json: r.to_json(),
+                text,
+                pages: pages as i64,
+                document_type: json["document_type"]["code"]
+                    .as_str()
+                    .unwrap_or("OTHER")
+                    .to_string(),
+                structure_type: json["structure_type"]["code"]
+                    .as_str()
+                    .unwrap_or("TEXT")
+                    .to_string(),
+            }
+        }
+        Err(e) => WireOutcome::Error {
+            code: e.code(),
+            message: e.to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_as_one_json_line_each() {
+        let job = Request::Job(JobSpec {
+            id: "doc_1".into(),
+            path: PathBuf::from("/data/files/doc_1"),
+            filename: "a\nb.pdf".into(),
+            pages: Some("1-2".into()),
+            heavy: true,
+            limits: Limits::default(),
+        });
+        let events = [
+            Event::Ready,
+            Event::Stage {
+                id: "doc_1".into(),
+                stage: Stage::Preprocessing,
+            },
+            Event::Done {
+                id: "doc_1".into(),
+                outcome: WireOutcome::Error {
+                    code: ErrorCode::CorruptFile,
+                    message: "bad\nfile".into(),
+                },
+            },
+        ];
+        let line = serde_json::to_string(&job).unwrap();
+        assert!(!line.contains('\n'));
+        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), job);
+        for e in events {
+            let line = serde_json::to_string(&e).unwrap();
+            assert!(!line.contains('\n'));
+            assert_eq!(serde_json::from_str::<Event>(&line).unwrap(), e);
+        }
+        assert!(serde_json::from_str::<Request>(r#"{"type":"job"}"#).is_err());
+    }
+}
