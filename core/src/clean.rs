@@ -72,6 +72,11 @@ pub fn split_word(text: &str, bbox: BBox, confidence: f32) -> Vec<Token> {
 }
 
 /// Groups tokens of one page into lines (tokens left to right, lines top to bottom).
+///
+/// Near-linear: tokens come in order of their vertical centre, so a line that ends above the
+/// current token by more than half the tallest token can take no later token and leaves the scan;
+/// and in a line whose tokens came left to right (the usual case), the token nearest to a new one
+/// further right is found by a binary search instead of a scan of the line.
 pub fn build_lines(tokens: Vec<Token>, params: &CleanParams) -> Vec<Vec<Token>> {
     let mut tokens = tokens;
     tokens.sort_by(|a, b| {
@@ -80,18 +85,29 @@ pub fn build_lines(tokens: Vec<Token>, params: &CleanParams) -> Vec<Vec<Token>> 
             .total_cmp(&b.bbox.cy())
             .then(a.bbox.x0.total_cmp(&b.bbox.x0))
     });
+    let half_tallest = tokens.iter().map(|t| t.bbox.height()).fold(0f32, f32::max) / 2.0;
     let mut lines: Vec<Vec<Token>> = Vec::new();
     let mut extents: Vec<BBox> = Vec::new();
+    let mut reach: Vec<Reach> = Vec::new();
+    // Lines that may still take tokens, in line order.
+    let mut active: Vec<usize> = Vec::new();
     for t in tokens {
+        // With a margin for rounding; a NaN floor keeps every line.
+        let floor = t.bbox.cy() - half_tallest * 1.001 - 0.01;
+        active.retain(|&i| !(extents[i].y1 < floor));
         // The line whose nearest token (horizontally) overlaps best vertically.
         let mut best: Option<(usize, f32)> = None;
-        for (i, line) in lines.iter().enumerate() {
+        for &i in &active {
             if extents[i].y1 < t.bbox.y0 || extents[i].y0 > t.bbox.y1 {
                 continue;
             }
-            let nearest = line.iter().min_by(|a, b| {
-                h_distance(&a.bbox, &t.bbox).total_cmp(&h_distance(&b.bbox, &t.bbox))
-            });
+            let line = &lines[i];
+            let nearest = match reach[i].nearest(&t.bbox) {
+                Some(k) => line.get(k),
+                None => line.iter().min_by(|a, b| {
+                    h_distance(&a.bbox, &t.bbox).total_cmp(&h_distance(&b.bbox, &t.bbox))
+                }),
+            };
             let Some(nearest) = nearest else { continue };
             let ov = nearest.bbox.v_overlap(&t.bbox);
             // Heights must be comparable too: a tall token spanning two lines is not on either.
@@ -106,10 +122,15 @@ pub fn build_lines(tokens: Vec<Token>, params: &CleanParams) -> Vec<Vec<Token>> 
         match best {
             Some((i, _)) => {
                 extents[i] = extents[i].union(&t.bbox);
+                reach[i].push(&t.bbox);
                 lines[i].push(t);
             }
             None => {
                 extents.push(t.bbox);
+                let mut r = Reach::default();
+                r.push(&t.bbox);
+                reach.push(r);
+                active.push(lines.len());
                 lines.push(vec![t]);
             }
         }
@@ -119,6 +140,56 @@ pub fn build_lines(tokens: Vec<Token>, params: &CleanParams) -> Vec<Vec<Token>> 
     }
     lines.sort_by(|a, b| line_top(a).total_cmp(&line_top(b)));
     lines
+}
+
+/// What [`build_lines`] keeps of a line's tokens to find the one nearest to a new token: while
+/// the tokens came left to right (x0 never decreasing, all finite), the running maximum of their
+/// right edges.
+#[derive(Debug, Default)]
+struct Reach {
+    /// Tokens came out of order (or with a non-finite box): scan the line instead.
+    unordered: bool,
+    /// Largest x0 so far.
+    last_x0: f32,
+    /// Running maximum of x1, token by token.
+    max_x1: Vec<f32>,
+    /// First token with the largest x1.
+    argmax: usize,
+}
+
+impl Reach {
+    fn push(&mut self, b: &BBox) {
+        let finite = [b.x0, b.x1, b.y0, b.y1].iter().all(|v| v.is_finite());
+        if self.unordered || !finite || (!self.max_x1.is_empty() && b.x0 < self.last_x0) {
+            self.unordered = true;
+            self.max_x1 = Vec::new();
+            return;
+        }
+        self.last_x0 = b.x0;
+        let prev = self.max_x1.last().copied();
+        if prev.is_none_or(|m| b.x1 > m) {
+            self.argmax = self.max_x1.len();
+        }
+        self.max_x1.push(prev.map_or(b.x1, |m| m.max(b.x1)));
+    }
+
+    /// Index of the first token at the least horizontal distance from `t` (as a scan with
+    /// [`h_distance`] finds it), when it can be told without a scan: every token of the line
+    /// starts at or left of `t`, so the distance is how far `t` starts right of a token's end.
+    fn nearest(&self, t: &BBox) -> Option<usize> {
+        let finite = [t.x0, t.x1].iter().all(|v| v.is_finite());
+        if self.unordered || self.max_x1.is_empty() || !finite || t.x0 < self.last_x0 || t.x1 < t.x0
+        {
+            return None;
+        }
+        // Tokens reaching t (distance 0): the first of them.
+        let first_reaching = self.max_x1.partition_point(|&m| m < t.x0);
+        if first_reaching < self.max_x1.len() {
+            return Some(first_reaching);
+        }
+        // None reaches: the one ending furthest right.
+        Some(self.argmax)
+    }
 }
 
 fn h_distance(a: &BBox, b: &BBox) -> f32 {
@@ -336,6 +407,148 @@ mod tests {
         assert_eq!(doc.lines[1].page, 2);
         assert_eq!(doc.plain_text(), "A\n\u{c}B\n");
         assert_eq!(doc.pages.len(), 2);
+    }
+
+    /// The grouping of the scan the fast paths replace, for comparison.
+    fn build_lines_by_scan(tokens: Vec<Token>, params: &CleanParams) -> Vec<Vec<Token>> {
+        let mut tokens = tokens;
+        tokens.sort_by(|a, b| {
+            a.bbox
+                .cy()
+                .total_cmp(&b.bbox.cy())
+                .then(a.bbox.x0.total_cmp(&b.bbox.x0))
+        });
+        let mut lines: Vec<Vec<Token>> = Vec::new();
+        let mut extents: Vec<BBox> = Vec::new();
+        for t in tokens {
+            let mut best: Option<(usize, f32)> = None;
+            for (i, line) in lines.iter().enumerate() {
+                if extents[i].y1 < t.bbox.y0 || extents[i].y0 > t.bbox.y1 {
+                    continue;
+                }
+                let nearest = line
+                    .iter()
+                    .min_by(|a, b| {
+                        h_distance(&a.bbox, &t.bbox).total_cmp(&h_distance(&b.bbox, &t.bbox))
+                    })
+                    .unwrap();
+                let ov = nearest.bbox.v_overlap(&t.bbox);
+                let hr = t.bbox.height().max(1e-3) / nearest.bbox.height().max(1e-3);
+                if ov >= params.min_v_overlap
+                    && (0.4..=2.5).contains(&hr)
+                    && best.is_none_or(|(_, b)| ov > b)
+                {
+                    best = Some((i, ov));
+                }
+            }
+            match best {
+                Some((i, _)) => {
+                    extents[i] = extents[i].union(&t.bbox);
+                    lines[i].push(t);
+                }
+                None => {
+                    extents.push(t.bbox);
+                    lines.push(vec![t]);
+                }
+            }
+        }
+        for l in &mut lines {
+            l.sort_by(|a, b| a.bbox.x0.total_cmp(&b.bbox.x0));
+        }
+        lines.sort_by(|a, b| line_top(a).total_cmp(&line_top(b)));
+        lines
+    }
+
+    #[test]
+    fn fast_grouping_matches_the_scan() {
+        // Pseudo-random tokens: jittered rows, overlapping and out-of-order boxes, tall ones.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 10_000) as f32 / 10.0
+        };
+        for round in 0..30 {
+            let n = 50 + round * 20;
+            let tokens: Vec<Token> = (0..n)
+                .map(|i| {
+                    let (x0, row, jitter) = (next(), (next() / 60.0).floor(), next() / 200.0);
+                    let h = if i % 17 == 0 {
+                        40.0
+                    } else {
+                        8.0 + next() / 500.0
+                    };
+                    let y0 = row * 12.0 + jitter;
+                    Token {
+                        text: format!("t{i}"),
+                        bbox: BBox::new(x0, y0, x0 + 5.0 + next() / 50.0, y0 + h),
+                        confidence: 1.0,
+                    }
+                })
+                .collect();
+            let p = CleanParams::default();
+            let texts = |ls: Vec<Vec<Token>>| -> Vec<Vec<String>> {
+                ls.into_iter()
+                    .map(|l| l.into_iter().map(|t| t.text).collect())
+                    .collect()
+            };
+            assert_eq!(
+                texts(build_lines(tokens.clone(), &p)),
+                texts(build_lines_by_scan(tokens, &p)),
+                "round {round}"
+            );
+        }
+    }
+
+    #[test]
+    fn grouping_time_grows_linearly() {
+        // Rows of a long table, and one very long line.
+        let rows = |n: usize| -> Vec<Token> {
+            (0..n)
+                .flat_map(|r| {
+                    (0..4).map(move |c| Token {
+                        text: format!("{r}.{c}"),
+                        bbox: BBox::new(
+                            c as f32 * 100.0,
+                            r as f32 * 14.0,
+                            c as f32 * 100.0 + 40.0,
+                            r as f32 * 14.0 + 10.0,
+                        ),
+                        confidence: 1.0,
+                    })
+                })
+                .collect()
+        };
+        let line = |n: usize| -> Vec<Token> {
+            (0..n)
+                .map(|i| Token {
+                    text: "w".into(),
+                    bbox: BBox::new(i as f32 * 6.0, 0.0, i as f32 * 6.0 + 5.0, 10.0),
+                    confidence: 1.0,
+                })
+                .collect()
+        };
+        let p = CleanParams::default();
+        for (what, make) in [
+            ("rows", &rows as &dyn Fn(usize) -> Vec<Token>),
+            ("one line", &line),
+        ] {
+            let (small, big) = (make(2_000), make(16_000));
+            let best = |t: &Vec<Token>| {
+                (0..3)
+                    .map(|_| {
+                        let s = std::time::Instant::now();
+                        build_lines(t.clone(), &p);
+                        s.elapsed()
+                    })
+                    .min()
+                    .unwrap()
+            };
+            let (t1, t8) = (best(&small), best(&big));
+            let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(0.002);
+            assert!(ratio < 24.0, "{what}: {ratio:.1}x ({t1:?} -> {t8:?})");
+        }
     }
 
     #[test]

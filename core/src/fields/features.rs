@@ -4,6 +4,7 @@ use crate::candidates::labels::{self, LabelHit, LabelKey};
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::types::{CleanDocument, Line};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// A field chosen by scoring candidates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -289,6 +290,48 @@ pub struct FeatureContext<'a> {
     pub bottom_total: Option<(usize, usize)>,
     /// Mean OCR confidence of all tokens (1.0 for text layers).
     pub doc_ocr_confidence: f32,
+    /// Per-candidate lookups built once, so that features are near-linear in the candidates.
+    index: CandidateIndex,
+}
+
+/// Lookups over the candidates a context was built with (what each candidate's features would
+/// otherwise find by scanning all of them).
+struct CandidateIndex {
+    /// How many candidates it was built over (another list is scanned instead).
+    items: usize,
+    /// Candidate indices per line, in list order.
+    by_line: Vec<Vec<usize>>,
+    /// How often each (kind, value) occurs.
+    occurrences: HashMap<(CandidateKind, String), u32>,
+    /// Sorted (line, start) of the candidates of each kind.
+    positions: HashMap<CandidateKind, Vec<(usize, usize)>>,
+}
+
+impl CandidateIndex {
+    fn new(lines: usize, cands: &Candidates) -> Self {
+        let mut by_line: Vec<Vec<usize>> = vec![Vec::new(); lines];
+        let mut occurrences: HashMap<(CandidateKind, String), u32> = HashMap::new();
+        let mut positions: HashMap<CandidateKind, Vec<(usize, usize)>> = HashMap::new();
+        for (i, c) in cands.items.iter().enumerate() {
+            if let Some(l) = by_line.get_mut(c.span.line) {
+                l.push(i);
+            }
+            *occurrences.entry((c.kind, c.value.clone())).or_default() += 1;
+            positions
+                .entry(c.kind)
+                .or_default()
+                .push((c.span.line, c.span.start));
+        }
+        for p in positions.values_mut() {
+            p.sort_unstable();
+        }
+        CandidateIndex {
+            items: cands.items.len(),
+            by_line,
+            occurrences,
+            positions,
+        }
+    }
 }
 
 impl<'a> FeatureContext<'a> {
@@ -344,6 +387,7 @@ impl<'a> FeatureContext<'a> {
             amounts_sorted,
             bottom_total,
             doc_ocr_confidence,
+            index: CandidateIndex::new(doc.lines.len(), cands),
         }
     }
 }
@@ -372,13 +416,23 @@ pub fn candidate_features(
         .get(c.span.line)
         .map(Vec::as_slice)
         .unwrap_or(&[]);
-    let same_line_values: Vec<&Candidate> = cands
-        .items
-        .iter()
-        .filter(|o| {
-            o.span.line == c.span.line && is_value_kind(o) == is_value_kind(c) && o.kind == c.kind
-        })
-        .collect();
+    // The index is used when it describes these candidates (else the same answers by a scan).
+    let index = (ctx.index.items == cands.items.len()).then_some(&ctx.index);
+    let same_kind_on_line =
+        |o: &&Candidate| is_value_kind(o) == is_value_kind(c) && o.kind == c.kind;
+    let same_line_values: Vec<&Candidate> = match index.and_then(|x| x.by_line.get(c.span.line)) {
+        Some(on_line) => on_line
+            .iter()
+            .filter_map(|&i| cands.items.get(i))
+            .filter(same_kind_on_line)
+            .collect(),
+        None => cands
+            .items
+            .iter()
+            .filter(|o| o.span.line == c.span.line)
+            .filter(same_kind_on_line)
+            .collect(),
+    };
     // Nearest label to the left, skipping column-header-only keys where a better one exists.
     let mut label = None;
     let mut label_same_line = false;
@@ -492,25 +546,35 @@ pub fn candidate_features(
     } else {
         None
     };
+    // The first amount not above `v` (the list is sorted largest first).
     let amount_rank = value
-        .map(|v| {
-            ctx.amounts_sorted
-                .iter()
-                .position(|x| *x <= v)
-                .unwrap_or(ctx.amounts_sorted.len()) as u32
-        })
+        .map(|v| ctx.amounts_sorted.partition_point(|x| *x > v) as u32)
         .unwrap_or(u32::MAX);
     let is_largest = c.kind == CandidateKind::Amount && c.decimals > 0 && amount_rank == 0;
-    let occurrences = cands
-        .items
-        .iter()
-        .filter(|o| o.kind == c.kind && o.value == c.value)
-        .count() as u32;
-    let order = cands
-        .items
-        .iter()
-        .filter(|o| o.kind == c.kind && (o.span.line, o.span.start) < (c.span.line, c.span.start))
-        .count() as u32;
+    let occurrences = match index {
+        Some(x) => x
+            .occurrences
+            .get(&(c.kind, c.value.clone()))
+            .copied()
+            .unwrap_or(0),
+        None => cands
+            .items
+            .iter()
+            .filter(|o| o.kind == c.kind && o.value == c.value)
+            .count() as u32,
+    };
+    let key = (c.span.line, c.span.start);
+    let order = match index {
+        Some(x) => x
+            .positions
+            .get(&c.kind)
+            .map_or(0, |p| p.partition_point(|&k| k < key)) as u32,
+        None => cands
+            .items
+            .iter()
+            .filter(|o| o.kind == c.kind && (o.span.line, o.span.start) < key)
+            .count() as u32,
+    };
     let rightmost_on_line = !same_line_values.iter().any(|o| o.span.start > c.span.start);
     Some(CandidateFeatures {
         kind: c.kind,
