@@ -132,8 +132,18 @@ impl Engine {
     /// Builds an engine with tesseract OCR and the configured scorer (the learned model by
     /// default: `RUNTIME_MISSING` when onnxruntime cannot be found, `MODEL_ERROR` when the
     /// model does not load or has the wrong inputs/outputs).
+    ///
+    /// pdfium (and onnxruntime, for the model scorer) are bound here, so that this
+    /// configuration's library paths are the ones used: a library is bound once per process,
+    /// and a configuration naming another file than the one bound is refused
+    /// (`INVALID_ARGUMENT`, naming both). pdfium not found is no error here (documents other
+    /// than PDFs need none): a PDF then fails with `RUNTIME_MISSING`.
     pub fn new(config: EngineConfig) -> Result<Self> {
         config.validate()?;
+        match PdfLib::get(config.pdfium_library.as_deref()) {
+            Err(e) if e.code() != crate::error::ErrorCode::RuntimeMissing => return Err(e),
+            _ => {}
+        }
         let ocr = Arc::new(TesseractOcr::new(&config.ocr)?);
         let ort = config.onnxruntime_library.as_deref();
         let scorer: Arc<dyn FieldScorer> = match (config.scorer, &config.model) {

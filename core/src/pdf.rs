@@ -13,7 +13,7 @@ use image::GrayImage;
 use layer::{CharBox, TextStats};
 use pdfium_render::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, PoisonError};
 
 /// Environment variable naming `libpdfium.so` explicitly.
 pub const PDFIUM_ENV: &str = "FOLIO_PDFIUM_LIB";
@@ -39,7 +39,8 @@ impl std::fmt::Debug for PdfLib {
     }
 }
 
-static PDFIUM: OnceLock<std::result::Result<PdfLib, String>> = OnceLock::new();
+/// The library this process bound (never unbound: pdfium's bindings are process-wide).
+static PDFIUM: Mutex<Option<&'static PdfLib>> = Mutex::new(None);
 
 /// File name of the library on this platform (`libpdfium.so` on Linux).
 pub fn library_file_name() -> PathBuf {
@@ -50,14 +51,19 @@ fn lib_name() -> PathBuf {
     PathBuf::from(Pdfium::pdfium_platform_library_name())
 }
 
-/// Candidate locations in search order (existing or not; the first existing one is bound).
-pub fn library_candidates(explicit: Option<&Path>) -> Vec<PathBuf> {
-    crate::runtime::library_candidates(&crate::runtime::NativeLibrary {
+/// pdfium as a native library to search for.
+fn native_library(explicit: Option<&Path>) -> crate::runtime::NativeLibrary {
+    crate::runtime::NativeLibrary {
         file_name: lib_name(),
         env: PDFIUM_ENV,
         venv_package: "pypdfium2_raw",
         explicit: explicit.map(Path::to_path_buf),
-    })
+    }
+}
+
+/// Candidate locations in search order (existing or not; the first existing one is bound).
+pub fn library_candidates(explicit: Option<&Path>) -> Vec<PathBuf> {
+    crate::runtime::library_candidates(&native_library(explicit))
 }
 
 fn bind(explicit: Option<&Path>) -> std::result::Result<PdfLib, String> {
@@ -117,15 +123,24 @@ fn load_error(e: PdfiumError) -> Error {
 }
 
 impl PdfLib {
-    /// Binds pdfium once per process, searching: `explicit`, `FOLIO_PDFIUM_LIB`, `lib/` next to
-    /// the executable (and next to its parent directory), then the project's `.venv`
+    /// The process's pdfium, bound by the first call (engines call this when they are built):
+    /// searching `explicit` (the file or its directory), `FOLIO_PDFIUM_LIB`, `lib/` next to the
+    /// executable (and next to its parent directory), then the project's `.venv`
     /// (`pypdfium2_raw`) found by walking up from the executable and from the current directory.
-    /// The outcome, failure included, is cached for the life of the process.
+    ///
+    /// Once bound, the library serves every later call; one whose `explicit` setting names a
+    /// different existing file gets `INVALID_ARGUMENT` naming both (a process binds one pdfium).
+    /// A failed search is `RUNTIME_MISSING` and not remembered: a later call searches again.
     pub fn get(explicit: Option<&Path>) -> Result<&'static PdfLib> {
-        match PDFIUM.get_or_init(|| bind(explicit)) {
-            Ok(lib) => Ok(lib),
-            Err(msg) => Err(Error::RuntimeMissing(msg.clone())),
+        let mut bound = PDFIUM.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(lib) = *bound {
+            crate::runtime::check_loaded(&native_library(explicit), "pdfium", &lib.path)?;
+            return Ok(lib);
         }
+        let lib: &'static PdfLib =
+            Box::leak(Box::new(bind(explicit).map_err(Error::RuntimeMissing)?));
+        *bound = Some(lib);
+        Ok(lib)
     }
 
     /// Path of the bound library.

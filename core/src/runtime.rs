@@ -86,6 +86,35 @@ pub fn library_candidates(lib: &NativeLibrary) -> Vec<PathBuf> {
     out
 }
 
+/// Checks a request for a native library against the file this process already loaded (a
+/// process loads one pdfium and one onnxruntime, bound by the first engine or caller): without an
+/// explicit setting, or with one that names no existing file, the loaded library serves; an
+/// explicit setting naming another file is refused with `INVALID_ARGUMENT`, naming both paths.
+pub fn check_loaded(lib: &NativeLibrary, what: &str, loaded: &Path) -> crate::Result<()> {
+    let Some(explicit) = &lib.explicit else {
+        return Ok(());
+    };
+    let wanted = lib.at(explicit);
+    if !wanted.is_file() || same_file(&wanted, loaded) {
+        return Ok(());
+    }
+    Err(crate::Error::InvalidArgument(format!(
+        "{what} is already loaded in this process from {}, and a process loads one {what}: this \
+         configuration asks for {}. Give every engine of a process the same library (or no \
+         setting, which uses the loaded one)",
+        loaded.display(),
+        wanted.display()
+    )))
+}
+
+/// Whether two paths name the same file (symbolic links and `..` resolved).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 /// Tesseract parallelises inside a page with OpenMP, which reads `OMP_THREAD_LIMIT` once, when
 /// the library is loaded, so it must be in the environment before the process starts (setting it
 /// from Rust needs `unsafe`, which the workspace forbids). One OpenMP thread per page is faster

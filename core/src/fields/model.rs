@@ -6,13 +6,13 @@
 use super::features::{CandidateFeatures, Field, FieldScorer, MIN_SCORE, RuleScorer};
 use super::vector::{MODEL_FIELDS, feature_count, feature_vector};
 use crate::error::{Error, Result};
-use crate::runtime::{NativeLibrary, library_candidates};
+use crate::runtime::NativeLibrary;
 use ort::session::Session;
 use ort::value::{Tensor, ValueType};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, PoisonError};
 
 /// The model committed in `models/` (built into the library: the engine's default).
 pub const EMBEDDED_MODEL: &[u8] = include_bytes!("../../../models/fields.onnx");
@@ -24,45 +24,65 @@ pub const ORT_ENV: &str = "ORT_DYLIB_PATH";
 /// The onnxruntime release the engine is built against (the `onnxruntime` PyPI package ships it).
 pub const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
 
-/// The onnxruntime environment, created once per process.
-static ORT: OnceLock<std::result::Result<ort::environment::Environment, String>> = OnceLock::new();
+/// onnxruntime as a native library to search for.
+fn native_library(explicit: Option<&Path>) -> NativeLibrary {
+    NativeLibrary {
+        file_name: PathBuf::from(ORT_LIBRARY),
+        env: ORT_ENV,
+        venv_package: "onnxruntime/capi",
+        explicit: explicit.map(Path::to_path_buf),
+    }
+}
 
+/// Candidate locations of onnxruntime in search order (existing or not; the first loadable one
+/// is loaded).
+pub fn library_candidates(explicit: Option<&Path>) -> Vec<PathBuf> {
+    crate::runtime::library_candidates(&native_library(explicit))
+}
+
+/// The onnxruntime environment this process created, and the library it was loaded from (one per
+/// process: onnxruntime's API is process-wide).
+static ORT: Mutex<Option<(&'static ort::environment::Environment, PathBuf)>> = Mutex::new(None);
+
+/// The process's onnxruntime, loaded by the first call (engines with the model scorer call this
+/// when they are built) from the first loadable library of the search order. Once loaded it
+/// serves every later call; one whose `explicit` setting names a different existing file gets
+/// `INVALID_ARGUMENT` naming both. A failed search is `RUNTIME_MISSING` and not remembered.
 fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environment> {
-    let env = ORT.get_or_init(|| {
-        let lib = NativeLibrary {
-            file_name: PathBuf::from(ORT_LIBRARY),
-            env: ORT_ENV,
-            venv_package: "onnxruntime/capi",
-            explicit: explicit.map(Path::to_path_buf),
-        };
-        let mut tried = Vec::new();
-        for path in library_candidates(&lib) {
-            if !path.is_file() {
-                tried.push(format!("{} (absent)", path.display()));
-                continue;
-            }
-            match ort::init_from(&path) {
-                Ok(builder) => {
-                    return builder
-                        .with_name("folio")
-                        .build()
-                        .map_err(|e| format!("onnxruntime {}: {e}", path.display()));
-                }
-                Err(e) => tried.push(format!("{} ({e})", path.display())),
-            }
+    let lib = native_library(explicit);
+    let mut loaded = ORT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((env, path)) = &*loaded {
+        crate::runtime::check_loaded(&lib, "onnxruntime", path)?;
+        return Ok(env);
+    }
+    let mut tried = Vec::new();
+    for path in crate::runtime::library_candidates(&lib) {
+        if !path.is_file() {
+            tried.push(format!("{} (absent)", path.display()));
+            continue;
         }
-        Err(format!(
-            "onnxruntime ({ORT_LIBRARY}) not found or not loadable; tried: {}. Install it with \
-             `bash scripts/setup.sh` (onnxruntime in the project's .venv), point {ORT_ENV} or the \
-             `onnxruntime_library` setting at it, or choose `\"scorer\": \"rules\"`",
-            if tried.is_empty() {
-                "nothing".into()
-            } else {
-                tried.join(", ")
+        match ort::init_from(&path) {
+            Ok(builder) => {
+                let env = builder.with_name("folio").build().map_err(|e| {
+                    Error::RuntimeMissing(format!("onnxruntime {}: {e}", path.display()))
+                })?;
+                let env: &'static ort::environment::Environment = Box::leak(Box::new(env));
+                *loaded = Some((env, path));
+                return Ok(env);
             }
-        ))
-    });
-    env.as_ref().map_err(|e| Error::RuntimeMissing(e.clone()))
+            Err(e) => tried.push(format!("{} ({e})", path.display())),
+        }
+    }
+    Err(Error::RuntimeMissing(format!(
+        "onnxruntime ({ORT_LIBRARY}) not found or not loadable; tried: {}. Install it with \
+         `bash scripts/setup.sh` (onnxruntime in the project's .venv), point {ORT_ENV} or the \
+         `onnxruntime_library` setting at it, or choose `\"scorer\": \"rules\"`",
+        if tried.is_empty() {
+            "nothing".into()
+        } else {
+            tried.join(", ")
+        }
+    )))
 }
 
 /// One isotonic map from the model's raw probability to the observed probability of being right.
