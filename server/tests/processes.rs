@@ -366,6 +366,94 @@ fn a_document_past_the_time_limit_fails_and_the_next_one_is_processed() {
     assert_eq!(limits(&v, &key), (9, 0));
 }
 
+#[test]
+fn cancelling_a_running_document_stops_it_and_its_worker_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, key) = company_and_key(dir.path(), 10);
+    let s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "1"]);
+    let pid = s.pid();
+    let before = workers_of(pid);
+    assert_eq!(before.len(), 1);
+    let v = s.as_server(dir.path());
+    let (_, created) = view_upload(&v, &key, "x-1", form(&["invoice_en_scanpdf.pdf"])).unwrap();
+    let op = created["operation_id"].as_str().unwrap().to_string();
+    wait_working(&v, &key, &op);
+    let r = client()
+        .post(format!("{}/api/v1/operations/{op}/cancel", v.base))
+        .bearer_auth(&key)
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let done = view_wait_final(&v, &key, &op, LONG);
+    assert_eq!(done["status"], "CANCELLED", "{done}");
+    assert_eq!(limits(&v, &key), (10, 0));
+    // The worker was told, not killed: the same process takes the next document.
+    let (_, next) = view_upload(&v, &key, "x-2", form(&["invoice_de_text.pdf"])).unwrap();
+    let next = view_wait_final(&v, &key, next["operation_id"].as_str().unwrap(), LONG);
+    assert_eq!(next["documents"][0]["billing"]["documents_charged"], 1);
+    assert_eq!(workers_of(pid), before);
+}
+
+/// Waits until process `pid` is gone.
+fn wait_gone(pid: u32, limit: Duration) {
+    let start = Instant::now();
+    while Path::new(&format!("/proc/{pid}")).exists() {
+        assert!(start.elapsed() < limit, "process {pid} still there");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn workers_are_recycled_after_their_documents_and_leave_when_idle() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, key) = company_and_key(dir.path(), 10);
+    // One document per worker: the worker that took it is replaced.
+    let mut s = Proc::start(
+        dir.path(),
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "1",
+            "--worker-max-documents",
+            "1",
+            "--worker-idle-secs",
+            "0",
+        ],
+    );
+    let pid = s.pid();
+    let first = workers_of(pid);
+    assert_eq!(first.len(), 1);
+    let v = s.as_server(dir.path());
+    let (_, c) = view_upload(&v, &key, "r-1", form(&["invoice_de_text.pdf"])).unwrap();
+    let d = view_wait_final(&v, &key, c["operation_id"].as_str().unwrap(), LONG);
+    assert_eq!(d["documents"][0]["billing"]["documents_charged"], 1);
+    wait_gone(first[0], Duration::from_secs(10));
+    s.signal("TERM");
+    s.wait_exit(Duration::from_secs(15));
+    // An idle pool lets its workers go, returning their memory; work brings one back.
+    let s = Proc::start(
+        dir.path(),
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "1",
+            "--worker-idle-secs",
+            "1",
+        ],
+    );
+    let pid = s.pid();
+    let v = s.as_server(dir.path());
+    let (_, c) = view_upload(&v, &key, "r-2", form(&["invoice_de_text.pdf"])).unwrap();
+    view_wait_final(&v, &key, c["operation_id"].as_str().unwrap(), LONG);
+    assert_no_workers_left(pid, Duration::from_secs(10));
+    let (_, c) = view_upload(&v, &key, "r-3", form(&["invoice_de_text.pdf"])).unwrap();
+    let d = view_wait_final(&v, &key, c["operation_id"].as_str().unwrap(), LONG);
+    assert_eq!(d["documents"][0]["billing"]["documents_charged"], 1);
+    assert_eq!(limits(&v, &key), (7, 0));
+}
+
 /// 50 alternating SIGTERM / SIGKILL cycles with uploads in flight: no process left behind, no
 /// accepted document lost, none charged twice. Every upload is retried with its idempotency
 /// key after the cycles, so each ends as exactly one operation.
