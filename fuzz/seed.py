@@ -125,23 +125,48 @@ def compound_file(streams: dict[str, bytes]) -> bytes:
     return header + b"".join(sectors)
 
 
-def word97(pieces: list[tuple[str, bool]], table_1: bool) -> bytes:
+def word97(pieces: list[tuple[str, bool]], table_1: bool, paras: list[str] | None = None) -> bytes:
     """A minimal Word 97 file: FIB, text pieces (compressed = cp1252 bytes, else UTF-16), and a
-    CLX with one Prc and the piece table, in 0Table or 1Table."""
+    CLX with one Prc and the piece table, in 0Table or 1Table. With `paras` (one of "body",
+    "cell", "row" per paragraph, a paragraph ending at each CR or cell mark), a PAPX FKP marks
+    table cells and row ends."""
     wd = bytearray(1024)
     struct.pack_into("<HH", wd, 0, 0xA5EC, 193)
     struct.pack_into("<H", wd, 0x0A, 0x0200 if table_1 else 0)
     struct.pack_into("<H", wd, 32, 14)
     struct.pack_into("<H", wd, 62, 22)
     struct.pack_into("<H", wd, 152, 93)
-    cps, pcds = [0], []
+    cps, pcds, char_fcs = [0], [], []
     for text, compressed in pieces:
         fc = len(wd)
-        wd += text.encode("cp1252") if compressed else text.encode("utf-16-le")
+        for ch in text:
+            char_fcs.append((ch, len(wd)))
+            wd += ch.encode("cp1252") if compressed else ch.encode("utf-16-le")
         cps.append(cps[-1] + len(text))
         pcds.append((fc * 2) | 0x40000000 if compressed else fc)
     struct.pack_into("<I", wd, 76, cps[-1])
     table = bytearray(16)
+    if paras is not None:
+        wd += b"\0" * (-len(wd) % 512)
+        pn = len(wd) // 512
+        page = bytearray(512)
+        bounds = [char_fcs[0][1]]
+        for i, (ch, fc) in enumerate(char_fcs):
+            if ch in "\r\x07":
+                bounds.append(char_fcs[i + 1][1] if i + 1 < len(char_fcs) else fc + 2)
+        crun = len(bounds) - 1
+        assert crun == len(paras)
+        for i, fc in enumerate(bounds):
+            struct.pack_into("<I", page, i * 4, fc)
+        page[400:406] = bytes([3, 0, 0, 0x16, 0x24, 1])
+        page[420:430] = bytes([0, 4, 0, 0, 0x16, 0x24, 1, 0x17, 0x24, 1])
+        for r, kind in enumerate(paras):
+            page[4 * (crun + 1) + 13 * r] = {"body": 0, "cell": 200, "row": 210}[kind]
+        page[511] = crun
+        wd += page
+        plc_fc = len(table)
+        table += struct.pack("<III", bounds[0], bounds[crun], pn)
+        struct.pack_into("<II", wd, 154 + 13 * 8, plc_fc, 12)
     clx_fc = len(table)
     table += bytes([1, 2, 0, 0xAA, 0xBB])
     table += bytes([2]) + struct.pack("<I", len(cps) * 4 + len(pcds) * 8)
@@ -254,10 +279,13 @@ def docx() -> bytes:
                 f'{body}{table}<w:p><w:r><w:br w:type="page"/><w:tab/><w:t>2</w:t></w:r></w:p>'
                 '</w:body></w:document>')
     buf = io.BytesIO()
+    types = ('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
+             'content-types"/>')
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.'
-                   'openxmlformats.org/package/2006/content-types"/>')
-        z.writestr("word/document.xml", document)
+        for name, content in (("[Content_Types].xml", types), ("word/document.xml", document)):
+            # A fixed date: the same bytes on every run.
+            z.writestr(zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), content,
+                       compress_type=zipfile.ZIP_DEFLATED)
     return buf.getvalue()
 
 
@@ -281,6 +309,9 @@ def main() -> int:
     docs = [
         word97([("\r".join(INVOICE_LINES) + "\r", True)], table_1=True),
         word97([("Rechnung Nr. R-7\r", False), ("Summe 12,50 EUR\r", True)], table_1=False),
+        word97([("Invoice INV-9\rItem\x07Price\x07\x07Pen\x070.30\x07\x07Total 0.30\r", False)],
+               table_1=True,
+               paras=["body", "cell", "cell", "row", "cell", "cell", "row", "body"]),
     ]
     sheets = [biff8([["Invoice INV-7", ""], ["Item", "Price"], ["Blue pen", 0.3], ["Total", 0.6]])]
     generated = {
