@@ -77,7 +77,7 @@ case "${1:-}" in
     ls "fuzz/artifacts/" | grep -E "^$t-(crash|timeout|oom|leak)-" || true
     ;;
   *)
-    sed -n '2,19p' "$0" >&2
+    sed -n '2,17p' "$0" >&2
     exit 2
     ;;
 esac
