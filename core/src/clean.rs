@@ -94,7 +94,7 @@ pub fn build_lines(tokens: Vec<Token>, params: &CleanParams) -> Vec<Vec<Token>> 
     for t in tokens {
         // With a margin for rounding; a NaN floor keeps every line.
         let floor = t.bbox.cy() - half_tallest * 1.001 - 0.01;
-        active.retain(|&i| !(extents[i].y1 < floor));
+        active.retain(|&i| extents[i].y1.partial_cmp(&floor) != Some(std::cmp::Ordering::Less));
         // The line whose nearest token (horizontally) overlaps best vertically.
         let mut best: Option<(usize, f32)> = None;
         for &i in &active {
