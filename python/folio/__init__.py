@@ -8,8 +8,8 @@
 ``Engine.recognize`` releases the GIL, so Python threads recognise in parallel;
 ``Engine.recognize_many`` runs on Rust threads and yields results as they finish. Errors are
 ``folio.FolioError`` subclasses with a stable ``.code`` (``CorruptFileError.code ==
-"CORRUPT_FILE"``); missing files and permissions raise ``FileNotFoundError`` /
-``PermissionError``.
+"CORRUPT_FILE"``; ``folio.ERROR_CODES`` maps every code to its class); missing files and
+permissions raise ``FileNotFoundError`` / ``PermissionError``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any, Optional, Union
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 from ._native import (  # noqa: E402
+    ERROR_CODES,
     CancelledError,
     CorruptFileError,
     EmptyFileError,
@@ -36,10 +37,10 @@ from ._native import (  # noqa: E402
     IoError,
     ModelError,
     OcrError,
+    ResourceLimitError,
     ResultIterator,
     RuntimeMissingError,
     SignatureError,
-    ResourceLimitError,
     TooManyPagesError,
     UnsupportedFileError,
     __version__,
@@ -47,6 +48,7 @@ from ._native import (  # noqa: E402
 )
 
 __all__ = [
+    "ERROR_CODES",
     "CancelledError",
     "CorruptFileError",
     "EmptyFileError",
@@ -59,10 +61,10 @@ __all__ = [
     "IoError",
     "ModelError",
     "OcrError",
+    "ResourceLimitError",
     "ResultIterator",
     "RuntimeMissingError",
     "SignatureError",
-    "ResourceLimitError",
     "TooManyPagesError",
     "UnsupportedFileError",
     "__version__",

@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Optional, Union, final
 __version__: str
 
 __all__ = [
+    "ERROR_CODES",
     "CancelledError",
     "CorruptFileError",
     "EmptyFileError",
@@ -19,10 +20,10 @@ __all__ = [
     "IoError",
     "ModelError",
     "OcrError",
+    "ResourceLimitError",
     "ResultIterator",
     "RuntimeMissingError",
     "SignatureError",
-    "ResourceLimitError",
     "TooManyPagesError",
     "UnsupportedFileError",
     "__version__",
@@ -51,6 +52,10 @@ class CancelledError(FolioError): ...
 class InternalError(FolioError): ...
 class SignatureError(FolioError): ...
 class ResourceLimitError(FolioError): ...
+
+ERROR_CODES: dict[str, type[FolioError]]
+"""Each stable error code (``"CORRUPT_FILE"``) and its exception class, in the codes' numeric
+order (1, 2, ...: the C API's status values)."""
 
 @final
 class Engine:

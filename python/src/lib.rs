@@ -13,8 +13,10 @@ use engine::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyFileNotFoundError, PyPermissionError, PyStopIteration};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyType};
 use serde_json::Value;
+use std::ffi::CString;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
@@ -25,76 +27,78 @@ create_exception!(
     PyException,
     "Base class of Folio's errors; `.code` is the stable code."
 );
-create_exception!(
-    folio,
-    UnsupportedFileError,
-    FolioError,
-    "The file's content is not a supported type."
-);
-create_exception!(
-    folio,
-    FileTooLargeError,
-    FolioError,
-    "The file is over the size limit."
-);
-create_exception!(
-    folio,
-    TooManyPagesError,
-    FolioError,
-    "The document has more pages than allowed."
-);
-create_exception!(folio, CorruptFileError, FolioError, "The file is damaged.");
-create_exception!(
-    folio,
-    EncryptedFileError,
-    FolioError,
-    "The file is password protected."
-);
-create_exception!(folio, EmptyFileError, FolioError, "The file is empty.");
-create_exception!(
-    folio,
-    InvalidArgumentError,
-    FolioError,
-    "An argument, option or configuration is invalid."
-);
-create_exception!(
-    folio,
-    IoError,
-    FolioError,
-    "Reading a file failed (other than not found / no permission)."
-);
-create_exception!(
-    folio,
-    RuntimeMissingError,
-    FolioError,
-    "A native library (pdfium, tesseract data) is missing."
-);
-create_exception!(folio, OcrError, FolioError, "OCR failed.");
-create_exception!(folio, ModelError, FolioError, "A model failed.");
-create_exception!(
-    folio,
-    CancelledError,
-    FolioError,
-    "The recognition was cancelled."
-);
-create_exception!(
-    folio,
-    InternalError,
-    FolioError,
-    "An internal error (a bug)."
-);
-create_exception!(
-    folio,
-    SignatureError,
-    FolioError,
-    "A webhook signature did not verify."
-);
-create_exception!(
-    folio,
-    ResourceLimitError,
-    FolioError,
-    "Processing exceeded a resource limit (memory, time)."
-);
+/// The Python exception class of each engine error code: its name and docstring. The classes
+/// are made from this one table when the module is imported, one per `ErrorCode::ALL`, each a
+/// `FolioError` subclass whose `.code` is the code's stable string (`ErrorCode::as_str`).
+fn class_of(code: ErrorCode) -> (&'static str, &'static str) {
+    match code {
+        ErrorCode::UnsupportedFileType => (
+            "UnsupportedFileError",
+            "The file's content is not a supported type.",
+        ),
+        ErrorCode::FileTooLarge => ("FileTooLargeError", "The file is over the size limit."),
+        ErrorCode::TooManyPages => (
+            "TooManyPagesError",
+            "The document has more pages than allowed.",
+        ),
+        ErrorCode::CorruptFile => ("CorruptFileError", "The file is damaged."),
+        ErrorCode::EncryptedFile => ("EncryptedFileError", "The file is password protected."),
+        ErrorCode::EmptyFile => ("EmptyFileError", "The file is empty."),
+        ErrorCode::InvalidArgument => (
+            "InvalidArgumentError",
+            "An argument, option or configuration is invalid.",
+        ),
+        ErrorCode::Io => (
+            "IoError",
+            "Reading a file failed (other than not found / no permission).",
+        ),
+        ErrorCode::RuntimeMissing => (
+            "RuntimeMissingError",
+            "A native library (pdfium, onnxruntime, tesseract data) is missing.",
+        ),
+        ErrorCode::OcrFailed => ("OcrError", "OCR failed."),
+        ErrorCode::ModelError => ("ModelError", "A model failed."),
+        ErrorCode::Cancelled => ("CancelledError", "The recognition was cancelled."),
+        ErrorCode::Internal => ("InternalError", "An internal error (a bug)."),
+        ErrorCode::SignatureInvalid => ("SignatureError", "A webhook signature did not verify."),
+        ErrorCode::ResourceLimit => (
+            "ResourceLimitError",
+            "Processing exceeded a resource limit (memory, time).",
+        ),
+    }
+}
+
+/// The exception classes made from [`class_of`], in `ErrorCode::ALL` order.
+static CLASSES: PyOnceLock<Vec<(ErrorCode, Py<PyType>)>> = PyOnceLock::new();
+
+/// Makes the exception class of every engine code.
+fn make_classes(py: Python<'_>) -> PyResult<Vec<(ErrorCode, Py<PyType>)>> {
+    let base = py.get_type::<FolioError>();
+    ErrorCode::ALL
+        .iter()
+        .map(|&code| {
+            let (name, doc) = class_of(code);
+            let qualified = CString::new(format!("folio.{name}"))?;
+            let doc = CString::new(doc)?;
+            let cls = PyErr::new_type(py, &qualified, Some(&doc), Some(&base), None)?;
+            cls.bind(py).setattr("code", code.as_str())?;
+            Ok((code, cls))
+        })
+        .collect()
+}
+
+/// An exception of the class of `code`.
+fn code_err(code: ErrorCode, msg: String) -> PyErr {
+    Python::attach(|py| {
+        match CLASSES
+            .get(py)
+            .and_then(|c| c.iter().find(|(k, _)| *k == code))
+        {
+            Some((_, cls)) => PyErr::from_type(cls.bind(py).clone(), msg),
+            None => FolioError::new_err(format!("{code}: {msg}")),
+        }
+    })
+}
 
 /// The exception of an engine error (OS errors as Python's own where they have one).
 fn to_py(e: Error) -> PyErr {
@@ -107,24 +111,7 @@ fn to_py(e: Error) -> PyErr {
             _ => {}
         }
     }
-    let msg = e.to_string();
-    match e.code() {
-        ErrorCode::UnsupportedFileType => UnsupportedFileError::new_err(msg),
-        ErrorCode::FileTooLarge => FileTooLargeError::new_err(msg),
-        ErrorCode::TooManyPages => TooManyPagesError::new_err(msg),
-        ErrorCode::CorruptFile => CorruptFileError::new_err(msg),
-        ErrorCode::EncryptedFile => EncryptedFileError::new_err(msg),
-        ErrorCode::EmptyFile => EmptyFileError::new_err(msg),
-        ErrorCode::InvalidArgument => InvalidArgumentError::new_err(msg),
-        ErrorCode::Io => IoError::new_err(msg),
-        ErrorCode::RuntimeMissing => RuntimeMissingError::new_err(msg),
-        ErrorCode::OcrFailed => OcrError::new_err(msg),
-        ErrorCode::ModelError => ModelError::new_err(msg),
-        ErrorCode::Cancelled => CancelledError::new_err(msg),
-        ErrorCode::Internal => InternalError::new_err(msg),
-        ErrorCode::SignatureInvalid => SignatureError::new_err(msg),
-        ErrorCode::ResourceLimit => ResourceLimitError::new_err(msg),
-    }
+    code_err(e.code(), e.to_string())
 }
 
 /// A native library next to this extension module (`folio/lib/`) or in an installed package
@@ -442,7 +429,7 @@ impl ResultIterator {
             let mut left = self
                 .remaining
                 .lock()
-                .map_err(|_| InternalError::new_err("iterator lock poisoned"))?;
+                .map_err(|_| code_err(ErrorCode::Internal, "iterator lock poisoned".into()))?;
             if *left == 0 {
                 return Err(PyStopIteration::new_err(()));
             }
@@ -450,7 +437,10 @@ impl ResultIterator {
         }
         let got = py.detach(|| self.rx.lock().ok().and_then(|rx| rx.recv().ok()));
         let Some((i, result)) = got else {
-            return Err(InternalError::new_err("a recognition thread stopped"));
+            return Err(code_err(
+                ErrorCode::Internal,
+                "a recognition thread stopped".into(),
+            ));
         };
         let key = self.keys[i].clone_ref(py);
         match result {
@@ -525,79 +515,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_webhook, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FolioError", py.get_type::<FolioError>())?;
-    let classes = [
-        (
-            py.get_type::<UnsupportedFileError>(),
-            "UnsupportedFileError",
-            ErrorCode::UnsupportedFileType,
-        ),
-        (
-            py.get_type::<FileTooLargeError>(),
-            "FileTooLargeError",
-            ErrorCode::FileTooLarge,
-        ),
-        (
-            py.get_type::<TooManyPagesError>(),
-            "TooManyPagesError",
-            ErrorCode::TooManyPages,
-        ),
-        (
-            py.get_type::<CorruptFileError>(),
-            "CorruptFileError",
-            ErrorCode::CorruptFile,
-        ),
-        (
-            py.get_type::<EncryptedFileError>(),
-            "EncryptedFileError",
-            ErrorCode::EncryptedFile,
-        ),
-        (
-            py.get_type::<EmptyFileError>(),
-            "EmptyFileError",
-            ErrorCode::EmptyFile,
-        ),
-        (
-            py.get_type::<InvalidArgumentError>(),
-            "InvalidArgumentError",
-            ErrorCode::InvalidArgument,
-        ),
-        (py.get_type::<IoError>(), "IoError", ErrorCode::Io),
-        (
-            py.get_type::<RuntimeMissingError>(),
-            "RuntimeMissingError",
-            ErrorCode::RuntimeMissing,
-        ),
-        (py.get_type::<OcrError>(), "OcrError", ErrorCode::OcrFailed),
-        (
-            py.get_type::<ModelError>(),
-            "ModelError",
-            ErrorCode::ModelError,
-        ),
-        (
-            py.get_type::<CancelledError>(),
-            "CancelledError",
-            ErrorCode::Cancelled,
-        ),
-        (
-            py.get_type::<InternalError>(),
-            "InternalError",
-            ErrorCode::Internal,
-        ),
-        (
-            py.get_type::<SignatureError>(),
-            "SignatureError",
-            ErrorCode::SignatureInvalid,
-        ),
-        (
-            py.get_type::<ResourceLimitError>(),
-            "ResourceLimitError",
-            ErrorCode::ResourceLimit,
-        ),
-    ];
     py.get_type::<FolioError>().setattr("code", "FOLIO_ERROR")?;
-    for (cls, name, code) in classes {
-        cls.setattr("code", code.as_str())?;
-        m.add(name, cls)?;
+    let classes = CLASSES.get_or_try_init(py, || make_classes(py))?;
+    let by_code = PyDict::new(py);
+    for (code, cls) in classes {
+        let cls = cls.bind(py);
+        m.add(cls.name()?, cls)?;
+        by_code.set_item(code.as_str(), cls)?;
     }
+    m.add("ERROR_CODES", by_code)?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import hmac
 import json
@@ -80,6 +81,69 @@ def test_error_hierarchy_and_codes(engine: folio.Engine, tmp_path: pathlib.Path)
         engine.recognize(tmp_path / "missing.pdf")
     assert issubclass(folio.SignatureError, folio.FolioError)
     assert folio.RuntimeMissingError.code == "RUNTIME_MISSING"
+
+
+# Every error class and its code, in the codes' stable numeric order (1, 2, ...: the C API's
+# status values 1 to 15). Written out here on purpose: these are the API and never change.
+PINNED_ERRORS = [
+    ("UnsupportedFileError", "UNSUPPORTED_FILE_TYPE"),
+    ("FileTooLargeError", "FILE_TOO_LARGE"),
+    ("TooManyPagesError", "TOO_MANY_PAGES"),
+    ("CorruptFileError", "CORRUPT_FILE"),
+    ("EncryptedFileError", "ENCRYPTED_FILE"),
+    ("EmptyFileError", "EMPTY_FILE"),
+    ("InvalidArgumentError", "INVALID_ARGUMENT"),
+    ("IoError", "IO_ERROR"),
+    ("RuntimeMissingError", "RUNTIME_MISSING"),
+    ("OcrError", "OCR_FAILED"),
+    ("ModelError", "MODEL_ERROR"),
+    ("CancelledError", "CANCELLED"),
+    ("InternalError", "INTERNAL_ERROR"),
+    ("SignatureError", "SIGNATURE_INVALID"),
+    ("ResourceLimitError", "RESOURCE_LIMIT"),
+]
+
+
+def test_every_error_class_and_code_is_pinned() -> None:
+    assert list(folio.ERROR_CODES) == [code for _, code in PINNED_ERRORS]
+    for name, code in PINNED_ERRORS:
+        cls = getattr(folio, name)
+        assert issubclass(cls, folio.FolioError) and cls is not folio.FolioError
+        assert cls.code == code
+        assert folio.ERROR_CODES[code] is cls
+        assert cls.__module__ == "folio" and cls.__name__ == name
+        assert cls.__doc__
+        assert cls("x").code == code
+    assert folio.FolioError.code == "FOLIO_ERROR"
+    assert {c.__name__ for c in folio.FolioError.__subclasses__()} == {n for n, _ in PINNED_ERRORS}
+
+
+def _stub_classes_and_all() -> tuple[set[str], set[str]]:
+    tree = ast.parse((pathlib.Path(folio.__file__).parent / "_native.pyi").read_text())
+    classes = {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        and any(isinstance(b, ast.Name) and b.id == "FolioError" for b in node.bases)
+    }
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            names = set(ast.literal_eval(node.value))
+    return classes, names
+
+
+def test_stub_and_package_list_exactly_the_generated_error_classes() -> None:
+    generated = {cls.__name__ for cls in folio.ERROR_CODES.values()}
+    stub_classes, stub_all = _stub_classes_and_all()
+    assert stub_classes == generated
+    error_names = lambda names: {n for n in names if n.endswith("Error") and n != "FolioError"}  # noqa: E731
+    assert error_names(stub_all) == generated
+    assert error_names(folio.__all__) == generated
+    assert error_names(dir(folio._native)) == generated
+    assert {"ERROR_CODES", "FolioError"} <= set(folio.__all__) & stub_all
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads anything")
