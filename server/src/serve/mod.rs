@@ -430,9 +430,10 @@ pub fn run(args: ServeArgs) -> ExitCode {
         {
             eprintln!("folio serve: some workers did not stop in time; exiting anyway");
         }
-        // Connections still open get a moment to end after the drain.
+        // The connections have been closing since the signal, within their own bound
+        // (`listen::SHUTDOWN_GRACE`, counted from the signal, so in parallel with the drain).
         if served.is_none()
-            && tokio::time::timeout(Duration::from_secs(1), &mut server)
+            && tokio::time::timeout(listen::SHUTDOWN_GRACE, &mut server)
                 .await
                 .is_err()
         {
