@@ -123,7 +123,8 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
     server = subprocess.Popen(
         [str(BIN), "serve", "--listen", "127.0.0.1:0", "--data-dir", str(data_dir),
-         "--rate-limit", "0", "--allow-http-webhooks", "--allow-private-webhooks"],
+         "--rate-limit", "0", "--allow-http-webhooks", "--allow-private-webhooks",
+         "--drain-secs", "5"],
         stdout=subprocess.PIPE,
         text=True,
         # From the repository, the native libraries are found in its .venv.
