@@ -180,3 +180,111 @@ fn pre_recognised_words_and_hocr_are_read() {
         assert_eq!(v["totals"]["total"], "119.00", "{name}");
     }
 }
+
+/// The files in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn out_names_never_collide_whatever_the_inputs_are_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d1, d2) = (dir.path().join("d1"), dir.path().join("d2"));
+    std::fs::create_dir(&d1).unwrap();
+    std::fs::create_dir(&d2).unwrap();
+    let x1 = write(&d1, "x.rtf", RTF_INVOICE.as_bytes());
+    let x2 = write(&d2, "x.rtf", RTF_INVOICE.as_bytes());
+    let x_2 = write(dir.path(), "x-2.rtf", RTF_INVOICE.as_bytes());
+    let a = write(dir.path(), "a.pdf", b"");
+    let a_error = write(dir.path(), "a.error.rtf", RTF_INVOICE.as_bytes());
+    let out_dir = dir.path().join("out");
+    let out = folio(&[
+        "recognize",
+        &x1,
+        &x2,
+        &x_2,
+        &a,
+        &a_error,
+        "--out",
+        &out_dir.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "a.pdf fails: {stderr}");
+    // Five inputs, five outcomes, nothing else (no temporary file left).
+    assert_eq!(
+        listing(&out_dir),
+        [
+            "a-error.json",
+            "a.error.json",
+            "x-2-2.json",
+            "x-2.json",
+            "x.json"
+        ]
+    );
+    for name in ["x.json", "x-2.json", "x-2-2.json", "a-error.json"] {
+        let v = read_json(&out_dir.join(name));
+        assert_eq!(v["schema_version"], "1.0", "{name} is a result");
+        assert_eq!(v["document"]["number"], "RE-2024-001", "{name}");
+    }
+    let err = read_json(&out_dir.join("a.error.json"));
+    assert_eq!(err["code"], "EMPTY_FILE");
+    assert_eq!(err["file"], a.as_str(), "the error names its input");
+    // Renamed outputs are announced with their input.
+    assert!(
+        stderr.contains(&format!("{x2} is written as x-2.json")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{x_2} is written as x-2-2.json")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{a_error} is written as a-error.json")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn out_never_replaces_an_input_and_a_rerun_replaces_its_own_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    // A words JSON input inside the output directory: its result cannot be `w.json`.
+    let words = r#"{"pages": [{"width": 1240, "height": 1754, "words": [
+        {"text": "Rechnung Nr. RE-2024-001", "bbox": [120, 100, 460, 128]}]}]}"#;
+    let w = write(&out_dir, "w.json", words.as_bytes());
+    let b = write(dir.path(), "b.rtf", b"");
+    let run = || folio(&["recognize", &w, &b, "--out", &out_dir.to_string_lossy()]);
+    assert_eq!(run().status.code(), Some(1), "b.rtf is empty");
+    assert_eq!(
+        std::fs::read_to_string(&w).unwrap(),
+        words,
+        "the input is intact"
+    );
+    assert_eq!(listing(&out_dir), ["b.error.json", "w-2.json", "w.json"]);
+    assert_eq!(
+        read_json(&out_dir.join("w-2.json"))["document"]["number"],
+        "RE-2024-001"
+    );
+
+    // The same command again once b.rtf is readable: its result replaces its earlier error.
+    std::fs::write(&b, RTF_INVOICE).unwrap();
+    let out = run();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(listing(&out_dir), ["b.json", "w-2.json", "w.json"]);
+    assert_eq!(std::fs::read_to_string(&w).unwrap(), words);
+}
