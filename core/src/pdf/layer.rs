@@ -324,6 +324,37 @@ pub fn to_display(
 mod tests {
     use super::*;
 
+    #[test]
+    fn word_building_time_grows_linearly() {
+        // Lines of words, one after another (a text layer of many text operations).
+        let page = |n: usize| -> Vec<CharBox> {
+            (0..n)
+                .flat_map(|i| {
+                    let (x, y) = ((i % 9) as f32 * 60.0, (i / 9 % 80) as f32 * 10.0);
+                    line(&format!("w{} ", i % 1000), x, y, 5.0, 8.0)
+                })
+                .collect()
+        };
+        let (small, big) = (page(20_000), page(160_000));
+        let best = |chars: &[CharBox]| {
+            (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    let words = build_words(chars);
+                    TextStats::of_words(words.iter().map(|w| w.text.as_str()));
+                    t.elapsed()
+                })
+                .min()
+                .unwrap()
+        };
+        let (t1, t8) = (best(&small), best(&big));
+        let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(0.002);
+        assert!(
+            ratio < 24.0,
+            "8x the characters took {ratio:.1}x ({t1:?} -> {t8:?})"
+        );
+    }
+
     fn line(text: &str, x: f32, y: f32, adv: f32, h: f32) -> Vec<CharBox> {
         let mut out = Vec::new();
         let mut cx = x;
