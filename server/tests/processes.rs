@@ -454,6 +454,55 @@ fn workers_are_recycled_after_their_documents_and_leave_when_idle() {
     assert_eq!(limits(&v, &key), (7, 0));
 }
 
+/// Children of a process (every thread's `children` list).
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for t in rd.flatten() {
+            if let Ok(c) = std::fs::read_to_string(t.path().join("children")) {
+                out.extend(c.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn recognize_sets_its_thread_limit_in_place_and_a_signal_reaches_it() {
+    let mut child = Command::new(bin())
+        .arg("recognize")
+        .arg(fixture("invoice_en_scanpdf.pdf"))
+        .env_remove("OMP_THREAD_LIMIT")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("folio recognize starts");
+    let pid = child.id();
+    // The same process re-executes itself with the variable: no wrapper, no child.
+    let start = Instant::now();
+    loop {
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        if env.split(|b| *b == 0).any(|v| v == b"OMP_THREAD_LIMIT=1") {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "recognize ended before it was seen"
+        );
+        assert!(start.elapsed() < Duration::from_secs(10), "no re-exec seen");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(children_of(pid), Vec::<u32>::new());
+    let st = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+}
+
 /// 50 alternating SIGTERM / SIGKILL cycles with uploads in flight: no process left behind, no
 /// accepted document lost, none charged twice. Every upload is retried with its idempotency
 /// key after the cycles, so each ends as exactly one operation.
