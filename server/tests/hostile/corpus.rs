@@ -466,6 +466,19 @@ pub fn all() -> Vec<Case> {
             words_json("a b c d e f g h i j", 100_000),
         ),
         case("words-300k-words.json", words_json("w", 300_000)),
+        // 1 M text operations, flate-compressed (35 MB of content, under the unpack budget):
+        // pdfium's biggest legitimate load, about 1.3 GB.
+        case(
+            "pdf-1m-text-ops-flate.pdf",
+            pdf(&[(
+                {
+                    let mut e = ZlibEncoder::new(Vec::new(), Compression::default());
+                    e.write_all(&pdf_text_ops(1_000_000)).unwrap();
+                    e.finish().unwrap()
+                },
+                Some("FlateDecode"),
+            )]),
+        ),
         case(
             "pdf-100k-text-ops.pdf",
             pdf(&[(pdf_text_ops(100_000), None)]),
