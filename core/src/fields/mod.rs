@@ -8,6 +8,7 @@
 pub mod features;
 pub mod model;
 pub mod receipt;
+pub mod trees;
 pub mod vector;
 
 use crate::candidates::labels::{self, LabelKey};

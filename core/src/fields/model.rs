@@ -1,9 +1,12 @@
 //! The learned field scorer: a gradient-boosted model trained by `models/train.py` on the
-//! vectors of [`super::vector`], exported to ONNX and run through onnxruntime (`ort`,
-//! loaded at run time), with its isotonic calibration so that a score is the probability that
-//! the chosen candidate is right. Fields the model does not score go to the rules.
+//! vectors of [`super::vector`], exported to ONNX, with its isotonic calibration so that a score
+//! is the probability that the chosen candidate is right. Fields the model does not score go to
+//! the rules. A model of the family `train.py` exports (one binary `TreeEnsembleClassifier`),
+//! the embedded one included, is evaluated natively ([`super::trees`]) without onnxruntime;
+//! any other ONNX model runs through onnxruntime (`ort`, loaded at run time).
 
 use super::features::{CandidateFeatures, Field, FieldScorer, MIN_SCORE, RuleScorer};
+use super::trees::TreeEnsemble;
 use super::vector::{MODEL_FIELDS, feature_count, feature_vector};
 use crate::error::{Error, Result};
 use crate::runtime::NativeLibrary;
@@ -195,27 +198,38 @@ impl Calibration {
     }
 }
 
+/// What evaluates the model.
+enum Backend {
+    /// The tree ensemble family, evaluated here.
+    Native(TreeEnsemble),
+    /// Any other model: an onnxruntime session, its input and its `probabilities` output.
+    Ort {
+        session: Mutex<Session>,
+        input: String,
+        output: String,
+    },
+}
+
 /// The learned scorer.
 pub struct ModelScorer {
-    session: Mutex<Session>,
-    input: String,
-    output: String,
+    backend: Backend,
     calibration: Calibration,
     rules: RuleScorer,
 }
 
 impl std::fmt::Debug for ModelScorer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ModelScorer")
-            .field("input", &self.input)
-            .field("output", &self.output)
-            .finish()
+        let mut d = f.debug_struct("ModelScorer");
+        match &self.backend {
+            Backend::Native(t) => d.field("native_trees", &t.features()),
+            Backend::Ort { input, output, .. } => d.field("input", input).field("output", output),
+        };
+        d.finish()
     }
 }
 
 impl ModelScorer {
-    /// The embedded model, onnxruntime found by the documented search order (`onnxruntime`:
-    /// an explicit library path or its directory).
+    /// The embedded model (evaluated natively: `onnxruntime` is not loaded for it).
     pub fn embedded(onnxruntime: Option<&Path>) -> Result<Self> {
         Self::from_bytes(EMBEDDED_MODEL, EMBEDDED_CALIBRATION, onnxruntime)
     }
@@ -236,10 +250,28 @@ impl ModelScorer {
         Self::from_bytes(&bytes, &cal, onnxruntime)
     }
 
-    /// A model in memory; checks its input and output names and shapes.
+    /// A model in memory; checks its input and output names and shapes. A model of the tree
+    /// ensemble family is evaluated natively; any other runs through onnxruntime, found by the
+    /// documented search order (`onnxruntime`: an explicit library path or its directory).
     pub fn from_bytes(model: &[u8], calibration: &str, onnxruntime: Option<&Path>) -> Result<Self> {
-        let env = runtime(onnxruntime)?;
         let calibration = Calibration::parse(calibration)?;
+        if let Some(trees) = TreeEnsemble::from_onnx(model, feature_count())? {
+            return Ok(ModelScorer {
+                backend: Backend::Native(trees),
+                calibration,
+                rules: RuleScorer,
+            });
+        }
+        Self::with_onnxruntime(model, calibration, onnxruntime)
+    }
+
+    /// A model run by onnxruntime; checks its input and output names and shapes.
+    fn with_onnxruntime(
+        model: &[u8],
+        calibration: Calibration,
+        onnxruntime: Option<&Path>,
+    ) -> Result<Self> {
+        let env = runtime(onnxruntime)?;
         let load = |e: String| Error::Model(format!("cannot load the field model: {e}"));
         let mut builder = Session::builder(env)
             .map_err(|e| load(e.to_string()))?
@@ -281,28 +313,52 @@ impl ModelScorer {
             }
         }
         Ok(ModelScorer {
-            input: inp.name().to_string(),
-            output: output.name().to_string(),
-            session: Mutex::new(session),
+            backend: Backend::Ort {
+                input: inp.name().to_string(),
+                output: output.name().to_string(),
+                session: Mutex::new(session),
+            },
             calibration,
             rules: RuleScorer,
         })
     }
 
-    /// Raw model probabilities of rows (`rows.len() / feature_count()` of them).
+    /// Raw model probabilities (of the positive class) of rows (`rows.len() / feature_count()`
+    /// of them).
     fn run(&self, rows: Vec<f32>) -> Result<Vec<f32>> {
+        Ok(self
+            .probabilities(rows)?
+            .into_iter()
+            .map(|p| p[1])
+            .collect())
+    }
+
+    /// The model's `probabilities` of rows, both columns.
+    fn probabilities(&self, rows: Vec<f32>) -> Result<Vec<[f32; 2]>> {
         let n = feature_count();
         let count = rows.len() / n;
+        let (session, input, output) = match &self.backend {
+            Backend::Native(trees) => {
+                return Ok(rows
+                    .chunks_exact(n)
+                    .map(|row| trees.predict_row(row))
+                    .collect());
+            }
+            Backend::Ort {
+                session,
+                input,
+                output,
+            } => (session, input, output),
+        };
         let tensor = Tensor::from_array(([count, n], rows))
             .map_err(|e| Error::Model(format!("model input: {e}")))?;
-        let mut session = self
-            .session
+        let mut session = session
             .lock()
             .map_err(|_| Error::Internal("model session lock poisoned".into()))?;
         let out = session
-            .run(ort::inputs![self.input.as_str() => tensor])
+            .run(ort::inputs![input.as_str() => tensor])
             .map_err(|e| Error::Model(format!("model run: {e}")))?;
-        let probs = out[self.output.as_str()]
+        let probs = out[output.as_str()]
             .try_extract_array::<f32>()
             .map_err(|e| Error::Model(format!("model output: {e}")))?;
         if probs.shape() != [count, 2] {
@@ -311,7 +367,7 @@ impl ModelScorer {
                 probs.shape()
             )));
         }
-        Ok((0..count).map(|i| probs[[i, 1]]).collect())
+        Ok((0..count).map(|i| [probs[[i, 0]], probs[[i, 1]]]).collect())
     }
 
     /// Calibrated scores of candidates for a field the model scores; a tiny share of the raw
@@ -485,6 +541,180 @@ mod tests {
             m.score_batch(Field::Number, &[&amount, &date]),
             vec![0.0, 0.0]
         );
+    }
+
+    /// The embedded model run by onnxruntime (loaded from the .venv as the engine does).
+    fn embedded_with_onnxruntime() -> ModelScorer {
+        let cal = Calibration::parse(EMBEDDED_CALIBRATION).unwrap();
+        let m = ModelScorer::with_onnxruntime(EMBEDDED_MODEL, cal, None)
+            .expect("onnxruntime loads (bash scripts/setup.sh)");
+        assert!(matches!(m.backend, Backend::Ort { .. }));
+        m
+    }
+
+    fn assert_same_probabilities(native: &ModelScorer, ort: &ModelScorer, rows: Vec<f32>) {
+        let a = native.probabilities(rows.clone()).unwrap();
+        let b = ort.probabilities(rows).unwrap();
+        assert_eq!(a.len(), b.len());
+        for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+            let worst = (a[0] - b[0]).abs().max((a[1] - b[1]).abs());
+            assert!(worst <= 1e-5, "row {i}: native {a:?}, onnxruntime {b:?}");
+        }
+    }
+
+    /// Feature vectors of every candidate of the fixture documents that need no OCR, per field.
+    fn fixture_candidates() -> Vec<(String, Field, Vec<CandidateFeatures>)> {
+        use crate::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
+        use crate::{candidates, clean, fields::features};
+        let engine = Engine::new(EngineConfig {
+            scorer: ScorerKind::Rules,
+            ..EngineConfig::default()
+        })
+        .unwrap();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/docs");
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                !name.ends_with(".json") && !name.starts_with("bad_") && !name.contains("scan")
+            })
+            .collect();
+        paths.sort();
+        let mut out = Vec::new();
+        for path in paths {
+            let bytes = std::fs::read(&path).unwrap();
+            let opts = RecognizeOptions::default();
+            let Ok(pages) = engine.extract_text_pages(&bytes, &opts, &|_| {}, &CancelToken::new())
+            else {
+                continue;
+            };
+            let doc = clean::clean(&pages);
+            let cands = candidates::extract(&doc);
+            let ctx = features::FeatureContext::new(&doc, &cands);
+            let feats: Vec<CandidateFeatures> = (0..cands.items.len())
+                .filter_map(|i| features::candidate_features(&ctx, &cands, i))
+                .collect();
+            for field in MODEL_FIELDS {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                out.push((name, field, feats.clone()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_native_evaluator_equals_onnxruntime_on_the_fixtures() {
+        let native = ModelScorer::embedded(None).unwrap();
+        assert!(matches!(native.backend, Backend::Native(_)));
+        let ort = embedded_with_onnxruntime();
+        let docs = fixture_candidates();
+        let mut rows = Vec::new();
+        let mut chosen = 0;
+        for (doc, field, feats) in &docs {
+            for f in feats {
+                if let Some(v) = feature_vector(*field, f) {
+                    rows.extend(v);
+                }
+            }
+            let refs: Vec<&CandidateFeatures> = feats.iter().collect();
+            let (a, b) = (
+                native.score_batch(*field, &refs),
+                ort.score_batch(*field, &refs),
+            );
+            let best = |s: &[f32]| {
+                (0..s.len()).fold(None, |best: Option<usize>, i| match best {
+                    Some(j) if s[j] >= s[i] => Some(j),
+                    _ => Some(i),
+                })
+            };
+            assert_eq!(best(&a), best(&b), "{doc} {field:?}: {a:?} vs {b:?}");
+            chosen += usize::from(best(&a).is_some());
+            for (x, y) in a.iter().zip(&b) {
+                assert!((x - y).abs() <= 1e-5, "{doc} {field:?}: {x} vs {y}");
+            }
+        }
+        let count = rows.len() / feature_count();
+        assert!(
+            count >= 300 && chosen >= 40,
+            "{count} rows, {chosen} choices"
+        );
+        assert_same_probabilities(&native, &ort, rows);
+    }
+
+    #[test]
+    fn the_native_evaluator_equals_onnxruntime_on_random_rows() {
+        let native = ModelScorer::embedded(None).unwrap();
+        let ort = embedded_with_onnxruntime();
+        let Backend::Native(trees) = &native.backend else {
+            panic!("native")
+        };
+        // Values at, just below and just above the model's own thresholds, 0/1 flags, wide
+        // values and missing ones (NaN), so that every branch is taken both ways.
+        let mut thresholds: Vec<f32> = Vec::new();
+        trees.visit_thresholds(|t| thresholds.push(t));
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let n = feature_count();
+        let mut rows = Vec::new();
+        for _ in 0..3000 * n {
+            let r = next();
+            let t = thresholds[(r >> 8) as usize % thresholds.len()];
+            rows.push(match r % 8 {
+                0 => t,
+                1 => t.next_down(),
+                2 => t.next_up(),
+                3 => (r >> 40) as f32 / (1u64 << 24) as f32 * 4.0 - 1.0,
+                4 => ((r >> 20) & 1) as f32,
+                5 => (r >> 33) as f32 - 1e9,
+                6 if r % 64 < 8 => f32::NAN,
+                _ => 0.0,
+            });
+        }
+        assert_same_probabilities(&native, &ort, rows);
+    }
+
+    #[test]
+    fn the_native_evaluator_equals_onnxruntime_on_every_variant() {
+        use super::super::trees::encode::Trees;
+        let n = feature_count();
+        let mut variants = Vec::new();
+        for base in [vec![], vec![-0.3], vec![0.2, -0.7]] {
+            for transform in ["NONE", "LOGISTIC"] {
+                for positive in [false, true] {
+                    let mut t = Trees::sample();
+                    t.base_values = base.clone();
+                    t.post_transform = transform;
+                    if positive {
+                        t.class_weights = t.class_weights.iter().map(|w| w.abs() / 8.0).collect();
+                    }
+                    variants.push(t);
+                }
+            }
+        }
+        let mut rows = Vec::new();
+        for x0 in [-2.0, -1.0, 0.5, 0.6, f32::NAN] {
+            for x1 in [0.0, 0.25, 2.0, f32::NAN] {
+                for x2 in [0.99, 1.0, 3.0, f32::NAN] {
+                    let mut row = vec![0.0; n];
+                    row[..3].copy_from_slice(&[x0, x1, x2]);
+                    rows.extend(row);
+                }
+            }
+        }
+        for t in variants {
+            let bytes = t.onnx(n as i64);
+            let native = ModelScorer::from_bytes(&bytes, EMBEDDED_CALIBRATION, None).unwrap();
+            assert!(matches!(native.backend, Backend::Native(_)));
+            let cal = Calibration::parse(EMBEDDED_CALIBRATION).unwrap();
+            let ort = ModelScorer::with_onnxruntime(&bytes, cal, None).expect("onnxruntime");
+            assert_same_probabilities(&native, &ort, rows.clone());
+        }
     }
 
     #[test]
