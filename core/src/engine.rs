@@ -130,10 +130,10 @@ impl std::fmt::Debug for Engine {
 
 impl Engine {
     /// Builds an engine with tesseract OCR and the configured scorer (the learned model by
-    /// default: `RUNTIME_MISSING` when onnxruntime cannot be found, `MODEL_ERROR` when the
-    /// model does not load or has the wrong inputs/outputs).
+    /// default: `MODEL_ERROR` when the model does not load or has the wrong inputs/outputs;
+    /// `RUNTIME_MISSING` when a model that runs through onnxruntime cannot find it).
     ///
-    /// pdfium (and onnxruntime, for the model scorer) are bound here, so that this
+    /// pdfium (and onnxruntime, for a model that runs through it) are bound here, so that this
     /// configuration's library paths are the ones used: a library is bound once per process,
     /// and a configuration naming another file than the one bound is refused
     /// (`INVALID_ARGUMENT`, naming both). pdfium not found is no error here (documents other

@@ -1,6 +1,6 @@
-//! pdfium and onnxruntime are bound once per process, by the first engine built (or the first
-//! caller): a later request for another library file is refused with a clear error, never
-//! silently served by the first one. Each scenario needs a process of its own (nothing was bound
+//! pdfium and onnxruntime are bound once per process, by the first engine built that needs them
+//! (or the first caller): a later request for another library file is refused with a clear
+//! error, never silently served by the first one. Each scenario needs a process of its own (nothing was bound
 //! before it), so the test runs this test binary again, once per scenario.
 
 use folio::pdf::PdfLib;
@@ -51,8 +51,9 @@ fn assert_refused(r: folio::Result<Engine>, bound: &Path, asked: &Path) {
     assert!(msg.contains(&asked.display().to_string()), "{msg}");
 }
 
-/// The first engine binds its configured files; another engine asking for other files is refused,
-/// the same files (also as a directory or a symbolic link) and no setting are served.
+/// The first engine binds its configured pdfium; another engine asking for another file is
+/// refused, the same file (also as its directory or through a link) and no setting are served.
+/// onnxruntime likewise, loaded by the first that needs it (a model run through it).
 fn engine_binds_at_new(pdfium: &Path, ort: &Path, tmp: &Path) {
     let (pdf_a, ort_a) = (
         copy_into(pdfium, &tmp.join("a")),
@@ -63,34 +64,45 @@ fn engine_binds_at_new(pdfium: &Path, ort: &Path, tmp: &Path) {
         copy_into(ort, &tmp.join("b")),
     );
 
-    Engine::new(config(Some(&pdf_a), Some(&ort_a), ScorerKind::Model)).expect("first engine");
+    Engine::new(config(Some(&pdf_a), None, ScorerKind::Rules)).expect("first engine");
     // Bound by the engine before any PDF was read: page counting now uses the configured file.
     assert_eq!(PdfLib::get(None).unwrap().library_path(), pdf_a);
-
     assert_refused(
         Engine::new(config(Some(&pdf_b), None, ScorerKind::Rules)),
         &pdf_a,
         &pdf_b,
     );
-    assert_refused(
-        Engine::new(config(None, Some(&ort_b), ScorerKind::Model)),
-        &ort_a,
-        &ort_b,
-    );
     let e = PdfLib::get(Some(&pdf_b)).unwrap_err();
     assert_eq!(e.code(), ErrorCode::InvalidArgument);
 
-    // The same files, named again, as their directory, or through a link: served.
-    Engine::new(config(Some(&pdf_a), Some(&ort_a), ScorerKind::Model)).expect("same files");
+    // The same file, named again, as its directory, or through a link: served.
+    Engine::new(config(Some(&pdf_a), None, ScorerKind::Rules)).expect("same file");
     let dir = tmp.join("a");
-    Engine::new(config(Some(&dir), Some(&dir), ScorerKind::Model)).expect("their directory");
+    Engine::new(config(Some(&dir), None, ScorerKind::Rules)).expect("its directory");
     let link = tmp.join("link");
     std::os::unix::fs::symlink(&dir, &link).unwrap();
-    Engine::new(config(Some(&link), Some(&link), ScorerKind::Model)).expect("a link to them");
-    // No setting, or a setting naming no file: the bound libraries serve.
-    Engine::new(config(None, None, ScorerKind::Model)).expect("no setting");
+    Engine::new(config(Some(&link), None, ScorerKind::Rules)).expect("a link to it");
+    // No setting, or a setting naming no file: the bound library serves.
+    Engine::new(config(None, None, ScorerKind::Rules)).expect("no setting");
     let absent = tmp.join("absent/libpdfium.so");
     Engine::new(config(Some(&absent), None, ScorerKind::Rules)).expect("an absent file");
+
+    // onnxruntime: the first load binds its file, another is refused, the same one served.
+    let load = folio::fields::model::load_onnxruntime;
+    assert_eq!(load(Some(&ort_a)).unwrap(), ort_a);
+    let e = load(Some(&ort_b)).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::InvalidArgument, "{e}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&ort_a.display().to_string()) && msg.contains(&ort_b.display().to_string()),
+        "{msg}"
+    );
+    assert_eq!(load(Some(&dir)).unwrap(), ort_a);
+    assert_eq!(load(Some(&link)).unwrap(), ort_a);
+    assert_eq!(load(None).unwrap(), ort_a);
+    // The default engine evaluates its model natively: it loads no onnxruntime, so a setting
+    // it does not use is no conflict.
+    Engine::new(config(None, Some(&ort_b), ScorerKind::Model)).expect("native model");
 }
 
 /// Page counting (the server's upload) binds the default pdfium before any engine: an engine

@@ -47,8 +47,9 @@ pub fn library_candidates(explicit: Option<&Path>) -> Vec<PathBuf> {
 /// process: onnxruntime's API is process-wide).
 static ORT: Mutex<Option<(&'static ort::environment::Environment, PathBuf)>> = Mutex::new(None);
 
-/// The process's onnxruntime, loaded by the first call (engines with the model scorer call this
-/// when they are built) from the first loadable library of the search order. Once loaded it
+/// The process's onnxruntime, loaded by the first call (an engine whose model runs through
+/// onnxruntime calls this when it is built; a natively evaluated model needs none, and loads
+/// none) from the first loadable library of the search order. Once loaded it
 /// serves every later call; one whose `explicit` setting names a different existing file gets
 /// `INVALID_ARGUMENT` naming both. A failed search is `RUNTIME_MISSING` and not remembered.
 fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environment> {
@@ -86,6 +87,18 @@ fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environ
             tried.join(", ")
         }
     )))
+}
+
+/// Loads the process's onnxruntime now (as an engine whose model runs through it does when it is
+/// built) and returns the file it was loaded from; `explicit` as the `onnxruntime_library`
+/// setting. Once loaded, a request naming another existing file is `INVALID_ARGUMENT`.
+pub fn load_onnxruntime(explicit: Option<&Path>) -> Result<PathBuf> {
+    runtime(explicit)?;
+    let loaded = ORT.lock().unwrap_or_else(PoisonError::into_inner);
+    loaded
+        .as_ref()
+        .map(|(_, path)| path.clone())
+        .ok_or_else(|| Error::Internal("onnxruntime loaded but not recorded".into()))
 }
 
 /// One isotonic map from the model's raw probability to the observed probability of being right.
