@@ -220,6 +220,7 @@ pub(crate) fn parse(bytes: &[u8], ft: FileType, budget: &mut Budget) -> Result<O
         }
         FileType::Xlsx => {
             check_zip_bomb(bytes, budget)?;
+            count_unpacked(bytes, budget)?;
             sheet::parse(bytes, ft, budget.clone())?
         }
         FileType::Xls => sheet::parse(bytes, ft, budget.clone())?,
@@ -248,6 +249,27 @@ fn check_zip_bomb(bytes: &[u8], budget: &Budget) -> Result<()> {
             Resource::UnpackedBytes,
             &format!("opening a ZIP container that declares {declared} unpacked bytes"),
         ));
+    }
+    Ok(())
+}
+
+/// Unpacks every entry of a ZIP container without keeping it, charging the bytes to the budget:
+/// the spreadsheet reader unpacks the parts it reads whole, and a header may declare a tenth of
+/// a gigabyte of shared strings as a few bytes. Entries that do not unpack are left to the reader
+/// to judge.
+fn count_unpacked(bytes: &[u8], budget: &mut Budget) -> Result<()> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| Error::CorruptFile(format!("damaged ZIP container: {e}")))?;
+    let mut buf = vec![0u8; 64 * 1024];
+    for i in 0..zip.len() {
+        let Ok(mut f) = zip.by_index(i) else { continue };
+        let during = format!("unpacking {}", f.name());
+        while let Ok(n) = std::io::Read::read(&mut f, &mut buf) {
+            if n == 0 {
+                break;
+            }
+            budget.charge(Resource::UnpackedBytes, n as u64, &during)?;
+        }
     }
     Ok(())
 }
@@ -502,6 +524,53 @@ mod tests {
             e.to_string().contains("unpacking word/media/big.bin"),
             "{e}"
         );
+    }
+
+    /// Rewrites the uncompressed size of every entry named `name` (local and central headers).
+    fn lie_about_size(zip: &mut [u8], name: &str, size: u32) {
+        let mut i = 0;
+        while i + 46 <= zip.len() {
+            let (sig, name_at, size_at) = match &zip[i..i + 4] {
+                b"PK\x03\x04" => ("local", 30, 22),
+                b"PK\x01\x02" => ("central", 46, 24),
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            let len_at = if sig == "local" { 26 } else { 28 };
+            let n = u16::from_le_bytes([zip[i + len_at], zip[i + len_at + 1]]) as usize;
+            if zip.get(i + name_at..i + name_at + n) == Some(name.as_bytes()) {
+                zip[i + size_at..i + size_at + 4].copy_from_slice(&size.to_le_bytes());
+            }
+            i += 4;
+        }
+    }
+
+    #[test]
+    fn unpacked_bytes_are_counted_whatever_the_headers_declare() {
+        let zeros = vec![b'x'; 30 * 1024 * 1024];
+        let mut z = super::super::test_support::zip(&[
+            ("xl/workbook.xml", b"<workbook/>"),
+            ("xl/sharedStrings.xml", &zeros),
+        ]);
+        lie_about_size(&mut z, "xl/sharedStrings.xml", 10);
+        let limits = Limits {
+            max_unpacked_mb: 20,
+            ..Limits::default()
+        };
+        // The headers pass the declared-size check...
+        check_zip_bomb(&z, &Budget::new(&limits)).unwrap();
+        // ...the bytes do not.
+        let e = count_unpacked(&z, &mut Budget::new(&limits)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "limits.max_unpacked_mb (20) exceeded while unpacking xl/sharedStrings.xml"
+        );
+        let e = parse(&z, FileType::Xlsx, &mut Budget::new(&limits)).unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::FileTooLarge, "{e}");
+        // Within the budget nothing is refused.
+        count_unpacked(&z, &mut Budget::new(&Limits::default())).unwrap();
     }
 
     #[test]
