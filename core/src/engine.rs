@@ -491,8 +491,13 @@ mod tests {
             Arc::new(RuleScorer),
         )
         .unwrap();
+        // A page with ink (a page without any is never handed to the OCR).
+        let mut page = image::GrayImage::from_pixel(64, 64, image::Luma([255]));
+        for x in 10..50 {
+            page.put_pixel(x, 30, image::Luma([0]));
+        }
         let mut png = Vec::new();
-        image::DynamicImage::ImageLuma8(image::GrayImage::from_pixel(64, 64, image::Luma([255])))
+        image::DynamicImage::ImageLuma8(page)
             .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .unwrap();
         let opts = RecognizeOptions::default();

@@ -43,6 +43,9 @@ use std::time::Duration;
 pub struct App {
     /// The database.
     pub db: db::Db,
+    /// The engine configuration's pdfium library (page counting at upload binds the same one
+    /// the workers use).
+    pub pdfium_library: Option<PathBuf>,
     /// Stored uploads, one file per document, named by the document id.
     pub files_dir: PathBuf,
     /// Uploads being received.
@@ -149,8 +152,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 2048)]
     pub worker_memory_mb: u64,
     /// Time limit of one document, seconds (its worker is killed past it; it counts as a crash).
-    #[arg(long, default_value_t = 300)]
-    pub document_timeout_secs: u64,
+    #[arg(long, default_value_t = 300.0, value_parser = positive_secs)]
+    pub document_timeout_secs: f64,
     /// Documents after which a worker process is replaced by a fresh one (0: never).
     #[arg(long, default_value_t = 200)]
     pub worker_max_documents: u64,
@@ -164,6 +167,14 @@ pub struct ServeArgs {
     /// are killed and they go back to the queue.
     #[arg(long, default_value_t = 30)]
     pub drain_secs: u64,
+}
+
+/// A duration in seconds: positive and finite (at most a year).
+fn positive_secs(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 31_536_000.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds above 0")),
+    }
 }
 
 /// The worker pool settings of `folio serve` options.
@@ -181,7 +192,7 @@ fn pool_config(args: &ServeArgs) -> Result<pool::PoolConfig, String> {
         exe,
         engine_config,
         memory_limit: args.worker_memory_mb.saturating_mul(1024 * 1024),
-        document_timeout: Duration::from_secs(args.document_timeout_secs.max(1)),
+        document_timeout: Duration::from_secs_f64(args.document_timeout_secs),
         max_documents: args.worker_max_documents,
         recycle_rss: args.worker_recycle_mb.saturating_mul(1024 * 1024),
         idle: Duration::from_secs(args.worker_idle_secs),
@@ -241,11 +252,16 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
     if requeued > 0 {
         eprintln!("folio serve: {requeued} interrupted document(s) back in the queue");
     }
-    if let Some(p) = &args.engine_config {
-        let text =
-            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-        EngineConfig::from_json(&text).map_err(|e| e.to_string())?;
-    }
+    let pdfium_library = match &args.engine_config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            EngineConfig::from_json(&text)
+                .map_err(|e| e.to_string())?
+                .pdfium_library
+        }
+        None => None,
+    };
     let url_policy = webhooks::UrlPolicy {
         allow_http: args.allow_http_webhooks,
         allow_private: args.allow_private_webhooks,
@@ -254,6 +270,7 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
         signing_key(&args.data_dir).map_err(|e| format!("cannot create the signing key: {e}"))?;
     Ok(Arc::new(App {
         db,
+        pdfium_library,
         files_dir,
         tmp_dir,
         url_policy,

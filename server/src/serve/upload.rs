@@ -488,9 +488,10 @@ async fn accept(
                 ApiError::invalid("INVALID_SELECTED_PAGES", "the PDF was not accepted")
             })?;
             let spec_owned = spec.to_string();
+            let pdfium = state.pdfium_library.clone();
             tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
                 let bytes = std::fs::read(&path).map_err(ApiError::internal)?;
-                let count = folio::pdf::PdfLib::get(None)
+                let count = folio::pdf::PdfLib::get(pdfium.as_deref())
                     .and_then(|lib| lib.page_count(&bytes))
                     .map_err(|e| {
                         ApiError::invalid(
