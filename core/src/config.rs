@@ -37,7 +37,8 @@ pub struct EngineConfig {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScorerKind {
-    /// The learned model (`models/fields.onnx`) through onnxruntime.
+    /// The learned model (`models/fields.onnx`, evaluated natively; a `model` of another shape
+    /// runs through onnxruntime).
     #[default]
     Model,
     /// The hand-written scoring rules (no onnxruntime needed).

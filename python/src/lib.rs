@@ -135,7 +135,9 @@ fn default_library(py: Python<'_>, env: &str, name: &Path, package: &str) -> Opt
     p.is_file().then_some(p)
 }
 
-/// pdfium from `pypdfium2_raw`; onnxruntime from the `onnxruntime` package (its `capi/`).
+/// pdfium from `pypdfium2_raw`; onnxruntime from the `onnxruntime` package (its `capi/`), looked
+/// up only for a configured `model` (the built-in one is evaluated natively: importing that
+/// package would load onnxruntime for nothing).
 fn default_libraries(py: Python<'_>, cfg: &mut EngineConfig) {
     if cfg.pdfium_library.is_none() {
         cfg.pdfium_library = default_library(
@@ -145,7 +147,7 @@ fn default_libraries(py: Python<'_>, cfg: &mut EngineConfig) {
             "pypdfium2_raw",
         );
     }
-    if cfg.onnxruntime_library.is_none() {
+    if cfg.onnxruntime_library.is_none() && cfg.model.is_some() {
         cfg.onnxruntime_library = default_library(
             py,
             engine::fields::model::ORT_ENV,
