@@ -6,6 +6,10 @@
 //! [`Event::Ready`], then recognises the jobs it is sent one after another, reading the stored
 //! file itself and reporting each stage it enters and the outcome.
 //!
+//! Events travel on the pipe the server gave as standard output, which the worker moves to
+//! another descriptor first: descriptor 1 then points at stderr, so text a native library prints
+//! cannot break the protocol.
+//!
 //! A worker never outlives the server: it exits at end of input on stdin (the server closed
 //! the pipe or died) and when its parent process is no longer the server it was started by
 //! (checked by a watchdog thread several times a second), whatever it is doing.
@@ -124,23 +128,45 @@ const EXIT_ORPHANED: i32 = 0;
 /// How often the watchdog looks at the parent process.
 const WATCHDOG_PERIOD: Duration = Duration::from_millis(200);
 
+/// Where events go: the pipe the server gave as stdout, moved to another descriptor so that
+/// whatever a native library prints on standard output lands on stderr and cannot break a line.
+static EVENTS: std::sync::OnceLock<Mutex<std::fs::File>> = std::sync::OnceLock::new();
+
+/// Takes the server's pipe for [`send`] and points descriptor 1 at stderr.
+fn take_event_channel() -> nix::Result<()> {
+    let pipe = nix::unistd::dup(std::io::stdout())?;
+    nix::unistd::dup2_stdout(std::io::stderr())?;
+    let _ = EVENTS.set(Mutex::new(std::fs::File::from(pipe)));
+    Ok(())
+}
+
 /// Writes one event line; a worker that cannot talk to its server has nothing left to do.
 fn send(event: &Event) {
-    let line = match serde_json::to_string(event) {
+    let mut line = match serde_json::to_string(event) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("folio worker: cannot encode an event: {e}");
             std::process::exit(1);
         }
     };
-    let mut out = std::io::stdout().lock();
-    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+    line.push('\n');
+    let written = match EVENTS.get() {
+        Some(f) => lock(f).write_all(line.as_bytes()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(line.as_bytes()).and_then(|()| out.flush())
+        }
+    };
+    if written.is_err() {
         std::process::exit(EXIT_ORPHANED);
     }
 }
 
 /// Runs the worker until its input ends or its server is gone.
 pub fn run(args: WorkerArgs) -> ExitCode {
+    if let Err(e) = take_event_channel() {
+        eprintln!("folio worker: events go to standard output ({e})");
+    }
     let parent = args.parent_pid;
     std::thread::spawn(move || {
         loop {

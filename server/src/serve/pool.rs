@@ -211,7 +211,7 @@ impl WorkerProcess {
                 _ = tokio::time::sleep_until(deadline) => {
                     return self.crashed(format!(
                         "the document took longer than the time limit ({} s)",
-                        cfg.document_timeout.as_secs()
+                        cfg.document_timeout.as_secs_f64()
                     )).await;
                 }
                 _ = async { phase.wait_for(|p| *p == Phase::Stopping).await.is_ok() } => {
