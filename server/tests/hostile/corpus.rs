@@ -268,6 +268,55 @@ pub fn xlsx_with_sheet(sheet: &[u8]) -> Vec<u8> {
     )
 }
 
+/// Rewrites the uncompressed size of every entry named `name` in a ZIP's local and central
+/// headers (a header that lies about what the entry unpacks to).
+pub fn lie_about_size(zip: &mut [u8], name: &str, size: u32) {
+    let mut i = 0;
+    while i + 46 <= zip.len() {
+        let (name_at, len_at, size_at) = match &zip[i..i + 4] {
+            b"PK\x03\x04" => (30, 26, 22),
+            b"PK\x01\x02" => (46, 28, 24),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let n = u16::from_le_bytes([zip[i + len_at], zip[i + len_at + 1]]) as usize;
+        if zip.get(i + name_at..i + name_at + n) == Some(name.as_bytes()) {
+            zip[i + size_at..i + size_at + 4].copy_from_slice(&size.to_le_bytes());
+        }
+        i += 4;
+    }
+}
+
+/// An XLSX whose shared strings unpack to `n` strings while their headers declare 100 bytes.
+pub fn xlsx_lying_shared_strings(n: usize) -> Vec<u8> {
+    let sheet = br#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>"#;
+    let mut z = xlsx_with_sheet(sheet);
+    let head = br#"<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#;
+    let strings = zip(
+        &[],
+        Some((
+            "xl/sharedStrings.xml",
+            head,
+            b"<si><t>x</t></si>",
+            n,
+            b"</sst>",
+        )),
+    );
+    // Append the strings as one more entry: rebuild with both.
+    let mut archive = zip::ZipArchive::new(Cursor::new(z.as_slice())).unwrap();
+    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for i in 0..archive.len() {
+        w.raw_copy_file(archive.by_index(i).unwrap()).unwrap();
+    }
+    let mut s = zip::ZipArchive::new(Cursor::new(strings.as_slice())).unwrap();
+    w.raw_copy_file(s.by_index(0).unwrap()).unwrap();
+    z = w.finish().unwrap().into_inner();
+    lie_about_size(&mut z, "xl/sharedStrings.xml", 100);
+    z
+}
+
 /// An RTF table of `rows` x `cols` cells.
 pub fn rtf_table(rows: usize, cols: usize) -> Vec<u8> {
     let mut s = String::from(r"{\rtf1\ansi ");
@@ -448,6 +497,10 @@ pub fn all() -> Vec<Case> {
         // (quadratic in the cells of one line); these sizes keep the run short.
         case("xlsx-wide-row.xlsx", xlsx(1, 4_000, "A1:FXX1")),
         case("xlsx-huge-dimension.xlsx", xlsx(2, 2, "A1:XFD1048576")),
+        case(
+            "xlsx-lying-shared-strings.xlsx",
+            xlsx_lying_shared_strings(12_000_000),
+        ),
         case("rtf-100k-cells.rtf", rtf_table(10_000, 10)),
         case("rtf-one-row-5k-cells.rtf", rtf_table(1, 5_000)),
         case("rtf-deep-groups.rtf", {
