@@ -395,13 +395,18 @@ impl<'a> Attributes<'a> {
                     )));
                 }
                 feature = f as u32;
+                // onnxruntime also requires a child's id to be below the number of nodes.
                 let link = |id: i64, which: &str| {
-                    index.get(&(t, id)).copied().ok_or_else(|| {
-                        bad(format!(
-                            "node {} of tree {t}: its {which} node {id} does not exist",
-                            self.nodeids[i]
-                        ))
-                    })
+                    let in_range = (0..n as i64).contains(&id);
+                    in_range
+                        .then(|| index.get(&(t, id)).copied())
+                        .flatten()
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "node {} of tree {t}: its {which} node {id} does not exist",
+                                self.nodeids[i]
+                            ))
+                        })
                 };
                 a = link(self.truenodeids[i], "true")?;
                 b = link(self.falsenodeids[i], "false")?;
@@ -1202,6 +1207,17 @@ mod tests {
         let mut t = Trees::sample();
         t.falsenodeids[8] = -1;
         refused(&t, "false node -1 does not exist");
+        // Node ids may be sparse, but a child's id must be below the number of nodes.
+        let mut t = Trees::sample();
+        t.nodeids[13] = 20;
+        t.falsenodeids[9] = 20;
+        t.class_nodeids[7] = 20;
+        refused(&t, "false node 20 does not exist");
+        let mut t = Trees::sample();
+        t.nodeids[13] = 13;
+        t.falsenodeids[9] = 13;
+        t.class_nodeids[7] = 13;
+        assert!(parse(&t).unwrap().is_some());
         let mut t = Trees::sample();
         t.featureids[2] = 3;
         refused(&t, "reads feature 3");
