@@ -277,6 +277,40 @@ fn sigterm_drains_in_bounded_time_frees_the_port_and_the_document_is_processed_a
 }
 
 #[test]
+fn sigterm_lets_the_document_in_progress_finish_within_the_grace_period() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, key) = company_and_key(dir.path(), 10);
+    let mut s = Proc::start(
+        dir.path(),
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "1",
+            "--drain-secs",
+            "120",
+        ],
+    );
+    let v = s.as_server(dir.path());
+    let (_, created) = view_upload(&v, &key, "g-1", form(&["invoice_de_scan.png"])).unwrap();
+    let op = created["operation_id"].as_str().unwrap().to_string();
+    wait_working(&v, &key, &op);
+    s.signal("TERM");
+    let (st, _) = s.wait_exit(LONG);
+    assert!(st.success(), "{st:?}");
+    // Finished before the exit: final at once after a restart without workers.
+    let s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "0"]);
+    let v = s.as_server(dir.path());
+    let (_, done) = view_get(&v, &key, &format!("/api/v1/operations/{op}"));
+    let d = &done["documents"][0];
+    assert!(
+        ["PROCESSED", "PROCESSED_WITH_WARNINGS"].contains(&d["status"].as_str().unwrap()),
+        "{d}"
+    );
+    assert_eq!(d["billing"]["documents_charged"], 1, "{d}");
+}
+
+#[test]
 fn sigint_drains_like_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "1"]);
