@@ -40,7 +40,16 @@ pub async fn run(
         match job {
             Ok(Some(job)) => {
                 if worker.is_none() {
-                    match WorkerProcess::spawn(&cfg).await {
+                    // A start that hangs must not hold the shutdown.
+                    let started = tokio::select! {
+                        r = WorkerProcess::spawn(&cfg) => Some(r),
+                        _ = async { phase.wait_for(|p| *p == Phase::Stopping).await.is_ok() } => None,
+                    };
+                    let Some(started) = started else {
+                        requeue(&state, &job.document_id).await;
+                        break;
+                    };
+                    match started {
                         Ok(w) => worker = Some(w),
                         Err(e) => {
                             eprintln!("folio serve: {e}");
