@@ -280,6 +280,11 @@ pub fn clean(pages: &[TextPage]) -> CleanDocument {
     clean_with(pages, &CleanParams::default())
 }
 
+/// Most tokens of one line: a printed line holds far fewer (a wide invoice table row, a few
+/// dozen); longer runs (a spreadsheet row of thousands of cells, hostile input) are cut into
+/// consecutive lines of this many tokens, which bounds the work later stages do per line.
+pub const MAX_LINE_TOKENS: usize = 256;
+
 /// Cleans raw pages into lines of tokens.
 pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
     let mut doc = CleanDocument::default();
@@ -299,8 +304,14 @@ pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
         let mut lines = build_lines(tokens, params);
         dehyphenate(&mut lines);
         for l in lines {
-            let index = doc.lines.len();
-            doc.lines.push(make_line(p.page, index, l, params));
+            // A line longer than any printed one (a spreadsheet row of thousands of cells) is cut
+            // into consecutive lines, so that work done per line stays bounded.
+            let mut tokens = l.into_iter().peekable();
+            while tokens.peek().is_some() {
+                let part: Vec<Token> = tokens.by_ref().take(MAX_LINE_TOKENS).collect();
+                let index = doc.lines.len();
+                doc.lines.push(make_line(p.page, index, part, params));
+            }
         }
     }
     doc
@@ -328,6 +339,30 @@ mod tests {
             source: Source::TextLayer,
             words,
         }
+    }
+
+    #[test]
+    fn overlong_lines_are_cut_into_consecutive_lines() {
+        let n = MAX_LINE_TOKENS * 2 + 10;
+        let words: Vec<Word> = (0..n)
+            .map(|i| {
+                let x = i as f32 * 3.0;
+                w(&format!("w{i}"), x, 10.0, x + 2.0, 20.0)
+            })
+            .collect();
+        let mut p = page(words);
+        p.width = n as f32 * 3.0;
+        let doc = clean(&[p]);
+        let sizes: Vec<usize> = doc.lines.iter().map(|l| l.tokens.len()).collect();
+        assert_eq!(sizes, [MAX_LINE_TOKENS, MAX_LINE_TOKENS, 10]);
+        let texts: Vec<&str> = doc
+            .lines
+            .iter()
+            .flat_map(|l| l.tokens.iter().map(|t| t.text.as_str()))
+            .collect();
+        assert_eq!(texts.len(), n);
+        assert!(texts.iter().enumerate().all(|(i, t)| *t == format!("w{i}")));
+        assert!(doc.lines.iter().enumerate().all(|(i, l)| l.index == i));
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub struct Line {
     pub tokens: Vec<Token>,
     /// Tokens joined by single spaces (wider gaps, e.g. between columns, become two spaces).
     pub text: String,
-    /// Byte range of each token in `text`.
+    /// Byte range of each token in `text`, ascending (tokens in text order, not overlapping).
     pub token_spans: Vec<(usize, usize)>,
 }
 
@@ -143,7 +143,11 @@ impl Line {
         let mut out: Option<BBox> = None;
         let mut conf = 0.0;
         let mut n = 0;
-        for (t, &(s, e)) in self.tokens.iter().zip(&self.token_spans) {
+        // Token ranges ascend through the text: skip to the first one ending after `start` and
+        // stop at the first one starting at `end` (a span costs its own tokens, not the line's).
+        let first = self.token_spans.partition_point(|&(_, e)| e <= start);
+        let tokens = self.tokens.iter().zip(&self.token_spans).skip(first);
+        for (t, &(s, e)) in tokens.take_while(|(_, span)| span.0 < end) {
             if s < end && e > start {
                 out = Some(match out {
                     Some(b) => b.union(&t.bbox),

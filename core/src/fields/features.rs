@@ -292,6 +292,8 @@ pub struct FeatureContext<'a> {
     pub doc_ocr_confidence: f32,
     /// Per-candidate lookups built once, so that features are near-linear in the candidates.
     index: CandidateIndex,
+    /// Lines holding a title label (looked up once per line, not once per candidate).
+    title_lines: Vec<bool>,
 }
 
 /// Lookups over the candidates a context was built with (what each candidate's features would
@@ -388,6 +390,11 @@ impl<'a> FeatureContext<'a> {
             bottom_total,
             doc_ocr_confidence,
             index: CandidateIndex::new(doc.lines.len(), cands),
+            title_lines: doc
+                .lines
+                .iter()
+                .map(|l| !labels::find_labels_where(&l.text, |k| k == LabelKey::Title).is_empty())
+                .collect(),
         }
     }
 }
@@ -585,7 +592,7 @@ pub fn candidate_features(
         label_distance,
         intro_label: c.label,
         title_on_line: number_before_date
-            || !labels::find_labels_where(&line.text, |k| k == LabelKey::Title).is_empty(),
+            || ctx.title_lines.get(c.span.line).copied().unwrap_or(false),
         line_labels: hits.iter().map(|h| h.key).collect(),
         rel_x: c.span.bbox.cx() / page.width.max(1.0),
         rel_y: c.span.bbox.cy() / page.height.max(1.0),
