@@ -3,7 +3,7 @@
 use crate::candidates;
 use crate::classify;
 use crate::clean;
-use crate::config::{EngineConfig, RecognizeOptions, ScorerKind};
+use crate::config::{EngineConfig, Limits, RecognizeOptions, ScorerKind};
 use crate::error::{Error, Result};
 use crate::fields::model::ModelScorer;
 use crate::fields::{self, FieldScorer, RuleScorer};
@@ -305,10 +305,10 @@ impl Engine {
         cancel.check()?;
 
         let mut text_pages: Vec<TextPage> = Vec::new();
-        // Pages of a PDF to OCR, with their size in points.
-        let mut scanned: Vec<(u32, f32, f32)> = Vec::new();
+        // Pages read on demand, as the OCR threads take them: about one page image per thread is
+        // in memory whatever the page count.
+        let mut lazy: Option<LazyPages<'_>> = None;
         let mut images: Vec<PageImage> = Vec::new();
-        let mut pdf: Option<&PdfLib> = None;
         match prepared.content {
             PreparedContent::Pdf => {
                 report(Stage::TextExtracting, None);
@@ -318,6 +318,7 @@ impl Engine {
                     &prepared.pages,
                     self.config.ocr.min_text_layer_quality,
                 )?;
+                let mut scanned = Vec::new();
                 for p in layer {
                     if p.usable {
                         text_pages.push(p.text);
@@ -325,16 +326,19 @@ impl Engine {
                         scanned.push((p.text.page, p.text.width, p.text.height));
                     }
                 }
-                pdf = Some(lib);
+                if !scanned.is_empty() {
+                    lazy = Some(LazyPages::Pdf(lib, scanned));
+                }
             }
             PreparedContent::Images(decoded) => images = decoded,
+            PreparedContent::TiffFrames => lazy = Some(LazyPages::Tiff(prepared.pages.clone())),
             PreparedContent::Office(pages) | PreparedContent::Words(pages) => {
                 report(Stage::TextExtracting, None);
                 text_pages = pages;
             }
         }
 
-        if !scanned.is_empty() || !images.is_empty() {
+        if lazy.is_some() || !images.is_empty() {
             report(Stage::OcrProcessing, None);
             let ocr_page = |pi: PageImage| -> Result<TextPage> {
                 cancel.check()?;
@@ -355,36 +359,23 @@ impl Engine {
             };
             let mut ocr_pages: Vec<Result<TextPage>> =
                 images.into_par_iter().map(ocr_page).collect();
-            if let Some(lib) = pdf {
+            if let Some(lazy) = &lazy {
                 let dpi = if opts.heavy {
                     self.config.ocr.heavy_dpi
                 } else {
                     self.config.ocr.dpi
                 };
-                // A blank page is told from a thumbnail and costs milliseconds. The others are
-                // rendered on demand as the OCR threads take them (pdfium is serialised
-                // process-wide, so rendering stays sequential), which keeps about one page image
-                // per thread in memory whatever the page count.
-                let px = |pt: f32| (pt * dpi as f32 / 72.0).round().max(1.0);
-                let rendered = scanned
-                    .iter()
-                    .map(|&(page, ..)| -> Result<Option<PageImage>> {
-                        cancel.check()?;
-                        if lib.page_is_blank(bytes, page)? {
-                            return Ok(None);
-                        }
-                        let img = lib.render(bytes, page, dpi)?;
-                        Ok(Some(PageImage {
-                            page,
-                            image: preprocess::prepare_for_ocr(img),
-                        }))
-                    });
-                let read: Vec<Result<TextPage>> = rendered
-                    .zip(scanned.iter())
+                // Loading stays sequential (pdfium is serialised process-wide; the iterator is
+                // pulled under par_bridge's lock) while the OCR runs in parallel.
+                let loaded = lazy.pages().map(|page| -> Result<Loaded> {
+                    cancel.check()?;
+                    lazy.load(bytes, page, dpi, limits)
+                });
+                let read: Vec<Result<TextPage>> = loaded
                     .par_bridge()
-                    .map(|(r, &(page, w, h))| match r? {
-                        Some(pi) => ocr_page(pi),
-                        None => Ok(blank_page(page, px(w), px(h))),
+                    .map(|r| match r? {
+                        Loaded::Image(pi) => ocr_page(pi),
+                        Loaded::Blank(p) => Ok(p),
                     })
                     .collect();
                 ocr_pages.extend(read);
@@ -444,6 +435,56 @@ impl Engine {
         report(Stage::Validating, None);
         validate::validate(&mut result);
         Ok(result)
+    }
+}
+
+/// Pages whose images are made only when the OCR takes them.
+enum LazyPages<'a> {
+    /// PDF pages without a usable text layer, with their size in points.
+    Pdf(&'a PdfLib, Vec<(u32, f32, f32)>),
+    /// Selected frames of a TIFF.
+    Tiff(Vec<u32>),
+}
+
+/// A page made ready for the OCR.
+enum Loaded {
+    /// Its image.
+    Image(PageImage),
+    /// Its (empty) reading: the page has no ink.
+    Blank(TextPage),
+}
+
+impl LazyPages<'_> {
+    /// The 1-based pages, in order.
+    fn pages(&self) -> impl Iterator<Item = u32> + Send + '_ {
+        let (pdf, tiff) = match self {
+            LazyPages::Pdf(_, pages) => (pages.as_slice(), &[][..]),
+            LazyPages::Tiff(pages) => (&[][..], pages.as_slice()),
+        };
+        pdf.iter().map(|p| p.0).chain(tiff.iter().copied())
+    }
+
+    /// Loads one page: a PDF page rendered at `dpi` (a blank one is told from a thumbnail in
+    /// milliseconds and never rendered in full), a TIFF frame decoded within the limits.
+    fn load(&self, bytes: &[u8], page: u32, dpi: u32, limits: &Limits) -> Result<Loaded> {
+        match self {
+            LazyPages::Pdf(lib, sizes) => {
+                if lib.page_is_blank(bytes, page)? {
+                    let px = |pt: f32| (pt * dpi as f32 / 72.0).round().max(1.0);
+                    let (w, h) = sizes
+                        .iter()
+                        .find(|s| s.0 == page)
+                        .map_or((1.0, 1.0), |s| (px(s.1), px(s.2)));
+                    return Ok(Loaded::Blank(blank_page(page, w, h)));
+                }
+                let img = lib.render(bytes, page, dpi)?;
+                Ok(Loaded::Image(PageImage {
+                    page,
+                    image: preprocess::prepare_for_ocr(img),
+                }))
+            }
+            LazyPages::Tiff(_) => preprocess::tiff_page(bytes, page, limits).map(Loaded::Image),
+        }
     }
 }
 

@@ -327,6 +327,9 @@ pub enum PreparedContent {
     Pdf,
     /// Page images ready for OCR (already oriented, deskewed, grayscale).
     Images(Vec<PageImage>),
+    /// A TIFF whose selected frames ([`Prepared::pages`]) are decoded one at a time, when the OCR
+    /// takes them ([`tiff_page`]): a 60-frame scan never sits in memory whole.
+    TiffFrames,
     /// Office documents: text with a synthetic layout.
     Office(Vec<TextPage>),
     /// Pre-recognised words (JSON or hOCR), in image pixels.
@@ -353,6 +356,18 @@ pub struct Prepared {
     pub pages: Vec<u32>,
     /// The content.
     pub content: PreparedContent,
+}
+
+/// One frame (1-based `page`) of a TIFF decoded within `limits` and made ready for OCR.
+pub fn tiff_page(bytes: &[u8], page: u32, limits: &Limits) -> Result<PageImage> {
+    let index = page
+        .checked_sub(1)
+        .ok_or_else(|| Error::InvalidArgument("pages are numbered from 1".into()))?;
+    let img = raster::decode_tiff_frame(bytes, index, &Budget::new(limits))?;
+    Ok(PageImage {
+        page,
+        image: prepare_for_ocr(img),
+    })
 }
 
 /// Selects pages and enforces the page limit on the selection.
@@ -414,15 +429,7 @@ pub fn preprocess(
         FileType::Tiff => {
             let count = raster::tiff_frame_count(bytes)?;
             let pages = select_pages(opts, count, limits)?;
-            let mut images = Vec::with_capacity(pages.len());
-            for &p in &pages {
-                let img = raster::decode_tiff_frame(bytes, p - 1, &budget)?;
-                images.push(PageImage {
-                    page: p,
-                    image: prepare_for_ocr(img),
-                });
-            }
-            (count, pages, PreparedContent::Images(images))
+            (count, pages, PreparedContent::TiffFrames)
         }
         FileType::Doc | FileType::Docx | FileType::Xls | FileType::Xlsx | FileType::Rtf => {
             let doc = office::parse(bytes, file_type, &mut budget)?;

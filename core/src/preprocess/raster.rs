@@ -509,13 +509,14 @@ mod tests {
         };
         let p = super::super::preprocess(&t, &opts, &Limits::default(), &|_| Ok(0)).unwrap();
         assert_eq!((p.page_count, p.pages.clone()), (2, vec![2]));
-        match p.content {
-            super::super::PreparedContent::Images(v) => {
-                assert_eq!(v.len(), 1);
-                assert_eq!((v[0].page, v[0].image.dimensions()), (2, (8, 6)));
-            }
-            other => panic!("{other:?}"),
-        }
+        assert!(matches!(
+            p.content,
+            super::super::PreparedContent::TiffFrames
+        ));
+        let frame = super::super::tiff_page(&t, 2, &Limits::default()).unwrap();
+        assert_eq!((frame.page, frame.image.dimensions()), (2, (8, 6)));
+        assert!(super::super::tiff_page(&t, 3, &Limits::default()).is_err());
+        assert!(super::super::tiff_page(&t, 0, &Limits::default()).is_err());
         let limits = Limits {
             max_pages: 1,
             ..Default::default()
