@@ -130,7 +130,7 @@ impl Default for Limits {
             max_unpacked_mb: 40,
             max_text_chars: 2_000_000,
             max_words: 300_000,
-            max_image_pixels: 40_000_000,
+            max_image_pixels: 64_000_000,
             max_sheet_rows: 100_000,
             max_sheet_cells: 1_000_000,
         }

@@ -388,7 +388,7 @@ mod tests {
         assert_eq!(e.code(), ErrorCode::FileTooLarge);
         assert_eq!(
             e.to_string(),
-            "limits.max_image_pixels (40000000) exceeded while decoding Png image (20000 x 20000 \
+            "limits.max_image_pixels (64000000) exceeded while decoding Png image (20000 x 20000 \
              pixels)"
         );
         // A smaller budget refuses smaller images; a strip of one pixel is not a page.
