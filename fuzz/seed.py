@@ -328,6 +328,15 @@ def main() -> int:
             put("filetype", data[:4096])
     for sel in (b"1,3-5", b"2-2, 7", b"1-", b"0", b"99999999999"):
         put("filetype", b"\x3c\x00" + sel)
+    # signed_url: key, document id, artifact name, query and time, one per line.
+    for query in (
+        b"expires=1700000900&signature=" + b"0" * 64,
+        b"expires=1&expires=2&signature=ab",
+        b"signature=%FF&expires=%2B5",
+        b"",
+    ):
+        put("signed_url", b"key\ndoc_0123456789abcdef01234567\nfinal_json\n" + query
+            + b"\n1700000000")
     for d in sorted(CORPUS.iterdir()):
         print(f"{d.name}: {len(list(d.iterdir()))} seeds", file=sys.stderr)
     return 0

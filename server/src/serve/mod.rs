@@ -25,6 +25,7 @@ pub mod metrics;
 pub mod model;
 pub mod pool;
 pub mod ratelimit;
+pub mod signed;
 pub mod store;
 pub mod upload;
 pub mod webhooks;

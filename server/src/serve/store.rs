@@ -587,6 +587,15 @@ pub fn create_operation(
     Ok(Ok(()))
 }
 
+/// The operation a document belongs to.
+fn operation_of(tx: &Transaction<'_>, doc_id: &str) -> DbResult<String> {
+    Ok(tx.query_row(
+        "SELECT operation_id FROM documents WHERE id = ?1",
+        [doc_id],
+        |r| r.get(0),
+    )?)
+}
+
 /// Recomputes an operation's status from its documents; when it has just become final, stamps
 /// `completed_at` and emits `operation.completed`. Returns the status.
 pub fn refresh_operation(tx: &Transaction<'_>, op_id: &str) -> DbResult<String> {
@@ -690,12 +699,7 @@ pub fn requeue(tx: &Transaction<'_>, doc_id: &str) -> DbResult<bool> {
         [doc_id],
     )?;
     if n > 0 {
-        let op: String = tx.query_row(
-            "SELECT operation_id FROM documents WHERE id = ?1",
-            [doc_id],
-            |r| r.get(0),
-        )?;
-        refresh_operation(tx, &op)?;
+        refresh_operation(tx, &operation_of(tx, doc_id)?)?;
     }
     Ok(n > 0)
 }
@@ -759,12 +763,7 @@ pub fn set_stage(tx: &Transaction<'_>, doc_id: &str, stage: &str) -> DbResult<()
         params![doc_id, stage],
     )?;
     if n > 0 {
-        let op: String = tx.query_row(
-            "SELECT operation_id FROM documents WHERE id = ?1",
-            [doc_id],
-            |r| r.get(0),
-        )?;
-        refresh_operation(tx, &op)?;
+        refresh_operation(tx, &operation_of(tx, doc_id)?)?;
     }
     Ok(())
 }
@@ -846,11 +845,7 @@ pub fn finish_document(tx: &Transaction<'_>, doc_id: &str, outcome: &Outcome) ->
         return Ok(false);
     }
     settle_reservation(tx, doc_id, matches!(outcome, Outcome::Processed { .. }))?;
-    let op: String = tx.query_row(
-        "SELECT operation_id FROM documents WHERE id = ?1",
-        [doc_id],
-        |r| r.get(0),
-    )?;
+    let op = operation_of(tx, doc_id)?;
     emit_document_event(tx, &op, doc_id)?;
     refresh_operation(tx, &op)?;
     Ok(true)
