@@ -442,17 +442,7 @@ pub(crate) mod tests {
         wd[154 + 33 * 8..154 + 33 * 8 + 4].copy_from_slice(&0u32.to_le_bytes());
         wd[154 + 33 * 8 + 4..154 + 33 * 8 + 8]
             .copy_from_slice(&(new_table.len() as u32).to_le_bytes());
-        let mut c = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
-        c.create_stream("/WordDocument")
-            .unwrap()
-            .write_all(&wd)
-            .unwrap();
-        c.create_stream("/0Table")
-            .unwrap()
-            .write_all(&new_table)
-            .unwrap();
-        c.flush().unwrap();
-        c.into_inner().into_inner()
+        compound(&wd, &new_table)
     }
 
     #[test]
@@ -592,14 +582,19 @@ pub(crate) mod tests {
         let clx_len = table.len() as u32 - clx_fc;
         wd[154 + 33 * 8..154 + 33 * 8 + 4].copy_from_slice(&clx_fc.to_le_bytes());
         wd[154 + 33 * 8 + 4..154 + 33 * 8 + 8].copy_from_slice(&clx_len.to_le_bytes());
+        compound(&wd, &table)
+    }
+
+    /// A Word 97 compound file of a WordDocument stream and its 0Table.
+    fn compound(word_document: &[u8], table: &[u8]) -> Vec<u8> {
         let mut c = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
         c.create_stream("/WordDocument")
             .unwrap()
-            .write_all(&wd)
+            .write_all(word_document)
             .unwrap();
         c.create_stream("/0Table")
             .unwrap()
-            .write_all(&table)
+            .write_all(table)
             .unwrap();
         c.flush().unwrap();
         c.into_inner().into_inner()
