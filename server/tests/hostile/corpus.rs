@@ -48,8 +48,8 @@ fn zlib_repeat(unit: &[u8], n: usize) -> Vec<u8> {
     enc.finish().unwrap()
 }
 
-/// A PDF with one page per content stream (raw stream bytes with their filter), offsets and
-/// xref table correct.
+/// A PDF with one page per content stream (raw stream bytes with the value of their `/Filter`,
+/// and whatever else the dictionary should say after it), offsets and xref table correct.
 pub fn pdf(contents: &[(Vec<u8>, Option<&str>)]) -> Vec<u8> {
     let n = contents.len();
     // Objects: 1 catalog, 2 pages, 3 font, then per page: page, contents.
@@ -68,7 +68,7 @@ pub fn pdf(contents: &[(Vec<u8>, Option<&str>)]) -> Vec<u8> {
             .into_bytes(),
         );
         let mut s = match filter {
-            Some(f) => format!("<< /Length {} /Filter /{f} >>\nstream\n", data.len()),
+            Some(f) => format!("<< /Length {} /Filter {f} >>\nstream\n", data.len()),
             None => format!("<< /Length {} >>\nstream\n", data.len()),
         }
         .into_bytes();
@@ -490,17 +490,40 @@ pub fn all() -> Vec<Case> {
         // Item 4: PDF flate bombs in a content stream; a 1 x 100,000,000 PNG.
         case(
             "pdf-flate-bomb-spaces.pdf",
-            pdf(&[(zlib_repeat(b" ", 520_000_000), Some("FlateDecode"))]),
+            pdf(&[(zlib_repeat(b" ", 520_000_000), Some("/FlateDecode"))]),
         ),
         case(
             "pdf-flate-bomb-ops.pdf",
-            pdf(&[(zlib_repeat(b"q Q ", 250_000_000), Some("FlateDecode"))]),
+            pdf(&[(zlib_repeat(b"q Q ", 250_000_000), Some("/FlateDecode"))]),
         ),
         case(
             "pdf-flate-bomb-many-pages.pdf",
             pdf(&(0..50)
-                .map(|_| (zlib_repeat(b"0 0 m ", 10_000_000), Some("FlateDecode")))
+                .map(|_| (zlib_repeat(b"0 0 m ", 10_000_000), Some("/FlateDecode")))
                 .collect::<Vec<_>>()),
+        ),
+        // The same bomb behind a filter chain (ASCIIHex over Flate), and labelled as an image.
+        case(
+            "pdf-flate-bomb-behind-ascii-hex.pdf",
+            pdf(&[(
+                {
+                    let z = zlib_repeat(b" ", 200_000_000);
+                    let mut hex: Vec<u8> = z
+                        .iter()
+                        .flat_map(|b| format!("{b:02X}").into_bytes())
+                        .collect();
+                    hex.push(b'>');
+                    hex
+                },
+                Some("[/AHx /Fl]"),
+            )]),
+        ),
+        case(
+            "pdf-flate-bomb-labelled-image.pdf",
+            pdf(&[(
+                zlib_repeat(b" ", 520_000_000),
+                Some("/FlateDecode /Subtype /Image /Width 1 /Height 1"),
+            )]),
         ),
         case("png-1x100m.png", png(1, 100_000_000)),
         case("png-100mx1.png", png(100_000_000, 1)),
@@ -549,7 +572,7 @@ pub fn all() -> Vec<Case> {
                     e.write_all(&pdf_text_ops(1_000_000)).unwrap();
                     e.finish().unwrap()
                 },
-                Some("FlateDecode"),
+                Some("/FlateDecode"),
             )]),
         ),
         case(
