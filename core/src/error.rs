@@ -218,9 +218,6 @@ pub enum Error {
     /// A webhook signature did not verify.
     #[error("webhook signature invalid: {0}")]
     SignatureInvalid(String),
-    /// A resource limit of the process was exceeded (memory, time).
-    #[error("resource limit exceeded: {0}")]
-    ResourceLimit(String),
 }
 
 impl Error {
@@ -241,7 +238,6 @@ impl Error {
             Error::Cancelled => ErrorCode::Cancelled,
             Error::Internal(_) => ErrorCode::Internal,
             Error::SignatureInvalid(_) => ErrorCode::SignatureInvalid,
-            Error::ResourceLimit(_) => ErrorCode::ResourceLimit,
         }
     }
 
