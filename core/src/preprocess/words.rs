@@ -120,15 +120,14 @@ fn bbox(page: usize, index: usize, b: [f32; 4], width: f32, height: f32) -> Resu
     Ok(BBox::new(cx(x0), cy(y0), cx(x1), cy(y1)))
 }
 
-/// Charges one word: each of its space-separated parts is a word downstream, each character
-/// is text.
-fn charge_word(budget: &mut Budget, text: &str, during: &str) -> Result<()> {
+/// Charges the words of one word's text: each of its space-separated parts is a word
+/// downstream.
+fn charge_words(budget: &mut Budget, text: &str, during: &str) -> Result<()> {
     budget.charge(
         Resource::Words,
         text.split_whitespace().count() as u64,
         during,
-    )?;
-    budget.charge(Resource::TextChars, text.chars().count() as u64, during)
+    )
 }
 
 /// A word's text with runs of white space collapsed to one space (a "word" of two million
@@ -160,7 +159,12 @@ pub(crate) fn parse_words_json(bytes: &[u8], budget: &mut Budget) -> Result<Vec<
             if text.is_empty() {
                 continue;
             }
-            charge_word(budget, &text, "reading words JSON")?;
+            charge_words(budget, &text, "reading words JSON")?;
+            budget.charge(
+                Resource::TextChars,
+                text.chars().count() as u64,
+                "reading words JSON",
+            )?;
             words.push(Word {
                 text,
                 bbox,
@@ -212,6 +216,18 @@ struct Open {
     text: String,
     /// A line that had words of its own (its text is not used then).
     has_words: bool,
+}
+
+impl Open {
+    /// Whether its text becomes a page word when it closes: a word does, a line only when it
+    /// had no words of its own.
+    fn becomes_word(&self) -> bool {
+        match self.class {
+            Class::Word => true,
+            Class::Line => !self.has_words,
+            Class::Page => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -291,13 +307,10 @@ impl Hocr {
         Ok(())
     }
 
-    /// Closes an element: a word (or a line without words) becomes a page word.
+    /// Closes an element: a word (or a line without words) becomes a page word. Its characters
+    /// were charged as they were read.
     fn close(&mut self, o: Open, budget: &mut Budget) -> Result<()> {
-        let use_it = match o.class {
-            Class::Word => true,
-            Class::Line => !o.has_words,
-            Class::Page => false,
-        };
+        let use_it = o.becomes_word();
         let Some((w, h)) = self.size else {
             return Ok(());
         };
@@ -305,7 +318,7 @@ impl Hocr {
         if !use_it || text.is_empty() {
             return Ok(());
         }
-        charge_word(budget, &text, "reading hOCR")?;
+        charge_words(budget, &text, "reading hOCR")?;
         let n = self.pages.len() + 1;
         let b = o
             .bbox
@@ -353,7 +366,9 @@ pub(crate) fn parse_hocr(bytes: &[u8], budget: &mut Budget) -> Result<Vec<TextPa
                         && let Some(line) =
                             st.open.iter_mut().rev().find(|o| o.class == Class::Line)
                     {
+                        // Its own text is not used from now on: stop keeping it.
                         line.has_words = true;
+                        line.text = String::new();
                     }
                     st.open.push(Open {
                         depth,
@@ -375,9 +390,21 @@ pub(crate) fn parse_hocr(bytes: &[u8], budget: &mut Budget) -> Result<Vec<TextPa
                     .unescape()
                     .map(|c| c.into_owned())
                     .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
-                for o in st.open.iter_mut().filter(|o| o.class != Class::Page) {
-                    o.text.push_str(&s);
-                    budget.charge(Resource::TextChars, s.len() as u64, "reading hOCR")?;
+                // Text goes to every open element whose text becomes a page word: each copy
+                // kept counts, in characters. A word inside a line is kept once (a line with
+                // words keeps no text of its own); only nested words or word-less lines keep
+                // more, and yield that many page words.
+                let copies = st.open.iter().filter(|o| o.becomes_word()).count() as u64;
+                if copies > 0 {
+                    let chars = s.chars().count() as u64;
+                    budget.charge(
+                        Resource::TextChars,
+                        chars.saturating_mul(copies),
+                        "reading hOCR",
+                    )?;
+                    for o in st.open.iter_mut().filter(|o| o.becomes_word()) {
+                        o.text.push_str(&s);
+                    }
                 }
             }
             Event::End(_) => {
@@ -480,6 +507,33 @@ mod tests {
             e.to_string(),
             "limits.max_words (99) exceeded while reading hOCR"
         );
+    }
+
+    #[test]
+    fn hocr_text_is_charged_once_per_character() {
+        // 6 + 3 + 18 characters of page words ("ü" is two bytes, "&amp;" one character); the
+        // space between the words of the first line belongs to no word.
+        let h = "<div class='ocr_page' title='bbox 0 0 100 100'>\
+                 <span class='ocr_line' title='bbox 0 0 100 10'>\
+                 <span class='ocrx_word' title='bbox 0 0 9 9'>Müller</span> \
+                 <span class='ocrx_word' title='bbox 10 0 19 9'>&amp;Co</span></span>\
+                 <span class='ocr_line' title='bbox 0 20 100 30'>Line without words</span>\
+                 </div>";
+        let pages = super::parse_hocr(h.as_bytes(), &mut tight(100, 27)).unwrap();
+        let chars: usize = pages[0].words.iter().map(|w| w.text.chars().count()).sum();
+        assert_eq!(chars, 27);
+        let e = super::parse_hocr(h.as_bytes(), &mut tight(100, 26)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "limits.max_text_chars (26) exceeded while reading hOCR"
+        );
+        // A word nested in a word is two page words: its text is kept, and counted, twice.
+        let nested = "<div class='ocr_page' title='bbox 0 0 100 100'>\
+                      <span class='ocrx_word' title='bbox 0 0 9 9'>ab\
+                      <span class='ocrx_word' title='bbox 0 0 9 9'>cd</span></span></div>";
+        let pages = super::parse_hocr(nested.as_bytes(), &mut tight(100, 6)).unwrap();
+        assert_eq!(pages[0].words.len(), 2);
+        assert!(super::parse_hocr(nested.as_bytes(), &mut tight(100, 5)).is_err());
     }
 
     #[test]
