@@ -137,11 +137,43 @@ fn pages(sheets: Vec<(bool, Vec<Vec<String>>)>) -> OfficeDoc {
     }
 }
 
-/// Charges one non-empty cell read (and its text): the workbook's cells are bounded as they
-/// stream in, before any row is built.
-fn charge_cell(budget: &mut Budget, text: &str) -> Result<()> {
-    budget.charge(Resource::SheetCells, 1, READING)?;
-    budget.charge(Resource::TextChars, text.chars().count() as u64, READING)
+/// The non-empty cells of a workbook as they stream in, bounded before any row is built (the
+/// dense rows are charged to the budget's cells when built).
+struct Streamed {
+    cells: u64,
+    max: u64,
+}
+
+impl Streamed {
+    fn new(budget: &Budget) -> Self {
+        Streamed {
+            cells: 0,
+            max: budget.remaining(Resource::SheetCells),
+        }
+    }
+
+    /// Reads one sheet's `(row, col, text)` cells into dense rows, counting each non-empty cell
+    /// and charging its text as it streams in.
+    fn sheet(
+        &mut self,
+        cells: impl Iterator<Item = Result<(u32, u32, String)>>,
+        budget: &mut Budget,
+    ) -> Result<Vec<Vec<String>>> {
+        let mut kept = Vec::new();
+        for cell in cells {
+            let (r, c, text) = cell?;
+            if text.is_empty() {
+                continue;
+            }
+            self.cells += 1;
+            if self.cells > self.max {
+                return Err(budget.exceeded(Resource::SheetCells, READING));
+            }
+            budget.charge(Resource::TextChars, text.chars().count() as u64, READING)?;
+            kept.push((r, c, text));
+        }
+        rows_from_cells(kept, budget)
+    }
 }
 
 fn read_xlsx(
@@ -150,35 +182,24 @@ fn read_xlsx(
     budget: &mut Budget,
 ) -> Result<OfficeDoc> {
     let mut out = Vec::new();
-    // The dense rows are charged again below: count the streamed cells on a copy.
-    let mut streamed = budget.clone();
+    let mut streamed = Streamed::new(budget);
     for (name, is_visible, is_worksheet) in sheet_list(wb) {
         let mut reader = match wb.worksheet_cells_reader(&name) {
             Ok(r) => r,
             Err(_) if !is_worksheet => continue,
             Err(e) => return Err(map(e)),
         };
-        let mut cells = Vec::new();
-        while let Some(cell) = reader.next_cell().map_err(&map)? {
-            let (r, c) = cell.get_position();
-            let text = cell_text(&Data::from(cell.get_value().clone()));
-            if !text.is_empty() {
-                charge_cell(&mut streamed, &text)?;
-                cells.push((r, c, text));
+        let cells = std::iter::from_fn(|| match reader.next_cell() {
+            Ok(Some(cell)) => {
+                let (r, c) = cell.get_position();
+                Some(Ok((r, c, cell_text(&Data::from(cell.get_value().clone())))))
             }
-        }
-        out.push((is_visible, rows_from_cells(cells, budget)?));
+            Ok(None) => None,
+            Err(e) => Some(Err(map(e))),
+        });
+        out.push((is_visible, streamed.sheet(cells, budget)?));
     }
-    charge_text(budget, &streamed);
     Ok(pages(out))
-}
-
-/// Carries the text counted while streaming over to the budget (rows and cells were charged
-/// when the rows were built).
-fn charge_text(budget: &mut Budget, streamed: &Budget) {
-    let used = budget.remaining(Resource::TextChars) - streamed.remaining(Resource::TextChars);
-    // Cannot fail: `streamed` started from `budget` and stayed within it.
-    let _ = budget.charge(Resource::TextChars, used, READING);
 }
 
 fn read_xls(
@@ -187,24 +208,18 @@ fn read_xls(
     budget: &mut Budget,
 ) -> Result<OfficeDoc> {
     let mut out = Vec::new();
-    let mut streamed = budget.clone();
+    let mut streamed = Streamed::new(budget);
     for (name, is_visible, is_worksheet) in sheet_list(wb) {
         let range = match wb.worksheet_range(&name) {
             Ok(r) => r,
             Err(_) if !is_worksheet => continue,
             Err(e) => return Err(map(e)),
         };
-        let mut cells = Vec::new();
-        for (r, c, v) in range.used_cells() {
-            let text = cell_text(v);
-            if !text.is_empty() {
-                charge_cell(&mut streamed, &text)?;
-                cells.push((r as u32, c as u32, text));
-            }
-        }
-        out.push((is_visible, rows_from_cells(cells, budget)?));
+        let cells = range
+            .used_cells()
+            .map(|(r, c, v)| Ok((r as u32, c as u32, cell_text(v))));
+        out.push((is_visible, streamed.sheet(cells, budget)?));
     }
-    charge_text(budget, &streamed);
     Ok(pages(out))
 }
 
