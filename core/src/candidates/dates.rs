@@ -182,7 +182,9 @@ static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
 // The month word's length (3 to 12 letters day-first, 3 to 9 month-first) is checked in code:
 // a bounded repetition of `\p{L}` compiles into one copy of the letter class per repetition
 // (a few ms at every start). The search below restarts one character after each match start,
-// so rejecting a too long or too short word there finds what the bounded pattern finds.
+// so rejecting a too long or too short word there finds what the bounded pattern finds (a
+// month-first match on a too long word skips straight to the word's last letters, which gives
+// the same result without retrying every letter of a long word).
 static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"[«„“\x22]?([0-9]{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(\p{L}+)\.?,?[\s/-]{0,2}'?([0-9]{4}|[0-9]{2})",
@@ -302,7 +304,18 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
             else {
                 continue;
             };
-            if !month_len.contains(&mon.as_str().chars().count()) {
+            let mon_chars = mon.as_str().chars().count();
+            if !month_len.contains(&mon_chars) {
+                // A match that starts at its month word (month first) matches again at each
+                // later start inside the same run of letters, with the same too long word
+                // until the last letters: skip to where the word is short enough (linear time
+                // on long words).
+                if mon_chars > *month_len.end() && mon.start() == m.start() {
+                    let tail = mon.as_str().char_indices().rev().nth(month_len.end() - 1);
+                    if let Some((i, _)) = tail {
+                        pos = pos.max(mon.start() + i);
+                    }
+                }
                 continue;
             }
             if !free(&out, m.start(), m.end())
@@ -411,6 +424,33 @@ mod tests {
         assert!(find_dates("INV-2024-01-05", false).is_empty());
         assert_eq!(one("Datum: 2024-01-05"), "2024-01-05");
         assert_eq!(one("Berlin,05.01.2024"), "2024-01-05");
+    }
+
+    #[test]
+    fn long_words_before_a_day_take_linear_time() {
+        // The same dates as before the skip: a month at the end of a long run of letters
+        // still counts (`...xJan 5, 2024` has a letter before it, so it is not a date), a
+        // month after a separate long word does.
+        assert!(find_dates(&format!("{}Jan 5, 2024", "x".repeat(50)), false).is_empty());
+        assert_eq!(
+            one(&format!("{} Jan 5, 2024", "x".repeat(50))),
+            "2024-01-05"
+        );
+        assert!(find_dates(&format!("{} 5, 2024", "x".repeat(50)), false).is_empty());
+        let (small, big) = (
+            format!("{} 5, 2024", "x".repeat(20_000)),
+            format!("{} 5, 2024", "x".repeat(160_000)),
+        );
+        crate::preprocess::test_support::assert_near_linear("a long word before a day", &|k| {
+            find_dates(if k == 1 { &small } else { &big }, false);
+        });
+        let (small, big) = (
+            format!("5 {} 2024", "x".repeat(20_000)),
+            format!("5 {} 2024", "x".repeat(160_000)),
+        );
+        crate::preprocess::test_support::assert_near_linear("a long word after a day", &|k| {
+            find_dates(if k == 1 { &small } else { &big }, false);
+        });
     }
 
     #[test]
