@@ -60,6 +60,19 @@ impl Resource {
     }
 }
 
+/// Refuses an image of `w` x `h` pixels over `limits.max_image_pixels` (checked from the header,
+/// before anything is decoded; a limit per image, not a running count).
+pub(crate) fn check_pixels(limits: &Limits, w: u64, h: u64, during: &str) -> Result<()> {
+    if w.saturating_mul(h) > limits.max_image_pixels {
+        return Err(Error::LimitExceeded {
+            limit: "limits.max_image_pixels",
+            max: limits.max_image_pixels,
+            during: format!("{during} ({w} x {h} pixels)"),
+        });
+    }
+    Ok(())
+}
+
 /// The counters of one document.
 #[derive(Debug, Clone)]
 pub(crate) struct Budget {
@@ -74,11 +87,6 @@ impl Budget {
             limits: limits.clone(),
             used: [0; 5],
         }
-    }
-
-    /// The limits it charges against.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
     }
 
     /// The error for `r` exceeded while `during` (e.g. "reading DOC text").
@@ -103,19 +111,6 @@ impl Budget {
     /// How many more units of `r` fit.
     pub fn remaining(&self, r: Resource) -> u64 {
         r.limit(&self.limits).1.saturating_sub(self.used[r.index()])
-    }
-
-    /// Refuses an image of `w` x `h` pixels over `limits.max_image_pixels` (checked from the
-    /// header, before anything is decoded).
-    pub fn check_pixels(&self, w: u64, h: u64, during: &str) -> Result<()> {
-        if w.saturating_mul(h) > self.limits.max_image_pixels {
-            return Err(Error::LimitExceeded {
-                limit: "limits.max_image_pixels",
-                max: self.limits.max_image_pixels,
-                during: format!("{during} ({w} x {h} pixels)"),
-            });
-        }
-        Ok(())
     }
 
     /// Reads all of `r` into memory, charging every byte as unpacked bytes.
@@ -164,15 +159,15 @@ mod tests {
 
     #[test]
     fn pixels_are_checked_from_dimensions() {
-        let b = Budget::new(&small());
-        b.check_pixels(10, 10, "decoding PNG").unwrap();
-        let e = b.check_pixels(1, 101, "decoding PNG").unwrap_err();
+        let l = small();
+        check_pixels(&l, 10, 10, "decoding PNG").unwrap();
+        let e = check_pixels(&l, 1, 101, "decoding PNG").unwrap_err();
         assert_eq!(e.code(), ErrorCode::FileTooLarge);
         assert!(
             e.to_string().contains("limits.max_image_pixels (100)"),
             "{e}"
         );
-        assert!(b.check_pixels(u64::MAX, u64::MAX, "x").is_err());
+        assert!(check_pixels(&l, u64::MAX, u64::MAX, "x").is_err());
     }
 
     #[test]

@@ -363,7 +363,7 @@ pub fn tiff_page(bytes: &[u8], page: u32, limits: &Limits) -> Result<PageImage> 
     let index = page
         .checked_sub(1)
         .ok_or_else(|| Error::InvalidArgument("pages are numbered from 1".into()))?;
-    let img = raster::decode_tiff_frame(bytes, index, &Budget::new(limits))?;
+    let img = raster::decode_tiff_frame(bytes, index, limits)?;
     Ok(PageImage {
         page,
         image: prepare_for_ocr(img),
@@ -419,7 +419,7 @@ pub fn preprocess(
         }
         FileType::Jpeg | FileType::Png => {
             let pages = select_pages(opts, 1, limits)?;
-            let img = raster::decode_single(bytes, file_type, &budget)?;
+            let img = raster::decode_single(bytes, file_type, limits)?;
             let images = vec![PageImage {
                 page: 1,
                 image: prepare_for_ocr(img),

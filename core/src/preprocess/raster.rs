@@ -4,7 +4,8 @@
 //! decoded, and the decoders' allocations are capped to match.
 
 use super::FileType;
-use super::budget::Budget;
+use super::budget::check_pixels;
+use crate::config::Limits;
 use crate::error::{Error, Result};
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, Luma, metadata::Orientation};
 use std::io::Cursor;
@@ -17,11 +18,16 @@ const MAX_SIDE: u32 = 50_000;
 /// Most TIFF frames walked when counting (IFD chains can be cyclic or absurd).
 const MAX_TIFF_FRAMES: u32 = 10_000;
 
-fn check_dimensions(w: u32, h: u32, budget: &Budget, what: &str) -> Result<()> {
+fn check_dimensions(w: u32, h: u32, limits: &Limits, what: &str) -> Result<()> {
     if w == 0 || h == 0 {
         return Err(Error::CorruptFile(format!("image has no pixels ({w}x{h})")));
     }
-    budget.check_pixels(u64::from(w), u64::from(h), &format!("decoding {what}"))?;
+    check_pixels(
+        limits,
+        u64::from(w),
+        u64::from(h),
+        &format!("decoding {what}"),
+    )?;
     if w.max(h) > MAX_SIDE {
         return Err(Error::CorruptFile(format!(
             "image is {w}x{h} pixels: a side over {MAX_SIDE} pixels is not a page"
@@ -30,17 +36,17 @@ fn check_dimensions(w: u32, h: u32, budget: &Budget, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// The `image` crate's limits for a budget: dimensions and allocations (16-bit RGBA at most).
-fn image_limits(budget: &Budget) -> image::Limits {
+/// The `image` crate's limits for ours: dimensions and allocations (16-bit RGBA at most).
+fn image_limits(limits: &Limits) -> image::Limits {
     let mut l = image::Limits::default();
     l.max_image_width = Some(MAX_SIDE);
     l.max_image_height = Some(MAX_SIDE);
-    l.max_alloc = Some(budget.limits().max_image_pixels.saturating_mul(8));
+    l.max_alloc = Some(limits.max_image_pixels.saturating_mul(8));
     l
 }
 
 /// Decodes a JPEG or PNG into grayscale, EXIF orientation applied, transparency over white.
-pub(crate) fn decode_single(bytes: &[u8], ft: FileType, budget: &Budget) -> Result<GrayImage> {
+pub(crate) fn decode_single(bytes: &[u8], ft: FileType, limits: &Limits) -> Result<GrayImage> {
     let fmt = match ft {
         FileType::Jpeg => image::ImageFormat::Jpeg,
         FileType::Png => image::ImageFormat::Png,
@@ -55,9 +61,9 @@ pub(crate) fn decode_single(bytes: &[u8], ft: FileType, budget: &Budget) -> Resu
     let (w, h) = ImageReader::with_format(Cursor::new(bytes), fmt)
         .into_dimensions()
         .map_err(corrupt)?;
-    check_dimensions(w, h, budget, &format!("{ft:?} image"))?;
+    check_dimensions(w, h, limits, &format!("{ft:?} image"))?;
     let mut reader = ImageReader::with_format(Cursor::new(bytes), fmt);
-    reader.limits(image_limits(budget));
+    reader.limits(image_limits(limits));
     let mut decoder = reader.into_decoder().map_err(corrupt)?;
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut img = DynamicImage::from_decoder(decoder).map_err(corrupt)?;
@@ -111,13 +117,13 @@ pub(crate) fn tiff_frame_count(bytes: &[u8]) -> Result<u32> {
 }
 
 /// Decodes frame `index` (0-based) of a TIFF into grayscale, orientation tag applied.
-pub(crate) fn decode_tiff_frame(bytes: &[u8], index: u32, budget: &Budget) -> Result<GrayImage> {
-    let mut limits = tiff::decoder::Limits::default();
+pub(crate) fn decode_tiff_frame(bytes: &[u8], index: u32, limits: &Limits) -> Result<GrayImage> {
+    let mut tiff_limits = tiff::decoder::Limits::default();
     // Samples of up to 4 bytes x 5 channels per pixel.
-    limits.decoding_buffer_size = usize::try_from(budget.limits().max_image_pixels)
+    tiff_limits.decoding_buffer_size = usize::try_from(limits.max_image_pixels)
         .unwrap_or(usize::MAX)
         .saturating_mul(20);
-    let mut dec = open_tiff(bytes)?.with_limits(limits);
+    let mut dec = open_tiff(bytes)?.with_limits(tiff_limits);
     for _ in 0..index {
         if !dec.more_images() {
             return Err(Error::CorruptFile(format!(
@@ -128,7 +134,7 @@ pub(crate) fn decode_tiff_frame(bytes: &[u8], index: u32, budget: &Budget) -> Re
         dec.next_image().map_err(tiff_err)?;
     }
     let (w, h) = dec.dimensions().map_err(tiff_err)?;
-    check_dimensions(w, h, budget, &format!("TIFF frame {}", index + 1))?;
+    check_dimensions(w, h, limits, &format!("TIFF frame {}", index + 1))?;
     let color = dec.colortype().map_err(tiff_err)?;
     let planar = dec
         .find_tag_unsigned::<u16>(Tag::PlanarConfiguration)
@@ -296,18 +302,12 @@ fn over_white(v: u32, a: u32) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::Limits;
-
-    fn budget() -> Budget {
-        Budget::new(&Limits::default())
-    }
-
     fn decode_single(bytes: &[u8], ft: FileType) -> Result<GrayImage> {
-        super::decode_single(bytes, ft, &budget())
+        super::decode_single(bytes, ft, &Limits::default())
     }
 
     fn decode_tiff_frame(bytes: &[u8], index: u32) -> Result<GrayImage> {
-        super::decode_tiff_frame(bytes, index, &budget())
+        super::decode_tiff_frame(bytes, index, &Limits::default())
     }
 
     use super::*;
@@ -391,11 +391,11 @@ mod tests {
             "limits.max_image_pixels (64000000) exceeded while decoding Png image (20000 x 20000 \
              pixels)"
         );
-        // A smaller budget refuses smaller images; a strip of one pixel is not a page.
-        let tight = Budget::new(&Limits {
+        // A smaller limit refuses smaller images; a strip of one pixel is not a page.
+        let tight = Limits {
             max_image_pixels: 1_000,
             ..Limits::default()
-        });
+        };
         let small = super::super::test_support::png(40, 30);
         assert!(super::decode_single(&small, FileType::Png, &tight).is_err());
         let strip = png_header(1, 1_000_000);
@@ -431,10 +431,10 @@ mod tests {
         enc.write_image::<colortype::Gray8>(200, 100, &[9; 20_000])
             .unwrap();
         let t = out.into_inner();
-        let tight = Budget::new(&Limits {
+        let tight = Limits {
             max_image_pixels: 10_000,
             ..Limits::default()
-        });
+        };
         assert!(super::decode_tiff_frame(&t, 0, &tight).is_ok());
         let e = super::decode_tiff_frame(&t, 1, &tight).unwrap_err();
         assert!(
