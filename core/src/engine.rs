@@ -117,6 +117,9 @@ pub struct Engine {
     ocr: Arc<dyn OcrEngine>,
     scorer: Arc<dyn FieldScorer>,
     pool: Option<rayon::ThreadPool>,
+    /// pdfium as bound by [`Engine::new`] (`None` when it found none, or for an engine built
+    /// from components: PDFs then look the library up on use).
+    pdf: Option<&'static PdfLib>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -140,10 +143,11 @@ impl Engine {
     /// than PDFs need none): a PDF then fails with `RUNTIME_MISSING`.
     pub fn new(config: EngineConfig) -> Result<Self> {
         config.validate()?;
-        match PdfLib::get(config.pdfium_library.as_deref()) {
+        let pdf = match PdfLib::get(config.pdfium_library.as_deref()) {
+            Ok(lib) => Some(lib),
             Err(e) if e.code() != crate::error::ErrorCode::RuntimeMissing => return Err(e),
-            _ => {}
-        }
+            Err(_) => None,
+        };
         let ocr = Arc::new(TesseractOcr::new(&config.ocr)?);
         let ort = config.onnxruntime_library.as_deref();
         let scorer: Arc<dyn FieldScorer> = match (config.scorer, &config.model) {
@@ -151,7 +155,9 @@ impl Engine {
             (ScorerKind::Model, None) => Arc::new(ModelScorer::embedded(ort)?),
             (ScorerKind::Model, Some(path)) => Arc::new(ModelScorer::from_files(path, None, ort)?),
         };
-        Self::with_components(config, ocr, scorer)
+        let mut engine = Self::with_components(config, ocr, scorer)?;
+        engine.pdf = pdf;
+        Ok(engine)
     }
 
     /// Builds an engine from explicit components (tests use a fake OCR engine).
@@ -176,7 +182,16 @@ impl Engine {
             ocr,
             scorer,
             pool,
+            pdf: None,
         })
+    }
+
+    /// pdfium: the library bound when the engine was built, else the process's (searched now).
+    fn pdf_lib(&self) -> Result<&'static PdfLib> {
+        match self.pdf {
+            Some(lib) => Ok(lib),
+            None => PdfLib::get(self.config.pdfium_library.as_deref()),
+        }
     }
 
     /// The configuration.
@@ -292,8 +307,8 @@ impl Engine {
             pages_total: 0,
         });
         let limits = opts.effective_limits(&self.config.limits);
-        let pdf_lib = || PdfLib::get(self.config.pdfium_library.as_deref());
-        let prepared = preprocess::preprocess(bytes, opts, limits, &|b| pdf_lib()?.page_count(b))?;
+        let prepared =
+            preprocess::preprocess(bytes, opts, limits, &|b| self.pdf_lib()?.page_count(b))?;
         let total = prepared.pages.len() as u32;
         let report = |stage: Stage, page: Option<u32>| {
             progress(Progress {
@@ -312,7 +327,7 @@ impl Engine {
         match prepared.content {
             PreparedContent::Pdf => {
                 report(Stage::TextExtracting, None);
-                let lib = pdf_lib()?;
+                let lib = self.pdf_lib()?;
                 let layer = lib.extract_text(
                     bytes,
                     &prepared.pages,
