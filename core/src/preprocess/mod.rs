@@ -485,24 +485,29 @@ pub(crate) mod test_support {
     }
 
     /// Asserts that `run(8)` (the work on 8x the input) takes less than 24x the time of `run(1)`
-    /// (best of 3 each): linear work passes with a wide margin, quadratic work (64x) fails.
+    /// per call: linear work passes with a wide margin, quadratic work (64x) fails. The clock's
+    /// noise must not decide: both are timed over `r` calls, `r` doubled until the `r` small
+    /// runs take at least 5 ms together, and each time is the best of 3.
     pub fn assert_near_linear(what: &str, run: &dyn Fn(usize)) {
-        let best = |k: usize| {
-            (0..3)
-                .map(|_| {
-                    let t = std::time::Instant::now();
-                    run(k);
-                    t.elapsed()
-                })
-                .min()
-                .unwrap_or_default()
+        use std::time::{Duration, Instant};
+        let timed = |k: usize, reps: u32| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                run(k);
+            }
+            t.elapsed()
         };
-        let (t1, t8) = (best(1), best(8));
-        // Under 2 ms the clock's noise dominates: count the small run as 2 ms.
-        let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(0.002);
+        let mut reps = 1u32;
+        while reps < 1 << 16 && timed(1, reps) < Duration::from_millis(5) {
+            reps *= 2;
+        }
+        let per_call = |k: usize| (0..3).map(|_| timed(k, reps)).min().unwrap_or_default() / reps;
+        let (t1, t8) = (per_call(1), per_call(8));
+        let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(1e-9);
         assert!(
             ratio < 24.0,
-            "{what}: 8x the input took {ratio:.1}x the time ({t1:?} -> {t8:?})"
+            "{what}: 8x the input took {ratio:.1}x the time per call ({t1:?} -> {t8:?}, \
+             {reps} calls each)"
         );
     }
 
@@ -530,6 +535,23 @@ mod tests {
 
     fn code(r: Result<impl std::fmt::Debug>) -> ErrorCode {
         r.unwrap_err().code()
+    }
+
+    #[test]
+    fn near_linear_check_catches_quadratic_work_that_is_quick() {
+        // 1x takes microseconds: the check must still see 8x the input take 64x the time.
+        let quadratic = |k: usize| {
+            let n = 100 * k;
+            let mut acc = 0usize;
+            for i in 0..n {
+                for j in 0..n {
+                    acc = acc.wrapping_add(std::hint::black_box(i ^ j));
+                }
+            }
+            std::hint::black_box(acc);
+        };
+        let caught = std::panic::catch_unwind(|| assert_near_linear("quadratic", &quadratic));
+        assert!(caught.is_err(), "quadratic work passed as linear");
     }
 
     #[test]
