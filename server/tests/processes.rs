@@ -5,154 +5,27 @@
 mod common;
 
 use common::*;
-use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const LONG: Duration = Duration::from_secs(180);
 
-/// A `folio serve` child started here (the shared harness always listens on port 0).
-struct Proc {
-    child: Child,
-    base: String,
-}
-
-impl Proc {
-    fn start(data_dir: &Path, extra: &[&str]) -> Proc {
-        let mut child = Command::new(bin())
-            .arg("serve")
-            .arg("--data-dir")
-            .arg(data_dir)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("folio serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("first line");
-        let v: Value = serde_json::from_str(line.trim())
-            .unwrap_or_else(|e| panic!("server did not report its address: {line:?} ({e})"));
-        let addr = v["listening"].as_str().expect("listening").to_string();
-        Proc {
-            child,
-            base: format!("http://{addr}"),
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// The shared harness's view of this server (for its request helpers).
-    fn as_server(&self, data_dir: &Path) -> ServerView {
-        ServerView {
-            base: self.base.clone(),
-            _dir: data_dir.to_path_buf(),
-        }
-    }
-
-    fn signal(&self, name: &str) {
-        let st = Command::new("kill")
-            .arg(format!("-{name}"))
-            .arg(self.pid().to_string())
-            .status()
-            .expect("kill runs");
-        assert!(st.success());
-    }
-
-    /// Waits for the process to exit, at most `limit`.
-    fn wait_exit(&mut self, limit: Duration) -> (ExitStatus, Duration) {
-        let start = Instant::now();
-        loop {
-            if let Some(st) = self.child.try_wait().expect("try_wait") {
-                return (st, start.elapsed());
-            }
-            assert!(
-                start.elapsed() < limit,
-                "the server did not exit within {limit:?}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Only what the request helpers need of a server.
-struct ServerView {
-    base: String,
-    _dir: std::path::PathBuf,
-}
-
-fn view_get(v: &ServerView, key: &str, path: &str) -> (u16, Value) {
-    let r = client()
-        .get(format!("{}{path}", v.base))
-        .bearer_auth(key)
-        .send()
-        .expect("get");
-    let status = r.status().as_u16();
-    (status, r.json().unwrap_or(Value::Null))
-}
-
-fn view_upload(
-    v: &ServerView,
-    key: &str,
-    idem: &str,
-    form: reqwest::blocking::multipart::Form,
-) -> Result<(u16, Value), reqwest::Error> {
-    let r = client()
-        .post(format!("{}/api/v1/operations", v.base))
-        .bearer_auth(key)
-        .header("Idempotency-Key", idem)
-        .multipart(form)
-        .send()?;
-    let status = r.status().as_u16();
-    Ok((status, r.json().unwrap_or(Value::Null)))
-}
-
-const FINAL_OPS: [&str; 6] = [
-    "PROCESSED",
-    "PROCESSED_WITH_WARNINGS",
-    "COMPLETED_WITH_REJECTIONS",
-    "COMPLETED_WITH_ERRORS",
-    "FAILED",
-    "CANCELLED",
-];
-
-fn view_wait_final(v: &ServerView, key: &str, op: &str, timeout: Duration) -> Value {
-    let start = Instant::now();
-    loop {
-        let (st, body) = view_get(v, key, &format!("/api/v1/operations/{op}"));
-        assert_eq!(st, 200, "{body}");
-        if FINAL_OPS.contains(&body["status"].as_str().unwrap_or_default()) {
-            return body;
-        }
-        assert!(
-            start.elapsed() < timeout,
-            "operation {op} not final after {timeout:?}: {body}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+/// `folio serve` on any free port in the test's own environment (the harness's `start_with`
+/// would pin `OMP_THREAD_LIMIT=1`).
+fn serve(data_dir: &Path, extra: &[&str]) -> Server {
+    Server::start_on(data_dir, ANY_PORT, ServerEnv::Inherited, extra)
 }
 
 /// Waits until a document of the operation is in one of the engine's stages.
-fn wait_working(v: &ServerView, key: &str, op: &str) {
+fn wait_working(s: &Server, key: &str, op: &str) {
     let start = Instant::now();
     loop {
-        let (_, body) = view_get(v, key, &format!("/api/v1/operations/{op}"));
+        let (_, body) = get(s, key, &format!("/api/v1/operations/{op}"));
         let working = body["documents"].as_array().is_some_and(|ds| {
             ds.iter().any(|d| {
-                let s = d["status"].as_str().unwrap_or_default();
-                s != "QUEUED" && !FINAL_OPS.contains(&s) && s != "REJECTED"
+                let st = d["status"].as_str().unwrap_or_default();
+                st != "QUEUED" && !FINAL_STATUSES.contains(&st) && st != "REJECTED"
             })
         });
         if working {
@@ -204,16 +77,8 @@ fn assert_no_workers_left(parent: u32, limit: Duration) {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("bind")
-        .local_addr()
-        .expect("addr")
-        .port()
-}
-
-fn limits(v: &ServerView, key: &str) -> (i64, i64) {
-    let (_, l) = view_get(v, key, "/api/v1/auth/limits");
+fn limits(s: &Server, key: &str) -> (i64, i64) {
+    let (_, l) = get(s, key, "/api/v1/auth/limits");
     (
         l["balance_documents"].as_i64().expect("balance"),
         l["reserved_documents"].as_i64().expect("reserved"),
@@ -230,13 +95,12 @@ const SCANS: [&str; 3] = [
 fn server_sigkill_leaves_no_worker_behind() {
     let dir = tempfile::tempdir().unwrap();
     let (_, key) = company_and_key(dir.path(), 10);
-    let mut s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "2"]);
+    let mut s = serve(dir.path(), &["--workers", "2"]);
     let pid = s.pid();
     assert_eq!(workers_of(pid).len(), 2, "one process per worker");
-    let v = s.as_server(dir.path());
-    let (st, created) = view_upload(&v, &key, "k-1", form(&SCANS)).unwrap();
+    let (st, created) = upload(&s, &key, "k-1", form(&SCANS));
     assert_eq!(st, 202, "{created}");
-    wait_working(&v, &key, created["operation_id"].as_str().unwrap());
+    wait_working(&s, &key, created["operation_id"].as_str().unwrap());
     s.signal("KILL");
     let (st, _) = s.wait_exit(Duration::from_secs(5));
     assert!(!st.success());
@@ -247,15 +111,14 @@ fn server_sigkill_leaves_no_worker_behind() {
 fn sigterm_drains_in_bounded_time_frees_the_port_and_the_document_is_processed_after_restart() {
     let dir = tempfile::tempdir().unwrap();
     let (_, key) = company_and_key(dir.path(), 10);
-    let listen = format!("127.0.0.1:{}", free_port());
-    let args = ["--listen", &listen, "--workers", "1", "--drain-secs", "1"];
-    let mut s = Proc::start(dir.path(), &args);
+    let args = ["--workers", "1", "--drain-secs", "1"];
+    let mut s = serve(dir.path(), &args);
+    let listen = s.addr().to_string();
     let pid = s.pid();
-    let v = s.as_server(dir.path());
-    let (st, created) = view_upload(&v, &key, "k-1", form(&SCANS)).unwrap();
+    let (st, created) = upload(&s, &key, "k-1", form(&SCANS));
     assert_eq!(st, 202, "{created}");
     let op = created["operation_id"].as_str().unwrap().to_string();
-    wait_working(&v, &key, &op);
+    wait_working(&s, &key, &op);
     s.signal("TERM");
     // Drain (1 s) plus the workers' stop: well inside the bound.
     let (st, took) = s.wait_exit(Duration::from_secs(15));
@@ -263,9 +126,8 @@ fn sigterm_drains_in_bounded_time_frees_the_port_and_the_document_is_processed_a
     assert!(took < Duration::from_secs(15), "{took:?}");
     assert_no_workers_left(pid, Duration::from_secs(2));
     // The port is free: a restart on it succeeds and processes what was interrupted.
-    let s = Proc::start(dir.path(), &args);
-    let v = s.as_server(dir.path());
-    let done = view_wait_final(&v, &key, &op, LONG);
+    let s = Server::start_on(dir.path(), &listen, ServerEnv::Inherited, &args);
+    let done = wait_final(&s, &key, &op, LONG);
     for d in done["documents"].as_array().unwrap() {
         assert!(
             ["PROCESSED", "PROCESSED_WITH_WARNINGS"].contains(&d["status"].as_str().unwrap()),
@@ -273,35 +135,23 @@ fn sigterm_drains_in_bounded_time_frees_the_port_and_the_document_is_processed_a
         );
         assert_eq!(d["billing"]["documents_charged"], 1, "{d}");
     }
-    assert_eq!(limits(&v, &key), (7, 0));
+    assert_eq!(limits(&s, &key), (7, 0));
 }
 
 #[test]
 fn sigterm_lets_the_document_in_progress_finish_within_the_grace_period() {
     let dir = tempfile::tempdir().unwrap();
     let (_, key) = company_and_key(dir.path(), 10);
-    let mut s = Proc::start(
-        dir.path(),
-        &[
-            "--listen",
-            "127.0.0.1:0",
-            "--workers",
-            "1",
-            "--drain-secs",
-            "120",
-        ],
-    );
-    let v = s.as_server(dir.path());
-    let (_, created) = view_upload(&v, &key, "g-1", form(&["invoice_de_scan.png"])).unwrap();
+    let mut s = serve(dir.path(), &["--workers", "1", "--drain-secs", "120"]);
+    let (_, created) = upload(&s, &key, "g-1", form(&["invoice_de_scan.png"]));
     let op = created["operation_id"].as_str().unwrap().to_string();
-    wait_working(&v, &key, &op);
+    wait_working(&s, &key, &op);
     s.signal("TERM");
     let (st, _) = s.wait_exit(LONG);
     assert!(st.success(), "{st:?}");
     // Finished before the exit: final at once after a restart without workers.
-    let s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "0"]);
-    let v = s.as_server(dir.path());
-    let (_, done) = view_get(&v, &key, &format!("/api/v1/operations/{op}"));
+    let s = serve(dir.path(), &["--workers", "0"]);
+    let (_, done) = get(&s, &key, &format!("/api/v1/operations/{op}"));
     let d = &done["documents"][0];
     assert!(
         ["PROCESSED", "PROCESSED_WITH_WARNINGS"].contains(&d["status"].as_str().unwrap()),
@@ -313,7 +163,7 @@ fn sigterm_lets_the_document_in_progress_finish_within_the_grace_period() {
 #[test]
 fn sigint_drains_like_sigterm() {
     let dir = tempfile::tempdir().unwrap();
-    let mut s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "1"]);
+    let mut s = serve(dir.path(), &["--workers", "1"]);
     let pid = s.pid();
     s.signal("INT");
     let (st, _) = s.wait_exit(Duration::from_secs(15));
@@ -326,23 +176,12 @@ fn a_document_that_breaks_the_worker_memory_limit_fails_after_three_attempts_unc
     let dir = tempfile::tempdir().unwrap();
     let (_, key) = company_and_key(dir.path(), 10);
     // A limit below what a worker with its engine holds once it works: every attempt ends it.
-    let mut s = Proc::start(
-        dir.path(),
-        &[
-            "--listen",
-            "127.0.0.1:0",
-            "--workers",
-            "1",
-            "--worker-memory-mb",
-            "16",
-        ],
-    );
+    let mut s = serve(dir.path(), &["--workers", "1", "--worker-memory-mb", "16"]);
     let pid = s.pid();
-    let v = s.as_server(dir.path());
-    let (st, created) = view_upload(&v, &key, "m-1", form(&["invoice_de_scan.png"])).unwrap();
+    let (st, created) = upload(&s, &key, "m-1", form(&["invoice_de_scan.png"]));
     assert_eq!(st, 202, "{created}");
     let op = created["operation_id"].as_str().unwrap().to_string();
-    let done = view_wait_final(&v, &key, &op, LONG);
+    let done = wait_final(&s, &key, &op, LONG);
     let d = &done["documents"][0];
     assert_eq!(d["status"], "FAILED", "{d}");
     assert_eq!(d["error"]["code"], "RESOURCE_LIMIT", "{d}");
@@ -351,21 +190,20 @@ fn a_document_that_breaks_the_worker_memory_limit_fails_after_three_attempts_unc
         "{d}"
     );
     assert_eq!(d["billing"]["documents_charged"], 0, "{d}");
-    assert_eq!(limits(&v, &key), (10, 0));
+    assert_eq!(limits(&s, &key), (10, 0));
     // The server itself stayed up all along.
-    let (st, _) = view_get(&v, &key, "/api/v1/auth/limits");
+    let (st, _) = get(&s, &key, "/api/v1/auth/limits");
     assert_eq!(st, 200);
     s.signal("TERM");
     s.wait_exit(Duration::from_secs(15));
     assert_no_workers_left(pid, Duration::from_secs(2));
     // With normal limits, documents are processed (and charged) again.
-    let s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "1"]);
-    let v = s.as_server(dir.path());
-    let (st, created) = view_upload(&v, &key, "m-2", form(&["invoice_de_scan.png"])).unwrap();
+    let s = serve(dir.path(), &["--workers", "1"]);
+    let (st, created) = upload(&s, &key, "m-2", form(&["invoice_de_scan.png"]));
     assert_eq!(st, 202, "{created}");
-    let done = view_wait_final(&v, &key, created["operation_id"].as_str().unwrap(), LONG);
+    let done = wait_final(&s, &key, created["operation_id"].as_str().unwrap(), LONG);
     assert_eq!(done["documents"][0]["billing"]["documents_charged"], 1);
-    assert_eq!(limits(&v, &key), (9, 0));
+    assert_eq!(limits(&s, &key), (9, 0));
 }
 
 #[test]
@@ -373,20 +211,12 @@ fn a_document_past_the_time_limit_fails_after_three_attempts_uncharged() {
     let dir = tempfile::tempdir().unwrap();
     let (_, key) = company_and_key(dir.path(), 10);
     // No scan is recognised in 50 ms.
-    let s = Proc::start(
+    let s = serve(
         dir.path(),
-        &[
-            "--listen",
-            "127.0.0.1:0",
-            "--workers",
-            "1",
-            "--document-timeout-secs",
-            "0.05",
-        ],
+        &["--workers", "1", "--document-timeout-secs", "0.05"],
     );
-    let v = s.as_server(dir.path());
-    let (_, slow) = view_upload(&v, &key, "t-1", form(&["invoice_en_scanpdf.pdf"])).unwrap();
-    let slow = view_wait_final(&v, &key, slow["operation_id"].as_str().unwrap(), LONG);
+    let (_, slow) = upload(&s, &key, "t-1", form(&["invoice_en_scanpdf.pdf"]));
+    let slow = wait_final(&s, &key, slow["operation_id"].as_str().unwrap(), LONG);
     let d = &slow["documents"][0];
     assert_eq!(d["error"]["code"], "RESOURCE_LIMIT", "{d}");
     assert!(
@@ -397,41 +227,39 @@ fn a_document_past_the_time_limit_fails_after_three_attempts_uncharged() {
         "{d}"
     );
     assert_eq!(d["billing"]["documents_charged"], 0, "{d}");
-    assert_eq!(limits(&v, &key), (10, 0));
+    assert_eq!(limits(&s, &key), (10, 0));
     drop(s);
     // The default limit lets the same document through.
-    let s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "1"]);
-    let v = s.as_server(dir.path());
-    let (_, again) = view_upload(&v, &key, "t-2", form(&["invoice_en_scanpdf.pdf"])).unwrap();
-    let again = view_wait_final(&v, &key, again["operation_id"].as_str().unwrap(), LONG);
+    let s = serve(dir.path(), &["--workers", "1"]);
+    let (_, again) = upload(&s, &key, "t-2", form(&["invoice_en_scanpdf.pdf"]));
+    let again = wait_final(&s, &key, again["operation_id"].as_str().unwrap(), LONG);
     assert_eq!(again["documents"][0]["billing"]["documents_charged"], 1);
-    assert_eq!(limits(&v, &key), (9, 0));
+    assert_eq!(limits(&s, &key), (9, 0));
 }
 
 #[test]
 fn cancelling_a_running_document_stops_it_and_its_worker_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let (_, key) = company_and_key(dir.path(), 10);
-    let s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "1"]);
+    let s = serve(dir.path(), &["--workers", "1"]);
     let pid = s.pid();
     let before = workers_of(pid);
     assert_eq!(before.len(), 1);
-    let v = s.as_server(dir.path());
-    let (_, created) = view_upload(&v, &key, "x-1", form(&["invoice_en_scanpdf.pdf"])).unwrap();
+    let (_, created) = upload(&s, &key, "x-1", form(&["invoice_en_scanpdf.pdf"]));
     let op = created["operation_id"].as_str().unwrap().to_string();
-    wait_working(&v, &key, &op);
+    wait_working(&s, &key, &op);
     let r = client()
-        .post(format!("{}/api/v1/operations/{op}/cancel", v.base))
+        .post(s.url(&format!("/api/v1/operations/{op}/cancel")))
         .bearer_auth(&key)
         .send()
         .unwrap();
     assert_eq!(r.status().as_u16(), 200);
-    let done = view_wait_final(&v, &key, &op, LONG);
+    let done = wait_final(&s, &key, &op, LONG);
     assert_eq!(done["status"], "CANCELLED", "{done}");
-    assert_eq!(limits(&v, &key), (10, 0));
+    assert_eq!(limits(&s, &key), (10, 0));
     // The worker was told, not killed: the same process takes the next document.
-    let (_, next) = view_upload(&v, &key, "x-2", form(&["invoice_de_text.pdf"])).unwrap();
-    let next = view_wait_final(&v, &key, next["operation_id"].as_str().unwrap(), LONG);
+    let (_, next) = upload(&s, &key, "x-2", form(&["invoice_de_text.pdf"]));
+    let next = wait_final(&s, &key, next["operation_id"].as_str().unwrap(), LONG);
     assert_eq!(next["documents"][0]["billing"]["documents_charged"], 1);
     assert_eq!(workers_of(pid), before);
 }
@@ -450,11 +278,9 @@ fn workers_are_recycled_after_their_documents_and_leave_when_idle() {
     let dir = tempfile::tempdir().unwrap();
     let (_, key) = company_and_key(dir.path(), 10);
     // One document per worker: the worker that took it is replaced.
-    let mut s = Proc::start(
+    let mut s = serve(
         dir.path(),
         &[
-            "--listen",
-            "127.0.0.1:0",
             "--workers",
             "1",
             "--worker-max-documents",
@@ -466,34 +292,22 @@ fn workers_are_recycled_after_their_documents_and_leave_when_idle() {
     let pid = s.pid();
     let first = workers_of(pid);
     assert_eq!(first.len(), 1);
-    let v = s.as_server(dir.path());
-    let (_, c) = view_upload(&v, &key, "r-1", form(&["invoice_de_text.pdf"])).unwrap();
-    let d = view_wait_final(&v, &key, c["operation_id"].as_str().unwrap(), LONG);
+    let (_, c) = upload(&s, &key, "r-1", form(&["invoice_de_text.pdf"]));
+    let d = wait_final(&s, &key, c["operation_id"].as_str().unwrap(), LONG);
     assert_eq!(d["documents"][0]["billing"]["documents_charged"], 1);
     wait_gone(first[0], Duration::from_secs(10));
     s.signal("TERM");
     s.wait_exit(Duration::from_secs(15));
     // An idle pool lets its workers go, returning their memory; work brings one back.
-    let s = Proc::start(
-        dir.path(),
-        &[
-            "--listen",
-            "127.0.0.1:0",
-            "--workers",
-            "1",
-            "--worker-idle-secs",
-            "1",
-        ],
-    );
+    let s = serve(dir.path(), &["--workers", "1", "--worker-idle-secs", "1"]);
     let pid = s.pid();
-    let v = s.as_server(dir.path());
-    let (_, c) = view_upload(&v, &key, "r-2", form(&["invoice_de_text.pdf"])).unwrap();
-    view_wait_final(&v, &key, c["operation_id"].as_str().unwrap(), LONG);
+    let (_, c) = upload(&s, &key, "r-2", form(&["invoice_de_text.pdf"]));
+    wait_final(&s, &key, c["operation_id"].as_str().unwrap(), LONG);
     assert_no_workers_left(pid, Duration::from_secs(10));
-    let (_, c) = view_upload(&v, &key, "r-3", form(&["invoice_de_text.pdf"])).unwrap();
-    let d = view_wait_final(&v, &key, c["operation_id"].as_str().unwrap(), LONG);
+    let (_, c) = upload(&s, &key, "r-3", form(&["invoice_de_text.pdf"]));
+    let d = wait_final(&s, &key, c["operation_id"].as_str().unwrap(), LONG);
     assert_eq!(d["documents"][0]["billing"]["documents_charged"], 1);
-    assert_eq!(limits(&v, &key), (7, 0));
+    assert_eq!(limits(&s, &key), (7, 0));
 }
 
 /// Children of a process (every thread's `children` list).
@@ -557,22 +371,11 @@ fn fifty_sigterm_sigkill_cycles_lose_nothing_and_charge_once() {
     let started = Instant::now();
     let mut accepted = 0;
     for i in 0..CYCLES {
-        let mut s = Proc::start(
-            dir.path(),
-            &[
-                "--listen",
-                "127.0.0.1:0",
-                "--workers",
-                "1",
-                "--drain-secs",
-                "1",
-            ],
-        );
+        let mut s = serve(dir.path(), &["--workers", "1", "--drain-secs", "1"]);
         let pid = s.pid();
-        let v = s.as_server(dir.path());
-        let k = key.clone();
+        let (base, k) = (s.base.clone(), key.clone());
         let uploader = std::thread::spawn(move || {
-            view_upload(&v, &k, &format!("c-{i}"), form(&files)).is_ok_and(|(st, _)| st == 202)
+            try_upload(&base, &k, &format!("c-{i}"), form(&files)).is_ok_and(|(st, _)| st == 202)
         });
         std::thread::sleep(Duration::from_millis(150 * (i % 8) as u64));
         if i % 2 == 0 {
@@ -589,11 +392,10 @@ fn fifty_sigterm_sigkill_cycles_lose_nothing_and_charge_once() {
         assert_no_workers_left(pid, Duration::from_secs(5));
     }
     let cycles_took = started.elapsed();
-    let s = Proc::start(dir.path(), &["--listen", "127.0.0.1:0", "--workers", "2"]);
-    let v = s.as_server(dir.path());
+    let s = serve(dir.path(), &["--workers", "2"]);
     let mut ops = Vec::new();
     for i in 0..CYCLES {
-        let (st, body) = view_upload(&v, &key, &format!("c-{i}"), form(&files)).unwrap();
+        let (st, body) = upload(&s, &key, &format!("c-{i}"), form(&files));
         assert!([200, 202].contains(&st), "{st} {body}");
         ops.push(body["operation_id"].as_str().unwrap().to_string());
     }
@@ -601,7 +403,7 @@ fn fifty_sigterm_sigkill_cycles_lose_nothing_and_charge_once() {
     ops.dedup();
     assert_eq!(ops.len(), CYCLES);
     for op in &ops {
-        let done = view_wait_final(&v, &key, op, LONG);
+        let done = wait_final(&s, &key, op, LONG);
         for d in done["documents"].as_array().unwrap() {
             assert!(
                 ["PROCESSED", "PROCESSED_WITH_WARNINGS"].contains(&d["status"].as_str().unwrap()),
@@ -610,7 +412,7 @@ fn fifty_sigterm_sigkill_cycles_lose_nothing_and_charge_once() {
             assert_eq!(d["billing"]["documents_charged"], 1, "{d}");
         }
     }
-    assert_eq!(limits(&v, &key), (1000 - 2 * CYCLES as i64, 0));
+    assert_eq!(limits(&s, &key), (1000 - 2 * CYCLES as i64, 0));
     eprintln!(
         "{CYCLES} cycles ({accepted} uploads accepted before their kill) in {:.1} s, \
          all processed in {:.1} s",

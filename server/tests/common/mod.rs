@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,12 +24,35 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The statuses after which an operation no longer changes.
+pub const FINAL_STATUSES: [&str; 6] = [
+    "PROCESSED",
+    "PROCESSED_WITH_WARNINGS",
+    "COMPLETED_WITH_REJECTIONS",
+    "COMPLETED_WITH_ERRORS",
+    "FAILED",
+    "CANCELLED",
+];
+
+/// Any free port on the loopback interface, chosen by the OS.
+pub const ANY_PORT: &str = "127.0.0.1:0";
+
+/// The environment a server is started with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerEnv {
+    /// The test's own environment with `OMP_THREAD_LIMIT=1`.
+    OneOmpThread,
+    /// The test's own environment, unchanged.
+    Inherited,
+}
+
 /// A running server.
 pub struct Server {
     pub child: Child,
     pub base: String,
     pub data_dir: PathBuf,
     pub extra: Vec<String>,
+    pub env: ServerEnv,
 }
 
 impl Server {
@@ -42,13 +65,20 @@ impl Server {
 
     /// Starts `folio serve` with exactly these extra arguments (default webhook rules).
     pub fn start_with(data_dir: &Path, extra: &[&str]) -> Server {
+        Self::start_on(data_dir, ANY_PORT, ServerEnv::OneOmpThread, extra)
+    }
+
+    /// Starts `folio serve --listen <listen>` with exactly these extra arguments in `env`.
+    pub fn start_on(data_dir: &Path, listen: &str, env: ServerEnv, extra: &[&str]) -> Server {
         let mut cmd = Command::new(bin());
-        cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        cmd.args(["serve", "--listen", listen, "--data-dir"])
             .arg(data_dir)
             .args(extra)
-            .env("OMP_THREAD_LIMIT", "1")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
+        if env == ServerEnv::OneOmpThread {
+            cmd.env("OMP_THREAD_LIMIT", "1");
+        }
         let mut child = cmd.spawn().expect("folio serve starts");
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
@@ -63,12 +93,48 @@ impl Server {
             base: format!("http://{addr}"),
             data_dir: data_dir.to_path_buf(),
             extra: extra.iter().map(|s| s.to_string()).collect(),
+            env,
         }
     }
 
     /// `base` + path.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
+    }
+
+    /// The address it listens on (`host:port`).
+    pub fn addr(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends signal `name` (`TERM`, `KILL`, ...) to the server.
+    pub fn signal(&self, name: &str) {
+        let st = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.pid().to_string())
+            .status()
+            .expect("kill runs");
+        assert!(st.success(), "kill -{name} {} failed", self.pid());
+    }
+
+    /// Waits for the server to exit, at most `limit`: its exit status and how long it took.
+    pub fn wait_exit(&mut self, limit: Duration) -> (ExitStatus, Duration) {
+        let start = Instant::now();
+        loop {
+            if let Some(st) = self.child.try_wait().expect("try_wait") {
+                return (st, start.elapsed());
+            }
+            assert!(
+                start.elapsed() < limit,
+                "the server did not exit within {limit:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// kill -9.
@@ -82,7 +148,7 @@ impl Server {
         self.kill9();
         let extra: Vec<String> = std::mem::take(&mut self.extra);
         let refs: Vec<&str> = extra.iter().map(String::as_str).collect();
-        Server::start_with(&self.data_dir.clone(), &refs)
+        Server::start_on(&self.data_dir.clone(), ANY_PORT, self.env, &refs)
     }
 }
 
@@ -170,15 +236,26 @@ pub fn form_bytes(files: Vec<(String, Vec<u8>)>) -> multipart::Form {
 
 /// POST /api/v1/operations; returns (status, body).
 pub fn upload(s: &Server, key: &str, idem: &str, form: multipart::Form) -> (u16, Value) {
+    try_upload(&s.base, key, idem, form).expect("upload")
+}
+
+/// POST /api/v1/operations to the server at `base`, which may be gone by then (so it takes the
+/// base URL: a thread can upload while the test signals the server); (status, body) or the
+/// transport error.
+pub fn try_upload(
+    base: &str,
+    key: &str,
+    idem: &str,
+    form: multipart::Form,
+) -> Result<(u16, Value), reqwest::Error> {
     let r = client()
-        .post(s.url("/api/v1/operations"))
+        .post(format!("{base}/api/v1/operations"))
         .bearer_auth(key)
         .header("Idempotency-Key", idem)
         .multipart(form)
-        .send()
-        .expect("upload");
+        .send()?;
     let status = r.status().as_u16();
-    (status, r.json().unwrap_or(Value::Null))
+    Ok((status, r.json().unwrap_or(Value::Null)))
 }
 
 /// GET with a key; (status, body as JSON or null).
@@ -198,17 +275,7 @@ pub fn wait_final(s: &Server, key: &str, op: &str, timeout: Duration) -> Value {
     loop {
         let (st, v) = get(s, key, &format!("/api/v1/operations/{op}"));
         assert_eq!(st, 200, "{v}");
-        let status = v["status"].as_str().unwrap_or_default();
-        if [
-            "PROCESSED",
-            "PROCESSED_WITH_WARNINGS",
-            "COMPLETED_WITH_REJECTIONS",
-            "COMPLETED_WITH_ERRORS",
-            "FAILED",
-            "CANCELLED",
-        ]
-        .contains(&status)
-        {
+        if FINAL_STATUSES.contains(&v["status"].as_str().unwrap_or_default()) {
             return v;
         }
         assert!(
