@@ -10,11 +10,6 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-/// `host:port` of a server.
-fn addr(s: &Server) -> String {
-    s.base.trim_start_matches("http://").to_string()
-}
-
 /// A raw HTTP/1.1 response: status, lower-cased headers, body.
 struct Raw {
     status: u16,
@@ -43,6 +38,15 @@ impl Raw {
         let v: Value = serde_json::from_slice(&self.body).expect("JSON error body");
         assert_schema(doc, "Error", &v);
         v["error"]["code"].as_str().unwrap_or_default().to_string()
+    }
+
+    /// The error code, or "" for a 202.
+    fn error_code_or_accepted(&self, doc: &Value) -> String {
+        if self.status == 202 {
+            String::new()
+        } else {
+            self.error_code(doc)
+        }
     }
 }
 
@@ -90,7 +94,7 @@ fn read_response(stream: &mut TcpStream) -> Raw {
 
 /// Sends raw bytes on a new connection and reads the response.
 fn raw_request(s: &Server, bytes: &[u8]) -> Raw {
-    let mut c = TcpStream::connect(addr(s)).expect("connect");
+    let mut c = TcpStream::connect(s.addr()).expect("connect");
     c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     c.write_all(bytes).expect("send");
     read_response(&mut c)
@@ -129,7 +133,7 @@ fn slow_headers_are_closed_and_healthz_stays_prompt() {
     let opened = Instant::now();
     let mut stalled: Vec<TcpStream> = (0..300)
         .map(|i| {
-            let mut c = TcpStream::connect(addr(&s)).expect("connect");
+            let mut c = TcpStream::connect(s.addr()).expect("connect");
             write!(c, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow-{i}: ").unwrap();
             c
         })
@@ -148,7 +152,7 @@ fn slow_headers_are_closed_and_healthz_stays_prompt() {
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     }
     // A kept-alive connection that goes idle after a complete request is closed the same way.
-    let mut idle = TcpStream::connect(addr(&s)).expect("connect");
+    let mut idle = TcpStream::connect(s.addr()).expect("connect");
     idle.set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -174,7 +178,7 @@ fn the_connection_limit_queues_new_connections_until_one_ends() {
     );
     let mut stalled: Vec<TcpStream> = (0..4)
         .map(|_| {
-            let mut c = TcpStream::connect(addr(&s)).expect("connect");
+            let mut c = TcpStream::connect(s.addr()).expect("connect");
             c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
                 .unwrap();
             c
@@ -205,7 +209,7 @@ fn a_stalled_upload_body_times_out_with_408() {
     let (_, key) = company_and_key(dir.path(), 5);
     let s = Server::start(dir.path(), &["--body-timeout-secs", "2"]);
     let doc = openapi(&s);
-    let mut c = TcpStream::connect(addr(&s)).expect("connect");
+    let mut c = TcpStream::connect(s.addr()).expect("connect");
     c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let part = "--XB\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"a.pdf\"\r\n\
                 Content-Type: application/pdf\r\n\r\n%PDF-1.4 only the start";
@@ -236,7 +240,7 @@ fn oversized_uploads_are_refused_without_reading_them() {
     let doc = openapi(&s);
 
     // A Content-Length of 3 GB with a tiny body: answered at once from the header.
-    let mut c = TcpStream::connect(addr(&s)).expect("connect");
+    let mut c = TcpStream::connect(s.addr()).expect("connect");
     c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let t = Instant::now();
     write!(
@@ -255,7 +259,7 @@ fn oversized_uploads_are_refused_without_reading_them() {
 
     // A chunked body that never ends: the answer comes once it passes 1 MB, so the server
     // stopped reading there (it could not have read to an end that never comes).
-    let mut c = TcpStream::connect(addr(&s)).expect("connect");
+    let mut c = TcpStream::connect(s.addr()).expect("connect");
     c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(
         c,
@@ -292,7 +296,7 @@ fn oversized_uploads_are_refused_without_reading_them() {
 
     // Without a valid key the answer is 401, also at once (nothing is drained of a body
     // declared that large).
-    let mut c = TcpStream::connect(addr(&s)).expect("connect");
+    let mut c = TcpStream::connect(s.addr()).expect("connect");
     c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let t = Instant::now();
     c.write_all(
@@ -475,15 +479,4 @@ fn idempotency_keys_must_be_visible_ascii_and_not_empty() {
         );
     }
     assert_eq!(upload_with(b"ok-key_1:2"), (202, String::new()));
-}
-
-impl Raw {
-    /// The error code, or "" for a 202.
-    fn error_code_or_accepted(&self, doc: &Value) -> String {
-        if self.status == 202 {
-            String::new()
-        } else {
-            self.error_code(doc)
-        }
-    }
 }
