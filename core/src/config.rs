@@ -110,11 +110,16 @@ pub struct Limits {
     /// streams other than images, all together. pdfium holds about 36 bytes per byte of page
     /// content (1 M text operations, 35 MB, peak at 1.3 GB): the default keeps a PDF under 2 GB.
     pub max_unpacked_mb: u64,
-    /// Most characters of text read from a document (office text, cells, text layers, words).
+    /// Most characters of text read from a document (office text, cells, pre-recognised words).
+    /// A PDF's text layer is not counted here: its size is bounded through `max_unpacked_mb`,
+    /// which the page content streams count against before pdfium reads them.
     pub max_text_chars: u64,
-    /// Most words read from a document (pre-recognised words, text layers, office text).
+    /// Most words read from a document (pre-recognised words, office text; a PDF's text layer
+    /// is bounded through `max_unpacked_mb` instead).
     pub max_words: u64,
-    /// Most pixels of one image or page (checked from the header, before decoding).
+    /// Most pixels of one image or TIFF frame (checked from the header, before decoding); a PDF
+    /// page needing OCR is rendered at a resolution lowered to stay within it (and within
+    /// 80 Mpx in any case).
     pub max_image_pixels: u64,
     /// Most spreadsheet rows read from a workbook, all sheets together.
     pub max_sheet_rows: u64,

@@ -384,13 +384,16 @@ impl Engine {
                 // pulled under par_bridge's lock) while the OCR runs in parallel.
                 let loaded = lazy.pages().map(|page| -> Result<Loaded> {
                     cancel.check()?;
-                    lazy.load(bytes, page, dpi, limits)
+                    LazyPages::load(bytes, page, dpi, limits)
                 });
                 let read: Vec<Result<TextPage>> = loaded
                     .par_bridge()
                     .map(|r| match r? {
                         Loaded::Image(pi) => ocr_page(pi),
-                        Loaded::Blank(p) => Ok(p),
+                        Loaded::Blank(p) => {
+                            report(Stage::OcrProcessing, Some(p.page));
+                            Ok(p)
+                        }
                     })
                     .collect();
                 ocr_pages.extend(read);
@@ -469,36 +472,48 @@ enum Loaded {
     Blank(TextPage),
 }
 
+/// One page of [`LazyPages`], as stored there.
+#[derive(Clone, Copy)]
+enum LazyPage<'a> {
+    /// A PDF page and its size in points.
+    Pdf(&'a PdfLib, u32, f32, f32),
+    /// A TIFF frame.
+    Tiff(u32),
+}
+
 impl LazyPages<'_> {
-    /// The 1-based pages, in order.
-    fn pages(&self) -> impl Iterator<Item = u32> + Send + '_ {
-        let (pdf, tiff) = match self {
-            LazyPages::Pdf(_, pages) => (pages.as_slice(), &[][..]),
-            LazyPages::Tiff(pages) => (&[][..], pages.as_slice()),
+    /// The pages, in order.
+    fn pages(&self) -> impl Iterator<Item = LazyPage<'_>> + Send + '_ {
+        let (lib, pdf, tiff) = match self {
+            LazyPages::Pdf(lib, pages) => (Some(*lib), pages.as_slice(), &[][..]),
+            LazyPages::Tiff(pages) => (None, &[][..], pages.as_slice()),
         };
-        pdf.iter().map(|p| p.0).chain(tiff.iter().copied())
+        let pdf = lib.into_iter().flat_map(move |lib| {
+            pdf.iter()
+                .map(move |&(p, w, h)| LazyPage::Pdf(lib, p, w, h))
+        });
+        pdf.chain(tiff.iter().map(|&p| LazyPage::Tiff(p)))
     }
 
-    /// Loads one page: a PDF page rendered at `dpi` (a blank one is told from a thumbnail in
-    /// milliseconds and never rendered in full), a TIFF frame decoded within the limits.
-    fn load(&self, bytes: &[u8], page: u32, dpi: u32, limits: &Limits) -> Result<Loaded> {
-        match self {
-            LazyPages::Pdf(lib, sizes) => {
-                if lib.page_is_blank(bytes, page)? {
-                    let px = |pt: f32| (pt * dpi as f32 / 72.0).round().max(1.0);
-                    let (w, h) = sizes
-                        .iter()
-                        .find(|s| s.0 == page)
-                        .map_or((1.0, 1.0), |s| (px(s.1), px(s.2)));
-                    return Ok(Loaded::Blank(blank_page(page, w, h)));
+    /// Loads one page: a PDF page rendered at `dpi` within the limits' pixel budget (a blank
+    /// one is told from a thumbnail in milliseconds and never rendered in full), a TIFF frame
+    /// decoded within the limits.
+    fn load(bytes: &[u8], page: LazyPage<'_>, dpi: u32, limits: &Limits) -> Result<Loaded> {
+        match page {
+            LazyPage::Pdf(lib, page, w_pt, h_pt) => {
+                let max_pixels = limits.max_image_pixels;
+                match lib.render_unless_blank(bytes, page, dpi, max_pixels)? {
+                    None => {
+                        let (w, h) = crate::pdf::render_size(w_pt, h_pt, dpi, max_pixels);
+                        Ok(Loaded::Blank(blank_page(page, w as f32, h as f32)))
+                    }
+                    Some(img) => Ok(Loaded::Image(PageImage {
+                        page,
+                        image: preprocess::prepare_for_ocr(img),
+                    })),
                 }
-                let img = lib.render(bytes, page, dpi)?;
-                Ok(Loaded::Image(PageImage {
-                    page,
-                    image: preprocess::prepare_for_ocr(img),
-                }))
             }
-            LazyPages::Tiff(_) => preprocess::tiff_page(bytes, page, limits).map(Loaded::Image),
+            LazyPage::Tiff(page) => preprocess::tiff_page(bytes, page, limits).map(Loaded::Image),
         }
     }
 }

@@ -18,11 +18,12 @@ use std::sync::{Mutex, PoisonError};
 /// Environment variable naming `libpdfium.so` explicitly.
 pub const PDFIUM_ENV: &str = "FOLIO_PDFIUM_LIB";
 
-/// Largest rendered bitmap, in pixels (a poster-sized page at 300 DPI is rendered smaller).
+/// Largest rendered bitmap, in pixels (a poster-sized page at 300 DPI is rendered smaller),
+/// whatever the limits allow.
 const MAX_RENDER_PIXELS: f32 = 80.0e6;
 
 /// Resolution of the thumbnail that decides whether a page is blank (A4: 298 x 421 pixels).
-pub const BLANK_PROBE_DPI: u32 = 36;
+const BLANK_PROBE_DPI: u32 = 36;
 /// Gray level at or below which a thumbnail pixel is ink: text shrunk to a thumbnail is
 /// anti-aliased to light grays, so anything visibly darker than paper counts.
 const BLANK_PROBE_INK_LEVEL: u8 = 224;
@@ -195,46 +196,75 @@ impl PdfLib {
     }
 
     /// Renders a 1-based page to grayscale at `dpi` on a white background (page rotation
-    /// applied, as displayed).
+    /// applied, as displayed), at most [`MAX_RENDER_PIXELS`] (80 Mpx) large.
     pub fn render(&self, bytes: &[u8], page: u32, dpi: u32) -> Result<GrayImage> {
         let doc = self.open(bytes)?;
         let pg = Self::page(&doc, page)?;
-        let (w, h) = (pg.width().value.abs(), pg.height().value.abs());
-        let mut scale = dpi.max(1) as f32 / 72.0;
-        let px = w * h * scale * scale;
-        if px > MAX_RENDER_PIXELS {
-            scale *= (MAX_RENDER_PIXELS / px).sqrt();
-        }
-        let cfg = PdfRenderConfig::new()
-            .scale_page_by_factor(scale)
-            .set_format(PdfBitmapFormat::BGR)
-            .set_clear_color(PdfColor::WHITE)
-            .render_form_data(true)
-            .render_annotations(true);
-        let bitmap = pg
-            .render_with_config(&cfg)
-            .map_err(|e| Error::CorruptFile(format!("cannot render page {page}: {e}")))?;
-        bitmap_to_gray(&bitmap)
-            .ok_or_else(|| Error::Internal(format!("unexpected bitmap layout for page {page}")))
+        render_page(&pg, page, dpi, u64::MAX)
     }
 
-    /// Whether a 1-based page shows no ink at all, decided in milliseconds: a page without
-    /// objects is blank; otherwise a thumbnail at [`BLANK_PROBE_DPI`] is checked for pixels
+    /// Renders a 1-based page like [`PdfLib::render`], at most `max_pixels` large (and at most
+    /// 80 Mpx), unless it shows no ink at all (`None`), which is decided in milliseconds first:
+    /// a page without objects is blank; otherwise a thumbnail at 36 DPI is checked for pixels
     /// visibly darker than paper. A blank page needs no full-resolution render and no OCR.
-    pub fn page_is_blank(&self, bytes: &[u8], page: u32) -> Result<bool> {
+    /// The document is opened once for both.
+    pub fn render_unless_blank(
+        &self,
+        bytes: &[u8],
+        page: u32,
+        dpi: u32,
+        max_pixels: u64,
+    ) -> Result<Option<GrayImage>> {
         let doc = self.open(bytes)?;
         let pg = Self::page(&doc, page)?;
         if pg.objects().is_empty() {
-            return Ok(true);
+            return Ok(None);
         }
-        drop(pg);
-        drop(doc);
-        let thumb = self.render(bytes, page, BLANK_PROBE_DPI)?;
-        Ok(!crate::ocr::imageops::has_ink(
-            &thumb,
-            BLANK_PROBE_INK_LEVEL,
-        ))
+        let thumb = render_page(&pg, page, BLANK_PROBE_DPI, max_pixels)?;
+        if !crate::ocr::imageops::has_ink(&thumb, BLANK_PROBE_INK_LEVEL) {
+            return Ok(None);
+        }
+        drop(thumb);
+        render_page(&pg, page, dpi, max_pixels).map(Some)
     }
+}
+
+/// Pixels per point for rendering a `w_pt` x `h_pt` page at `dpi`, lowered where the bitmap
+/// would exceed `max_pixels` or [`MAX_RENDER_PIXELS`] (never below one pixel a side).
+fn render_scale(w_pt: f32, h_pt: f32, dpi: u32, max_pixels: u64) -> f32 {
+    let (w, h) = (w_pt.abs().max(1.0), h_pt.abs().max(1.0));
+    let cap = (max_pixels as f32).min(MAX_RENDER_PIXELS);
+    let mut scale = dpi.max(1) as f32 / 72.0;
+    let px = w * h * scale * scale;
+    if px > cap {
+        scale *= (cap / px).sqrt();
+    }
+    scale.max(1.0 / w.min(h))
+}
+
+/// Size in pixels of a `w_pt` x `h_pt` page rendered at `dpi` within `max_pixels` (and
+/// [`MAX_RENDER_PIXELS`]): the size [`PdfLib::render_unless_blank`] gives it.
+pub fn render_size(w_pt: f32, h_pt: f32, dpi: u32, max_pixels: u64) -> (u32, u32) {
+    let scale = render_scale(w_pt, h_pt, dpi, max_pixels);
+    let px = |pt: f32| (pt.abs() * scale).round().max(1.0) as u32;
+    (px(w_pt), px(h_pt))
+}
+
+/// Renders an opened page (its 1-based number is for messages) to grayscale at `dpi` within
+/// `max_pixels` on a white background.
+fn render_page(pg: &PdfPage<'_>, page: u32, dpi: u32, max_pixels: u64) -> Result<GrayImage> {
+    let (w, h) = (pg.width().value, pg.height().value);
+    let cfg = PdfRenderConfig::new()
+        .scale_page_by_factor(render_scale(w, h, dpi, max_pixels))
+        .set_format(PdfBitmapFormat::BGR)
+        .set_clear_color(PdfColor::WHITE)
+        .render_form_data(true)
+        .render_annotations(true);
+    let bitmap = pg
+        .render_with_config(&cfg)
+        .map_err(|e| Error::CorruptFile(format!("cannot render page {page}: {e}")))?;
+    bitmap_to_gray(&bitmap)
+        .ok_or_else(|| Error::Internal(format!("unexpected bitmap layout for page {page}")))
 }
 
 /// Copies a pdfium bitmap (any format, rows possibly padded) into a `GrayImage`.
@@ -463,5 +493,32 @@ mod tests {
         // White background (corner) and some dark ink.
         assert_eq!(img.get_pixel(2, 2).0[0], 255);
         assert!(img.pixels().filter(|p| p.0[0] < 100).count() > 1000);
+        // The same page through the blank check, with its size as `render_size` predicts.
+        let text = &lib.extract_text(&bytes, &[1], 0.75).unwrap()[0].text;
+        let same = lib.render_unless_blank(&bytes, 1, 150, u64::MAX).unwrap();
+        assert_eq!(same.as_ref(), Some(&img));
+        let capped = lib
+            .render_unless_blank(&bytes, 1, 150, 500_000)
+            .unwrap()
+            .unwrap();
+        let size = render_size(text.width, text.height, 150, 500_000);
+        assert_eq!((capped.width(), capped.height()), size);
+        assert!(u64::from(size.0) * u64::from(size.1) <= 501_000, "{size:?}");
+    }
+
+    #[test]
+    fn render_size_applies_the_caps() {
+        // A4 at 300 DPI: 2480 x 3508, under both caps.
+        assert_eq!(render_size(595.0, 842.0, 300, u64::MAX), (2479, 3508));
+        // A 2 m x 1 m poster at 300 DPI (about 279 Mpx) is held to 80 Mpx, or to the limit.
+        let (w, h) = render_size(5669.0, 2835.0, 300, u64::MAX);
+        let px = f64::from(w) * f64::from(h);
+        assert!((79.0e6..=80.5e6).contains(&px), "{w} x {h}");
+        let (w, h) = render_size(5669.0, 2835.0, 300, 10_000_000);
+        let px = f64::from(w) * f64::from(h);
+        assert!((9.9e6..=10.1e6).contains(&px), "{w} x {h}");
+        assert!((f64::from(w) / f64::from(h) - 2.0).abs() < 0.01);
+        // Never below one pixel a side.
+        assert_eq!(render_size(595.0, 842.0, 300, 1), (1, 1));
     }
 }

@@ -633,3 +633,29 @@ fn pages_without_ink_are_never_ocred() {
         assert_eq!((p.width, p.height), (2479.0, 3508.0));
     }
 }
+
+#[test]
+fn pages_without_ink_report_their_ocr_progress() {
+    // A blank PDF page is not OCR'd, yet it is reported like any other page.
+    let bytes = pdf_with_pages(&[Some("0 g 72 700 400 14 re f"), None, None]);
+    let engine = engine_with(EngineConfig::default(), Arc::new(FakeOcr::default()));
+    let stages = Mutex::new(Vec::new());
+    let progress = |p: Progress| stages.lock().expect("lock").push(p);
+    engine
+        .extract_text_pages(
+            &bytes,
+            &RecognizeOptions::default(),
+            &progress,
+            &CancelToken::new(),
+        )
+        .expect("the PDF is read");
+    let mut ocr_pages: Vec<u32> = stages
+        .into_inner()
+        .expect("lock")
+        .iter()
+        .filter(|p| p.stage == Stage::OcrProcessing)
+        .filter_map(|p| p.page)
+        .collect();
+    ocr_pages.sort_unstable();
+    assert_eq!(ocr_pages, [1, 2, 3]);
+}
