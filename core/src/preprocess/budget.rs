@@ -9,22 +9,24 @@ use crate::config::Limits;
 use crate::error::{Error, Result};
 use std::io::Read;
 
-/// What a decoder produces, each with its own limit.
+/// What a decoder produces, each with its own limit. The discriminant is the index of its
+/// counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Resource {
     /// Bytes unpacked from a container (ZIP entries, PDF streams other than images).
-    UnpackedBytes,
+    UnpackedBytes = 0,
     /// Characters of text (paragraph, cell and line marks count as one each).
-    TextChars,
+    TextChars = 1,
     /// Words (pre-recognised words, text-layer words).
-    Words,
+    Words = 2,
     /// Spreadsheet rows.
-    SheetRows,
+    SheetRows = 3,
     /// Non-empty spreadsheet cells.
-    SheetCells,
+    SheetCells = 4,
 }
 
 impl Resource {
+    /// Every resource, in the order of their counters.
     const ALL: [Resource; 5] = [
         Resource::UnpackedBytes,
         Resource::TextChars,
@@ -56,7 +58,7 @@ impl Resource {
     }
 
     fn index(self) -> usize {
-        Resource::ALL.iter().position(|&r| r == self).unwrap_or(0)
+        self as usize
     }
 }
 
@@ -77,7 +79,7 @@ pub(crate) fn check_pixels(limits: &Limits, w: u64, h: u64, during: &str) -> Res
 #[derive(Debug, Clone)]
 pub(crate) struct Budget {
     limits: Limits,
-    used: [u64; 5],
+    used: [u64; Resource::ALL.len()],
 }
 
 impl Budget {
@@ -85,7 +87,7 @@ impl Budget {
     pub fn new(limits: &Limits) -> Self {
         Budget {
             limits: limits.clone(),
-            used: [0; 5],
+            used: [0; Resource::ALL.len()],
         }
     }
 
@@ -136,6 +138,13 @@ mod tests {
             max_unpacked_mb: 1,
             max_image_pixels: 100,
             ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn every_resource_has_its_own_counter() {
+        for (i, r) in Resource::ALL.into_iter().enumerate() {
+            assert_eq!(r.index(), i, "{r:?}");
         }
     }
 

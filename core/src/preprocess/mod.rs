@@ -467,6 +467,19 @@ pub fn preprocess(
     })
 }
 
+/// `text` with its runs of white space collapsed to one space and none at either end (a word or
+/// cell of two million spaces is nothing, not two million characters for every later stage).
+pub(crate) fn collapse_spaces(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(256));
+    for part in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 #[cfg(test)]
 pub(crate) mod test_support {
     //! Tiny in-memory documents for the tests of this module tree.

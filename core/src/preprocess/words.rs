@@ -12,6 +12,7 @@
 //! Both become [`TextPage`]s with `source: OCR`, and the pipeline runs from cleaning onwards.
 
 use super::budget::{Budget, Resource};
+use super::collapse_spaces;
 use crate::error::{Error, Result};
 use crate::types::{BBox, Source, TextPage, Unit, Word};
 use quick_xml::Reader;
@@ -128,19 +129,6 @@ fn charge_words(budget: &mut Budget, text: &str, during: &str) -> Result<()> {
         text.split_whitespace().count() as u64,
         during,
     )
-}
-
-/// A word's text with runs of white space collapsed to one space (a "word" of two million
-/// spaces is two words, not two million and two characters for every later stage).
-fn collapse_spaces(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(256));
-    for part in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(part);
-    }
-    out
 }
 
 /// Parses Folio words JSON into pages (numbered from 1), charging `budget` for its words.

@@ -210,7 +210,7 @@ mod tests {
     use crate::config::{Limits, RecognizeOptions};
     use crate::preprocess::{PreparedContent, preprocess, test_support::zip};
 
-    fn parse(bytes: &[u8], _: u64) -> Result<OfficeDoc> {
+    fn parse(bytes: &[u8]) -> Result<OfficeDoc> {
         super::parse(bytes, Budget::new(&Limits::default())).map(|(d, _)| d)
     }
 
@@ -250,7 +250,7 @@ mod tests {
             tc("3"),
             p("Summe 3")
         );
-        let d = parse(&docx(&body), 1 << 20).unwrap();
+        let d = parse(&docx(&body)).unwrap();
         assert_eq!(d.page_count(), 2);
         assert_eq!(
             d.pages[0],
@@ -283,7 +283,7 @@ mod tests {
                {}"#,
             p("D")
         );
-        let d = parse(&docx(&body), 1 << 20).unwrap();
+        let d = parse(&docx(&body)).unwrap();
         assert_eq!(d.page_count(), 2);
         assert_eq!(d.pages[0].len(), 2);
         assert_eq!(
@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn damaged_xml_is_corrupt() {
         let z = zip(&[("word/document.xml", b"<w:document><w:body><w:p></w:body>")]);
-        let e = parse(&z, 1 << 20).unwrap_err();
+        let e = parse(&z).unwrap_err();
         assert_eq!(e.code(), crate::error::ErrorCode::CorruptFile, "{e}");
     }
 
@@ -310,7 +310,7 @@ mod tests {
             b"garbage <w:document/>",
         ];
         for body in bodies {
-            let e = parse(&zip(&[("word/document.xml", body)]), 0).unwrap_err();
+            let e = parse(&zip(&[("word/document.xml", body)])).unwrap_err();
             assert_eq!(
                 e.code(),
                 crate::error::ErrorCode::CorruptFile,
@@ -319,7 +319,7 @@ mod tests {
             );
         }
         // An empty but well-formed document is fine (one empty page).
-        let d = parse(&docx(""), 0).unwrap();
+        let d = parse(&docx("")).unwrap();
         assert_eq!(d.page_count(), 1);
     }
 
@@ -359,7 +359,7 @@ mod tests {
             tc("x").repeat(16_000)
         ));
         crate::preprocess::test_support::assert_near_linear("DOCX", &|k| {
-            parse(if k == 1 { &small } else { &big }, 0).unwrap();
+            parse(if k == 1 { &small } else { &big }).unwrap();
         });
     }
 

@@ -9,7 +9,6 @@ mod sheet;
 
 use super::FileType;
 use super::budget::{Budget, Resource};
-use crate::config::Limits;
 use crate::error::{Error, Result};
 use crate::types::{BBox, Source, TextPage, Unit, Word};
 use std::io::Cursor;
@@ -53,12 +52,6 @@ pub(crate) struct Builder {
     rows: Vec<Vec<String>>,
     row: Vec<String>,
     cell: String,
-}
-
-impl Default for Builder {
-    fn default() -> Self {
-        Builder::new(Budget::new(&Limits::default()), "office")
-    }
 }
 
 impl Builder {
@@ -147,8 +140,7 @@ impl Builder {
             return;
         }
         let c = std::mem::take(&mut self.cell);
-        self.row
-            .push(c.split_whitespace().collect::<Vec<_>>().join(" "));
+        self.row.push(super::collapse_spaces(&c));
     }
     /// End of a table row.
     pub fn row_end(&mut self) {
@@ -411,10 +403,11 @@ fn layout_page(page: u32, blocks: &[Block]) -> TextPage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Limits;
 
     #[test]
     fn builder_pages_tables_and_blank_lines() {
-        let mut b = Builder::default();
+        let mut b = Builder::new(Budget::new(&Limits::default()), "TEST");
         b.text("Invoice");
         b.text(" No 7");
         b.tab();
@@ -454,7 +447,14 @@ mod tests {
             ]
         );
         assert_eq!(d.pages[1], vec![Block::Line(vec!["Second".into()])]);
-        assert_eq!(Builder::default().finish().unwrap().0.page_count(), 1);
+        assert_eq!(
+            Builder::new(Budget::new(&Limits::default()), "TEST")
+                .finish()
+                .unwrap()
+                .0
+                .page_count(),
+            1
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use super::{Block, OfficeDoc};
 use crate::error::{Error, Result};
-use crate::preprocess::FileType;
 use crate::preprocess::budget::{Budget, Resource};
+use crate::preprocess::{FileType, collapse_spaces};
 use calamine::{Data, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx, XlsxError};
 use std::io::Cursor;
 
@@ -12,7 +12,7 @@ use std::io::Cursor;
 pub(super) fn cell_text(d: &Data) -> String {
     match d {
         Data::Empty => String::new(),
-        Data::String(s) => s.split_whitespace().collect::<Vec<_>>().join(" "),
+        Data::String(s) => collapse_spaces(s),
         Data::Int(i) => i.to_string(),
         Data::Float(f) => format_number(*f),
         Data::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
