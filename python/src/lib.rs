@@ -88,6 +88,11 @@ fn make_classes(py: Python<'_>) -> PyResult<Vec<(ErrorCode, Py<PyType>)>> {
 }
 
 /// An exception of the class of `code`.
+///
+/// The classes exist from module initialisation on, before anything can call this, and cover
+/// every code; the `FolioError` arm is never taken in practice and is there only so that this
+/// path has no panic (a missing class would otherwise turn an engine error into a
+/// `PanicException`).
 fn code_err(code: ErrorCode, msg: String) -> PyErr {
     Python::attach(|py| {
         match CLASSES
