@@ -241,7 +241,8 @@ pub fn docx(unit: &str, n: usize) -> Vec<u8> {
     )
 }
 
-/// An XLSX with one sheet whose rows come from `row(r)`; `dimension` is written as given.
+/// An XLSX with one sheet of `rows` rows by `cols` columns of numeric cells (row `r`, column `c`
+/// holds `r * 7 + c`); `dimension` is written as given.
 pub fn xlsx(rows: usize, cols: usize, dimension: &str) -> Vec<u8> {
     let mut sheet = format!(
         r#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="{dimension}"/><sheetData>"#
