@@ -299,7 +299,7 @@ pub struct FeatureContext<'a> {
 /// Lookups over the candidates a context was built with (what each candidate's features would
 /// otherwise find by scanning all of them).
 struct CandidateIndex {
-    /// How many candidates it was built over (another list is scanned instead).
+    /// How many candidates it was built over (the list every feature is asked about).
     items: usize,
     /// Candidate indices per line, in list order.
     by_line: Vec<Vec<usize>>,
@@ -403,7 +403,7 @@ fn is_value_kind(c: &Candidate) -> bool {
     c.kind == CandidateKind::Amount && c.scheme.as_deref() != Some("percent")
 }
 
-/// Builds the features of one candidate.
+/// Builds the features of one candidate of `cands`, the candidates `ctx` was built over.
 pub fn candidate_features(
     ctx: &FeatureContext<'_>,
     cands: &Candidates,
@@ -423,23 +423,24 @@ pub fn candidate_features(
         .get(c.span.line)
         .map(Vec::as_slice)
         .unwrap_or(&[]);
-    // The index is used when it describes these candidates (else the same answers by a scan).
-    let index = (ctx.index.items == cands.items.len()).then_some(&ctx.index);
+    // The context was built over these candidates (`FeatureContext::new(doc, cands)`).
+    let index = &ctx.index;
+    debug_assert_eq!(
+        index.items,
+        cands.items.len(),
+        "context of other candidates"
+    );
     let same_kind_on_line =
         |o: &&Candidate| is_value_kind(o) == is_value_kind(c) && o.kind == c.kind;
-    let same_line_values: Vec<&Candidate> = match index.and_then(|x| x.by_line.get(c.span.line)) {
-        Some(on_line) => on_line
-            .iter()
-            .filter_map(|&i| cands.items.get(i))
-            .filter(same_kind_on_line)
-            .collect(),
-        None => cands
-            .items
-            .iter()
-            .filter(|o| o.span.line == c.span.line)
-            .filter(same_kind_on_line)
-            .collect(),
-    };
+    let same_line_values: Vec<&Candidate> = index
+        .by_line
+        .get(c.span.line)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|&i| cands.items.get(i))
+        .filter(same_kind_on_line)
+        .collect();
     // Nearest label to the left, skipping column-header-only keys where a better one exists.
     let mut label = None;
     let mut label_same_line = false;
@@ -558,30 +559,16 @@ pub fn candidate_features(
         .map(|v| ctx.amounts_sorted.partition_point(|x| *x > v) as u32)
         .unwrap_or(u32::MAX);
     let is_largest = c.kind == CandidateKind::Amount && c.decimals > 0 && amount_rank == 0;
-    let occurrences = match index {
-        Some(x) => x
-            .occurrences
-            .get(&(c.kind, c.value.clone()))
-            .copied()
-            .unwrap_or(0),
-        None => cands
-            .items
-            .iter()
-            .filter(|o| o.kind == c.kind && o.value == c.value)
-            .count() as u32,
-    };
+    let occurrences = index
+        .occurrences
+        .get(&(c.kind, c.value.clone()))
+        .copied()
+        .unwrap_or(0);
     let key = (c.span.line, c.span.start);
-    let order = match index {
-        Some(x) => x
-            .positions
-            .get(&c.kind)
-            .map_or(0, |p| p.partition_point(|&k| k < key)) as u32,
-        None => cands
-            .items
-            .iter()
-            .filter(|o| o.kind == c.kind && (o.span.line, o.span.start) < key)
-            .count() as u32,
-    };
+    let order = index
+        .positions
+        .get(&c.kind)
+        .map_or(0, |p| p.partition_point(|&k| k < key)) as u32;
     let rightmost_on_line = !same_line_values.iter().any(|o| o.span.start > c.span.start);
     Some(CandidateFeatures {
         kind: c.kind,
