@@ -11,18 +11,16 @@ use std::process::Command;
 /// Names the scenario a child process runs.
 const SCENARIO_ENV: &str = "FOLIO_NATIVE_LIBRARY_SCENARIO";
 
-/// The installed libraries (pdfium, onnxruntime), or `None` when one is missing (skipped).
-fn installed() -> Option<(PathBuf, PathBuf)> {
+/// The installed libraries (pdfium, onnxruntime); they come with the project setup, like for
+/// the other tests that need them.
+fn installed() -> (PathBuf, PathBuf) {
     let first = |c: Vec<PathBuf>| c.into_iter().find(|p| p.is_file());
     let pdfium = first(folio::pdf::library_candidates(None));
     let ort = first(folio::fields::model::library_candidates(None));
-    match (pdfium, ort) {
-        (Some(p), Some(o)) => Some((p, o)),
-        other => {
-            eprintln!("skipped: native libraries not installed ({other:?})");
-            None
-        }
-    }
+    (
+        pdfium.expect("pdfium is installed (bash scripts/setup.sh)"),
+        ort.expect("onnxruntime loads (bash scripts/setup.sh)"),
+    )
 }
 
 /// A copy of `lib` in `dir` (another file, the same library).
@@ -124,7 +122,7 @@ fn scenario() {
     let Ok(name) = std::env::var(SCENARIO_ENV) else {
         return;
     };
-    let (pdfium, ort) = installed().expect("the parent checked the libraries");
+    let (pdfium, ort) = installed();
     let tmp = tempfile::tempdir().unwrap();
     match name.as_str() {
         "engine_binds_at_new" => engine_binds_at_new(&pdfium, &ort, tmp.path()),
@@ -135,9 +133,11 @@ fn scenario() {
 
 #[test]
 fn a_process_binds_one_library_and_refuses_another() {
-    if std::env::var_os(SCENARIO_ENV).is_some() || installed().is_none() {
+    // In a child process this test has nothing to do (`scenario` runs there).
+    if std::env::var_os(SCENARIO_ENV).is_some() {
         return;
     }
+    installed();
     for name in ["engine_binds_at_new", "counting_pages_first"] {
         let out = Command::new(std::env::current_exe().unwrap())
             .args(["--exact", "scenario", "--nocapture", "--test-threads", "1"])
