@@ -111,6 +111,19 @@ class _Receiver(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def load_schema(base: str, modes: list[GenerationMode] | None = None) -> Any:
+    """The OpenAPI document served at `base` as a Schemathesis schema with a configuration of its
+    own: requests to `base`, deterministic, no example database, and `modes` for what generates
+    without naming a mode (Schemathesis' default, every mode, when None)."""
+    schema = schemathesis.openapi.from_url(f"{base}/api/v1/openapi.json", timeout=30)
+    schema.config.update(base_url=base)
+    generation: dict[str, Any] = {"deterministic": True, "database": "none"}
+    if modes is not None:
+        generation["modes"] = modes
+    schema.config.generation.update(**generation)
+    return schema
+
+
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     assert BIN.is_file(), f"{BIN} is missing: build it with `cargo build -p folio-server`"
@@ -137,14 +150,8 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         assert line, f"folio serve exited ({server.wait()}) before listening (stderr above)"
         first = json.loads(line)
         base = f"http://{first['listening']}"
-        schema = schemathesis.openapi.from_url(f"{base}/api/v1/openapi.json", timeout=30)
-        schema.config.update(base_url=base)
-        schema.config.generation.update(
-            modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
-            deterministic=True,
-            database="none",
-        )
-        yield Api(base, key, schema, f"http://127.0.0.1:{receiver.server_address[1]}/hook")
+        yield Api(base, key, load_schema(base),
+                  f"http://127.0.0.1:{receiver.server_address[1]}/hook")
     finally:
         server.terminate()
         try:
@@ -209,12 +216,13 @@ def test_operation_conforms(api: Api, operation_id: str) -> None:
 
 
 def test_stateful_links(api: Api) -> None:
-    assert api.schema.operations_with_incoming_links(), "the OpenAPI document has no links"
-    invoice = DOCUMENT.read_bytes()
     # Scenarios of valid requests (invalid ones are the per-operation test's): a refused upload
-    # ends a scenario's chain before it reaches anything real.
-    api.schema.config.generation.update(modes=[GenerationMode.POSITIVE])
-    base = api.schema.as_state_machine()
+    # ends a scenario's chain before it reaches anything real. A schema of this test's own, so the
+    # shared one keeps its configuration whatever order the tests run in.
+    schema = load_schema(api.base, [GenerationMode.POSITIVE])
+    assert schema.operations_with_incoming_links(), "the OpenAPI document has no links"
+    invoice = DOCUMENT.read_bytes()
+    base = schema.as_state_machine()
     seen: list[tuple[str, int]] = []
 
     class Workflow(base):  # type: ignore[misc, valid-type]
