@@ -284,7 +284,7 @@ fn recognize(engine: &Engine, job: &JobSpec, cancel: &CancelToken) -> WireOutcom
         pages: job.pages.clone().filter(|p| !p.trim().is_empty()),
         heavy: job.heavy,
         filename: Some(job.filename.clone()),
-        limits: Some(job.limits.clone()),
+        limits: Some(job_limits(&engine.config().limits, &job.limits)),
         only_document_files: true,
         ..RecognizeOptions::default()
     };
@@ -311,20 +311,13 @@ fn recognize(engine: &Engine, job: &JobSpec, cancel: &CancelToken) -> WireOutcom
     match result {
         Ok((r, text, pages)) => {
             let warnings = r.final_status() != crate::serve::model::doc_status::PROCESSED;
-            let json = serde_json::to_value(&r).unwrap_or_default();
             WireOutcome::Processed {
                 warnings,
                 result_json: r.to_json(),
                 text,
                 pages: pages as i64,
-                document_type: json["document_type"]["code"]
-                    .as_str()
-                    .unwrap_or("OTHER")
-                    .to_string(),
-                structure_type: json["structure_type"]["code"]
-                    .as_str()
-                    .unwrap_or("TEXT")
-                    .to_string(),
+                document_type: code_name(r.document_type.code),
+                structure_type: code_name(r.structure_type.code),
             }
         }
         Err(e) => WireOutcome::Error {
@@ -332,6 +325,24 @@ fn recognize(engine: &Engine, job: &JobSpec, cancel: &CancelToken) -> WireOutcom
             message: e.to_string(),
         },
     }
+}
+
+/// The limits of a job: the company's file size and page limits, the engine configuration's
+/// budgets (per-call limits replace the engine's whole, see `RecognizeOptions::effective_limits`).
+fn job_limits(engine: &Limits, company: &Limits) -> Limits {
+    Limits {
+        max_file_size_mb: company.max_file_size_mb,
+        max_pages: company.max_pages,
+        ..engine.clone()
+    }
+}
+
+/// The wire name of a result code (`INVOICE`, `TABLE`...): its serde name.
+fn code_name(code: impl Serialize) -> String {
+    serde_json::to_value(code)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -371,5 +382,32 @@ mod tests {
             assert_eq!(serde_json::from_str::<Event>(&line).unwrap(), e);
         }
         assert!(serde_json::from_str::<Request>(r#"{"type":"job"}"#).is_err());
+    }
+
+    #[test]
+    fn a_job_takes_the_company_size_and_pages_and_the_engine_budgets() {
+        let engine = Limits {
+            max_file_size_mb: 500,
+            max_pages: 900,
+            max_text_chars: 10,
+            max_unpacked_mb: 3,
+            ..Limits::default()
+        };
+        let company = Limits {
+            max_file_size_mb: 7,
+            max_pages: 4,
+            ..Limits::default()
+        };
+        let l = job_limits(&engine, &company);
+        assert_eq!((l.max_file_size_mb, l.max_pages), (7, 4));
+        assert_eq!((l.max_text_chars, l.max_unpacked_mb), (10, 3));
+        assert_eq!(l.max_words, engine.max_words);
+    }
+
+    #[test]
+    fn result_codes_go_by_their_wire_names() {
+        use folio::result::{DocumentType, StructureType};
+        assert_eq!(code_name(DocumentType::CreditNote), "CREDIT_NOTE");
+        assert_eq!(code_name(StructureType::MultiTable), "MULTI_TABLE");
     }
 }
