@@ -22,7 +22,9 @@ use folio::ocr::{OcrEngine, OcrRequest};
 use folio::preprocess::{FileType, detect_type};
 use folio::result::{Source, Unit};
 use folio::types::TextPage;
-use folio::{CancelToken, Engine, EngineConfig, Error, ErrorCode, RecognizeOptions, ScorerKind};
+use folio::{
+    CancelToken, Engine, EngineConfig, Error, ErrorCode, ProgressFn, RecognizeOptions, ScorerKind,
+};
 use image::GrayImage;
 use std::sync::{Arc, OnceLock};
 
@@ -100,13 +102,26 @@ fn wanted(data: &[u8], types: &[FileType]) -> bool {
     }
 }
 
-/// Extracts the text pages of `data` (loader, text layer, rendering, fake OCR) when its detected
-/// type is one of `types`; panics on a finding.
-pub fn extract_as(data: &[u8], types: &[FileType]) {
+/// One of the engine's entry points over bytes (`Engine::extract_text_pages`,
+/// `Engine::recognize_bytes`).
+type EntryPoint<T> =
+    fn(&Engine, &[u8], &RecognizeOptions, ProgressFn<'_>, &CancelToken) -> folio::Result<T>;
+
+/// Runs `entry` on `data` when its detected type is one of `types`, with default options;
+/// prints the outcome when verbose (`describe` an answer), then checks it: `check` an answer,
+/// [`check_error`] an error. Panics on a finding.
+fn run_as<T>(
+    data: &[u8],
+    types: &[FileType],
+    entry: EntryPoint<T>,
+    describe: impl FnOnce(&T) -> String,
+    check: impl FnOnce(T),
+) {
     if !wanted(data, types) {
         return;
     }
-    let outcome = engine().extract_text_pages(
+    let outcome = entry(
+        engine(),
         data,
         &RecognizeOptions::default(),
         &|_| {},
@@ -114,46 +129,45 @@ pub fn extract_as(data: &[u8], types: &[FileType]) {
     );
     if verbose() {
         match &outcome {
-            Ok(pages) => {
-                let words: usize = pages.iter().map(|p| p.words.len()).sum();
-                eprintln!("folio-fuzz: ok {} pages, {words} words", pages.len());
-            }
+            Ok(answer) => eprintln!("folio-fuzz: ok {}", describe(answer)),
             Err(e) => eprintln!("folio-fuzz: {} {e}", e.code().as_str()),
         }
     }
     match outcome {
-        Ok(pages) => {
-            for p in &pages {
-                assert!(p.page >= 1, "page numbers start at 1");
-            }
-        }
+        Ok(answer) => check(answer),
         Err(e) => check_error(&e),
     }
 }
 
+/// Extracts the text pages of `data` (loader, text layer, rendering, fake OCR) when its detected
+/// type is one of `types`; panics on a finding.
+pub fn extract_as(data: &[u8], types: &[FileType]) {
+    run_as(
+        data,
+        types,
+        Engine::extract_text_pages,
+        |pages| {
+            let words: usize = pages.iter().map(|p| p.words.len()).sum();
+            format!("{} pages, {words} words", pages.len())
+        },
+        |pages| {
+            for p in &pages {
+                assert!(p.page >= 1, "page numbers start at 1");
+            }
+        },
+    );
+}
+
 /// Recognises `data` when its detected type is one of `types`; panics on a finding.
 pub fn recognize_as(data: &[u8], types: &[FileType]) {
-    if !wanted(data, types) {
-        return;
-    }
-    let outcome = engine().recognize_bytes(
+    run_as(
         data,
-        &RecognizeOptions::default(),
-        &|_| {},
-        &CancelToken::new(),
-    );
-    if verbose() {
-        match &outcome {
-            Ok(r) => eprintln!("folio-fuzz: ok {}", r.to_json()),
-            Err(e) => eprintln!("folio-fuzz: {} {e}", e.code().as_str()),
-        }
-    }
-    match outcome {
-        Ok(result) => {
-            let json = result.to_json();
-            serde_json::from_str::<serde_json::Value>(&json)
+        types,
+        Engine::recognize_bytes,
+        |result| result.to_json(),
+        |result| {
+            serde_json::from_str::<serde_json::Value>(&result.to_json())
                 .expect("a result serialises to valid JSON");
-        }
-        Err(e) => check_error(&e),
-    }
+        },
+    );
 }
