@@ -45,19 +45,23 @@ pub fn library_candidates(explicit: Option<&Path>) -> Vec<PathBuf> {
 
 /// The onnxruntime environment this process created, and the library it was loaded from (one per
 /// process: onnxruntime's API is process-wide).
-static ORT: Mutex<Option<(&'static ort::environment::Environment, PathBuf)>> = Mutex::new(None);
+static ORT: Mutex<Option<Loaded>> = Mutex::new(None);
+
+/// The loaded onnxruntime: its environment and the file it was loaded from.
+type Loaded = (&'static ort::environment::Environment, &'static Path);
 
 /// The process's onnxruntime, loaded by the first call (an engine whose model runs through
 /// onnxruntime calls this when it is built; a natively evaluated model needs none, and loads
 /// none) from the first loadable library of the search order. Once loaded it
 /// serves every later call; one whose `explicit` setting names a different existing file gets
 /// `INVALID_ARGUMENT` naming both. A failed search is `RUNTIME_MISSING` and not remembered.
-fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environment> {
+/// Returns the environment and the library's path.
+fn runtime(explicit: Option<&Path>) -> Result<Loaded> {
     let lib = native_library(explicit);
     let mut loaded = ORT.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((env, path)) = &*loaded {
+    if let Some((env, path)) = *loaded {
         crate::runtime::check_loaded(&lib, "onnxruntime", path)?;
-        return Ok(env);
+        return Ok((env, path));
     }
     let mut tried = Vec::new();
     for path in crate::runtime::library_candidates(&lib) {
@@ -71,8 +75,9 @@ fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environ
                     Error::RuntimeMissing(format!("onnxruntime {}: {e}", path.display()))
                 })?;
                 let env: &'static ort::environment::Environment = Box::leak(Box::new(env));
+                let path: &'static Path = Box::leak(path.into_boxed_path());
                 *loaded = Some((env, path));
-                return Ok(env);
+                return Ok((env, path));
             }
             Err(e) => tried.push(format!("{} ({e})", path.display())),
         }
@@ -93,12 +98,7 @@ fn runtime(explicit: Option<&Path>) -> Result<&'static ort::environment::Environ
 /// built) and returns the file it was loaded from; `explicit` as the `onnxruntime_library`
 /// setting. Once loaded, a request naming another existing file is `INVALID_ARGUMENT`.
 pub fn load_onnxruntime(explicit: Option<&Path>) -> Result<PathBuf> {
-    runtime(explicit)?;
-    let loaded = ORT.lock().unwrap_or_else(PoisonError::into_inner);
-    loaded
-        .as_ref()
-        .map(|(_, path)| path.clone())
-        .ok_or_else(|| Error::Internal("onnxruntime loaded but not recorded".into()))
+    runtime(explicit).map(|(_, path)| path.to_path_buf())
 }
 
 /// One isotonic map from the model's raw probability to the observed probability of being right.
@@ -284,7 +284,7 @@ impl ModelScorer {
         calibration: Calibration,
         onnxruntime: Option<&Path>,
     ) -> Result<Self> {
-        let env = runtime(onnxruntime)?;
+        let (env, _) = runtime(onnxruntime)?;
         let load = |e: String| Error::Model(format!("cannot load the field model: {e}"));
         let mut builder = Session::builder(env)
             .map_err(|e| load(e.to_string()))?
