@@ -67,7 +67,11 @@ pub async fn serve(
         .max_header_size(MAX_HEAD_BYTES)
         // One contiguous write per flush, which [`JsonParseErrors`] can recognise.
         .writev(false);
-    let body_timeout = Duration::from_secs(limits.body_timeout_secs.max(1));
+    let service = tower::ServiceBuilder::new()
+        .layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
+            limits.body_timeout_secs.max(1),
+        )))
+        .service(app);
     tokio::pin!(shutdown);
     loop {
         let permit = tokio::select! {
@@ -92,12 +96,9 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
-        let service = tower::ServiceBuilder::new()
-            .layer(RequestBodyTimeoutLayer::new(body_timeout))
-            .service(app.clone());
         let conn = http.serve_connection(
             TokioIo::new(JsonParseErrors::new(stream)),
-            TowerToHyperService::new(service),
+            TowerToHyperService::new(service.clone()),
         );
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
