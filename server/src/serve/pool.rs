@@ -51,6 +51,11 @@ pub enum Phase {
     Stopping,
 }
 
+/// Resolves once the phase is [`Phase::Stopping`] (or no one can change it any more).
+pub async fn stopping(phase: &mut watch::Receiver<Phase>) {
+    let _ = phase.wait_for(|p| *p == Phase::Stopping).await;
+}
+
 /// How handing a document to a worker ended.
 #[derive(Debug)]
 pub enum JobEnd {
@@ -214,7 +219,7 @@ impl WorkerProcess {
                         cfg.document_timeout.as_secs_f64()
                     )).await;
                 }
-                _ = async { phase.wait_for(|p| *p == Phase::Stopping).await.is_ok() } => {
+                _ = stopping(phase) => {
                     self.kill().await;
                     return JobEnd::Stopped;
                 }

@@ -9,7 +9,7 @@
 //! size stays above `recycle_rss`, and let go when it has been idle for `idle`.
 
 use super::AppState;
-use super::pool::{JobEnd, Phase, PoolConfig, WorkerProcess};
+use super::pool::{JobEnd, Phase, PoolConfig, WorkerProcess, stopping};
 use super::store::{self, CrashVerdict, Job};
 use crate::worker::JobSpec;
 use folio::config::Limits;
@@ -43,7 +43,7 @@ pub async fn run(
                     // A start that hangs must not hold the shutdown.
                     let started = tokio::select! {
                         r = WorkerProcess::spawn(&cfg) => Some(r),
-                        _ = async { phase.wait_for(|p| *p == Phase::Stopping).await.is_ok() } => None,
+                        () = stopping(&mut phase) => None,
                     };
                     let Some(started) = started else {
                         requeue(&state, &job.document_id).await;
@@ -201,11 +201,7 @@ async fn process(
                         worker.pid(),
                         ErrorCode::ResourceLimit.as_str()
                     );
-                    state.metrics.document(
-                        super::model::doc_status::FAILED,
-                        started.elapsed().as_secs_f64(),
-                    );
-                    state.deliveries_wake.notify_one();
+                    became_final(state, super::model::doc_status::FAILED, started);
                 }
                 Ok(CrashVerdict::AlreadyFinal) => {}
                 Err(e) => eprintln!(
@@ -229,15 +225,19 @@ async fn finish(state: &AppState, doc_id: &str, outcome: store::Outcome, started
         .call_tx(move |tx| store::finish_document(tx, &id, &outcome))
         .await;
     match finished {
-        Ok(true) => {
-            state
-                .metrics
-                .document(status, started.elapsed().as_secs_f64());
-            state.deliveries_wake.notify_one();
-        }
+        Ok(true) => became_final(state, status, started),
         Ok(false) => {} // cancelled meanwhile: already final
         Err(e) => eprintln!(
             "folio serve: finishing {doc_id}: {e} (it stays in progress and is retried after a restart)"
         ),
     }
+}
+
+/// Bookkeeping of a document that just became final: its metrics, and the delivery loop woken
+/// for its webhook events.
+fn became_final(state: &AppState, status: &str, started: Instant) {
+    state
+        .metrics
+        .document(status, started.elapsed().as_secs_f64());
+    state.deliveries_wake.notify_one();
 }
