@@ -283,7 +283,7 @@ pub fn clean(pages: &[TextPage]) -> CleanDocument {
 /// Most tokens of one line: a printed line holds far fewer (a wide invoice table row, a few
 /// dozen); longer runs (a spreadsheet row of thousands of cells, hostile input) are cut into
 /// consecutive lines of this many tokens, which bounds the work later stages do per line.
-pub const MAX_LINE_TOKENS: usize = 256;
+const MAX_LINE_TOKENS: usize = 256;
 
 /// Cleans raw pages into lines of tokens.
 pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {

@@ -123,6 +123,8 @@ impl TreeEnsemble {
 
     /// The probabilities `[p0, p1]` of each row of `rows` (`features()` values each) into `out`
     /// (two values a row, cleared first). `rows.len()` must be a multiple of `features()`.
+    /// The engine scores one row at a time ([`TreeEnsemble::predict_row`]); tests check a batch.
+    #[cfg(test)]
     pub fn predict(&self, rows: &[f32], out: &mut Vec<f32>) {
         out.clear();
         if self.features == 0 {

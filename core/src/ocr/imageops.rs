@@ -228,9 +228,9 @@ pub const INK_LEVEL: u8 = 160;
 /// Fewest ink pixels per million that make a page worth reading: a blank page (white, or a white
 /// page with a few specks) has fewer. The smallest legible mark, a full stop at 6 pt rendered at
 /// 72 DPI, covers about 4 pixels of a 0.5 Mpx page, i.e. 8 per million.
-pub const MIN_INK_PER_MILLION: u64 = 8;
+const MIN_INK_PER_MILLION: u64 = 8;
 
-/// Whether the image holds any ink worth reading: at least [`MIN_INK_PER_MILLION`] pixels (and
+/// Whether the image holds any ink worth reading: at least 8 pixels per million (and
 /// at least 4) no lighter than `level`. One pass over the pixels, no allocation: the cheap test
 /// that lets a page without ink skip OCR altogether.
 pub fn has_ink(img: &GrayImage, level: u8) -> bool {
