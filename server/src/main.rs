@@ -4,11 +4,13 @@
 //! * `folio serve [--data-dir DIR] [--listen ADDR] [--workers N] ...`: the HTTP server.
 //! * `folio admin company|key|webhook ...`: companies, API keys and webhooks of the server.
 //! * `folio worker ...` (hidden): a recognition worker process of `folio serve` (see [`worker`]).
+//! * `folio page-count FILE` (hidden): a PDF's page count for `folio serve` (see [`pagecount`]).
 //!
 //! Exit status: 0 every file succeeded, 1 some file failed, 2 usage error, 3 the engine could not
 //! start (missing runtime, bad configuration).
 
 mod admin;
+mod pagecount;
 mod recognize;
 mod serve;
 mod worker;
@@ -38,6 +40,9 @@ enum Command {
     /// A recognition worker of `folio serve` (started by it, talks over stdin/stdout).
     #[command(hide = true)]
     Worker(worker::WorkerArgs),
+    /// Counts a PDF's pages for `folio serve` (started by it, answers one JSON line).
+    #[command(hide = true)]
+    PageCount(pagecount::PageCountArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,5 +60,6 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Admin(args) => admin::run(args),
         Command::Worker(args) => worker::run(args),
+        Command::PageCount(args) => pagecount::run(args),
     }
 }

@@ -44,9 +44,9 @@ use std::time::Duration;
 pub struct App {
     /// The database.
     pub db: db::Db,
-    /// The engine configuration's pdfium library (page counting at upload binds the same one
-    /// the workers use).
-    pub pdfium_library: Option<PathBuf>,
+    /// Counts PDF pages at upload (`selected_pages`) in a child process, with the engine
+    /// configuration's pdfium library and the workers' memory limit.
+    pub page_counter: crate::pagecount::PageCounter,
     /// Stored uploads, one file per document, named by the document id.
     pub files_dir: PathBuf,
     /// Uploads being received.
@@ -263,6 +263,12 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
         }
         None => None,
     };
+    let page_counter = crate::pagecount::PageCounter {
+        exe: std::env::current_exe()
+            .map_err(|e| format!("cannot find the folio binary to count pages: {e}"))?,
+        pdfium_library,
+        memory_mb: args.worker_memory_mb,
+    };
     let url_policy = webhooks::UrlPolicy {
         allow_http: args.allow_http_webhooks,
         allow_private: args.allow_private_webhooks,
@@ -271,7 +277,7 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
         signing_key(&args.data_dir).map_err(|e| format!("cannot create the signing key: {e}"))?;
     Ok(Arc::new(App {
         db,
-        pdfium_library,
+        page_counter,
         files_dir,
         tmp_dir,
         url_policy,

@@ -12,6 +12,7 @@ use super::error::ApiError;
 use super::model;
 use super::store::{self, BillingRefusal, IdempotencyClaim, NewOperation, UploadedFile};
 use super::webhooks;
+use crate::pagecount::CountFailure;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -487,24 +488,15 @@ async fn accept(
             let path = pdfs[0].tmp.clone().ok_or_else(|| {
                 ApiError::invalid("INVALID_SELECTED_PAGES", "the PDF was not accepted")
             })?;
-            let spec_owned = spec.to_string();
-            let pdfium = state.pdfium_library.clone();
-            tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
-                let bytes = std::fs::read(&path).map_err(ApiError::internal)?;
-                let count = folio::pdf::PdfLib::get(pdfium.as_deref())
-                    .and_then(|lib| lib.page_count(&bytes))
-                    .map_err(|e| {
-                        ApiError::invalid(
-                            "INVALID_SELECTED_PAGES",
-                            format!("the PDF's pages cannot be counted: {e}"),
-                        )
-                    })?;
-                preprocess::parse_page_selection(&spec_owned, count)
-                    .map(|_| ())
-                    .map_err(|e| ApiError::invalid("INVALID_SELECTED_PAGES", e.to_string()))
-            })
-            .await
-            .map_err(ApiError::internal)??;
+            let count = state.page_counter.count(&path).await.map_err(|e| match e {
+                CountFailure::Spawn(e) => ApiError::internal(e),
+                CountFailure::Uncountable(why) => ApiError::invalid(
+                    "INVALID_SELECTED_PAGES",
+                    format!("the PDF's pages cannot be counted: {why}"),
+                ),
+            })?;
+            preprocess::parse_page_selection(spec, count)
+                .map_err(|e| ApiError::invalid("INVALID_SELECTED_PAGES", e.to_string()))?;
             Some(spec.to_string())
         }
     };
