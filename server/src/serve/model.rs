@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 /// Document statuses, in processing order, then the final ones.
 pub mod doc_status {
     use folio::Stage;
+    use std::sync::LazyLock;
 
     /// Waiting in the queue.
     pub const QUEUED: &str = "QUEUED";
@@ -41,63 +42,14 @@ pub mod doc_status {
     ];
     /// SQL list of the final statuses, for `status IN (...)`:
     /// `('PROCESSED','PROCESSED_WITH_WARNINGS',...)`.
-    pub const FINAL_SQL: &str = sql_str(&FINAL_SQL_BYTES);
+    pub static FINAL_SQL: LazyLock<String> = LazyLock::new(|| sql_list(&FINAL));
     /// SQL list of the stage statuses, for `status IN (...)`, built from [`STAGES`].
-    pub const STAGES_SQL: &str = sql_str(&STAGES_SQL_BYTES);
+    pub static STAGES_SQL: LazyLock<String> = LazyLock::new(|| sql_list(&STAGES));
 
-    const FINAL_SQL_BYTES: [u8; sql_list_len(&FINAL)] = sql_list(&FINAL);
-    const STAGES_SQL_BYTES: [u8; sql_list_len(&STAGES)] = sql_list(&STAGES);
-
-    /// Length of `('A','B',...)` for `names`.
-    const fn sql_list_len(names: &[&str]) -> usize {
-        let mut len = 2 + names.len().saturating_sub(1);
-        let mut i = 0;
-        while i < names.len() {
-            len += names[i].len() + 2;
-            i += 1;
-        }
-        len
-    }
-
-    /// `('A','B',...)` for `names`, at compile time; a name that would need quoting (anything but
-    /// `A-Z` and `_`) fails the build.
-    const fn sql_list<const N: usize>(names: &[&str]) -> [u8; N] {
-        let mut out = [0u8; N];
-        out[0] = b'(';
-        let mut at = 1;
-        let mut i = 0;
-        while i < names.len() {
-            if i > 0 {
-                out[at] = b',';
-                at += 1;
-            }
-            out[at] = b'\'';
-            at += 1;
-            let bytes = names[i].as_bytes();
-            let mut j = 0;
-            while j < bytes.len() {
-                assert!(
-                    bytes[j].is_ascii_uppercase() || bytes[j] == b'_',
-                    "a status name is A-Z and _ only"
-                );
-                out[at] = bytes[j];
-                at += 1;
-                j += 1;
-            }
-            out[at] = b'\'';
-            at += 1;
-            i += 1;
-        }
-        out[at] = b')';
-        assert!(at + 1 == N, "sql_list_len and sql_list agree");
-        out
-    }
-
-    const fn sql_str(bytes: &'static [u8]) -> &'static str {
-        match std::str::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(_) => panic!("an SQL list is ASCII"),
-        }
+    /// `('A','B',...)` for `names` (status names are `A-Z` and `_`: nothing to escape).
+    fn sql_list(names: &[&str]) -> String {
+        let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        format!("({})", quoted.join(","))
     }
 
     /// Whether a status is final.
@@ -252,16 +204,22 @@ mod tests {
         let names: Vec<&str> = folio::Stage::ALL.iter().map(|s| s.as_str()).collect();
         assert_eq!(STAGES.to_vec(), names);
         assert_eq!(
-            STAGES_SQL,
+            *STAGES_SQL,
             "('PREPROCESSING','TEXT_EXTRACTING','OCR_PROCESSING','CLEANING',\
              'CANDIDATES_EXTRACTING','AI_EXTRACTING','VALIDATING')"
         );
         let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
-        assert_eq!(STAGES_SQL, format!("({})", quoted.join(",")));
+        assert_eq!(*STAGES_SQL, format!("({})", quoted.join(",")));
         assert_eq!(
-            FINAL_SQL,
+            *FINAL_SQL,
             "('PROCESSED','PROCESSED_WITH_WARNINGS','REJECTED','FAILED','CANCELLED')"
         );
+        for s in STAGES.iter().chain(&FINAL) {
+            assert!(
+                s.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'),
+                "{s}"
+            );
+        }
         for s in STAGES {
             assert!(!is_final(s) && folio::Stage::from_name(s).is_some());
         }

@@ -694,7 +694,7 @@ pub fn requeue(tx: &Transaction<'_>, doc_id: &str) -> DbResult<bool> {
     let n = tx.execute(
         &format!(
             "UPDATE documents SET status = 'QUEUED' WHERE id = ?1 AND status IN {}",
-            doc_status::STAGES_SQL
+            *doc_status::STAGES_SQL
         ),
         [doc_id],
     )?;
@@ -758,7 +758,7 @@ pub fn set_stage(tx: &Transaction<'_>, doc_id: &str, stage: &str) -> DbResult<()
     let n = tx.execute(
         &format!(
             "UPDATE documents SET status = ?2 WHERE id = ?1 AND status NOT IN {}",
-            doc_status::FINAL_SQL
+            *doc_status::FINAL_SQL
         ),
         params![doc_id, stage],
     )?;
@@ -815,7 +815,7 @@ pub fn finish_document(tx: &Transaction<'_>, doc_id: &str, outcome: &Outcome) ->
                 "UPDATE documents SET status = ?2, result_json = ?3, text_content = ?4, \
                  pages_count = ?5, document_type_code = ?6, structure_type_code = ?7, \
                  completed_at = ?8 WHERE id = ?1 AND status NOT IN {}",
-                doc_status::FINAL_SQL
+                *doc_status::FINAL_SQL
             ),
             params![
                 doc_id,
@@ -836,7 +836,7 @@ pub fn finish_document(tx: &Transaction<'_>, doc_id: &str, outcome: &Outcome) ->
             &format!(
                 "UPDATE documents SET status = ?2, error_code = ?3, error_message = ?4, \
                  completed_at = ?5 WHERE id = ?1 AND status NOT IN {}",
-                doc_status::FINAL_SQL
+                *doc_status::FINAL_SQL
             ),
             params![doc_id, status, code, message, now],
         )?,
@@ -911,7 +911,7 @@ pub fn cancel_operation(tx: &Transaction<'_>, op_id: &str) -> DbResult<Vec<Strin
     let ids: Vec<String> = {
         let mut st = tx.prepare(&format!(
             "SELECT id FROM documents WHERE operation_id = ?1 AND status NOT IN {}",
-            doc_status::FINAL_SQL
+            *doc_status::FINAL_SQL
         ))?;
         let rows = st.query_map([op_id], |r| r.get::<_, String>(0))?;
         rows.collect::<Result<_, _>>()?
@@ -942,7 +942,7 @@ pub fn recover(conn: &Connection) -> DbResult<usize> {
     let n = conn.execute(
         &format!(
             "UPDATE documents SET status = 'QUEUED' WHERE status IN {}",
-            doc_status::STAGES_SQL
+            *doc_status::STAGES_SQL
         ),
         [],
     )?;
