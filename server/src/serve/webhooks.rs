@@ -156,12 +156,12 @@ const V6_6TO4: (u128, u8) = (v6([0x2002, 0, 0, 0, 0, 0, 0, 0]), 16);
 /// Global unicast space (2000::/3).
 const V6_GLOBAL_UNICAST: (u128, u8) = (v6([0x2000, 0, 0, 0, 0, 0, 0, 0]), 3);
 
-fn in_v4(ip: u32, (net, len, _): &V4Block) -> bool {
-    let mask = if *len == 0 { 0 } else { u32::MAX << (32 - len) };
-    ip & mask == *net
+fn in_v4(ip: u32, (net, len): (u32, u8)) -> bool {
+    let mask = if len == 0 { 0 } else { u32::MAX << (32 - len) };
+    ip & mask == net
 }
 
-fn in_v6(ip: u128, net: u128, len: u8) -> bool {
+fn in_v6(ip: u128, (net, len): (u128, u8)) -> bool {
     let mask = if len == 0 {
         0
     } else {
@@ -176,22 +176,24 @@ pub fn non_public_reason(ip: IpAddr) -> Option<&'static str> {
     match ip {
         IpAddr::V4(a) => {
             let n = u32::from(a);
-            V4_SPECIAL.iter().find(|b| in_v4(n, b)).map(|b| b.2)
+            V4_SPECIAL
+                .iter()
+                .find(|b| in_v4(n, (b.0, b.1)))
+                .map(|b| b.2)
         }
         IpAddr::V6(a) => {
             let n = u128::from(a);
             // Forms that carry an IPv4 address reach that address: classify it.
-            if in_v6(n, V6_MAPPED.0, V6_MAPPED.1) || in_v6(n, V6_NAT64.0, V6_NAT64.1) {
+            if in_v6(n, V6_MAPPED) || in_v6(n, V6_NAT64) {
                 return non_public_reason(IpAddr::V4(Ipv4Addr::from(n as u32)));
             }
-            if in_v6(n, V6_6TO4.0, V6_6TO4.1) {
+            if in_v6(n, V6_6TO4) {
                 return non_public_reason(IpAddr::V4(Ipv4Addr::from((n >> 80) as u32)));
             }
-            if let Some(b) = V6_SPECIAL.iter().find(|b| in_v6(n, b.0, b.1)) {
+            if let Some(b) = V6_SPECIAL.iter().find(|b| in_v6(n, (b.0, b.1))) {
                 return Some(b.2);
             }
-            (!in_v6(n, V6_GLOBAL_UNICAST.0, V6_GLOBAL_UNICAST.1))
-                .then_some("outside global unicast (2000::/3)")
+            (!in_v6(n, V6_GLOBAL_UNICAST)).then_some("outside global unicast (2000::/3)")
         }
     }
 }
@@ -224,11 +226,11 @@ pub async fn check_url(raw: &str, policy: UrlPolicy) -> Result<url::Url, String>
     if policy.allow_private {
         return Ok(url);
     }
-    if let Some(refusal) = literal_refusal(&url) {
-        return Err(refusal);
-    }
-    let url::Host::Domain(name) = host else {
-        return Ok(url);
+    let name = match host {
+        url::Host::Domain(name) => name,
+        url::Host::Ipv4(_) | url::Host::Ipv6(_) => {
+            return literal_refusal(&url).map_or(Ok(url), Err);
+        }
     };
     let port = url.port_or_known_default().unwrap_or(443);
     let addrs: Vec<SocketAddr> = tokio::time::timeout(
