@@ -4,7 +4,8 @@
 //! over plain data, usable alone; [`Engine`] chains them:
 //!
 //! 1. [`preprocess`]: type by magic bytes, limits, page selection, decoding, deskew, binarisation.
-//! 2. [`pdf`]: text layer with word boxes; unusable pages go to OCR.
+//! 2. [`pdf`]: text layer with word boxes; unusable pages go to OCR; [`einvoice`]: the invoice
+//!    XML inside a PDF (or a standalone CII/UBL file) and its cross-check against the page.
 //! 3. [`ocr`]: tesseract with script detection, pages in parallel.
 //! 4. [`clean`]: normalisation, lines, reading order, hyphenation.
 //! 5. [`candidates`]: dates, amounts, currencies, IBANs, tax ids, numbers, parties, tables.
@@ -16,6 +17,7 @@ pub mod checks;
 pub mod classify;
 pub mod clean;
 pub mod config;
+pub mod einvoice;
 pub mod engine;
 pub mod error;
 pub mod fields;
