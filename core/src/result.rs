@@ -182,8 +182,11 @@ pub struct LineItem {
     pub sku: Option<String>,
     /// Quantity.
     pub quantity: Option<String>,
-    /// Unit.
+    /// Unit, readable (as printed, or the readable name of a UN/ECE code: "piece", "hour").
     pub unit: Option<String>,
+    /// UN/ECE Recommendation 20 unit code (`H87`, `HUR`, `KGM` ...), where the document states
+    /// one (e-invoices) or the printed unit maps to one.
+    pub unit_code: Option<String>,
     /// Unit price.
     pub unit_price: Option<String>,
     /// VAT rate in percent.
@@ -334,6 +337,9 @@ pub enum Source {
     Ocr,
     /// Office document (DOC/DOCX/XLS/XLSX/RTF).
     Office,
+    /// The machine-readable e-invoice (CII or UBL XML, in the PDF or standalone): the value
+    /// comes from the XML; the box is where the page prints the same value.
+    EInvoice,
 }
 
 /// Evidence for one field.

@@ -71,6 +71,7 @@ fn full() -> DocumentResult {
         sku: s("W-1"),
         quantity: s("2"),
         unit: s("Stk"),
+        unit_code: s("H87"),
         unit_price: s("10.00"),
         vat_rate: s("19"),
         vat_amount: s("3.80"),
