@@ -296,6 +296,43 @@ def rtf() -> bytes:
             "{\\f1 \\'d1\\'f7\\'e5\\'f2}\\page \\u8364? 5\\tab x}").encode("latin-1")
 
 
+def multipart_body(boundary: bytes, parts: list[tuple[bytes, bytes | None, bytes]]) -> bytes:
+    """A multipart/form-data body of (name, file name or None, bytes) parts, CRLF line ends."""
+    out = b""
+    for name, filename, data in parts:
+        disposition = b'form-data; name="' + name + b'"'
+        headers = b""
+        if filename is not None:
+            disposition += b'; filename="' + filename + b'"'
+            headers = b"Content-Type: application/octet-stream\r\n"
+        out += b"--" + boundary + b"\r\nContent-Disposition: " + disposition + b"\r\n" + headers
+        out += b"\r\n" + data + b"\r\n"
+    return out + b"--" + boundary + b"--\r\n"
+
+
+def multipart() -> list[bytes]:
+    """multipart target: a chunking seed byte, a limits byte, the boundary and a newline, then the
+    body (see fuzz/fuzz_targets/multipart.rs)."""
+    pdf = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+    forms = [
+        [(b"files[]", b"invoice.pdf", pdf), (b"metadata", None, b'{"ref":"A-1"}'),
+         (b"use_heavy_ai", None, b"false")],
+        [(b"files[]", b"../../etc/passwd", b"x" * 70), (b"files", b"C:\\scan\\a.png", b"\x89PNG"),
+         (b"files[]", "Рахунок №5.pdf".encode(), pdf), (b"selected_pages", None, b"1,3-5")],
+        [(b"webhook_url", None, b"https://example.com/hook"), (b"client_operation_id", None, b"c-7"),
+         (b"unknown", None, b"ignored"), (b"files[]", None, b"")],
+        [(b"metadata", None, b"\xff\xfe not utf-8"), (b"files[]", b"..", b"a\r\n--not-it\r\n")],
+        [(b"selected_pages", None, b"2" * 300)],
+    ]
+    out = []
+    for i, parts in enumerate(forms):
+        for boundary, seed, knobs in ((b"XyZ", 0, 0x3F), (b"----folio0123456789", 7 + i, 0x25),
+                                      (b'"quoted boundary"', 200, 0x40 | i)):
+            bare = boundary.strip(b'"')
+            out.append(bytes([seed, knobs]) + boundary + b"\n" + multipart_body(bare, parts))
+    return out
+
+
 def main() -> int:
     for src in sorted(DOCS.glob("*")):
         target = TARGETS_BY_SUFFIX.get(src.suffix)
@@ -337,6 +374,8 @@ def main() -> int:
     ):
         put("signed_url", b"key\ndoc_0123456789abcdef01234567\nfinal_json\n" + query
             + b"\n1700000000")
+    for data in multipart():
+        put("multipart", data)
     for d in sorted(CORPUS.iterdir()):
         print(f"{d.name}: {len(list(d.iterdir()))} seeds", file=sys.stderr)
     return 0

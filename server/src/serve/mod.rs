@@ -20,6 +20,7 @@ pub mod api;
 pub mod auth;
 pub mod db;
 pub mod error;
+pub mod form;
 pub mod listen;
 pub mod metrics;
 pub mod model;

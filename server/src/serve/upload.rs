@@ -9,22 +9,21 @@
 use super::AppState;
 use super::auth::Auth;
 use super::error::ApiError;
+use super::form::{self, FileSink, FormError, Limits, MAX_TEXT_FIELD, ReadError};
 use super::model;
 use super::store::{self, BillingRefusal, IdempotencyClaim, NewOperation, UploadedFile};
 use super::webhooks;
 use crate::pagecount::CountFailure;
-use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
+use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use folio::ErrorCode;
 use folio::preprocess::{self, FileType};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tokio::io::AsyncWriteExt;
 
-/// Longest text field accepted (metadata JSON and the like).
-const MAX_TEXT_FIELD: usize = 64 * 1024;
 /// Longest idempotency key.
 const MAX_IDEMPOTENCY_KEY: usize = 255;
 
@@ -33,16 +32,6 @@ struct Received {
     file: UploadedFile,
     tmp: Option<PathBuf>,
     file_type: Option<FileType>,
-}
-
-/// Form values other than files.
-#[derive(Default)]
-struct Fields {
-    webhook_url: Option<String>,
-    metadata: Option<String>,
-    client_operation_id: Option<String>,
-    use_heavy_ai: Option<String>,
-    selected_pages: Option<String>,
 }
 
 /// Removes temporary files when an upload does not complete.
@@ -80,17 +69,123 @@ fn is_body_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-fn multipart_error(e: MultipartError, limit: usize) -> ApiError {
+/// axum's multipart error as a [`ReadError`]: over the body limit, the body's read timeout, or
+/// a malformed body.
+fn read_error(e: MultipartError) -> ReadError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        request_too_large(limit)
+        ReadError::TooLarge
     } else if is_body_timeout(&e) {
-        ApiError::new(
+        ReadError::Timeout
+    } else {
+        ReadError::Invalid(e.to_string())
+    }
+}
+
+/// The answer to a form that cannot be accepted (`limit`: the request size limit).
+fn form_error(e: FormError<std::io::Error>, limit: usize) -> ApiError {
+    match e {
+        FormError::Read(ReadError::TooLarge) => request_too_large(limit),
+        FormError::Read(ReadError::Timeout) => ApiError::new(
             StatusCode::REQUEST_TIMEOUT,
             "REQUEST_TIMEOUT",
             "the request body stopped arriving",
-        )
-    } else {
-        ApiError::bad_request("INVALID_MULTIPART", format!("cannot read the upload: {e}"))
+        ),
+        FormError::Read(ReadError::Invalid(m)) => {
+            ApiError::bad_request("INVALID_MULTIPART", format!("cannot read the upload: {m}"))
+        }
+        FormError::TooManyFiles { max } => ApiError::invalid(
+            "TOO_MANY_FILES",
+            format!("at most {max} files per operation"),
+        ),
+        FormError::FieldTooLong { name, max } => ApiError::invalid(
+            "FIELD_TOO_LONG",
+            format!("form field {name:?} is longer than {max} bytes"),
+        ),
+        FormError::InvalidField { name } => {
+            ApiError::invalid("INVALID_FIELD", format!("form field {name:?} is not UTF-8"))
+        }
+        FormError::Sink(e) => ApiError::internal(e),
+    }
+}
+
+impl form::PartSource for Multipart {
+    type Part<'a> = Field<'a>;
+
+    async fn next_part(&mut self) -> Result<Option<Field<'_>>, ReadError> {
+        self.next_field().await.map_err(read_error)
+    }
+}
+
+impl form::Part for Field<'_> {
+    fn name(&self) -> Option<&str> {
+        Field::name(self)
+    }
+
+    fn file_name(&self) -> Option<&str> {
+        Field::file_name(self)
+    }
+
+    async fn chunk(&mut self) -> Result<Option<Bytes>, ReadError> {
+        Field::chunk(self).await.map_err(read_error)
+    }
+}
+
+/// A file being received: its document id and, when stored, its temporary file.
+struct TmpFile {
+    document_id: String,
+    path: Option<PathBuf>,
+    out: Option<tokio::fs::File>,
+}
+
+/// Files into the temporary area (`store`), or only counted and hashed (a replayed request).
+/// Its guard removes them unless they are taken.
+struct TmpFiles<'a> {
+    dir: &'a Path,
+    store: bool,
+    guard: TmpGuard,
+}
+
+impl FileSink for TmpFiles<'_> {
+    type File = TmpFile;
+    type Error = std::io::Error;
+
+    async fn open(&mut self) -> std::io::Result<TmpFile> {
+        let document_id = model::new_id("doc_");
+        if !self.store {
+            return Ok(TmpFile {
+                document_id,
+                path: None,
+                out: None,
+            });
+        }
+        let path = self.dir.join(format!("{document_id}.part"));
+        self.guard.0.push(path.clone());
+        let out = tokio::fs::File::create(&path).await?;
+        Ok(TmpFile {
+            document_id,
+            path: Some(path),
+            out: Some(out),
+        })
+    }
+
+    async fn write(&mut self, file: &mut TmpFile, chunk: &[u8]) -> std::io::Result<()> {
+        match file.out.as_mut() {
+            Some(out) => out.write_all(chunk).await,
+            None => Ok(()),
+        }
+    }
+
+    fn abandon(&mut self, file: &mut TmpFile) {
+        file.out = None;
+        file.path = None;
+    }
+
+    async fn close(&mut self, file: &mut TmpFile) -> std::io::Result<()> {
+        if let Some(mut out) = file.out.take() {
+            out.flush().await?;
+            out.sync_all().await?;
+        }
+        Ok(())
     }
 }
 
@@ -134,20 +229,6 @@ pub fn idempotency_key(headers: &HeaderMap) -> Result<String, ApiError> {
     Ok(String::from_utf8_lossy(key).into_owned())
 }
 
-/// A display name from what the client sent: the last path component, control characters
-/// removed, at most 255 characters. Only ever stored as data, never used as a path.
-pub fn sanitize_filename(raw: Option<&str>) -> String {
-    let raw = raw.unwrap_or("");
-    let last = raw.rsplit(['/', '\\']).next().unwrap_or("");
-    let clean: String = last.chars().filter(|c| !c.is_control()).take(255).collect();
-    let clean = clean.trim();
-    if clean.is_empty() || clean == "." || clean == ".." {
-        "file".to_string()
-    } else {
-        clean.to_string()
-    }
-}
-
 fn content_type(t: FileType) -> &'static str {
     match t {
         FileType::Pdf => "application/pdf",
@@ -164,133 +245,55 @@ fn content_type(t: FileType) -> &'static str {
     }
 }
 
-fn hash_part(h: &mut Sha256, name: &str, filename: Option<&str>) {
-    h.update((name.len() as u64).to_le_bytes());
-    h.update(name.as_bytes());
-    match filename {
-        Some(f) => {
-            h.update([1u8]);
-            h.update((f.len() as u64).to_le_bytes());
-            h.update(f.as_bytes());
-        }
-        None => h.update([0u8]),
-    }
-}
-
 /// Reads the whole form: files into the temporary area (with their size and hashes), text
-/// fields into `Fields`, and the request hash over everything. With `store` false the files are
-/// only hashed (a replayed request).
+/// fields into [`form::Fields`], and the request hash over everything. With `store` false the
+/// files are only hashed (a replayed request).
 async fn read_form(
     state: &AppState,
     mut mp: Multipart,
     max_files: usize,
     max_file_bytes: u64,
     store: bool,
-) -> Result<(Vec<Received>, Fields, String, TmpGuard), ApiError> {
-    let limit = state.max_request_bytes;
-    let mp_err = move |e| multipart_error(e, limit);
-    let mut guard = TmpGuard(Vec::new());
-    let mut files: Vec<Received> = Vec::new();
-    let mut fields = Fields::default();
-    let mut req_hash = Sha256::new();
-    while let Some(mut field) = mp.next_field().await.map_err(mp_err)? {
-        let name = field.name().unwrap_or("").to_string();
-        let filename = field.file_name().map(str::to_string);
-        hash_part(&mut req_hash, &name, filename.as_deref());
-        if name == "files[]" || name == "files" {
-            if files.len() >= max_files {
-                return Err(ApiError::invalid(
-                    "TOO_MANY_FILES",
-                    format!("at most {max_files} files per operation"),
-                ));
-            }
-            let document_id = model::new_id("doc_");
-            let tmp = state.tmp_dir.join(format!("{document_id}.part"));
-            let mut out = if store {
-                guard.0.push(tmp.clone());
-                Some(
-                    tokio::fs::File::create(&tmp)
-                        .await
-                        .map_err(ApiError::internal)?,
-                )
-            } else {
-                None
-            };
-            let mut size: u64 = 0;
-            let mut file_hash = Sha256::new();
-            let mut too_large = false;
-            while let Some(chunk) = field.chunk().await.map_err(mp_err)? {
-                req_hash.update(&chunk);
-                size += chunk.len() as u64;
-                if size > max_file_bytes {
-                    // Keep reading (the request hash needs it) but store nothing more.
-                    too_large = true;
-                    out = None;
-                    continue;
-                }
-                file_hash.update(&chunk);
-                if let Some(f) = out.as_mut() {
-                    f.write_all(&chunk).await.map_err(ApiError::internal)?;
-                }
-            }
-            req_hash.update(size.to_le_bytes());
-            if let Some(mut f) = out {
-                f.flush().await.map_err(ApiError::internal)?;
-                f.sync_all().await.map_err(ApiError::internal)?;
-            }
-            let mut rec = Received {
-                file: UploadedFile {
-                    document_id,
-                    filename: sanitize_filename(filename.as_deref()),
-                    size,
-                    sha256: hex::encode(file_hash.finalize()),
-                    content_type: None,
-                    stored: false,
-                    rejected: None,
-                },
-                tmp: None,
-                file_type: None,
-            };
-            if too_large {
-                rec.file.rejected = Some((
-                    "FILE_TOO_LARGE".into(),
-                    format!(
-                        "file is over the limit of {} MB",
-                        max_file_bytes / (1024 * 1024)
-                    ),
-                ));
-            } else if store {
-                rec.tmp = Some(tmp);
-            }
-            files.push(rec);
-        } else {
-            let mut buf: Vec<u8> = Vec::new();
-            while let Some(chunk) = field.chunk().await.map_err(mp_err)? {
-                req_hash.update(&chunk);
-                if buf.len() + chunk.len() > MAX_TEXT_FIELD {
-                    return Err(ApiError::invalid(
-                        "FIELD_TOO_LONG",
-                        format!("form field {name:?} is longer than {MAX_TEXT_FIELD} bytes"),
-                    ));
-                }
-                buf.extend_from_slice(&chunk);
-            }
-            req_hash.update((buf.len() as u64).to_le_bytes());
-            let text = String::from_utf8(buf).map_err(|_| {
-                ApiError::invalid("INVALID_FIELD", format!("form field {name:?} is not UTF-8"))
-            })?;
-            let slot = match name.as_str() {
-                "webhook_url" => &mut fields.webhook_url,
-                "metadata" => &mut fields.metadata,
-                "client_operation_id" => &mut fields.client_operation_id,
-                "use_heavy_ai" => &mut fields.use_heavy_ai,
-                "selected_pages" => &mut fields.selected_pages,
-                _ => continue,
-            };
-            *slot = Some(text);
-        }
-    }
-    Ok((files, fields, hex::encode(req_hash.finalize()), guard))
+) -> Result<(Vec<Received>, form::Fields, String, TmpGuard), ApiError> {
+    let mut sink = TmpFiles {
+        dir: &state.tmp_dir,
+        store,
+        guard: TmpGuard(Vec::new()),
+    };
+    let limits = Limits {
+        max_files,
+        max_file_bytes,
+        max_text_field: MAX_TEXT_FIELD,
+    };
+    let form = form::read_form(&mut mp, &mut sink, limits)
+        .await
+        .map_err(|e| form_error(e, state.max_request_bytes))?;
+    let files = form
+        .files
+        .into_iter()
+        .map(|f| Received {
+            file: UploadedFile {
+                document_id: f.file.document_id,
+                filename: f.filename,
+                size: f.size,
+                sha256: f.sha256,
+                content_type: None,
+                stored: false,
+                rejected: f.too_large.then(|| {
+                    (
+                        "FILE_TOO_LARGE".into(),
+                        format!(
+                            "file is over the limit of {} MB",
+                            max_file_bytes / (1024 * 1024)
+                        ),
+                    )
+                }),
+            },
+            tmp: f.file.path,
+            file_type: None,
+        })
+        .collect();
+    Ok((files, form.fields, form.request_hash, sink.guard))
 }
 
 /// Content checks of a stored file: empty, type by magic bytes.
@@ -619,17 +622,6 @@ async fn accept(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn filenames_are_data_not_paths() {
-        assert_eq!(sanitize_filename(Some("../../etc/passwd")), "passwd");
-        assert_eq!(sanitize_filename(Some("C:\\Users\\x\\inv.pdf")), "inv.pdf");
-        assert_eq!(sanitize_filename(Some("..")), "file");
-        assert_eq!(sanitize_filename(Some("a\u{0}b\nc.pdf")), "abc.pdf");
-        assert_eq!(sanitize_filename(None), "file");
-        assert_eq!(sanitize_filename(Some("Рахунок №5.pdf")), "Рахунок №5.pdf");
-        assert_eq!(sanitize_filename(Some(&"x".repeat(400))).len(), 255);
-    }
 
     #[test]
     fn booleans() {
