@@ -16,6 +16,9 @@
 use crate::result::DocumentResult;
 use rust_decimal::Decimal;
 
+pub mod rules;
+pub use rules::rules;
+
 /// The XML syntax of an e-invoice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Syntax {
