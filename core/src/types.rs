@@ -241,6 +241,20 @@ impl Span {
             confidence,
         }
     }
+
+    /// The Result's evidence for a value read from this span: its page, box, the page's unit,
+    /// the text as printed and the page's source (`None` when `doc` has no such page). The one
+    /// place a span becomes [`crate::result::Evidence`].
+    pub fn evidence(&self, doc: &CleanDocument) -> Option<crate::result::Evidence> {
+        let p = doc.page(self.page)?;
+        Some(crate::result::Evidence {
+            page: self.page,
+            bbox: self.bbox.to_array(),
+            unit: p.unit,
+            text: self.text.clone(),
+            source: p.source,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,77 @@ use rust_decimal::Decimal;
 pub mod rules;
 pub use rules::rules;
 
+// Parsing (P): the bounded XML reader, the two syntaxes, the code lists.
+mod cii;
+pub mod codes;
+mod fill;
+mod ubl;
+pub mod xml;
+
+/// How many leading bytes [`sniff`] looks at.
+pub const SNIFF_BYTES: usize = 64 * 1024;
+
+/// The syntax of a root element (local name, namespace URI); `None` for any other XML.
+fn syntax_of(name: &str, ns: Option<&str>) -> Option<Syntax> {
+    match (name, ns?) {
+        (
+            "CrossIndustryInvoice",
+            "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100",
+        ) => Some(Syntax::Cii),
+        ("CrossIndustryDocument", "urn:ferd:CrossIndustryDocument:invoice:1p0") => {
+            Some(Syntax::Zugferd1)
+        }
+        ("Invoice", "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2") => {
+            Some(Syntax::UblInvoice)
+        }
+        ("CreditNote", "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2") => {
+            Some(Syntax::UblCreditNote)
+        }
+        _ => None,
+    }
+}
+
+/// Whether bytes are an e-invoice XML, and in which syntax: by the root element's local name and
+/// namespace, read from the first [`SNIFF_BYTES`] (after a BOM, the XML declaration, comments,
+/// processing instructions). Cheap; nothing else is checked (that is [`parse`]'s job).
+pub fn sniff(bytes: &[u8]) -> Option<Syntax> {
+    let (name, ns) = xml::root_of(bytes, SNIFF_BYTES)?;
+    syntax_of(&name, ns.as_deref())
+}
+
+/// Parses a CII or UBL e-invoice XML into an [`EInvoice`] (see [`xml`] for the limits: over 16
+/// MiB is `FILE_TOO_LARGE`; a DOCTYPE, deeper than 64, over 1,000,000 elements or malformed XML is
+/// `CORRUPT_FILE`; well-formed XML that is no CII or UBL invoice is `UNSUPPORTED_FILE_TYPE`).
+/// Confidence is 1.0 for every field the XML carries.
+pub fn parse(bytes: &[u8]) -> crate::Result<EInvoice> {
+    let not_invoice = |name: &str, ns: Option<&str>| {
+        crate::Error::UnsupportedFileType(format!(
+            "XML with root element <{name}>{} is not a CII or UBL e-invoice",
+            ns.map(|n| format!(" in namespace {n}")).unwrap_or_default()
+        ))
+    };
+    if bytes.len() <= xml::MAX_BYTES
+        && let Some((name, ns)) = xml::root_of(bytes, SNIFF_BYTES)
+        && syntax_of(&name, ns.as_deref()).is_none()
+    {
+        return Err(not_invoice(&name, ns.as_deref()));
+    }
+    let doc = xml::read(bytes)?;
+    let root = doc.root();
+    let syntax = syntax_of(root.name(), doc.root_ns())
+        .ok_or_else(|| not_invoice(root.name(), doc.root_ns()))?;
+    let (mut e, type_code) = match syntax {
+        Syntax::Cii | Syntax::Zugferd1 => cii::parse(root, syntax),
+        Syntax::UblInvoice | Syntax::UblCreditNote => ubl::parse(root, syntax),
+    };
+    fill::finish(
+        &mut e,
+        type_code.as_deref(),
+        syntax == Syntax::UblCreditNote,
+    );
+    Ok(e)
+}
+
 /// The XML syntax of an e-invoice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Syntax {

@@ -15,9 +15,7 @@ use crate::candidates::labels::{self, LabelKey};
 use crate::candidates::parties::{self, PartyCandidate, PartySource};
 use crate::candidates::tables::{self, TableLayout};
 use crate::candidates::{Candidate, CandidateKind, Candidates, DocStyle, amounts};
-use crate::result::{
-    BankAccount, DocumentResult, Evidence, LineItem, Party, PartyRole, Signatory, TaxLine,
-};
+use crate::result::{BankAccount, DocumentResult, LineItem, Party, PartyRole, Signatory, TaxLine};
 use crate::types::{CleanDocument, Span};
 pub use features::{CandidateFeatures, Field, FieldScorer, MIN_SCORE, RuleScorer};
 use rust_decimal::Decimal;
@@ -34,17 +32,8 @@ impl Ctx<'_> {
             pointer.to_string(),
             (conf.clamp(0.0, 1.0) as f64 * 1000.0).round() / 1000.0,
         );
-        if let Some(p) = self.doc.page(span.page) {
-            self.result.evidence.insert(
-                pointer.to_string(),
-                Evidence {
-                    page: span.page,
-                    bbox: span.bbox.to_array(),
-                    unit: p.unit,
-                    text: span.text.clone(),
-                    source: p.source,
-                },
-            );
+        if let Some(ev) = span.evidence(self.doc) {
+            self.result.evidence.insert(pointer.to_string(), ev);
         }
     }
 }

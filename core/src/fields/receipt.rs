@@ -6,7 +6,7 @@
 //! amount on the same line or on the next one), confirmed by cash tendered minus change, and
 //! replaces `totals.total` when it finds one.
 
-use crate::result::{DocumentResult, Evidence};
+use crate::result::DocumentResult;
 use crate::types::{CleanDocument, Line, Span};
 use rust_decimal::Decimal;
 
@@ -491,17 +491,8 @@ fn put(doc: &CleanDocument, result: &mut DocumentResult, pointer: &str, conf: f3
         pointer.to_string(),
         (conf.clamp(0.0, 1.0) as f64 * 1000.0).round() / 1000.0,
     );
-    if let Some(p) = doc.page(span.page) {
-        result.evidence.insert(
-            pointer.to_string(),
-            Evidence {
-                page: span.page,
-                bbox: span.bbox.to_array(),
-                unit: p.unit,
-                text: span.text.clone(),
-                source: p.source,
-            },
-        );
+    if let Some(ev) = span.evidence(doc) {
+        result.evidence.insert(pointer.to_string(), ev);
     }
 }
 

@@ -1,0 +1,221 @@
+//! Code lists of e-invoices: UNTDID 1001 document type codes (BT-3), UN/ECE Recommendation 20
+//! (and 21, packaging) unit codes (BT-130) and the UNTDID 5305 VAT category codes of EN 16931
+//! (BT-118).
+
+use crate::result::DocumentType;
+
+/// The Result document type of a UNTDID 1001 document name code (BT-3): invoices of every kind
+/// (commercial, corrected 384, prepayment 386, self-billed 389, factored 393, partial and final
+/// construction invoices, debit notes ...) are INVOICE; credit notes of every kind (381, 261
+/// self-billed, 262 consolidated, 396 factored, 532 forwarder's, 81/83 ...) CREDIT_NOTE; 325
+/// and 331 proforma PROFORMA_INVOICE; 388 TAX_INVOICE. `None` for a code outside these lists.
+pub fn document_type(code: &str) -> Option<DocumentType> {
+    let t = match code.trim() {
+        "71" | "80" | "82" | "84" | "102" | "218" | "219" | "326" | "380" | "382" | "383"
+        | "384" | "385" | "386" | "387" | "389" | "390" | "393" | "394" | "395" | "456" | "527"
+        | "575" | "623" | "633" | "751" | "780" | "875" | "876" | "877" | "935" => {
+            DocumentType::Invoice
+        }
+        "81" | "83" | "261" | "262" | "296" | "308" | "381" | "396" | "420" | "458" | "532" => {
+            DocumentType::CreditNote
+        }
+        "325" | "331" => DocumentType::ProformaInvoice,
+        "388" => DocumentType::TaxInvoice,
+        _ => return None,
+    };
+    Some(t)
+}
+
+/// UN/ECE Recommendation 20 / 21 unit codes common in invoicing, with a readable name.
+const UNITS: &[(&str, &str)] = &[
+    // Counts.
+    ("H87", "piece"),
+    ("C62", "unit"),
+    ("EA", "each"),
+    ("XPP", "piece"),
+    ("NAR", "article"),
+    ("NPR", "pair"),
+    ("PR", "pair"),
+    ("SET", "set"),
+    ("DZN", "dozen"),
+    ("HD", "half dozen"),
+    ("GRO", "gross"),
+    ("CEN", "hundred"),
+    ("TP", "ten pack"),
+    ("P1", "percent"),
+    ("LS", "lump sum"),
+    ("ZZ", "mutually defined"),
+    ("E49", "working day"),
+    ("E48", "service unit"),
+    ("IE", "person"),
+    ("NMP", "number of packs"),
+    ("NPL", "number of parcels"),
+    ("QD", "quarter dozen"),
+    // Time.
+    ("SEC", "second"),
+    ("MIN", "minute"),
+    ("HUR", "hour"),
+    ("DAY", "day"),
+    ("WEE", "week"),
+    ("MON", "month"),
+    ("QAN", "quarter"),
+    ("ANN", "year"),
+    // Mass.
+    ("MGM", "milligram"),
+    ("GRM", "gram"),
+    ("KGM", "kilogram"),
+    ("DTN", "decitonne"),
+    ("TNE", "tonne"),
+    ("LBR", "pound"),
+    ("ONZ", "ounce"),
+    // Length.
+    ("MMT", "millimetre"),
+    ("CMT", "centimetre"),
+    ("DMT", "decimetre"),
+    ("MTR", "metre"),
+    ("KMT", "kilometre"),
+    ("INH", "inch"),
+    ("FOT", "foot"),
+    ("YRD", "yard"),
+    ("SMI", "mile"),
+    ("LM", "linear metre"),
+    // Area.
+    ("CMK", "square centimetre"),
+    ("MTK", "square metre"),
+    ("KMK", "square kilometre"),
+    ("HAR", "hectare"),
+    ("FTK", "square foot"),
+    // Volume.
+    ("MLT", "millilitre"),
+    ("CLT", "centilitre"),
+    ("DLT", "decilitre"),
+    ("LTR", "litre"),
+    ("HLT", "hectolitre"),
+    ("CMQ", "cubic centimetre"),
+    ("DMQ", "cubic decimetre"),
+    ("MTQ", "cubic metre"),
+    ("GLL", "gallon"),
+    // Energy, power, data.
+    ("WHR", "watt hour"),
+    ("KWH", "kilowatt hour"),
+    ("MWH", "megawatt hour"),
+    ("GWH", "gigawatt hour"),
+    ("KWT", "kilowatt"),
+    ("MAW", "megawatt"),
+    ("KVA", "kilovolt ampere"),
+    ("AMP", "ampere"),
+    ("VLT", "volt"),
+    ("D32", "terawatt hour"),
+    ("4L", "megabyte"),
+    ("E34", "gigabyte"),
+    ("E35", "terabyte"),
+    ("AD", "byte"),
+    // Transport.
+    ("KTM", "kilometre"),
+    ("TKM", "tonne kilometre"),
+    // Packaging (Recommendation 21).
+    ("XBX", "box"),
+    ("XPK", "package"),
+    ("XPA", "packet"),
+    ("XCT", "carton"),
+    ("XCR", "crate"),
+    ("XBG", "bag"),
+    ("XSA", "sack"),
+    ("XBO", "bottle"),
+    ("XCA", "can"),
+    ("XCN", "container"),
+    ("XPX", "pallet"),
+    ("XPL", "pail"),
+    ("XRO", "roll"),
+    ("XTU", "tube"),
+    ("XBE", "bundle"),
+    ("XEN", "envelope"),
+    ("XKI", "kit"),
+    ("XDR", "drum"),
+    ("XBA", "barrel"),
+    ("XJR", "jar"),
+    ("XRL", "reel"),
+    ("XST", "sheet"),
+    ("XTY", "tank"),
+    ("XSX", "set"),
+    ("XCL", "coil"),
+    ("XAE", "aerosol"),
+];
+
+/// The readable name of a UN/ECE Recommendation 20 (or 21) unit code (`HUR` → "hour"); a code
+/// outside the table is returned as it is.
+pub fn unit_name(code: &str) -> String {
+    let code = code.trim();
+    UNITS
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(code))
+        .map_or_else(|| code.to_string(), |(_, n)| (*n).to_string())
+}
+
+/// The name of an EN 16931 VAT category code (UNTDID 5305 subset, BT-118 / BT-151).
+pub fn vat_category_name(code: &str) -> Option<&'static str> {
+    Some(match code.trim() {
+        "S" => "standard rate",
+        "Z" => "zero rated goods",
+        "E" => "exempt from tax",
+        "AE" => "VAT reverse charge",
+        "K" => "intra-community supply (VAT exempt for EEA)",
+        "G" => "free export item, tax not charged",
+        "O" => "services outside scope of tax",
+        "L" => "Canary Islands general indirect tax (IGIC)",
+        "M" => "tax for production, services and importation in Ceuta and Melilla (IPSI)",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_types() {
+        for (code, t) in [
+            ("380", DocumentType::Invoice),
+            ("384", DocumentType::Invoice),
+            ("386", DocumentType::Invoice),
+            ("389", DocumentType::Invoice),
+            ("393", DocumentType::Invoice),
+            ("82", DocumentType::Invoice),
+            ("381", DocumentType::CreditNote),
+            ("261", DocumentType::CreditNote),
+            ("262", DocumentType::CreditNote),
+            ("396", DocumentType::CreditNote),
+            ("532", DocumentType::CreditNote),
+            ("325", DocumentType::ProformaInvoice),
+            (" 381 ", DocumentType::CreditNote),
+        ] {
+            assert_eq!(document_type(code), Some(t), "{code}");
+        }
+        assert_eq!(document_type("999"), None);
+        assert_eq!(document_type(""), None);
+    }
+
+    #[test]
+    fn units() {
+        assert_eq!(unit_name("H87"), "piece");
+        assert_eq!(unit_name("C62"), "unit");
+        assert_eq!(unit_name("HUR"), "hour");
+        assert_eq!(unit_name("KGM"), "kilogram");
+        assert_eq!(unit_name("MTK"), "square metre");
+        assert_eq!(unit_name("XBX"), "box");
+        assert_eq!(unit_name("kwh"), "kilowatt hour");
+        assert_eq!(unit_name("Q99"), "Q99");
+        let mut codes: Vec<&str> = UNITS.iter().map(|(c, _)| *c).collect();
+        codes.sort_unstable();
+        let n = codes.len();
+        codes.dedup();
+        assert_eq!(codes.len(), n, "duplicate unit code");
+    }
+
+    #[test]
+    fn vat_categories() {
+        assert_eq!(vat_category_name("S"), Some("standard rate"));
+        assert_eq!(vat_category_name("AE"), Some("VAT reverse charge"));
+        assert_eq!(vat_category_name("X"), None);
+    }
+}
