@@ -205,7 +205,8 @@ fn allowance_charge_total(e: &EInvoice, charge: bool, f: &mut Findings) {
     }
 }
 
-/// `base`, then `- label value` / `+ label value` for each present term, and the result.
+/// `base` combined with each present term: the value, the text ` - label value + label value =
+/// result` (empty when no term is present), and the values used.
 fn combine(
     base: Decimal,
     terms: &[(bool, &str, Option<Decimal>)],
@@ -222,6 +223,9 @@ fn combine(
         };
         text.push_str(&format!(" {} {label} {t}", if add { '+' } else { '-' }));
         used.push(t);
+    }
+    if !text.is_empty() {
+        text.push_str(&format!(" = {value}"));
     }
     Some((value, text, used))
 }
@@ -244,10 +248,7 @@ fn br_co_13(e: &EInvoice, f: &mut Findings) {
     if !within(expected, stated, tol) {
         f.warn(
             "BR-CO-13",
-            format!(
-                "sum of line net amounts {lines}{text} = {expected}, but the total without VAT \
-                 is {stated}"
-            ),
+            format!("sum of line net amounts {lines}{text}, but the total without VAT is {stated}"),
             Some("/totals/net".into()),
         );
     }
@@ -316,10 +317,7 @@ fn br_co_16(e: &EInvoice, f: &mut Findings) {
     if !within(expected, payable, tol) {
         f.warn(
             "BR-CO-16",
-            format!(
-                "invoice total {total}{text} = {expected}, but the amount due for payment is \
-                 {payable}"
-            ),
+            format!("invoice total {total}{text}, but the amount due for payment is {payable}"),
             Some("/totals/payable".into()),
         );
     }
@@ -740,6 +738,19 @@ mod tests {
             found[0].message,
             "BR-CO-15: total without VAT 100.00 + VAT 19.00 = 119.00, but the invoice total is \
              120.00"
+        );
+        let mut e = consistent();
+        e.sums.payable = sd("143.35");
+        assert_eq!(
+            rules(&e)[0].message,
+            "BR-CO-16: invoice total 193.35 - paid 50.00 + rounding 0.05 = 143.40, but the amount \
+             due for payment is 143.35"
+        );
+        e.sums.prepaid = None;
+        e.sums.rounding = None;
+        assert_eq!(
+            rules(&e)[0].message,
+            "BR-CO-16: invoice total 193.35, but the amount due for payment is 143.35"
         );
         let mut e = consistent();
         e.sums.tax_basis_total = sd("166.00");
