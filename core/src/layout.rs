@@ -87,6 +87,10 @@ pub fn stacks(a: &Segment, b: &Segment, params: &BlockParams) -> bool {
     left || centred
 }
 
+/// Most blocks open at once: a printed page has a few dozen segments within three lines of the
+/// one being placed.
+const MAX_OPEN_BLOCKS: usize = 512;
+
 /// Stacks segments into blocks. Each segment joins the block whose last segment is the closest
 /// one above it that it [`stacks`] on; a block takes at most one segment per line.
 pub fn blocks(segs: &[Segment], params: &BlockParams) -> Vec<Block> {
@@ -125,6 +129,12 @@ pub fn blocks(segs: &[Segment], params: &BlockParams) -> Vec<Block> {
             let last = &segs[*out[bi].segments.last().expect("non-empty block")];
             last.page == s.page && s.bbox.y0 - last.bbox.y1 <= 3.0 * last.bbox.height().max(1.0)
         });
+        // Segments side by side (a spreadsheet row of thousands of cells, cut into lines on one
+        // baseline) never stack on each other and would keep every block open: past the cap the
+        // oldest close, which bounds the work per segment.
+        if open.len() > MAX_OPEN_BLOCKS {
+            open.drain(..open.len() - MAX_OPEN_BLOCKS);
+        }
     }
     out
 }
@@ -208,5 +218,37 @@ mod tests {
                 vec!["Zahlbar sofort"],
             ]
         );
+    }
+
+    /// `n` cells of one row cut into lines of 256 on one baseline, as cleaning cuts them.
+    fn row_segments(n: usize) -> Vec<Segment> {
+        (0..n)
+            .map(|i| {
+                let x = 56.0 + i as f32 * 40.0;
+                Span {
+                    page: 1,
+                    line: i / 256,
+                    start: 0,
+                    end: 2,
+                    bbox: BBox::new(x, 56.0, x + 25.0, 66.0),
+                    text: "c1".into(),
+                    confidence: 1.0,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn side_by_side_segments_stay_linear() {
+        let (small, big) = (row_segments(4_000), row_segments(32_000));
+        let params = BlockParams::default();
+        let bl = blocks(&big, &params);
+        assert_eq!(
+            bl.iter().map(|b| b.segments.len()).sum::<usize>(),
+            big.len()
+        );
+        crate::preprocess::test_support::assert_near_linear("blocks of one row", &|k| {
+            blocks(if k == 1 { &small } else { &big }, &params);
+        });
     }
 }

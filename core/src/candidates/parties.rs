@@ -1121,6 +1121,12 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
     }
 }
 
+/// Most blocks after a block searched for its continuation. Blocks come top to bottom and the
+/// continuation starts within about two lines of the block's end, with a few dozen blocks in
+/// between on a printed page; the bound keeps a page of thousands of blocks side by side (a
+/// spreadsheet row of thousands of cells) linear.
+const WINDOW_LOOKAHEAD: usize = 512;
+
 /// Blocks of the page, with left-aligned blocks less than about two lines apart merged: address
 /// windows are often set with an empty line between street and town.
 fn window_groups(p: &Page<'_>) -> Vec<Block> {
@@ -1134,15 +1140,21 @@ fn window_groups(p: &Page<'_>) -> Vec<Block> {
         loop {
             let last = &p.segs[*cur.segments.last().expect("non-empty block")];
             let h = last.bbox.height().max(1.0);
-            let next = p.blocks.iter().enumerate().skip(i + 1).find(|(j, o)| {
-                let top = &p.segs[o.segments[0]];
-                !merged[*j]
-                    && o.page == cur.page
-                    && top.line > last.line
-                    && top.bbox.y0 - last.bbox.y1 >= 0.0
-                    && top.bbox.y0 - last.bbox.y1 <= 2.2 * h
-                    && (top.bbox.x0 - last.bbox.x0).abs() <= 1.5 * h.min(top.bbox.height())
-            });
+            let next = p
+                .blocks
+                .iter()
+                .enumerate()
+                .skip(i + 1)
+                .take(WINDOW_LOOKAHEAD)
+                .find(|(j, o)| {
+                    let top = &p.segs[o.segments[0]];
+                    !merged[*j]
+                        && o.page == cur.page
+                        && top.line > last.line
+                        && top.bbox.y0 - last.bbox.y1 >= 0.0
+                        && top.bbox.y0 - last.bbox.y1 <= 2.2 * h
+                        && (top.bbox.x0 - last.bbox.x0).abs() <= 1.5 * h.min(top.bbox.height())
+                });
             match next {
                 Some((j, o)) if cur.segments.len() + o.segments.len() <= 7 => {
                     merged[j] = true;
@@ -1569,6 +1581,34 @@ mod tests {
             ("(113825-W)", 80.0, 51.0),
         ]);
         assert_eq!(letterhead(&d).unwrap().text, "POPULAR BOOK CO. (M) SDN BHD");
+    }
+
+    #[test]
+    fn one_row_of_thousands_of_cells_stays_linear() {
+        let row = |n: usize| {
+            let words = (0..n)
+                .map(|i| {
+                    let x = 40.0 + i as f32 * 40.0;
+                    Word {
+                        text: format!("c{}", i % 10),
+                        bbox: BBox::new(x, 100.0, x + 10.0, 110.0),
+                        confidence: 1.0,
+                    }
+                })
+                .collect();
+            clean::clean(&[TextPage {
+                page: 1,
+                width: 40.0 * n as f32 + 80.0,
+                height: 800.0,
+                unit: Unit::Pt,
+                source: Source::TextLayer,
+                words,
+            }])
+        };
+        let (small, big) = (row(4_000), row(32_000));
+        crate::preprocess::test_support::assert_near_linear("parties of one row", &|k| {
+            find(if k == 1 { &small } else { &big });
+        });
     }
 
     #[test]
