@@ -626,7 +626,487 @@ mod tests {
         assert!(!f.contains_key("/totals/prepaid"));
         assert_eq!(r.confidence.overall, 1.0);
         assert!(r.evidence.is_empty());
-        let _ = PartyRole::Seller;
+    }
+
+    /// ZUGFeRD 1.0 COMFORT: the D13B names (`HeaderExchangedDocument`, `ApplicablePercent`,
+    /// reference `ID`, `SpecifiedLogisticsServiceCharge`), a base quantity of 10.
+    const ZF1_COMFORT: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:12" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:15">
+ <rsm:SpecifiedExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:ferd:CrossIndustryDocument:invoice:1p0:comfort</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:SpecifiedExchangedDocumentContext>
+ <rsm:HeaderExchangedDocument><ram:ID>471102</ram:ID><ram:Name>RECHNUNG</ram:Name><ram:TypeCode>380</ram:TypeCode><ram:IssueDateTime><udt:DateTimeString format="102">20130305</udt:DateTimeString></ram:IssueDateTime>
+  <ram:IncludedNote><ram:Content>Rechnung gem&#228;&#xDF; Bestellung vom 01.03.2013.</ram:Content></ram:IncludedNote>
+  <ram:IncludedNote><ram:Content>Lieferant GmbH</ram:Content><ram:Content>Lieferantenstra&#223;e 20</ram:Content><ram:SubjectCode>REG</ram:SubjectCode></ram:IncludedNote></rsm:HeaderExchangedDocument>
+ <rsm:SpecifiedSupplyChainTradeTransaction>
+  <ram:ApplicableSupplyChainTradeAgreement>
+   <ram:SellerTradeParty><ram:Name>Lieferant GmbH</ram:Name>
+    <ram:DefinedTradeContact><ram:PersonName>Hans Muster</ram:PersonName><ram:TelephoneUniversalCommunication><ram:CompleteNumber>+49 80 1234</ram:CompleteNumber></ram:TelephoneUniversalCommunication><ram:EmailURIUniversalCommunication><ram:URIID>info@lieferant.de</ram:URIID></ram:EmailURIUniversalCommunication></ram:DefinedTradeContact>
+    <ram:PostalTradeAddress><ram:PostcodeCode>80333</ram:PostcodeCode><ram:LineOne>Lieferantenstraße 20</ram:LineOne><ram:CityName>München</ram:CityName><ram:CountryID>DE</ram:CountryID></ram:PostalTradeAddress>
+    <ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">201/113/40209</ram:ID></ram:SpecifiedTaxRegistration>
+    <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE123456789</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty>
+   <ram:BuyerTradeParty><ram:ID>GE2020211</ram:ID><ram:Name>Kunden AG Mitte</ram:Name><ram:PostalTradeAddress><ram:PostcodeCode>69876</ram:PostcodeCode><ram:LineOne>Kundenstraße 15</ram:LineOne><ram:CityName>Frankfurt</ram:CityName><ram:CountryID>DE</ram:CountryID></ram:PostalTradeAddress></ram:BuyerTradeParty>
+   <ram:BuyerOrderReferencedDocument><ram:IssueDateTime>2013-03-01</ram:IssueDateTime><ram:ID>B-1234</ram:ID></ram:BuyerOrderReferencedDocument>
+   <ram:ContractReferencedDocument><ram:IssueDateTime>2012-12-01</ram:IssueDateTime><ram:ID>V-77</ram:ID></ram:ContractReferencedDocument>
+  </ram:ApplicableSupplyChainTradeAgreement>
+  <ram:ApplicableSupplyChainTradeDelivery><ram:ActualDeliverySupplyChainEvent><ram:OccurrenceDateTime><udt:DateTimeString format="102">20130304</udt:DateTimeString></ram:OccurrenceDateTime></ram:ActualDeliverySupplyChainEvent></ram:ApplicableSupplyChainTradeDelivery>
+  <ram:ApplicableSupplyChainTradeSettlement>
+   <ram:PaymentReference>471102</ram:PaymentReference>
+   <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+   <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>31</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>DE08 7004 0041 0000 0000 31</ram:IBANID></ram:PayeePartyCreditorFinancialAccount><ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>COBADEFFXXX</ram:BICID><ram:GermanBankleitzahlID>70040041</ram:GermanBankleitzahlID><ram:Name>Commerzbank</ram:Name></ram:PayeeSpecifiedCreditorFinancialInstitution></ram:SpecifiedTradeSettlementPaymentMeans>
+   <ram:ApplicableTradeTax><ram:CalculatedAmount currencyID="EUR">19.25</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode><ram:BasisAmount currencyID="EUR">275.00</ram:BasisAmount><ram:CategoryCode>S</ram:CategoryCode><ram:ApplicablePercent>7.00</ram:ApplicablePercent></ram:ApplicableTradeTax>
+   <ram:ApplicableTradeTax><ram:CalculatedAmount currencyID="EUR">37.43</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode><ram:BasisAmount currencyID="EUR">197.00</ram:BasisAmount><ram:CategoryCode>S</ram:CategoryCode><ram:ApplicablePercent>19.00</ram:ApplicablePercent></ram:ApplicableTradeTax>
+   <ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator><ram:BasisAmount currencyID="EUR">10.00</ram:BasisAmount><ram:ActualAmount currencyID="EUR">1.00</ram:ActualAmount><ram:Reason>Sondernachlass</ram:Reason><ram:CategoryTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:ApplicablePercent>19.00</ram:ApplicablePercent></ram:CategoryTradeTax></ram:SpecifiedTradeAllowanceCharge>
+   <ram:SpecifiedLogisticsServiceCharge><ram:Description>Versandkosten</ram:Description><ram:AppliedAmount currencyID="EUR">0.00</ram:AppliedAmount><ram:AppliedTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:ApplicablePercent>7.00</ram:ApplicablePercent></ram:AppliedTradeTax></ram:SpecifiedLogisticsServiceCharge>
+   <ram:SpecifiedTradePaymentTerms><ram:Description>Zahlbar innerhalb 30 Tagen netto bis 04.04.2013</ram:Description><ram:DueDateDateTime><udt:DateTimeString format="102">20130404</udt:DateTimeString></ram:DueDateDateTime></ram:SpecifiedTradePaymentTerms>
+   <ram:SpecifiedTradeSettlementMonetarySummation><ram:LineTotalAmount currencyID="EUR">473.00</ram:LineTotalAmount><ram:ChargeTotalAmount currencyID="EUR">0.00</ram:ChargeTotalAmount><ram:AllowanceTotalAmount currencyID="EUR">1.00</ram:AllowanceTotalAmount><ram:TaxBasisTotalAmount currencyID="EUR">472.00</ram:TaxBasisTotalAmount><ram:TaxTotalAmount currencyID="EUR">56.68</ram:TaxTotalAmount><ram:GrandTotalAmount currencyID="EUR">528.68</ram:GrandTotalAmount><ram:TotalPrepaidAmount currencyID="EUR">0.00</ram:TotalPrepaidAmount><ram:DuePayableAmount currencyID="EUR">528.68</ram:DuePayableAmount></ram:SpecifiedTradeSettlementMonetarySummation>
+  </ram:ApplicableSupplyChainTradeSettlement>
+  <ram:IncludedSupplyChainTradeLineItem>
+   <ram:AssociatedDocumentLineDocument><ram:LineID>1</ram:LineID></ram:AssociatedDocumentLineDocument>
+   <ram:SpecifiedSupplyChainTradeAgreement><ram:GrossPriceProductTradePrice><ram:ChargeAmount currencyID="EUR">9.90</ram:ChargeAmount><ram:BasisQuantity unitCode="C62">1.0000</ram:BasisQuantity></ram:GrossPriceProductTradePrice><ram:NetPriceProductTradePrice><ram:ChargeAmount currencyID="EUR">9.90</ram:ChargeAmount><ram:BasisQuantity unitCode="C62">1.0000</ram:BasisQuantity></ram:NetPriceProductTradePrice></ram:SpecifiedSupplyChainTradeAgreement>
+   <ram:SpecifiedSupplyChainTradeDelivery><ram:BilledQuantity unitCode="C62">20.0000</ram:BilledQuantity></ram:SpecifiedSupplyChainTradeDelivery>
+   <ram:SpecifiedSupplyChainTradeSettlement><ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:ApplicablePercent>19.00</ram:ApplicablePercent></ram:ApplicableTradeTax><ram:SpecifiedTradeSettlementMonetarySummation><ram:LineTotalAmount currencyID="EUR">198.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementMonetarySummation></ram:SpecifiedSupplyChainTradeSettlement>
+   <ram:SpecifiedTradeProduct><ram:GlobalID schemeID="0160">4012345001235</ram:GlobalID><ram:SellerAssignedID>TB100A4</ram:SellerAssignedID><ram:Name>Trennblätter A4</ram:Name></ram:SpecifiedTradeProduct>
+  </ram:IncludedSupplyChainTradeLineItem>
+  <ram:IncludedSupplyChainTradeLineItem>
+   <ram:AssociatedDocumentLineDocument><ram:LineID>2</ram:LineID></ram:AssociatedDocumentLineDocument>
+   <ram:SpecifiedSupplyChainTradeAgreement><ram:GrossPriceProductTradePrice><ram:ChargeAmount currencyID="EUR">5.50</ram:ChargeAmount><ram:BasisQuantity unitCode="KGM">1</ram:BasisQuantity></ram:GrossPriceProductTradePrice><ram:NetPriceProductTradePrice><ram:ChargeAmount currencyID="EUR">55.00</ram:ChargeAmount><ram:BasisQuantity unitCode="KGM">10</ram:BasisQuantity></ram:NetPriceProductTradePrice></ram:SpecifiedSupplyChainTradeAgreement>
+   <ram:SpecifiedSupplyChainTradeDelivery><ram:BilledQuantity unitCode="KGM">50.0000</ram:BilledQuantity></ram:SpecifiedSupplyChainTradeDelivery>
+   <ram:SpecifiedSupplyChainTradeSettlement><ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:ApplicablePercent>7.00</ram:ApplicablePercent></ram:ApplicableTradeTax><ram:SpecifiedTradeSettlementMonetarySummation><ram:LineTotalAmount currencyID="EUR">275.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementMonetarySummation></ram:SpecifiedSupplyChainTradeSettlement>
+   <ram:SpecifiedTradeProduct><ram:SellerAssignedID>ZS997</ram:SellerAssignedID><ram:Name>Zitronensäure</ram:Name><ram:Description>100 ml</ram:Description></ram:SpecifiedTradeProduct>
+  </ram:IncludedSupplyChainTradeLineItem>
+ </rsm:SpecifiedSupplyChainTradeTransaction>
+</rsm:CrossIndustryDocument>"#;
+
+    #[test]
+    fn zugferd1_comfort() {
+        let e = parse(ZF1_COMFORT.as_bytes()).unwrap();
+        assert_eq!(e.syntax, Syntax::Zugferd1);
+        assert_eq!(
+            e.guideline.as_deref(),
+            Some("urn:ferd:CrossIndustryDocument:invoice:1p0:comfort")
+        );
+        let r = &e.result;
+        assert_eq!(r.document.number.as_deref(), Some("471102"));
+        assert_eq!(r.document.date.as_deref(), Some("2013-03-05"));
+        assert_eq!(r.document.due_date.as_deref(), Some("2013-04-04"));
+        assert_eq!(r.document.currency.as_deref(), Some("EUR"));
+        assert_eq!(r.document_type.code, DocumentType::Invoice);
+        assert_eq!(r.structure_type.code, StructureType::Table);
+        let s = &r.parties.seller;
+        assert_eq!(s.name.as_deref(), Some("Lieferant GmbH"));
+        assert_eq!(s.vat_id.as_deref(), Some("DE123456789"));
+        assert_eq!(s.tax_id.as_deref(), Some("201/113/40209"));
+        assert_eq!(
+            s.address.as_deref(),
+            Some("Lieferantenstraße 20, 80333 München, DE")
+        );
+        assert_eq!(s.phone.as_deref(), Some("+49 80 1234"));
+        assert_eq!(s.email.as_deref(), Some("info@lieferant.de"));
+        assert_eq!(
+            r.parties.buyer.address.as_deref(),
+            Some("Kundenstraße 15, 69876 Frankfurt, DE")
+        );
+        assert!(r.parties.other.is_empty());
+        assert_eq!(
+            r.extra_fields.notes,
+            [
+                "Rechnung gemäß Bestellung vom 01.03.2013.",
+                "Lieferant GmbH",
+                "Lieferantenstraße 20"
+            ]
+        );
+        assert_eq!(r.extra_fields.order_number.as_deref(), Some("B-1234"));
+        assert_eq!(r.extra_fields.contract.number.as_deref(), Some("V-77"));
+        assert_eq!(r.extra_fields.contract.date.as_deref(), Some("2012-12-01"));
+        // No billing period: the delivery date.
+        assert_eq!(r.extra_fields.period.from.as_deref(), Some("2013-03-04"));
+        assert_eq!(r.extra_fields.period.to.as_deref(), Some("2013-03-04"));
+        assert_eq!(
+            r.extra_fields.payment_terms.as_deref(),
+            Some("Zahlbar innerhalb 30 Tagen netto bis 04.04.2013")
+        );
+        assert_eq!(r.bank_accounts.len(), 1);
+        let b = &r.bank_accounts[0];
+        assert_eq!(b.iban.as_deref(), Some("DE08700400410000000031"));
+        assert_eq!(b.swift_bic.as_deref(), Some("COBADEFFXXX"));
+        assert_eq!(b.bank_code.as_deref(), Some("70040041"));
+        assert_eq!(b.bank_name.as_deref(), Some("Commerzbank"));
+        assert_eq!(b.party, Some(PartyRole::Seller));
+
+        assert_eq!(r.line_items.len(), 2);
+        let l = &r.line_items[0];
+        assert_eq!(l.position, Some(1));
+        assert_eq!(l.description.as_deref(), Some("Trennblätter A4"));
+        assert_eq!(l.sku.as_deref(), Some("TB100A4"));
+        assert_eq!(l.quantity.as_deref(), Some("20.0000"));
+        assert_eq!(l.unit.as_deref(), Some("unit"));
+        assert_eq!(l.unit_code.as_deref(), Some("C62"));
+        assert_eq!(l.unit_price.as_deref(), Some("9.90"));
+        assert_eq!(l.vat_rate.as_deref(), Some("19.00"));
+        assert_eq!(l.amount.as_deref(), Some("198.00"));
+        let l = &r.line_items[1];
+        assert_eq!(l.description.as_deref(), Some("Zitronensäure 100 ml"));
+        assert_eq!(l.unit.as_deref(), Some("kilogram"));
+        // 55.00 per 10 kg.
+        assert_eq!(l.unit_price.as_deref(), Some("5.50"));
+        assert_eq!(l.vat_rate.as_deref(), Some("7.00"));
+
+        assert_eq!(r.taxes.len(), 2);
+        assert_eq!(r.taxes[1].rate.as_deref(), Some("19.00"));
+        assert_eq!(r.taxes[1].base.as_deref(), Some("197.00"));
+        assert_eq!(r.taxes[1].amount.as_deref(), Some("37.43"));
+        assert_eq!(r.totals.net.as_deref(), Some("472.00"));
+        assert_eq!(r.totals.vat.as_deref(), Some("56.68"));
+        assert_eq!(r.totals.total.as_deref(), Some("528.68"));
+        assert_eq!(r.totals.prepaid.as_deref(), Some("0.00"));
+        assert_eq!(r.totals.payable.as_deref(), Some("528.68"));
+        assert_eq!(r.totals.discount.as_deref(), Some("1.00"));
+
+        assert_eq!(e.line_nets, [d("198.00"), d("275.00")]);
+        assert_eq!(e.sums.line_total, d("473.00"));
+        assert_eq!(e.sums.charge_total, d("0.00"));
+        assert_eq!(e.vat_breakdown[0].category.as_deref(), Some("S"));
+        assert_eq!(e.vat_breakdown[0].rate, d("7.00"));
+        assert_eq!(e.allowance_charges.len(), 2);
+        let a = &e.allowance_charges[0];
+        assert!(!a.charge);
+        assert_eq!(a.amount, d("1.00"));
+        assert_eq!(a.base, d("10.00"));
+        assert_eq!(a.vat_rate, d("19.00"));
+        assert_eq!(a.reason.as_deref(), Some("Sondernachlass"));
+        let c = &e.allowance_charges[1];
+        assert!(c.charge);
+        assert_eq!(c.amount, d("0.00"));
+        assert_eq!(c.vat_rate, d("7.00"));
+
+        let f = &r.confidence.fields;
+        for k in [
+            "/line_items/1/unit_price",
+            "/line_items/1/unit_code",
+            "/taxes/1/base",
+            "/bank_accounts/0/iban",
+            "/extra_fields/notes/2",
+            "/extra_fields/period/from",
+            "/parties/seller/tax_id",
+        ] {
+            assert_eq!(f.get(k), Some(&1.0), "{k}");
+        }
+        assert!(!f.contains_key("/line_items/0/vat_amount"));
+    }
+
+    /// BASIC WL with odd prefixes (`a:`, `zz:`, `dt:`): no lines, a billing period, a seller
+    /// e-mail as a URI communication, a document-level charge.
+    const BASIC_WL: &str = r#"<a:CrossIndustryInvoice xmlns:a="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:zz="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:dt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+<a:ExchangedDocumentContext><zz:GuidelineSpecifiedDocumentContextParameter><zz:ID>urn:factur-x.eu:1p0:basicwl</zz:ID></zz:GuidelineSpecifiedDocumentContextParameter></a:ExchangedDocumentContext>
+<a:ExchangedDocument><zz:ID>WL-9</zz:ID><zz:TypeCode>389</zz:TypeCode><zz:IssueDateTime><dt:DateTimeString format="102">20240615</dt:DateTimeString></zz:IssueDateTime><zz:IncludedNote><zz:Content><![CDATA[Thanks & see you <soon>]]></zz:Content></zz:IncludedNote></a:ExchangedDocument>
+<a:SupplyChainTradeTransaction>
+<zz:ApplicableHeaderTradeAgreement>
+<zz:SellerTradeParty><zz:Name>Atelier Dupont SARL</zz:Name><zz:SpecifiedLegalOrganization><zz:ID schemeID="0002">123456789</zz:ID></zz:SpecifiedLegalOrganization><zz:PostalTradeAddress><zz:PostcodeCode>75001</zz:PostcodeCode><zz:LineOne>1 rue de Rivoli</zz:LineOne><zz:LineTwo>Bâtiment B</zz:LineTwo><zz:CityName>Paris</zz:CityName><zz:CountryID>FR</zz:CountryID></zz:PostalTradeAddress><zz:URIUniversalCommunication><zz:URIID schemeID="EM">compta@dupont.fr</zz:URIID></zz:URIUniversalCommunication><zz:SpecifiedTaxRegistration><zz:ID schemeID="VA">FR32123456789</zz:ID></zz:SpecifiedTaxRegistration></zz:SellerTradeParty>
+<zz:BuyerTradeParty><zz:Name>Client SA</zz:Name><zz:SpecifiedTaxRegistration><zz:ID>BE0123456789</zz:ID></zz:SpecifiedTaxRegistration></zz:BuyerTradeParty>
+<zz:ContractReferencedDocument><zz:IssuerAssignedID>CT-2024-1</zz:IssuerAssignedID></zz:ContractReferencedDocument>
+</zz:ApplicableHeaderTradeAgreement>
+<zz:ApplicableHeaderTradeDelivery/>
+<zz:ApplicableHeaderTradeSettlement>
+<zz:InvoiceCurrencyCode>EUR</zz:InvoiceCurrencyCode>
+<zz:SpecifiedTradeSettlementPaymentMeans><zz:TypeCode>58</zz:TypeCode><zz:PayeePartyCreditorFinancialAccount><zz:IBANID>FR7630006000011234567890189</zz:IBANID></zz:PayeePartyCreditorFinancialAccount></zz:SpecifiedTradeSettlementPaymentMeans>
+<zz:ApplicableTradeTax><zz:CalculatedAmount>22.00</zz:CalculatedAmount><zz:TypeCode>VAT</zz:TypeCode><zz:BasisAmount>110.00</zz:BasisAmount><zz:CategoryCode>S</zz:CategoryCode><zz:RateApplicablePercent>20.00</zz:RateApplicablePercent></zz:ApplicableTradeTax>
+<zz:BillingSpecifiedPeriod><zz:StartDateTime><dt:DateTimeString format="102">20240501</dt:DateTimeString></zz:StartDateTime><zz:EndDateTime><dt:DateTimeString format="102">20240531</dt:DateTimeString></zz:EndDateTime></zz:BillingSpecifiedPeriod>
+<zz:SpecifiedTradeAllowanceCharge><zz:ChargeIndicator><dt:Indicator>true</dt:Indicator></zz:ChargeIndicator><zz:ActualAmount>10.00</zz:ActualAmount><zz:Reason>Frais de port</zz:Reason><zz:CategoryTradeTax><zz:TypeCode>VAT</zz:TypeCode><zz:CategoryCode>S</zz:CategoryCode><zz:RateApplicablePercent>20.00</zz:RateApplicablePercent></zz:CategoryTradeTax></zz:SpecifiedTradeAllowanceCharge>
+<zz:SpecifiedTradePaymentTerms><zz:Description>30 jours fin de mois</zz:Description></zz:SpecifiedTradePaymentTerms>
+<zz:SpecifiedTradeSettlementHeaderMonetarySummation><zz:LineTotalAmount>100.00</zz:LineTotalAmount><zz:ChargeTotalAmount>10.00</zz:ChargeTotalAmount><zz:TaxBasisTotalAmount>110.00</zz:TaxBasisTotalAmount><zz:TaxTotalAmount currencyID="EUR">22.00</zz:TaxTotalAmount><zz:GrandTotalAmount>132.00</zz:GrandTotalAmount><zz:TotalPrepaidAmount>32.00</zz:TotalPrepaidAmount><zz:DuePayableAmount>100.00</zz:DuePayableAmount></zz:SpecifiedTradeSettlementHeaderMonetarySummation>
+</zz:ApplicableHeaderTradeSettlement>
+</a:SupplyChainTradeTransaction>
+</a:CrossIndustryInvoice>"#;
+
+    #[test]
+    fn basic_wl_with_odd_prefixes() {
+        let e = parse(BASIC_WL.as_bytes()).unwrap();
+        assert_eq!(e.syntax, Syntax::Cii);
+        let r = &e.result;
+        assert_eq!(r.document.number.as_deref(), Some("WL-9"));
+        // 389 self-billed invoice.
+        assert_eq!(r.document_type.code, DocumentType::Invoice);
+        assert_eq!(r.structure_type.code, StructureType::Text);
+        assert!(r.line_items.is_empty() && e.line_nets.is_empty());
+        assert_eq!(r.extra_fields.notes, ["Thanks & see you <soon>"]);
+        let s = &r.parties.seller;
+        assert_eq!(
+            s.address.as_deref(),
+            Some("1 rue de Rivoli, Bâtiment B, 75001 Paris, FR")
+        );
+        assert_eq!(s.email.as_deref(), Some("compta@dupont.fr"));
+        assert_eq!(s.registration_id.as_deref(), Some("123456789"));
+        assert_eq!(s.vat_id.as_deref(), Some("FR32123456789"));
+        // A registration without a scheme but with a country prefix is a VAT id.
+        assert_eq!(r.parties.buyer.vat_id.as_deref(), Some("BE0123456789"));
+        assert_eq!(r.extra_fields.contract.number.as_deref(), Some("CT-2024-1"));
+        assert_eq!(r.extra_fields.period.from.as_deref(), Some("2024-05-01"));
+        assert_eq!(r.extra_fields.period.to.as_deref(), Some("2024-05-31"));
+        assert_eq!(
+            r.extra_fields.payment_terms.as_deref(),
+            Some("30 jours fin de mois")
+        );
+        assert_eq!(r.document.due_date, None);
+        assert_eq!(
+            r.bank_accounts[0].iban.as_deref(),
+            Some("FR7630006000011234567890189")
+        );
+        assert_eq!(r.bank_accounts[0].swift_bic, None);
+        assert_eq!(r.totals.prepaid.as_deref(), Some("32.00"));
+        assert_eq!(r.totals.payable.as_deref(), Some("100.00"));
+        assert_eq!(r.totals.discount, None);
+        assert_eq!(e.sums.charge_total, d("10.00"));
+        assert_eq!(e.allowance_charges.len(), 1);
+        assert!(e.allowance_charges[0].charge);
+        assert_eq!(e.allowance_charges[0].vat_category.as_deref(), Some("S"));
+    }
+
+    /// EN 16931 with default namespaces (no prefixes at all), a payee, a tax representative, a
+    /// ship-to party, allowances and charges on the document and on a line, line periods.
+    const EN16931: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<CrossIndustryInvoice xmlns="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100">
+<ExchangedDocumentContext><GuidelineSpecifiedDocumentContextParameter xmlns="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"><ID>urn:cen.eu:en16931:2017</ID></GuidelineSpecifiedDocumentContextParameter></ExchangedDocumentContext>
+<ExchangedDocument><ID xmlns="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100">KOR-7</ID><TypeCode>384</TypeCode><IssueDateTime><DateTimeString format="102">20240201</DateTimeString></IssueDateTime></ExchangedDocument>
+<SupplyChainTradeTransaction xmlns="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100">
+<IncludedSupplyChainTradeLineItem>
+ <AssociatedDocumentLineDocument><LineID>A1</LineID></AssociatedDocumentLineDocument>
+ <SpecifiedTradeProduct><Name>Beratung</Name><Description>Beratung</Description></SpecifiedTradeProduct>
+ <SpecifiedLineTradeAgreement><GrossPriceProductTradePrice><ChargeAmount>120.00</ChargeAmount><AppliedTradeAllowanceCharge><ChargeIndicator><Indicator>false</Indicator></ChargeIndicator><ActualAmount>20.00</ActualAmount></AppliedTradeAllowanceCharge></GrossPriceProductTradePrice><NetPriceProductTradePrice><ChargeAmount>100.00</ChargeAmount></NetPriceProductTradePrice></SpecifiedLineTradeAgreement>
+ <SpecifiedLineTradeDelivery><BilledQuantity unitCode="HUR">10</BilledQuantity></SpecifiedLineTradeDelivery>
+ <SpecifiedLineTradeSettlement>
+  <ApplicableTradeTax><TypeCode>VAT</TypeCode><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></ApplicableTradeTax>
+  <BillingSpecifiedPeriod><StartDateTime><DateTimeString format="102">20240110</DateTimeString></StartDateTime><EndDateTime><DateTimeString format="102">20240120</DateTimeString></EndDateTime></BillingSpecifiedPeriod>
+  <SpecifiedTradeAllowanceCharge><ChargeIndicator><Indicator>false</Indicator></ChargeIndicator><ActualAmount>50.00</ActualAmount><Reason>Line discount</Reason></SpecifiedTradeAllowanceCharge>
+  <SpecifiedTradeAllowanceCharge><ChargeIndicator><Indicator>true</Indicator></ChargeIndicator><ActualAmount>5.00</ActualAmount><Reason>Line charge</Reason></SpecifiedTradeAllowanceCharge>
+  <SpecifiedTradeSettlementLineMonetarySummation><LineTotalAmount>955.00</LineTotalAmount></SpecifiedTradeSettlementLineMonetarySummation>
+ </SpecifiedLineTradeSettlement>
+</IncludedSupplyChainTradeLineItem>
+<IncludedSupplyChainTradeLineItem>
+ <AssociatedDocumentLineDocument><LineID>2</LineID></AssociatedDocumentLineDocument>
+ <SpecifiedTradeProduct><SellerAssignedID>K-1</SellerAssignedID><Name>Kabel</Name></SpecifiedTradeProduct>
+ <SpecifiedLineTradeAgreement><NetPriceProductTradePrice><ChargeAmount>1.50</ChargeAmount><BasisQuantity unitCode="MTR">1</BasisQuantity></NetPriceProductTradePrice></SpecifiedLineTradeAgreement>
+ <SpecifiedLineTradeDelivery><BilledQuantity unitCode="MTR">30</BilledQuantity></SpecifiedLineTradeDelivery>
+ <SpecifiedLineTradeSettlement>
+  <ApplicableTradeTax><TypeCode>VAT</TypeCode><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></ApplicableTradeTax>
+  <BillingSpecifiedPeriod><StartDateTime><DateTimeString format="102">20240105</DateTimeString></StartDateTime><EndDateTime><DateTimeString format="102">20240115</DateTimeString></EndDateTime></BillingSpecifiedPeriod>
+  <SpecifiedTradeSettlementLineMonetarySummation><LineTotalAmount>45.00</LineTotalAmount></SpecifiedTradeSettlementLineMonetarySummation>
+ </SpecifiedLineTradeSettlement>
+</IncludedSupplyChainTradeLineItem>
+<ApplicableHeaderTradeAgreement>
+ <SellerTradeParty><Name>Muster IT GmbH</Name><DefinedTradeContact><EmailURIUniversalCommunication><URIID>rechnung@muster.de</URIID></EmailURIUniversalCommunication></DefinedTradeContact><SpecifiedTaxRegistration><ID schemeID="VA">DE111111125</ID></SpecifiedTaxRegistration></SellerTradeParty>
+ <BuyerTradeParty><Name>Stadtwerke</Name></BuyerTradeParty>
+ <SellerTaxRepresentativeTradeParty><Name>Tax Rep BV</Name><PostalTradeAddress><CityName>Amsterdam</CityName><CountryID>NL</CountryID></PostalTradeAddress><SpecifiedTaxRegistration><ID schemeID="VA">NL123456789B01</ID></SpecifiedTaxRegistration></SellerTaxRepresentativeTradeParty>
+ <BuyerOrderReferencedDocument><IssuerAssignedID>4500012345</IssuerAssignedID></BuyerOrderReferencedDocument>
+</ApplicableHeaderTradeAgreement>
+<ApplicableHeaderTradeDelivery><ShipToTradeParty><Name>Lager Nord</Name><PostalTradeAddress><PostcodeCode>20095</PostcodeCode><LineOne>Hafenweg 2</LineOne><CityName>Hamburg</CityName><CountryID>DE</CountryID></PostalTradeAddress></ShipToTradeParty></ApplicableHeaderTradeDelivery>
+<ApplicableHeaderTradeSettlement>
+ <InvoiceCurrencyCode>EUR</InvoiceCurrencyCode>
+ <PayeeTradeParty><Name>Factoring AG</Name><SpecifiedLegalOrganization><ID>HRB 999</ID></SpecifiedLegalOrganization></PayeeTradeParty>
+ <SpecifiedTradeSettlementPaymentMeans><TypeCode>58</TypeCode><PayeePartyCreditorFinancialAccount><IBANID>DE02120300000000202051</IBANID></PayeePartyCreditorFinancialAccount><PayeeSpecifiedCreditorFinancialInstitution><BICID>BYLADEM1001</BICID></PayeeSpecifiedCreditorFinancialInstitution></SpecifiedTradeSettlementPaymentMeans>
+ <SpecifiedTradeSettlementPaymentMeans><TypeCode>30</TypeCode><PayeePartyCreditorFinancialAccount><ProprietaryID>12345678</ProprietaryID></PayeePartyCreditorFinancialAccount></SpecifiedTradeSettlementPaymentMeans>
+ <ApplicableTradeTax><CalculatedAmount>189.05</CalculatedAmount><TypeCode>VAT</TypeCode><BasisAmount>995.00</BasisAmount><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></ApplicableTradeTax>
+ <SpecifiedTradeAllowanceCharge><ChargeIndicator><Indicator>false</Indicator></ChargeIndicator><CalculationPercent>2.5</CalculationPercent><BasisAmount>1000.00</BasisAmount><ActualAmount>25.00</ActualAmount><Reason>Rabatt</Reason><CategoryTradeTax><TypeCode>VAT</TypeCode><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></CategoryTradeTax></SpecifiedTradeAllowanceCharge>
+ <SpecifiedTradeAllowanceCharge><ChargeIndicator><Indicator>true</Indicator></ChargeIndicator><ActualAmount>20.00</ActualAmount><Reason>Fracht</Reason><CategoryTradeTax><TypeCode>VAT</TypeCode><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></CategoryTradeTax></SpecifiedTradeAllowanceCharge>
+ <SpecifiedTradePaymentTerms><Description>Sofort</Description><DueDateDateTime><DateTimeString format="102">20240215</DateTimeString></DueDateDateTime></SpecifiedTradePaymentTerms>
+ <SpecifiedTradeSettlementHeaderMonetarySummation><LineTotalAmount>1000.00</LineTotalAmount><ChargeTotalAmount>20.00</ChargeTotalAmount><AllowanceTotalAmount>25.00</AllowanceTotalAmount><TaxBasisTotalAmount>995.00</TaxBasisTotalAmount><TaxTotalAmount currencyID="EUR">189.05</TaxTotalAmount><RoundingAmount>-0.05</RoundingAmount><GrandTotalAmount>1184.05</GrandTotalAmount><DuePayableAmount>1184.00</DuePayableAmount></SpecifiedTradeSettlementHeaderMonetarySummation>
+</ApplicableHeaderTradeSettlement>
+</SupplyChainTradeTransaction>
+</CrossIndustryInvoice>"#;
+
+    #[test]
+    fn en16931_payee_and_allowances_at_both_levels() {
+        let e = parse(EN16931.as_bytes()).unwrap();
+        let r = &e.result;
+        assert_eq!(r.document.number.as_deref(), Some("KOR-7"));
+        // 384 corrected invoice.
+        assert_eq!(r.document_type.code, DocumentType::Invoice);
+        assert_eq!(r.document.due_date.as_deref(), Some("2024-02-15"));
+        assert_eq!(
+            r.parties.seller.email.as_deref(),
+            Some("rechnung@muster.de")
+        );
+        let roles: Vec<&str> = r.parties.other.iter().map(|o| o.role.as_str()).collect();
+        assert_eq!(roles, ["payee", "tax_representative", "delivery"]);
+        let payee = &r.parties.other[0].party;
+        assert_eq!(payee.name.as_deref(), Some("Factoring AG"));
+        assert_eq!(payee.registration_id.as_deref(), Some("HRB 999"));
+        let rep = &r.parties.other[1].party;
+        assert_eq!(rep.vat_id.as_deref(), Some("NL123456789B01"));
+        assert_eq!(rep.address.as_deref(), Some("Amsterdam, NL"));
+        assert_eq!(
+            r.parties.other[2].party.address.as_deref(),
+            Some("Hafenweg 2, 20095 Hamburg, DE")
+        );
+        // The payee's accounts.
+        assert_eq!(r.bank_accounts.len(), 2);
+        assert!(
+            r.bank_accounts
+                .iter()
+                .all(|b| b.party == Some(PartyRole::Other))
+        );
+        assert_eq!(r.bank_accounts[0].swift_bic.as_deref(), Some("BYLADEM1001"));
+        assert_eq!(
+            r.bank_accounts[1].account_number.as_deref(),
+            Some("12345678")
+        );
+        assert_eq!(r.bank_accounts[1].iban, None);
+        // Lines: a non-numeric LineID, a description equal to the name, a net price that the
+        // gross price's discount explains.
+        let l = &r.line_items[0];
+        assert_eq!(l.position, None);
+        assert_eq!(l.description.as_deref(), Some("Beratung"));
+        assert_eq!(l.unit.as_deref(), Some("hour"));
+        assert_eq!(l.unit_price.as_deref(), Some("100.00"));
+        assert_eq!(l.amount.as_deref(), Some("955.00"));
+        assert_eq!(r.line_items[1].unit.as_deref(), Some("metre"));
+        assert_eq!(r.line_items[1].unit_price.as_deref(), Some("1.50"));
+        // The period: from the lines (no document period).
+        assert_eq!(r.extra_fields.period.from.as_deref(), Some("2024-01-05"));
+        assert_eq!(r.extra_fields.period.to.as_deref(), Some("2024-01-20"));
+        assert_eq!(r.extra_fields.order_number.as_deref(), Some("4500012345"));
+        // Only the two document-level allowances/charges; the line's stay in its net.
+        assert_eq!(e.allowance_charges.len(), 2);
+        let a = &e.allowance_charges[0];
+        assert!(!a.charge);
+        assert_eq!(a.amount, d("25.00"));
+        assert_eq!(a.percent, d("2.5"));
+        assert_eq!(a.base, d("1000.00"));
+        assert_eq!(a.reason.as_deref(), Some("Rabatt"));
+        assert_eq!(a.vat_rate, d("19"));
+        assert!(e.allowance_charges[1].charge);
+        assert_eq!(e.allowance_charges[1].amount, d("20.00"));
+        assert_eq!(e.line_nets, [d("955.00"), d("45.00")]);
+        assert_eq!(e.sums.rounding, d("-0.05"));
+        assert_eq!(e.sums.prepaid, None);
+        assert_eq!(r.totals.discount.as_deref(), Some("25.00"));
+        assert_eq!(r.totals.total.as_deref(), Some("1184.05"));
+        assert_eq!(r.totals.payable.as_deref(), Some("1184.00"));
+        assert_eq!(r.taxes[0].rate.as_deref(), Some("19"));
+        assert_eq!(r.confidence.fields.get("/parties/other/0/name"), Some(&1.0));
+        assert!(!r.confidence.fields.contains_key("/parties/other/0/role"));
+    }
+
+    /// EXTENDED: the invoice in USD with the VAT also stated in EUR (two TaxTotalAmounts), a
+    /// group line with two detail sub-lines and an information line.
+    const EXTENDED: &str = r#"<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+<rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
+<rsm:ExchangedDocument><ram:ID>X-1</ram:ID><ram:TypeCode>380</ram:TypeCode><ram:IssueDateTime><udt:DateTimeString format="102">20241001</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
+<rsm:SupplyChainTradeTransaction>
+<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>1</ram:LineID><ram:LineStatusReasonCode>GROUP</ram:LineStatusReasonCode></ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct><ram:Name>Kit</ram:Name></ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>300.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>
+<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>1.1</ram:LineID><ram:ParentLineID>1</ram:ParentLineID><ram:LineStatusReasonCode>DETAIL</ram:LineStatusReasonCode></ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct><ram:Name>Part A</ram:Name></ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>100.00</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement><ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="H87">1.0000</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery><ram:SpecifiedLineTradeSettlement><ram:ApplicableTradeTax><ram:RateApplicablePercent>10.00</ram:RateApplicablePercent></ram:ApplicableTradeTax><ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>100.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>
+<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>1.2</ram:LineID><ram:ParentLineID>1</ram:ParentLineID><ram:LineStatusReasonCode>DETAIL</ram:LineStatusReasonCode></ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct><ram:Name>Part B</ram:Name></ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="XBX">2</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery><ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>200.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>
+<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>2</ram:LineID><ram:LineStatusReasonCode>INFORMATION</ram:LineStatusReasonCode></ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct><ram:Name>Note line</ram:Name></ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>0.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>
+<ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>Acme Inc.</ram:Name></ram:SellerTradeParty><ram:BuyerTradeParty><ram:Name>Buyer SE</ram:Name></ram:BuyerTradeParty></ram:ApplicableHeaderTradeAgreement>
+<ram:ApplicableHeaderTradeDelivery/>
+<ram:ApplicableHeaderTradeSettlement>
+<ram:TaxCurrencyCode>EUR</ram:TaxCurrencyCode>
+<ram:InvoiceCurrencyCode>USD</ram:InvoiceCurrencyCode>
+<ram:ApplicableTradeTax><ram:CalculatedAmount>30.00</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode><ram:BasisAmount>300.00</ram:BasisAmount><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>10.00</ram:RateApplicablePercent></ram:ApplicableTradeTax>
+<ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:LineTotalAmount>300.00</ram:LineTotalAmount><ram:TaxBasisTotalAmount>300.00</ram:TaxBasisTotalAmount><ram:TaxTotalAmount currencyID="EUR">27.50</ram:TaxTotalAmount><ram:TaxTotalAmount currencyID="USD">30.00</ram:TaxTotalAmount><ram:GrandTotalAmount>330.00</ram:GrandTotalAmount><ram:TotalPrepaidAmount>330.00</ram:TotalPrepaidAmount><ram:DuePayableAmount>0.00</ram:DuePayableAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+</ram:ApplicableHeaderTradeSettlement>
+</rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>"#;
+
+    #[test]
+    fn extended_two_tax_totals_and_sub_lines() {
+        let e = parse(EXTENDED.as_bytes()).unwrap();
+        let r = &e.result;
+        assert_eq!(r.document.currency.as_deref(), Some("USD"));
+        // The VAT in the invoice currency, not the one in the tax currency.
+        assert_eq!(r.totals.vat.as_deref(), Some("30.00"));
+        assert_eq!(e.sums.tax_total, d("30.00"));
+        // The same with the two in the other order.
+        let swapped = EXTENDED
+            .replace(
+                r#"<ram:TaxTotalAmount currencyID="EUR">27.50</ram:TaxTotalAmount><ram:TaxTotalAmount currencyID="USD">30.00</ram:TaxTotalAmount>"#,
+                r#"<ram:TaxTotalAmount currencyID="USD">30.00</ram:TaxTotalAmount><ram:TaxTotalAmount currencyID="EUR">27.50</ram:TaxTotalAmount>"#,
+            );
+        assert_ne!(swapped, EXTENDED);
+        assert_eq!(
+            parse(swapped.as_bytes()).unwrap().sums.tax_total,
+            d("30.00")
+        );
+        // Every line is a line item; only the detail lines count into the line total.
+        let descs: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|l| l.description.as_deref().unwrap())
+            .collect();
+        assert_eq!(descs, ["Kit", "Part A", "Part B", "Note line"]);
+        assert_eq!(r.line_items[1].position, None);
+        assert_eq!(r.line_items[2].unit.as_deref(), Some("box"));
+        assert_eq!(r.line_items[2].unit_code.as_deref(), Some("XBX"));
+        assert_eq!(e.line_nets, [d("100.00"), d("200.00")]);
+        assert_eq!(r.totals.prepaid.as_deref(), Some("330.00"));
+        assert_eq!(r.totals.payable.as_deref(), Some("0.00"));
+    }
+
+    #[test]
+    fn credit_note_keeps_positive_amounts() {
+        let x = MINIMUM.replace(
+            "<ram:TypeCode>380</ram:TypeCode>",
+            "<ram:TypeCode>381</ram:TypeCode>",
+        );
+        let e = parse(x.as_bytes()).unwrap();
+        assert_eq!(e.result.document_type.code, DocumentType::CreditNote);
+        assert_eq!(e.result.totals.total.as_deref(), Some("119.00"));
+        // An unknown code in an invoice syntax is an invoice.
+        let x = MINIMUM.replace(
+            "<ram:TypeCode>380</ram:TypeCode>",
+            "<ram:TypeCode>999</ram:TypeCode>",
+        );
+        let e = parse(x.as_bytes()).unwrap();
+        assert_eq!(e.result.document_type.code, DocumentType::Invoice);
+    }
+
+    #[test]
+    fn hostile_cii_is_refused() {
+        // Billion laughs with an invoice root: the DOCTYPE is refused before any expansion.
+        let mut bomb = String::from(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE rsm:CrossIndustryInvoice [\n<!ENTITY l0 \"lol\">\n",
+        );
+        for i in 1..10 {
+            bomb.push_str(&format!(
+                "<!ENTITY l{i} \"{}\">\n",
+                format!("&l{};", i - 1).repeat(10)
+            ));
+        }
+        bomb.push_str(&format!(
+            "]>\n<rsm:CrossIndustryInvoice xmlns:rsm=\"{NS_CII}\"><rsm:ExchangedDocument><ID>&l9;</ID></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>"
+        ));
+        assert_eq!(sniff(bomb.as_bytes()), Some(Syntax::Cii));
+        let err = parse(bomb.as_bytes()).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::CorruptFile);
+        assert!(err.to_string().contains("DOCTYPE"), "{err}");
+
+        // 65 levels deep inside an invoice.
+        let mut deep = format!("<CrossIndustryInvoice xmlns=\"{NS_CII}\">");
+        deep.push_str(&"<x>".repeat(64));
+        deep.push_str(&"</x>".repeat(64));
+        deep.push_str("</CrossIndustryInvoice>");
+        let err = parse(deep.as_bytes()).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::CorruptFile);
+        assert!(err.to_string().contains("deeper than 64"), "{err}");
+
+        // Truncated, anywhere.
+        for cut in [MINIMUM.len() / 3, MINIMUM.len() / 2, MINIMUM.len() - 2] {
+            let err = parse(&MINIMUM.as_bytes()[..cut]).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::CorruptFile, "cut at {cut}: {err}");
+        }
+        // Malformed: a mismatched end tag, an unknown entity.
+        let bad = MINIMUM.replace("</ram:ID>", "</ram:Id>");
+        assert_eq!(
+            parse(bad.as_bytes()).unwrap_err().code(),
+            ErrorCode::CorruptFile
+        );
+        let bad = MINIMUM.replace("Kunde AG", "Kunde &ag;");
+        assert_eq!(
+            parse(bad.as_bytes()).unwrap_err().code(),
+            ErrorCode::CorruptFile
+        );
+        // Too large.
+        let mut big = MINIMUM.as_bytes().to_vec();
+        big.resize(super::super::xml::MAX_BYTES + 1, b' ');
+        assert_eq!(parse(&big).unwrap_err().code(), ErrorCode::FileTooLarge);
     }
 
     #[test]
