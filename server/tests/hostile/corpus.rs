@@ -8,6 +8,50 @@ use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use std::io::{Cursor, Write};
 
+/// The outcome a case must end with.
+#[derive(Debug, Clone, Copy)]
+pub struct Expect {
+    /// `"OK"` (a result on stdout) or the error codes allowed.
+    pub codes: &'static [&'static str],
+    /// Text the error message must contain: for a budget, the `limits.` setting that fired.
+    pub names: Option<&'static str>,
+}
+
+/// A valid (if odd) file: recognised.
+pub const OK: Expect = Expect {
+    codes: &["OK"],
+    names: None,
+};
+
+/// A damaged file.
+pub const CORRUPT: Expect = Expect {
+    codes: &["CORRUPT_FILE"],
+    names: None,
+};
+
+/// A damaged file, refused for the reason named.
+pub const fn corrupt(because: &'static str) -> Expect {
+    Expect {
+        codes: &["CORRUPT_FILE"],
+        names: Some(because),
+    }
+}
+
+/// A file stopped by the per-document budget `limit` (e.g. `limits.max_unpacked_mb`).
+pub const fn over(limit: &'static str) -> Expect {
+    Expect {
+        codes: &["FILE_TOO_LARGE"],
+        names: Some(limit),
+    }
+}
+
+impl Expect {
+    /// Whether the case is meant to stop early (an error, not a recognition).
+    pub fn stops_early(&self) -> bool {
+        !self.codes.contains(&"OK")
+    }
+}
+
 /// One generated file.
 pub struct Case {
     /// File name (its extension is only a hint: types are decided by content).
@@ -17,20 +61,37 @@ pub struct Case {
     /// Run with a 100 MB file size limit (a file bigger than the default 20 MB that must still
     /// reach its decoder).
     pub big_file_limit: bool,
+    /// The outcome it must end with.
+    pub expect: Expect,
+    /// Outcomes of its truncated (first half) and garbage (64 bytes of header, then noise)
+    /// versions, when it has them.
+    variants: Option<(Expect, Expect)>,
 }
 
-fn case(name: &str, bytes: Vec<u8>) -> Case {
+fn case(name: &str, expect: Expect, bytes: Vec<u8>) -> Case {
     Case {
         name: name.to_string(),
         bytes,
         big_file_limit: false,
+        expect,
+        variants: None,
     }
 }
 
-fn big_case(name: &str, bytes: Vec<u8>) -> Case {
+fn big_case(name: &str, expect: Expect, bytes: Vec<u8>) -> Case {
     Case {
         big_file_limit: true,
-        ..case(name, bytes)
+        ..case(name, expect, bytes)
+    }
+}
+
+impl Case {
+    /// Adds the truncated and garbage versions, with their outcomes.
+    fn variants(self, truncated: Expect, garbage: Expect) -> Case {
+        Case {
+            variants: Some((truncated, garbage)),
+            ..self
+        }
     }
 }
 
@@ -449,63 +510,95 @@ pub fn hocr_nested(depth: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
-/// Every case: the issue's files, variations, truncated and garbage versions.
+/// Every case: the issue's files, variations, truncated and garbage versions, each with the
+/// outcome it must end with: a budget past its limit is `FILE_TOO_LARGE` naming that limit, a
+/// damaged structure `CORRUPT_FILE`, a valid file within the budgets (however odd) a result.
 pub fn all() -> Vec<Case> {
-    let mut cases = vec![
+    const TEXT_CHARS: Expect = over("limits.max_text_chars");
+    const UNPACKED: Expect = over("limits.max_unpacked_mb");
+    const PIXELS: Expect = over("limits.max_image_pixels");
+    const WORDS: Expect = over("limits.max_words");
+    let cases = vec![
         // Issue 12 item 2: 6 MB DOC, piece table repeating one text (~4 G characters).
         case(
             "doc-repeated-pieces.doc",
+            TEXT_CHARS,
             doc_repeated_pieces(500_000, 8_000),
-        ),
+        )
+        .variants(CORRUPT, CORRUPT),
         case(
             "doc-repeated-pieces-short.doc",
+            TEXT_CHARS,
             doc_repeated_pieces(1_000_000, 400),
-        ),
-        // Item 3: a DOCX of 390 MB of paragraphs, and of empty paragraphs.
+        )
+        .variants(CORRUPT, CORRUPT),
+        // Item 3: a DOCX of 390 MB of paragraphs, and of empty paragraphs. The ZIP's declared
+        // sizes are over the unpack budget: refused before any inflating.
         case(
             "docx-390mb-paragraphs.docx",
+            UNPACKED,
             docx(
                 "<w:p><w:r><w:t>Lorem ipsum dolor</w:t></w:r></w:p>",
                 390_000_000 / 52,
             ),
-        ),
-        case("docx-empty-paragraphs.docx", docx("<w:p/>", 60_000_000 / 6)),
+        )
+        .variants(CORRUPT, CORRUPT),
+        case(
+            "docx-empty-paragraphs.docx",
+            UNPACKED,
+            docx("<w:p/>", 60_000_000 / 6),
+        )
+        .variants(CORRUPT, CORRUPT),
         case(
             "docx-one-huge-run.docx",
+            UNPACKED,
             docx(
                 "<w:r><w:t>aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa</w:t></w:r>",
                 1_500_000,
             ),
-        ),
+        )
+        .variants(CORRUPT, CORRUPT),
+        // 200,000 tables opened and never closed: ill-formed XML.
         case(
             "docx-deep-tables.docx",
+            corrupt("ill-formed"),
             docx(
                 "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>x</w:t></w:r></w:p>",
                 200_000,
             ),
-        ),
+        )
+        .variants(CORRUPT, CORRUPT),
         case(
             "docx-body-not-xml.docx",
+            corrupt("not XML"),
             zip(&[("word/document.xml", b"\x00\x01garbage<<<not xml")], None),
         ),
-        // Item 4: PDF flate bombs in a content stream; a 1 x 100,000,000 PNG.
+        // Item 4: PDF flate bombs in a content stream; a 1 x 100,000,000 PNG. Half a bomb is
+        // still a bomb (the pre-scan inflates what streams it finds before any structure check).
         case(
             "pdf-flate-bomb-spaces.pdf",
+            UNPACKED,
             pdf(&[(zlib_repeat(b" ", 520_000_000), Some("/FlateDecode"))]),
-        ),
+        )
+        .variants(UNPACKED, CORRUPT),
         case(
             "pdf-flate-bomb-ops.pdf",
+            UNPACKED,
             pdf(&[(zlib_repeat(b"q Q ", 250_000_000), Some("/FlateDecode"))]),
-        ),
+        )
+        .variants(UNPACKED, CORRUPT),
         case(
             "pdf-flate-bomb-many-pages.pdf",
+            UNPACKED,
             pdf(&(0..50)
                 .map(|_| (zlib_repeat(b"0 0 m ", 10_000_000), Some("/FlateDecode")))
                 .collect::<Vec<_>>()),
-        ),
+        )
+        .variants(UNPACKED, CORRUPT),
         // The same bomb behind a filter chain (ASCIIHex over Flate), and labelled as an image.
         case(
             "pdf-flate-bomb-behind-ascii-hex.pdf",
+            UNPACKED,
             pdf(&[(
                 {
                     let z = zlib_repeat(b" ", 200_000_000);
@@ -518,55 +611,87 @@ pub fn all() -> Vec<Case> {
                 },
                 Some("[/AHx /Fl]"),
             )]),
-        ),
+        )
+        .variants(UNPACKED, CORRUPT),
         case(
             "pdf-flate-bomb-labelled-image.pdf",
+            UNPACKED,
             pdf(&[(
                 zlib_repeat(b" ", 520_000_000),
                 Some("/FlateDecode /Subtype /Image /Width 1 /Height 1"),
             )]),
+        )
+        .variants(UNPACKED, CORRUPT),
+        // Image sizes are checked from the header, which the truncated and garbage versions keep.
+        case("png-1x100m.png", PIXELS, png(1, 100_000_000)).variants(PIXELS, PIXELS),
+        case("png-100mx1.png", PIXELS, png(100_000_000, 1)).variants(PIXELS, PIXELS),
+        case("png-12000x12000.png", PIXELS, png(12_000, 12_000)).variants(PIXELS, PIXELS),
+        case(
+            "tiff-header-100k-square.tiff",
+            PIXELS,
+            tiff(&[(100_000, 100_000)]),
         ),
-        case("png-1x100m.png", png(1, 100_000_000)),
-        case("png-100mx1.png", png(100_000_000, 1)),
-        case("png-12000x12000.png", png(12_000, 12_000)),
-        case("tiff-header-100k-square.tiff", tiff(&[(100_000, 100_000)])),
         case(
             "tiff-second-frame-huge.tiff",
+            PIXELS,
             tiff(&[(4, 4), (1, 200_000_000)]),
         ),
-        case("tiff-many-frames.tiff", tiff(&vec![(2, 2); 5_000])),
-        // Item 5: time grows faster than size.
-        case("xlsx-50k-rows.xlsx", xlsx(50_000, 4, "A1:D50000")),
+        case(
+            "tiff-many-frames.tiff",
+            Expect {
+                codes: &["TOO_MANY_PAGES"],
+                names: Some("5000 pages"),
+            },
+            tiff(&vec![(2, 2); 5_000]),
+        ),
+        // Item 5: time grows faster than size. Within every budget: recognised.
+        case("xlsx-50k-rows.xlsx", OK, xlsx(50_000, 4, "A1:D50000")).variants(CORRUPT, CORRUPT),
         // One very wide row (the cleaning stage cuts lines longer than any printed one, so the
         // work per line stays bounded).
-        case("xlsx-wide-row.xlsx", xlsx(1, 16_000, "A1:WQJ1")),
-        case("xlsx-huge-dimension.xlsx", xlsx(2, 2, "A1:XFD1048576")),
+        case("xlsx-wide-row.xlsx", OK, xlsx(1, 16_000, "A1:WQJ1")).variants(CORRUPT, CORRUPT),
+        // A dimension claiming the whole sheet over 4 cells: nothing is allocated for it.
+        case("xlsx-huge-dimension.xlsx", OK, xlsx(2, 2, "A1:XFD1048576"))
+            .variants(CORRUPT, CORRUPT),
         case(
             "xlsx-lying-shared-strings.xlsx",
+            UNPACKED,
             xlsx_lying_shared_strings(12_000_000),
-        ),
-        case("rtf-100k-cells.rtf", rtf_table(10_000, 10)),
-        case("rtf-one-row-100k-cells.rtf", rtf_table(1, 100_000)),
-        case("rtf-deep-groups.rtf", {
+        )
+        .variants(CORRUPT, CORRUPT),
+        // RTF is read leniently (as word processors do): a cut-off file, or noise after the
+        // header, is text.
+        case("rtf-100k-cells.rtf", OK, rtf_table(10_000, 10)).variants(OK, OK),
+        case("rtf-one-row-100k-cells.rtf", OK, rtf_table(1, 100_000)).variants(OK, OK),
+        case("rtf-deep-groups.rtf", corrupt("nested too deeply"), {
             let mut s = b"{\\rtf1 ".to_vec();
             s.extend(std::iter::repeat_n(b'{', 1_000_000));
             s.push(b'x');
             s.extend(std::iter::repeat_n(b'}', 1_000_000));
             s
-        }),
+        })
+        // The garbage version keeps only 57 of the million groups.
+        .variants(corrupt("nested too deeply"), OK),
+        // Runs of spaces inside a word collapse to one: the word is "a b".
         case(
             "words-2m-space-word.json",
+            OK,
             words_json(&format!("a{}b", " ".repeat(2_000_000)), 1),
-        ),
+        )
+        .variants(CORRUPT, CORRUPT),
+        // 100,000 boxes of 10 words each: 1 M words.
         case(
             "words-many-spaced-words.json",
+            WORDS,
             words_json("a b c d e f g h i j", 100_000),
-        ),
-        case("words-300k-words.json", words_json("w", 300_000)),
+        )
+        .variants(CORRUPT, CORRUPT),
+        // Exactly limits.max_words.
+        case("words-300k-words.json", OK, words_json("w", 300_000)).variants(CORRUPT, CORRUPT),
         // 1 M text operations, flate-compressed (35 MB of content, under the unpack budget):
         // pdfium's biggest legitimate load, about 1.3 GB.
         case(
             "pdf-1m-text-ops-flate.pdf",
+            OK,
             pdf(&[(
                 {
                     let mut e = ZlibEncoder::new(Vec::new(), Compression::default());
@@ -575,33 +700,50 @@ pub fn all() -> Vec<Case> {
                 },
                 Some("/FlateDecode"),
             )]),
-        ),
+        )
+        .variants(CORRUPT, CORRUPT),
         case(
             "pdf-100k-text-ops.pdf",
+            OK,
             pdf(&[(pdf_text_ops(100_000), None)]),
-        ),
-        case("hocr-300k-words.hocr", hocr(300_000)),
-        big_case("hocr-1m-words.hocr", hocr(1_000_000)),
-        case("hocr-nested-words.hocr", hocr_nested(100_000)),
+        )
+        .variants(CORRUPT, CORRUPT),
+        // Exactly limits.max_words.
+        case("hocr-300k-words.hocr", OK, hocr(300_000)).variants(CORRUPT, CORRUPT),
+        big_case("hocr-1m-words.hocr", WORDS, hocr(1_000_000)).variants(WORDS, CORRUPT),
+        case(
+            "hocr-nested-words.hocr",
+            corrupt("nested over"),
+            hocr_nested(100_000),
+        )
+        .variants(corrupt("nested over"), CORRUPT),
     ];
-    // Truncated and garbage variants of a few structured files.
+    // Truncated and garbage versions (with the same file size limit, so they reach a decoder).
     let mut extra = Vec::new();
     for c in &cases {
-        if c.bytes.len() < 1000 || c.name.starts_with("tiff-many") {
+        let Some((truncated, garbage)) = c.variants else {
             continue;
-        }
+        };
         let half = c.bytes[..c.bytes.len() / 2].to_vec();
-        extra.push(case(&format!("truncated-{}", c.name), half));
-        let mut garbage = c.bytes[..c.bytes.len().min(64)].to_vec();
+        let mut garbage_bytes = c.bytes[..c.bytes.len().min(64)].to_vec();
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        garbage.extend((0..64_000).map(|_| {
+        garbage_bytes.extend((0..64_000).map(|_| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x as u8
         }));
-        extra.push(case(&format!("garbage-{}", c.name), garbage));
+        for (kind, bytes, expect) in [
+            ("truncated", half, truncated),
+            ("garbage", garbage_bytes, garbage),
+        ] {
+            extra.push(Case {
+                big_file_limit: c.big_file_limit,
+                ..case(&format!("{kind}-{}", c.name), expect, bytes)
+            });
+        }
     }
+    let mut cases = cases;
     cases.extend(extra);
     cases
 }
