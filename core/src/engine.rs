@@ -1,9 +1,11 @@
 //! The [`Engine`]: built once, `Send + Sync`, chains every stage and reports progress.
 
 use crate::candidates;
+use crate::candidates::Candidates;
 use crate::classify;
 use crate::clean;
 use crate::config::{EngineConfig, Limits, RecognizeOptions, ScorerKind};
+use crate::einvoice::{self, EInvoice, Found};
 use crate::error::{Error, Result};
 use crate::fields::model::ModelScorer;
 use crate::fields::{self, FieldScorer, RuleScorer};
@@ -11,7 +13,7 @@ use crate::ocr::{OcrEngine, OcrRequest, TesseractOcr};
 use crate::pdf::PdfLib;
 use crate::preprocess::{self, PageImage, PreparedContent};
 use crate::result::DocumentResult;
-use crate::types::TextPage;
+use crate::types::{CleanDocument, TextPage};
 use crate::validate;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -218,6 +220,10 @@ impl Engine {
     }
 
     /// Recognises a file held in memory.
+    ///
+    /// An e-invoice (a PDF with a ZUGFeRD / Factur-X / XRechnung XML attached, or a standalone
+    /// CII or UBL XML file) gets the XML's values: see [`crate::einvoice`] and
+    /// [`crate::einvoice::merge`].
     pub fn recognize_bytes(
         &self,
         bytes: &[u8],
@@ -225,6 +231,20 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<DocumentResult> {
+        self.recognize_bytes_with_pages(bytes, opts, progress, cancel)
+            .map(|(result, _)| result)
+    }
+
+    /// As [`Engine::recognize_bytes`], with the words of every selected page as they were read
+    /// (what [`Engine::extract_text_pages`] gives; none for a standalone XML e-invoice, which has
+    /// no page).
+    pub fn recognize_bytes_with_pages(
+        &self,
+        bytes: &[u8],
+        opts: &RecognizeOptions,
+        progress: ProgressFn<'_>,
+        cancel: &CancelToken,
+    ) -> Result<(DocumentResult, Vec<TextPage>)> {
         self.guarded(|| self.run(bytes, opts, progress, cancel))
     }
 
@@ -274,14 +294,31 @@ impl Engine {
         opts: &RecognizeOptions,
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
-    ) -> Result<DocumentResult> {
-        let text_pages = self.read_pages(bytes, opts, progress, cancel)?;
-        let total = text_pages.len() as u32;
-        self.finish(&text_pages, opts, progress, total, cancel)
+    ) -> Result<(DocumentResult, Vec<TextPage>)> {
+        let read = self.read_pages(bytes, opts, progress, cancel, true)?;
+        let total = read.pages.len() as u32;
+        let result = match read.standalone {
+            Some(e) => {
+                progress(Progress {
+                    stage: Stage::Validating,
+                    page: None,
+                    pages_total: 0,
+                });
+                let mut result = einvoice::merge::standalone(&e);
+                result.super_ai_used = opts.heavy;
+                validate::validate(&mut result);
+                validate::add_warnings(&mut result, einvoice::rules(&e));
+                result
+            }
+            None => self.finish(&read.pages, opts, progress, total, cancel, read.found)?,
+        };
+        Ok((result, read.pages))
     }
 
     /// Runs the stages up to and including OCR: the words of every selected page (text layer,
     /// office text or OCR), page by page. [`Engine::recognize_text_pages`] takes it from there.
+    /// The XML of an e-invoice is not read here (a standalone XML e-invoice has no page: none
+    /// is returned).
     pub fn extract_text_pages(
         &self,
         bytes: &[u8],
@@ -289,16 +326,23 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<Vec<TextPage>> {
-        self.guarded(|| self.read_pages(bytes, opts, progress, cancel))
+        self.guarded(|| {
+            self.read_pages(bytes, opts, progress, cancel, false)
+                .map(|r| r.pages)
+        })
     }
 
+    /// The pages' words and, when `find_einvoice`, the e-invoice of the document (the XML
+    /// among a PDF's attachments, read with the text layer over one opening of the PDF, or the
+    /// standalone XML).
     fn read_pages(
         &self,
         bytes: &[u8],
         opts: &RecognizeOptions,
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
-    ) -> Result<Vec<TextPage>> {
+        find_einvoice: bool,
+    ) -> Result<ReadPages> {
         let languages = self.languages(opts)?;
         cancel.check()?;
         progress(Progress {
@@ -324,15 +368,27 @@ impl Engine {
         // in memory whatever the page count.
         let mut lazy: Option<LazyPages<'_>> = None;
         let mut images: Vec<PageImage> = Vec::new();
+        let mut found = Found::default();
         match prepared.content {
-            PreparedContent::Pdf => {
+            PreparedContent::Pdf(embedded) => {
                 report(Stage::TextExtracting, None);
                 let lib = self.pdf_lib()?;
-                let layer = lib.extract_text(
+                // Attachments are read only when the pre-scan measured them all within limits.
+                let read_attachments = find_einvoice && !embedded.oversized;
+                let (layer, attachments) = lib.extract_text_and_attachments(
                     bytes,
                     &prepared.pages,
                     self.config.ocr.min_text_layer_quality,
+                    read_attachments.then_some((
+                        einvoice::find::MAX_ATTACHMENTS,
+                        einvoice::find::MAX_ATTACHMENT_BYTES,
+                    )),
                 )?;
+                if let Some(list) = attachments {
+                    found = einvoice::find::choose(&list);
+                } else if find_einvoice {
+                    found = einvoice::find::refused();
+                }
                 let mut scanned = Vec::new();
                 for p in layer {
                     if p.usable {
@@ -350,6 +406,14 @@ impl Engine {
             PreparedContent::Office(pages) | PreparedContent::Words(pages) => {
                 report(Stage::TextExtracting, None);
                 text_pages = pages;
+            }
+            PreparedContent::EInvoice(e) => {
+                report(Stage::TextExtracting, None);
+                return Ok(ReadPages {
+                    pages: Vec::new(),
+                    standalone: Some(e),
+                    found,
+                });
             }
         }
 
@@ -404,7 +468,11 @@ impl Engine {
             text_pages.sort_by_key(|p| p.page);
         }
         cancel.check()?;
-        Ok(text_pages)
+        Ok(ReadPages {
+            pages: text_pages,
+            standalone: None,
+            found,
+        })
     }
 
     /// Runs the stages from cleaning onwards over pages whose words are already known (a text
@@ -416,9 +484,16 @@ impl Engine {
         progress: ProgressFn<'_>,
         cancel: &CancelToken,
     ) -> Result<DocumentResult> {
-        self.guarded(|| self.finish(pages, opts, progress, pages.len() as u32, cancel))
+        self.guarded(|| {
+            let total = pages.len() as u32;
+            self.finish(pages, opts, progress, total, cancel, Found::default())
+        })
     }
 
+    /// The stages from cleaning to validation. With an e-invoice `found`, the result is the
+    /// XML's values over the visual reading ([`einvoice::merge::merge`]), its evidence the
+    /// cross-check's, and its warnings also the EN 16931 rules', the cross-check's and those of
+    /// attachments that were not used.
     fn finish(
         &self,
         text_pages: &[TextPage],
@@ -426,6 +501,7 @@ impl Engine {
         progress: ProgressFn<'_>,
         total: u32,
         cancel: &CancelToken,
+        found: Found,
     ) -> Result<DocumentResult> {
         let report = |stage: Stage, page: Option<u32>| {
             progress(Progress {
@@ -434,6 +510,34 @@ impl Engine {
                 pages_total: total,
             })
         };
+        let (doc, cands, visual) = self.read_visually(text_pages, opts, &report, cancel)?;
+        let mut warnings = found.warnings;
+        let mut result = match found.invoice {
+            Some(e) => {
+                let checked = einvoice::crosscheck(&e, &doc, &cands, &visual);
+                let mut result = einvoice::merge::merge(&e, visual);
+                result.evidence.extend(checked.evidence);
+                warnings.extend(einvoice::rules(&e));
+                warnings.extend(checked.warnings);
+                result
+            }
+            None => visual,
+        };
+        report(Stage::Validating, None);
+        validate::validate(&mut result);
+        validate::add_warnings(&mut result, warnings);
+        Ok(result)
+    }
+
+    /// Cleaning, candidates, fields and classification: the reading of the pages, with the
+    /// cleaned document and the candidates it was made from.
+    fn read_visually(
+        &self,
+        text_pages: &[TextPage],
+        opts: &RecognizeOptions,
+        report: &dyn Fn(Stage, Option<u32>),
+        cancel: &CancelToken,
+    ) -> Result<(CleanDocument, Candidates, DocumentResult)> {
         report(Stage::Cleaning, None);
         let doc = clean::clean(text_pages);
         cancel.check()?;
@@ -449,11 +553,18 @@ impl Engine {
         result.structure_type = st;
         result.super_ai_used = opts.heavy;
         cancel.check()?;
-
-        report(Stage::Validating, None);
-        validate::validate(&mut result);
-        Ok(result)
+        Ok((doc, cands, result))
     }
+}
+
+/// What [`Engine::read_pages`] read.
+struct ReadPages {
+    /// The selected pages' words.
+    pages: Vec<TextPage>,
+    /// A standalone XML e-invoice (the document then has no page).
+    standalone: Option<Box<EInvoice>>,
+    /// What was found among a PDF's attachments (nothing for other documents).
+    found: Found,
 }
 
 /// Pages whose images are made only when the OCR takes them.

@@ -195,6 +195,44 @@ impl PdfLib {
         Ok(out)
     }
 
+    /// The document's attachments (see [`PdfAttachmentFile`]): at most `max_count` of them,
+    /// in pdfium's order, the content of each read only when it is at most `max_bytes` long.
+    ///
+    /// pdfium lists the entries of the document's `EmbeddedFiles` name tree (where PDF/A-3
+    /// keeps its associated files too: a Factur-X / ZUGFeRD XML is both in the catalog's `/AF`
+    /// array and in that tree). A file named only by an `/AF` array (of the catalog, a page or
+    /// an object) and not in the tree, and a file attachment annotation on a page, are not
+    /// listed. pdfium decodes an attachment whole to tell its size: call this only on a PDF
+    /// whose embedded files the pre-scan measured ([`crate::preprocess::EmbeddedFiles`]).
+    pub fn attachments(
+        &self,
+        bytes: &[u8],
+        max_count: usize,
+        max_bytes: usize,
+    ) -> Result<PdfAttachmentList> {
+        let doc = self.open(bytes)?;
+        Ok(attachments_of(&doc, max_count, max_bytes))
+    }
+
+    /// [`PdfLib::extract_text`] and, when `attachments` gives `(max_count, max_bytes)`,
+    /// [`PdfLib::attachments`], over one opening of the document.
+    pub fn extract_text_and_attachments(
+        &self,
+        bytes: &[u8],
+        pages: &[u32],
+        min_quality: f32,
+        attachments: Option<(usize, usize)>,
+    ) -> Result<(Vec<PdfPageText>, Option<PdfAttachmentList>)> {
+        let doc = self.open(bytes)?;
+        let mut out = Vec::with_capacity(pages.len());
+        for &p in pages {
+            let page = Self::page(&doc, p)?;
+            out.push(page_text(&page, p, min_quality));
+        }
+        let files = attachments.map(|(n, max)| attachments_of(&doc, n, max));
+        Ok((out, files))
+    }
+
     /// Renders a 1-based page to grayscale at `dpi` on a white background (page rotation
     /// applied, as displayed), at most [`MAX_RENDER_PIXELS`] (80 Mpx) large.
     pub fn render(&self, bytes: &[u8], page: u32, dpi: u32) -> Result<GrayImage> {
@@ -227,6 +265,52 @@ impl PdfLib {
         drop(thumb);
         render_page(&pg, page, dpi, max_pixels).map(Some)
     }
+}
+
+/// One attachment of a PDF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdfAttachmentFile {
+    /// Its name in the name tree (`factur-x.xml`), empty when it has none.
+    pub name: String,
+    /// Its size in bytes, unpacked.
+    pub size: usize,
+    /// Its content; `None` when it is larger than the limit asked for.
+    pub data: Option<Vec<u8>>,
+}
+
+/// The attachments of a PDF, as [`PdfLib::attachments`] lists them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PdfAttachmentList {
+    /// The first ones, in pdfium's order.
+    pub files: Vec<PdfAttachmentFile>,
+    /// How many more the document lists (not read).
+    pub more: usize,
+}
+
+/// The attachments of an opened document.
+fn attachments_of(doc: &PdfDocument<'_>, max_count: usize, max_bytes: usize) -> PdfAttachmentList {
+    let all = doc.attachments();
+    let n = usize::from(all.len());
+    let mut list = PdfAttachmentList {
+        files: Vec::with_capacity(n.min(max_count)),
+        more: n.saturating_sub(max_count),
+    };
+    for a in all.iter().take(max_count) {
+        let size = a.len();
+        let data = if size <= max_bytes {
+            // An attachment without data (a file specification without an embedded stream)
+            // reads as empty.
+            Some(a.save_to_bytes().unwrap_or_default())
+        } else {
+            None
+        };
+        list.files.push(PdfAttachmentFile {
+            name: a.name(),
+            size,
+            data,
+        });
+    }
+    list
 }
 
 /// Pixels per point for rendering a `w_pt` x `h_pt` page at `dpi`, lowered where the bitmap

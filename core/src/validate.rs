@@ -70,15 +70,29 @@ pub fn validate_at(result: &mut DocumentResult, today: NaiveDate) {
     check_required(result, &mut f);
     check_confidence(result, &mut f);
     let v = &mut result.validation;
-    v.status = if !f.errors.is_empty() {
+    v.status = status(&f.errors, &f.warnings);
+    v.errors = f.errors;
+    v.warnings = f.warnings;
+}
+
+/// Adds warnings found by other stages (an e-invoice's EN 16931 rules, its cross-check with the
+/// page, an attachment that could not be used) after [`validate`], and recomputes the status
+/// from all findings.
+pub fn add_warnings(result: &mut DocumentResult, warnings: impl IntoIterator<Item = Issue>) {
+    let v = &mut result.validation;
+    v.warnings.extend(warnings);
+    v.status = status(&v.errors, &v.warnings);
+}
+
+/// The status that findings give: `ERRORS` with any error, else `WARNINGS` with any warning.
+fn status(errors: &[Issue], warnings: &[Issue]) -> ValidationStatus {
+    if !errors.is_empty() {
         ValidationStatus::Errors
-    } else if !f.warnings.is_empty() {
+    } else if !warnings.is_empty() {
         ValidationStatus::Warnings
     } else {
         ValidationStatus::Ok
-    };
-    v.errors = f.errors;
-    v.warnings = f.warnings;
+    }
 }
 
 #[derive(Default)]
@@ -825,6 +839,36 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         assert_eq!(r.validation.status, ValidationStatus::Ok);
         assert_eq!(r.final_status(), "PROCESSED");
+    }
+
+    #[test]
+    fn added_warnings_change_the_status_and_survive_nothing_else() {
+        let mut r = good();
+        run(&mut r);
+        let w = Issue {
+            code: "E_INVOICE_RULE".into(),
+            message: "BR-CO-10".into(),
+            field: None,
+        };
+        add_warnings(&mut r, [w.clone()]);
+        assert_eq!(r.validation.status, ValidationStatus::Warnings);
+        assert_eq!(r.validation.warnings, std::slice::from_ref(&w));
+        // An error still wins over warnings.
+        r.totals.total = s("25.99");
+        run(&mut r);
+        add_warnings(&mut r, [w]);
+        assert_eq!(r.validation.status, ValidationStatus::Errors);
+        assert!(
+            r.validation
+                .warnings
+                .iter()
+                .any(|i| i.code == "E_INVOICE_RULE")
+        );
+        // Nothing added: the status stays what validation said.
+        let mut ok = good();
+        run(&mut ok);
+        add_warnings(&mut ok, []);
+        assert_eq!(ok.validation.status, ValidationStatus::Ok);
     }
 
     #[test]

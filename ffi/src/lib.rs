@@ -482,6 +482,12 @@ fn recognize(
 /// caller: release it with `folio_string_free`); on error it is NULL and
 /// `folio_last_error_message()` says why.
 ///
+/// File types, decided by content: PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF, XML
+/// e-invoices (CII: ZUGFeRD, Factur-X, XRechnung; UBL 2.1 Invoice / CreditNote: XRechnung,
+/// Peppol BIS 3), and pre-recognised words (Folio words JSON, hOCR). A PDF with an e-invoice XML
+/// attached, and a standalone one, get the XML's values; any other XML is
+/// `FOLIO_UNSUPPORTED_FILE_TYPE`.
+///
 /// `options_json` (NULL: defaults) e.g. `{"pages": "1,3-5", "heavy": false, "languages": ["de"]}`.
 /// `progress` (may be NULL) reports each stage; `cancel` (may be NULL) stops the call from
 /// another thread. Thread-safe: many threads may recognise on one engine at once.

@@ -5,6 +5,11 @@
 >>> result = engine.recognize("invoice.pdf")          # the Result JSON as a dict
 >>> result["document"]["number"]
 
+Files are PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF or XML e-invoices (CII as in ZUGFeRD,
+Factur-X and XRechnung; UBL 2.1 Invoice / CreditNote), the type decided by content. An e-invoice,
+standalone or attached to a PDF, gives the XML's values; any other XML raises
+``UnsupportedFileError``.
+
 ``Engine.recognize`` releases the GIL, so Python threads recognise in parallel;
 ``Engine.recognize_many`` runs on Rust threads and yields results as they finish. Errors are
 ``folio.FolioError`` subclasses with a stable ``.code`` (``CorruptFileError.code ==

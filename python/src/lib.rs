@@ -310,7 +310,9 @@ impl PyEngine {
     }
 
     /// Recognises a file path (str or os.PathLike) or the bytes of a file; returns the Result
-    /// JSON as a dict. The GIL is released while the engine runs.
+    /// JSON as a dict. The GIL is released while the engine runs. File types, by content: PDF,
+    /// JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF, XML e-invoices (CII, UBL) and pre-recognised
+    /// words (words JSON, hOCR); a PDF with an e-invoice XML attached gets the XML's values.
     #[pyo3(signature = (source, *, pages=None, heavy=false, filename=None, languages=None))]
     fn recognize<'py>(
         &self,

@@ -31,7 +31,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Recognise documents (PDF, JPG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF).
+    /// Recognise documents (PDF, JPG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF, XML e-invoices).
     Recognize(recognize::Args),
     /// Run the HTTP server.
     Serve(serve::ServeArgs),

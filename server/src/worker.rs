@@ -300,13 +300,13 @@ fn recognize(engine: &Engine, job: &JobSpec, cancel: &CancelToken) -> WireOutcom
             stage: p.stage,
         });
     };
+    // One pass over the file (an e-invoice's XML is read with the text layer), with the pages'
+    // words for the plain text (none for a standalone XML e-invoice).
     let result = engine
-        .extract_text_pages(&bytes, &opts, &progress, cancel)
-        .and_then(|pages| {
+        .recognize_bytes_with_pages(&bytes, &opts, &progress, cancel)
+        .map(|(r, pages)| {
             let text = folio::clean::clean(&pages).plain_text();
-            engine
-                .recognize_text_pages(&pages, &opts, &progress, cancel)
-                .map(|r| (r, text, pages.len()))
+            (r, text, pages.len())
         });
     match result {
         Ok((r, text, pages)) => {

@@ -13,8 +13,15 @@
 //! document totals as the XML states them, the VAT breakdown with its categories, each line's
 //! net amount, the document-level allowances and charges).
 
+pub mod crosscheck;
+pub use crosscheck::{CrossCheck, crosscheck};
+
 use crate::result::DocumentResult;
 use rust_decimal::Decimal;
+
+pub mod find;
+pub mod merge;
+pub use find::{Found, find};
 
 pub mod rules;
 pub use rules::rules;

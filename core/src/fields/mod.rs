@@ -127,17 +127,24 @@ pub fn extract(
     signatories_and_extras(&mut ctx, cands);
     receipt::refine(doc, &mut ctx.result);
 
-    // Overall confidence: mean over the key fields (missing ones count 0).
+    ctx.result.confidence.overall = overall_confidence(&ctx.result.confidence.fields);
+    ctx.result
+}
+
+/// The overall confidence of a result from its fields' confidences: the mean over the key
+/// fields (number, date, total, seller name; a missing one counts 0), to three decimals.
+pub(crate) fn overall_confidence(fields: &BTreeMap<String, f64>) -> f64 {
     let keys = [
         "/document/number",
         "/document/date",
         "/totals/total",
         "/parties/seller/name",
     ];
-    let f = &ctx.result.confidence.fields;
-    let sum: f64 = keys.iter().map(|k| f.get(*k).copied().unwrap_or(0.0)).sum();
-    ctx.result.confidence.overall = (sum / keys.len() as f64 * 1000.0).round() / 1000.0;
-    ctx.result
+    let sum: f64 = keys
+        .iter()
+        .map(|k| fields.get(*k).copied().unwrap_or(0.0))
+        .sum();
+    (sum / keys.len() as f64 * 1000.0).round() / 1000.0
 }
 
 fn totals(

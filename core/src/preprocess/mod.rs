@@ -12,6 +12,7 @@ mod raster;
 pub mod words;
 
 pub use ocrprep::{binarize, deskew_angle, prepare_for_ocr};
+pub use pdfscan::EmbeddedFiles;
 
 use crate::config::{Limits, RecognizeOptions};
 use crate::error::{Error, Result};
@@ -47,6 +48,10 @@ pub enum FileType {
     Words,
     /// Pre-recognised words: hOCR. A library input, not a document.
     Hocr,
+    /// An XML e-invoice, recognised by its root element and namespace: UN/CEFACT CII
+    /// (ZUGFeRD, Factur-X, XRechnung CII) or UBL 2.1 `Invoice` / `CreditNote` (XRechnung UBL,
+    /// Peppol BIS Billing 3.0). A document without pages: its values are the XML's.
+    EInvoice,
 }
 
 impl FileType {
@@ -56,7 +61,8 @@ impl FileType {
     }
 }
 
-const SUPPORTED: &str = "supported: PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF";
+const SUPPORTED: &str = "supported: PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF, and XML \
+                         e-invoices (CII, UBL)";
 const PNG_MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
 const OLE_MAGIC: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
 const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
@@ -121,6 +127,9 @@ pub fn detect_type(bytes: &[u8]) -> Result<FileType> {
     if starts_with(rtf_body, b"{\\rtf", 5, "RTF")? {
         return Ok(FileType::Rtf);
     }
+    if crate::einvoice::sniff(bytes).is_some() {
+        return Ok(FileType::EInvoice);
+    }
     if words::looks_like_words_json(bytes) {
         return Ok(FileType::Words);
     }
@@ -133,6 +142,11 @@ pub fn detect_type(bytes: &[u8]) -> Result<FileType> {
     )))
 }
 
+/// What an XML file that is not an e-invoice is told.
+const XML_NOT_EINVOICE: &str = "XML document that is not an e-invoice (the XML supported is a \
+                                CII CrossIndustryInvoice or CrossIndustryDocument, or a UBL \
+                                Invoice or CreditNote)";
+
 /// A human name for common content we do not support.
 fn describe_unsupported(bytes: &[u8]) -> &'static str {
     let known: [(&[u8], &str); 9] = [
@@ -143,7 +157,7 @@ fn describe_unsupported(bytes: &[u8]) -> &'static str {
         (b"\x1F\x8B", "gzip archive"),
         (b"Rar!", "RAR archive"),
         (b"7z\xBC\xAF", "7z archive"),
-        (b"<?xml", "XML document"),
+        (b"<?xml", XML_NOT_EINVOICE),
         (b"\x00\x00\x00", "ISO media (HEIC/MP4) or unknown binary"),
     ];
     for (magic, name) in known {
@@ -153,8 +167,15 @@ fn describe_unsupported(bytes: &[u8]) -> &'static str {
     }
     let head = &bytes[..bytes.len().min(4096)];
     let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
-    if lower.contains("<html") || lower.contains("<!doctype") {
+    if lower.contains("<html") || lower.contains("<!doctype html") {
         return "HTML document";
+    }
+    if lower
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('<')
+    {
+        return XML_NOT_EINVOICE;
     }
     if std::str::from_utf8(head).is_ok() || !head.iter().any(|&b| b < 0x09) {
         return "plain text";
@@ -323,8 +344,9 @@ fn describe_file_type(ft: std::fs::FileType) -> &'static str {
 /// Content ready for text extraction / OCR.
 #[derive(Debug, Clone)]
 pub enum PreparedContent {
-    /// A PDF: the selected pages go to text extraction, unusable ones to OCR.
-    Pdf,
+    /// A PDF: the selected pages go to text extraction, unusable ones to OCR; with what the
+    /// pre-scan found of its embedded files (whether its attachments may be read).
+    Pdf(EmbeddedFiles),
     /// Page images ready for OCR (already oriented, deskewed, grayscale).
     Images(Vec<PageImage>),
     /// A TIFF whose selected frames ([`Prepared::pages`]) are decoded one at a time, when the OCR
@@ -334,6 +356,8 @@ pub enum PreparedContent {
     Office(Vec<TextPage>),
     /// Pre-recognised words (JSON or hOCR), in image pixels.
     Words(Vec<TextPage>),
+    /// A standalone XML e-invoice, parsed: no pages.
+    EInvoice(Box<crate::einvoice::EInvoice>),
 }
 
 /// One page image.
@@ -412,10 +436,10 @@ pub fn preprocess(
     }
     let (page_count, pages, content) = match file_type {
         FileType::Pdf => {
-            pdfscan::check_streams(bytes, &mut budget)?;
+            let embedded = pdfscan::check_streams(bytes, &mut budget)?;
             let count = pdf_page_count(bytes)?;
             let pages = select_pages(opts, count, limits)?;
-            (count, pages, PreparedContent::Pdf)
+            (count, pages, PreparedContent::Pdf(embedded))
         }
         FileType::Jpeg | FileType::Png => {
             let pages = select_pages(opts, 1, limits)?;
@@ -443,6 +467,11 @@ pub fn preprocess(
                 &format!("laying out {file_type:?} text"),
             )?;
             (count, pages, PreparedContent::Office(text))
+        }
+        FileType::EInvoice => {
+            // No pages: a page selection has nothing to select and is not applied.
+            let invoice = crate::einvoice::parse(bytes)?;
+            (0, Vec::new(), PreparedContent::EInvoice(Box::new(invoice)))
         }
         FileType::Words | FileType::Hocr => {
             let all = if file_type == FileType::Words {
@@ -591,6 +620,55 @@ mod tests {
     }
 
     #[test]
+    fn xml_e_invoices_are_told_by_content_other_xml_is_refused() {
+        let cii = b"<?xml version=\"1.0\"?>\n<rsm:CrossIndustryInvoice \
+            xmlns:rsm=\"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100\"/>";
+        assert_eq!(detect_type(cii).unwrap(), FileType::EInvoice);
+        let ubl = b"\xEF\xBB\xBF<CreditNote \
+            xmlns=\"urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2\"/>";
+        assert_eq!(detect_type(ubl).unwrap(), FileType::EInvoice);
+        assert!(FileType::EInvoice.is_document());
+        for other in [
+            &b"<?xml version=\"1.0\"?><catalog/>"[..],
+            b"  <Invoice xmlns=\"urn:example:not-ubl\"/>",
+        ] {
+            let e = detect_type(other).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::UnsupportedFileType);
+            assert!(e.to_string().contains("not an e-invoice"), "{e}");
+            assert!(e.to_string().contains("CrossIndustryInvoice"), "{e}");
+        }
+        // An HTML page is still told as one.
+        let e = detect_type(b"<!DOCTYPE html><html><body>x</body></html>").unwrap_err();
+        assert!(e.to_string().contains("HTML"), "{e}");
+        // A standalone e-invoice is parsed by preprocessing and has no page.
+        let p = preprocess(
+            cii,
+            &RecognizeOptions::default(),
+            &Limits::default(),
+            &no_pdf,
+        );
+        match p {
+            Ok(p) => {
+                assert_eq!((p.page_count, p.pages.len()), (0, 0));
+                assert!(matches!(p.content, PreparedContent::EInvoice(_)));
+            }
+            // An empty invoice may be refused by the parser, never as another file type.
+            Err(e) => assert_ne!(e.code(), ErrorCode::UnsupportedFileType, "{e}"),
+        }
+        let broken = b"<rsm:CrossIndustryInvoice \
+            xmlns:rsm=\"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100\"><a>";
+        assert_eq!(
+            code(preprocess(
+                broken,
+                &RecognizeOptions::default(),
+                &Limits::default(),
+                &no_pdf
+            )),
+            ErrorCode::CorruptFile
+        );
+    }
+
+    #[test]
     fn rejects_unknown_empty_and_truncated() {
         assert_eq!(code(detect_type(b"")), ErrorCode::EmptyFile);
         let e = detect_type(b"Invoice 42\nTotal 10.00\n").unwrap_err();
@@ -720,7 +798,7 @@ mod tests {
         };
         let p = preprocess(pdf, &sel, &limits, &five).unwrap();
         assert_eq!((p.page_count, p.pages.clone()), (5, vec![2, 4]));
-        assert!(matches!(p.content, PreparedContent::Pdf));
+        assert!(matches!(p.content, PreparedContent::Pdf(_)));
         let bad = RecognizeOptions {
             pages: Some("6".into()),
             ..Default::default()

@@ -10,6 +10,17 @@
 //! counts as an image by its image codec (DCT, JPX, JBIG2, CCITT) or by `/Image` in its
 //! dictionary, unless a page names it as its `/Contents` (in the file or inside an object
 //! stream): a content stream labelled as an image is still a content stream to pdfium.
+//!
+//! Embedded files (`/Type /EmbeddedFile`, the attachments of a PDF, where ZUGFeRD and Factur-X
+//! keep their invoice XML) are not charged to the document's budget either: pdfium decodes one
+//! only when an attachment's content is asked for ([`crate::einvoice::find`] does). Each is
+//! measured instead with a decode that stops one byte past [`ATTACHMENT_CAP`] (the e-invoice
+//! limit), and the scan reports whether any is over it ([`EmbeddedFiles::oversized`]): pdfium's
+//! attachments cannot be told apart by stream, so then none of the PDF's attachments is read,
+//! and the document is read from its pages. The measuring work is bounded too: once the
+//! measured embedded files add up to more than [`MAX_MEASURED`], the rest count as oversized.
+//! A stream labelled as an embedded file that a page names as its `/Contents` is charged like
+//! any content stream.
 
 use super::budget::{Budget, Resource};
 use crate::error::Result;
@@ -18,6 +29,19 @@ use std::io::Read;
 
 /// What the budget's errors say.
 const DURING: &str = "decompressing PDF streams";
+/// The most an embedded file may unpack to for its content to be read: the e-invoice limit.
+pub(crate) const ATTACHMENT_CAP: u64 = crate::einvoice::find::MAX_ATTACHMENT_BYTES as u64;
+/// The most the measuring of embedded files decodes in all: as much as the attachments that
+/// [`crate::einvoice::find`] reads at most can hold.
+const MAX_MEASURED: u64 = ATTACHMENT_CAP * crate::einvoice::find::MAX_ATTACHMENTS as u64;
+
+/// What the scan found of a PDF's embedded files (attachments).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EmbeddedFiles {
+    /// Whether one of them unpacks to more than the e-invoice limit (16 MB), or all of them
+    /// together to more than 32 times it: then no attachment of the PDF may be read.
+    pub oversized: bool,
+}
 /// How far before a `stream` keyword its dictionary is looked for.
 const DICT_WINDOW: usize = 4096;
 
@@ -323,6 +347,8 @@ struct Stream {
     image: bool,
     /// An object stream (compressed objects, page dictionaries among them).
     objects: bool,
+    /// Labelled an embedded file (`/Type /EmbeddedFile`).
+    embedded: bool,
 }
 
 /// Decodes one stream through its filters, charging the output to `budget`; `Ok(output)` when it
@@ -352,13 +378,36 @@ fn unpack(bytes: &[u8], s: &Stream, budget: &mut Budget, keep: bool) -> Result<(
     Ok((if keep { out } else { Vec::new() }, consumed))
 }
 
-/// Decodes every stream of `bytes` that is not an image, charging its output to `budget`; `Err`
-/// (the unpacked-bytes limit) the moment the total passes it. Damaged streams are counted as far
-/// as they decode and left to pdfium to judge.
-pub(crate) fn check_streams(bytes: &[u8], budget: &mut Budget) -> Result<()> {
+/// How many bytes the stream unpacks to, decoding at most `cap + 1` bytes at each stage: the
+/// size, or `None` when it is over `cap`. Decoding stops after the first stage that consumes
+/// nothing, as in [`unpack`].
+fn measure(bytes: &[u8], s: &Stream, cap: u64) -> Option<u64> {
+    let mut data: Option<Vec<u8>> = None;
+    for &f in &s.filters {
+        let input = data.as_deref().unwrap_or(&bytes[s.data..]);
+        let (out, _) = decode(f, input, s.early_change, cap);
+        if out.len() as u64 > cap {
+            return None;
+        }
+        data = Some(out);
+    }
+    Some(data.map_or(0, |d| d.len() as u64))
+}
+
+/// Decodes every stream of `bytes` that is not an image nor an embedded file, charging its
+/// output to `budget`; `Err` (the unpacked-bytes limit) the moment the total passes it. Damaged
+/// streams are counted as far as they decode and left to pdfium to judge. Embedded files are
+/// measured against [`ATTACHMENT_CAP`] instead (see the module's documentation).
+pub(crate) fn check_streams(bytes: &[u8], budget: &mut Budget) -> Result<EmbeddedFiles> {
+    scan(bytes, budget, ATTACHMENT_CAP, MAX_MEASURED)
+}
+
+/// [`check_streams`] with the embedded files' cap and total measuring bound given.
+fn scan(bytes: &[u8], budget: &mut Budget, cap: u64, max_measured: u64) -> Result<EmbeddedFiles> {
     let mut contents = HashSet::new();
     content_refs(bytes, &mut contents);
     let mut images = Vec::new();
+    let mut embedded = Vec::new();
     let mut pos = 0;
     let mut floor = 0;
     while let Some(at) = find(bytes, pos, b"stream") {
@@ -393,8 +442,13 @@ pub(crate) fn check_streams(bytes: &[u8], budget: &mut Budget) -> Result<()> {
             early_change: find(dict, 0, b"/EarlyChange 0").is_none(),
             image: has_name(dict, b"/Image") || filters.contains(&Filter::ImageCodec),
             objects: has_name(dict, b"/ObjStm"),
+            embedded: has_name(dict, b"/EmbeddedFile"),
             filters,
         };
+        if stream.embedded && !stream.objects {
+            embedded.push(stream);
+            continue;
+        }
         if stream.image {
             images.push(stream);
             continue;
@@ -413,7 +467,24 @@ pub(crate) fn check_streams(bytes: &[u8], budget: &mut Budget) -> Result<()> {
             unpack(bytes, &s, budget, false)?;
         }
     }
-    Ok(())
+    let mut found = EmbeddedFiles::default();
+    let mut measured = 0u64;
+    for s in embedded {
+        if s.number.is_some_and(|n| contents.contains(&n)) {
+            // A page's content stream, whatever its label says.
+            unpack(bytes, &s, budget, false)?;
+            continue;
+        }
+        if found.oversized {
+            // No attachment will be read: measuring the rest is no use.
+            continue;
+        }
+        match measure(bytes, &s, cap) {
+            Some(n) if measured.saturating_add(n) <= max_measured => measured += n,
+            _ => found.oversized = true,
+        }
+    }
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -601,6 +672,92 @@ mod tests {
         assert!(check_streams(&garbage, &mut budget(1)).is_ok());
         assert!(check_streams(b"stream", &mut budget(1)).is_ok());
         assert!(check_streams(b"obj stream\n", &mut budget(1)).is_ok());
+    }
+
+    #[test]
+    fn embedded_files_are_measured_not_charged() {
+        const MB: u64 = 1024 * 1024;
+        let attached = zlib(&vec![b' '; 3 * 1024 * 1024]);
+        let dict = "<< /Type /EmbeddedFile /Subtype /text#2Fxml /Filter /FlateDecode >>";
+        let file = pdf(&[(dict, attached.clone())]);
+        // Not charged to the document: a 2 MB budget passes a 3 MB attachment.
+        let found = check_streams(&file, &mut budget(2)).unwrap();
+        assert!(!found.oversized);
+        // Over the cap it is reported, still without failing the document.
+        let found = scan(&file, &mut budget(2), 2 * MB, 64 * MB).unwrap();
+        assert!(found.oversized);
+        // The same bytes without the label are a document stream, charged as before.
+        let plain = pdf(&[("<< /Filter /FlateDecode >>", attached.clone())]);
+        assert!(check_streams(&plain, &mut budget(2)).is_err());
+        // `/EmbeddedFiles` (the name tree's key) is not the label.
+        let tree = pdf(&[(
+            "<< /EmbeddedFiles /Filter /FlateDecode >>",
+            attached.clone(),
+        )]);
+        assert!(check_streams(&tree, &mut budget(2)).is_err());
+        // Behind a filter chain, and measured after the last stage.
+        let chained = pdf(&[(
+            "<< /Type /EmbeddedFile /Filter [/AHx /Fl] >>",
+            hex(&attached),
+        )]);
+        assert!(
+            !scan(&chained, &mut budget(1), 4 * MB, 64 * MB)
+                .unwrap()
+                .oversized
+        );
+        assert!(
+            scan(&chained, &mut budget(1), 2 * MB, 64 * MB)
+                .unwrap()
+                .oversized
+        );
+        // Under the cap each, over the measuring bound together: oversized.
+        let three = pdf(&[
+            (dict, attached.clone()),
+            (dict, attached.clone()),
+            (dict, attached),
+        ]);
+        assert!(
+            !scan(&three, &mut budget(1), 4 * MB, 9 * MB)
+                .unwrap()
+                .oversized
+        );
+        assert!(
+            scan(&three, &mut budget(1), 4 * MB, 8 * MB)
+                .unwrap()
+                .oversized
+        );
+    }
+
+    #[test]
+    fn a_200_mb_attachment_is_reported_not_refused() {
+        // 200 MB of zeros deflate to about 200 KB; the scan decodes 16 MB of it at most.
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        let chunk = vec![0u8; 1024 * 1024];
+        for _ in 0..200 {
+            e.write_all(&chunk).unwrap();
+        }
+        let bomb = e.finish().unwrap();
+        let file = pdf(&[(
+            "<< /Type /EmbeddedFile /Length 1 /Filter /FlateDecode >>",
+            bomb,
+        )]);
+        let found = check_streams(&file, &mut budget(40)).unwrap();
+        assert!(found.oversized);
+        // A 16 MB XML is at the cap, not over it.
+        let at_cap = zlib(&vec![b'x'; ATTACHMENT_CAP as usize]);
+        let file = pdf(&[("<< /Type /EmbeddedFile /Filter /FlateDecode >>", at_cap)]);
+        assert!(!check_streams(&file, &mut budget(1)).unwrap().oversized);
+    }
+
+    #[test]
+    fn a_content_stream_labelled_as_an_embedded_file_is_still_counted() {
+        let bomb = zlib(&vec![b' '; 3 * 1024 * 1024]);
+        let disguised = "<< /Type /EmbeddedFile /Filter /FlateDecode >>";
+        let mut file = pdf(&[(disguised, bomb)]);
+        file.extend_from_slice(b"2 0 obj << /Type /Page /Contents 1 0 R >> endobj\n");
+        assert!(check_streams(&file, &mut budget(2)).is_err());
+        let found = check_streams(&file, &mut budget(4)).unwrap();
+        assert!(!found.oversized);
     }
 
     #[test]

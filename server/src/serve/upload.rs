@@ -242,6 +242,7 @@ fn content_type(t: FileType) -> &'static str {
         FileType::Rtf => "application/rtf",
         FileType::Words => "application/json",
         FileType::Hocr => "text/html",
+        FileType::EInvoice => "application/xml",
     }
 }
 
@@ -318,7 +319,7 @@ async fn inspect(rec: &mut Received) -> Result<(), ApiError> {
             rec.file.rejected = Some((
                 ErrorCode::UnsupportedFileType.as_str().to_string(),
                 "pre-recognised words (JSON or hOCR) are not a supported upload; supported: \
-                 PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF"
+                 PDF, JPEG, PNG, TIFF, DOC, DOCX, XLS, XLSX, RTF, XML e-invoices (CII, UBL)"
                     .to_string(),
             ));
         }
