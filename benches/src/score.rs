@@ -47,9 +47,22 @@
 //! `line_total`, to the cent). Matching goes through the predicted rows in order; each takes, among
 //! the still unmatched truth rows with its amount, the one whose description is most similar
 //! (first on ties). On the matched pairs only, the secondary fields `line_items.description`
-//! (text rule), `line_items.quantity` and `line_items.vat_rate` (equal as decimals) and
-//! `line_items.unit_price` (amount rule) are scored like scalar fields; units are not scored
-//! (truth units are UN/ECE codes or as printed, not comparable).
+//! (text rule), `line_items.quantity` and `line_items.vat_rate` (equal as decimals),
+//! `line_items.unit_price` (amount rule) and `line_items.unit_code` are scored like scalar fields.
+//! `line_items.unit_code` is labelled only where the truth `unit` has the shape of a UN/ECE
+//! Recommendation 20 code (2 or 3 upper-case letters and digits, at least one letter: `C62`,
+//! `HUR`, `KGM`) and is compared, equal, with the predicted row's `unit_code`; a unit as printed
+//! (`Stk`, `kg`) is not comparable with a code and is not scored.
+//!
+//! # Exact comparison
+//!
+//! [`Strictness::Exact`] (for the e-invoice path, whose values come from the XML and must come
+//! out as the XML states them) replaces the tolerant rules: names, addresses and descriptions
+//! equal after collapsing white space (runs of spaces and line breaks become one space, case and
+//! punctuation count); numbers and tax ids equal after trimming (no prefix dropped); amounts,
+//! unit prices and line totals equal as decimals (`"3.3333"` is not `"3.33"`; `"9.00"` is
+//! `"9"`); IBANs, dates, currencies, quantities and rates as above. Line-item rows are then
+//! matched by equal net amounts as decimals.
 
 use crate::difflib;
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -75,12 +88,24 @@ pub const FIELDS: [&str; 11] = [
 ];
 
 /// Secondary fields scored on matched line-item pairs only.
-pub const LINE_ITEM_FIELDS: [&str; 4] = [
+pub const LINE_ITEM_FIELDS: [&str; 5] = [
     "line_items.description",
     "line_items.quantity",
     "line_items.unit_price",
     "line_items.vat_rate",
+    "line_items.unit_code",
 ];
+
+/// How strictly values compare (see the module documentation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Strictness {
+    /// The shared data README's rules: similar names, ids without country prefix, amounts to
+    /// the cent.
+    #[default]
+    Tolerant,
+    /// Values as stated: texts equal but for white space, ids equal, amounts equal as decimals.
+    Exact,
+}
 
 /// Lowest difflib ratio at which names and addresses count as correct.
 pub const TEXT_SIMILARITY: f64 = 0.8;
@@ -290,6 +315,21 @@ pub fn exact_match(truth: &str, predicted: &str) -> bool {
     truth.trim() == predicted.trim()
 }
 
+/// Texts equal after collapsing white space runs (line breaks included) to one space.
+pub fn texts_equal(truth: &str, predicted: &str) -> bool {
+    truth.split_whitespace().eq(predicted.split_whitespace())
+}
+
+/// Whether a unit has the shape of a UN/ECE Recommendation 20 code: 2 or 3 ASCII upper-case
+/// letters and digits, at least one of them a letter (`C62`, `H87`, `HUR`).
+pub fn is_unit_code(unit: &str) -> bool {
+    (2..=3).contains(&unit.len())
+        && unit
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        && unit.bytes().any(|b| b.is_ascii_uppercase())
+}
+
 /// How a field's values compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
@@ -318,13 +358,26 @@ impl Rule {
             "iban" => Rule::Iban,
             "total" | "vat" | "line_items.unit_price" => Rule::Amount,
             "line_items.quantity" | "line_items.vat_rate" => Rule::Decimal,
-            "date" | "currency" => Rule::Exact,
+            "date" | "currency" | "line_items.unit_code" => Rule::Exact,
             _ => return None,
         })
     }
 
     /// Whether `predicted` matches `truth` under this rule.
     pub fn matches(self, truth: &str, predicted: &str) -> bool {
+        self.matches_with(truth, predicted, Strictness::Tolerant)
+    }
+
+    /// Whether `predicted` matches `truth` under this rule, as strictly as asked.
+    pub fn matches_with(self, truth: &str, predicted: &str, strictness: Strictness) -> bool {
+        if strictness == Strictness::Exact {
+            match self {
+                Rule::Text => return texts_equal(truth, predicted),
+                Rule::Id => return exact_match(truth, predicted),
+                Rule::Amount => return decimals_match(truth, predicted),
+                Rule::Iban | Rule::Decimal | Rule::Exact => {}
+            }
+        }
         match self {
             Rule::Text => texts_match(truth, predicted),
             Rule::Id => ids_match(truth, predicted),
@@ -400,6 +453,7 @@ pub fn result_to_keys(result: &Value) -> Value {
                         "description": opt(text_of(it.get("description"))),
                         "quantity": opt(text_of(it.get("quantity"))),
                         "unit": opt(text_of(it.get("unit"))),
+                        "unit_code": opt(text_of(it.get("unit_code"))),
                         "unit_price": opt(text_of(it.get("unit_price"))),
                         "vat_rate": opt(text_of(it.get("vat_rate"))),
                         "line_total": opt(text_of(it.get("amount"))),
@@ -419,6 +473,7 @@ fn score_scalar(
     rule: Rule,
     truth: Option<String>,
     predicted: Vec<String>,
+    strictness: Strictness,
 ) -> FieldOutcome {
     let mut tally = FieldTally::default();
     let predicted_value = match predicted.len() {
@@ -429,7 +484,9 @@ fn score_scalar(
     match &truth {
         Some(t) => {
             let any = !predicted.is_empty();
-            let ok = predicted.iter().any(|p| rule.matches(t, p));
+            let ok = predicted
+                .iter()
+                .any(|p| rule.matches_with(t, p, strictness));
             tally.add(1, u64::from(any), u64::from(ok));
         }
         None => tally.unlabelled = u64::from(!predicted.is_empty()),
@@ -443,7 +500,11 @@ fn score_scalar(
 }
 
 /// Scores the line items; returns the `line_items` outcome then the [`LINE_ITEM_FIELDS`] ones.
-fn score_line_items(truth: Option<&Value>, predicted: &[Value]) -> Vec<FieldOutcome> {
+fn score_line_items(
+    truth: Option<&Value>,
+    predicted: &[Value],
+    strictness: Strictness,
+) -> Vec<FieldOutcome> {
     let pred_value = Value::Array(predicted.to_vec());
     let truth_rows: Option<&Vec<Value>> = truth.and_then(Value::as_array);
     let mut main = FieldTally::default();
@@ -467,7 +528,7 @@ fn score_line_items(truth: Option<&Value>, predicted: &[Value]) -> Vec<FieldOutc
                     let Some(t_amount) = text_of(t.get("line_total")) else {
                         continue;
                     };
-                    if !amounts_match(&t_amount, &amount) {
+                    if !Rule::Amount.matches_with(&t_amount, &amount, strictness) {
                         continue;
                     }
                     let sim = text_of(t.get("description"))
@@ -486,12 +547,20 @@ fn score_line_items(truth: Option<&Value>, predicted: &[Value]) -> Vec<FieldOutc
                 for (k, name) in LINE_ITEM_FIELDS.iter().enumerate() {
                     let key = name.trim_start_matches("line_items.");
                     let Some(rule) = Rule::of(name) else { continue };
-                    let (tv, pv) = (text_of(t.get(key)), text_of(p.get(key)));
+                    let (tv, pv) = if key == "unit_code" {
+                        // Labelled where the truth unit is a code.
+                        let tv = text_of(t.get("unit")).filter(|u| is_unit_code(u));
+                        (tv, text_of(p.get(key)))
+                    } else {
+                        (text_of(t.get(key)), text_of(p.get(key)))
+                    };
                     let Some(slot) = subs.get_mut(k) else {
                         continue;
                     };
                     match (tv, pv) {
-                        (Some(tv), Some(pv)) => slot.add(1, 1, u64::from(rule.matches(&tv, &pv))),
+                        (Some(tv), Some(pv)) => {
+                            slot.add(1, 1, u64::from(rule.matches_with(&tv, &pv, strictness)))
+                        }
                         (Some(_), None) => slot.add(1, 0, 0),
                         (None, Some(_)) => slot.unlabelled += 1,
                         (None, None) => {}
@@ -519,11 +588,22 @@ fn score_line_items(truth: Option<&Value>, predicted: &[Value]) -> Vec<FieldOutc
 
 /// Scores a Result JSON against a truth object.
 pub fn score_document(result: &Value, truth: &Value) -> DocScore {
-    score_keys(&result_to_keys(result), truth)
+    score_document_with(result, truth, Strictness::Tolerant)
+}
+
+/// Scores a Result JSON against a truth object, as strictly as asked.
+pub fn score_document_with(result: &Value, truth: &Value, strictness: Strictness) -> DocScore {
+    score_keys_with(&result_to_keys(result), truth, strictness)
 }
 
 /// Scores predictions already mapped by [`result_to_keys`] against a truth object.
 pub fn score_keys(pred: &Value, truth: &Value) -> DocScore {
+    score_keys_with(pred, truth, Strictness::Tolerant)
+}
+
+/// Scores predictions already mapped by [`result_to_keys`] against a truth object, as strictly
+/// as asked.
+pub fn score_keys_with(pred: &Value, truth: &Value, strictness: Strictness) -> DocScore {
     let mut fields = Vec::new();
     for field in FIELDS {
         if field == "line_items" {
@@ -533,7 +613,7 @@ pub fn score_keys(pred: &Value, truth: &Value) -> DocScore {
                 .cloned()
                 .unwrap_or_default();
             let t = truth.get("line_items").filter(|v| !v.is_null());
-            fields.extend(score_line_items(t, &rows));
+            fields.extend(score_line_items(t, &rows, strictness));
             continue;
         }
         let Some(rule) = Rule::of(field) else {
@@ -548,6 +628,7 @@ pub fn score_keys(pred: &Value, truth: &Value) -> DocScore {
             rule,
             text_of(truth.get(field)),
             predicted,
+            strictness,
         ));
     }
     // Keep the documented order: FIELDS then LINE_ITEM_FIELDS.
@@ -740,6 +821,8 @@ mod tests {
         // 3.3333 is 3.33 to the cent, not the predicted 3.34.
         assert_eq!(t("line_items.unit_price"), c(2, 2, 1));
         assert_eq!(t("line_items.vat_rate"), c(2, 2, 2));
+        // Truth units are codes, the rows state none.
+        assert_eq!(t("line_items.unit_code"), c(2, 0, 0));
         assert_eq!(
             s.fields
                 .iter()
@@ -755,6 +838,51 @@ mod tests {
             s.get("buyer_name").map(|o| o.truth.clone()),
             Some(json!("Kunden AG"))
         );
+    }
+
+    #[test]
+    fn exact_comparison() {
+        assert!(texts_equal(
+            "Mineralwasser Medium \n12 x 1,0l PET",
+            " Mineralwasser Medium 12 x 1,0l PET"
+        ));
+        assert!(!texts_equal("Kunden AG", "KUNDEN AG"));
+        assert!(!texts_equal("Kunden AG", "Kunden AG."));
+        for (u, code) in [("C62", true), ("HUR", true), ("H87", true), ("kg", false)] {
+            assert_eq!(is_unit_code(u), code, "{u}");
+        }
+        for u in ["Stk", "12", "KGMS", "M"] {
+            assert!(!is_unit_code(u), "{u}");
+        }
+        let mut r = result_json();
+        r["line_items"][0]["unit_code"] = json!("KGM");
+        r["line_items"][1]["unit_code"] = json!("MTR");
+        r["line_items"][1]["unit_price"] = json!("3.33");
+        let tolerant = score_document(&r, &truth_json());
+        let exact = score_document_with(&r, &truth_json(), Strictness::Exact);
+        let t = |s: &DocScore, f: &str| {
+            let t = s.get(f).map(|o| o.tally).unwrap_or_default();
+            (t.labelled, t.predicted, t.correct)
+        };
+        // `RE-471102` is not `471102`, `DE 123 456 789` not `DE123456789`, the address lacks
+        // its country, 3.33 is not 3.3333.
+        assert_eq!(t(&tolerant, "number"), (1, 1, 1));
+        assert_eq!(t(&exact, "number"), (1, 1, 0));
+        assert_eq!(t(&tolerant, "seller_tax_id"), (1, 1, 1));
+        assert_eq!(t(&exact, "seller_tax_id"), (1, 1, 0));
+        assert_eq!(t(&exact, "seller_address"), (1, 1, 0));
+        assert_eq!(t(&exact, "date"), (1, 1, 1));
+        assert_eq!(t(&exact, "iban"), (1, 1, 1));
+        assert_eq!(t(&exact, "line_items"), (3, 4, 2));
+        assert_eq!(t(&tolerant, "line_items.unit_price"), (2, 2, 2));
+        assert_eq!(t(&exact, "line_items.unit_price"), (2, 2, 1));
+        assert_eq!(t(&exact, "line_items.quantity"), (2, 2, 2));
+        // Scored where the truth unit is a code: KGM right, MTR for MTK wrong.
+        assert_eq!(t(&exact, "line_items.unit_code"), (2, 2, 1));
+        // Amounts equal as decimals, not to the cent.
+        assert!(Rule::Amount.matches_with("9.00", "9", Strictness::Exact));
+        assert!(!Rule::Amount.matches_with("197.65", "197.651", Strictness::Exact));
+        assert!(Rule::Amount.matches("197.65", "197.651"));
     }
 
     #[test]
