@@ -27,7 +27,8 @@
 //! A rule is checked only when every value it needs is stated: BR-CO-10 needs at least one
 //! line, each with a net amount (a MINIMUM or BASIC WL profile has no lines: skipped), and
 //! BT-106; BR-CO-13 needs BT-106 and BT-109; BR-CO-14 BT-110 and at least one breakdown entry,
-//! each with an amount; BR-CO-15 BT-109, BT-110 and BT-112; BR-CO-16 BT-112 and BT-115. The
+//! each with an amount; BR-CO-15 BT-109, BT-110 and BT-112; BR-CO-16 BT-112 and BT-115;
+//! BR-CO-17 the entry's amount and, with a rate that does not round to 0, its base. The
 //! optional terms BT-107, BT-108, BT-113 and BT-114 count as 0 when absent (as the standard
 //! says). An allowance or charge without an amount skips BR-CO-11/12 and the per-category
 //! bases. The per-category bases are skipped when a line lacks a net amount or a rate (category
@@ -35,13 +36,20 @@
 //! allowance, charge or breakdown entry of a non-zero-rated category lacks a rate.
 //!
 //! # Tolerances
-//! EN 16931 states amounts with 2 decimals, so a sum of stated amounts (BR-CO-10 to 16, the
-//! per-category bases) must match to the cent, with no tolerance. Where a summand is stated
-//! with more than 2 decimals (ZUGFeRD 1.0 and EXTENDED line amounts may carry 4), each such
-//! summand may have been rounded on its own: the tolerance is then 0.005 per such summand, at
-//! least 0.01. BR-CO-17 compares the stated VAT amount with `base x rate / 100` rounded half
-//! away from zero to 2 decimals, with a tolerance of 0.01 (the breakdown may be computed from
-//! line VAT amounts rounded one by one). The -09 rules are exact.
+//! As the CEN validation artefacts of EN 16931 check them (the Schematron for CII and for UBL, as
+//! shipped for instance with the Factur-X validation files), so that an invoice those artefacts
+//! accept is not reported here:
+//! - BR-CO-10, 11, 12, 13, 14, 15: the stated amount equals the sum (or difference) of the other
+//!   amounts rounded to 2 decimals (XPath `round`, i.e. half up), exactly: exact to the cent.
+//! - BR-CO-16: exact (no rounding).
+//! - BR-CO-17: the stated VAT amount may differ from `|base| x rate / 100` rounded to 2 decimals
+//!   by at most 1 (one unit of the currency: the breakdown may be the sum of line VAT amounts
+//!   rounded one by one), strictly less than 1 in UBL; a rate that rounds to 0 (or no rate)
+//!   needs a VAT amount that rounds to 0.
+//! - The per-category bases (-08): in CII, the base equals the line sum, the charge sum and the
+//!   allowance sum each rounded to 2 decimals, exactly; in UBL it may differ from the unrounded
+//!   sum by less than 1 (as the UBL artefact allows).
+//! - The -09 rules: exactly 0.
 //!
 //! # Fields
 //! `field` is the JSON pointer of the Result value concerned: `/line_items` (BR-CO-10),
@@ -54,10 +62,10 @@
 //! All arithmetic is checked: a value so large that a sum or product overflows skips the rule,
 //! never panics.
 
-use super::{AllowanceCharge, EInvoice, VatBreakdown};
+use super::{AllowanceCharge, EInvoice, Syntax, VatBreakdown};
 use crate::checks;
 use crate::result::Issue;
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 
 /// The issue code of a violated rule.
 const CODE: &str = "E_INVOICE_RULE";
@@ -90,31 +98,36 @@ impl Findings {
     }
 }
 
-fn cents(n: i64) -> Decimal {
-    Decimal::new(n, 2)
+/// XPath's `round(v * 100) div 100`: to 2 decimals, a half rounded up (towards +infinity).
+fn round2(v: Decimal) -> Option<Decimal> {
+    let scaled = v.checked_mul(Decimal::ONE_HUNDRED)?;
+    let up = scaled.checked_add(Decimal::new(5, 1))?.floor();
+    up.checked_div(Decimal::ONE_HUNDRED)
 }
 
-/// Whether `v` carries digits below the cent.
-fn sub_cent(v: Decimal) -> bool {
-    v.round_dp(2) != v
+/// XPath's `round(v) = 0`: -0.5 <= v < 0.5.
+fn rounds_to_zero(v: Decimal) -> bool {
+    v.checked_add(Decimal::new(5, 1))
+        .is_some_and(|u| u.floor().is_zero())
 }
 
-/// The tolerance of a sum of stated amounts: 0 when every summand is a whole number of cents,
-/// else 0.005 per summand with finer digits, at least 0.01.
-fn sum_tolerance<'a>(summands: impl IntoIterator<Item = &'a Decimal>) -> Decimal {
-    let fine = summands.into_iter().filter(|v| sub_cent(**v)).count();
-    if fine == 0 {
-        return Decimal::ZERO;
-    }
-    Decimal::new(5, 3)
-        .checked_mul(Decimal::from(fine))
-        .unwrap_or(Decimal::MAX)
-        .max(cents(1))
+/// Whether the stated amount is the computed one rounded to the cent; false when rounding
+/// overflows.
+fn to_the_cent(computed: Decimal, stated: Decimal) -> bool {
+    round2(computed) == Some(stated)
 }
 
-/// |a - b| <= tol; false when the difference overflows.
-fn within(a: Decimal, b: Decimal, tol: Decimal) -> bool {
-    a.checked_sub(b).is_some_and(|d| d.abs() <= tol)
+/// |a - b| < tol (or <= tol when `inclusive`); false when the difference overflows.
+fn within(a: Decimal, b: Decimal, tol: Decimal, inclusive: bool) -> bool {
+    a.checked_sub(b).is_some_and(|d| {
+        let d = d.abs();
+        d < tol || (inclusive && d == tol)
+    })
+}
+
+/// Whether the invoice is UBL (whose artefact is more lenient on the category bases).
+fn is_ubl(e: &EInvoice) -> bool {
+    matches!(e.syntax, Syntax::UblInvoice | Syntax::UblCreditNote)
 }
 
 fn checked_sum<'a>(values: impl IntoIterator<Item = &'a Decimal>) -> Option<Decimal> {
@@ -141,8 +154,7 @@ fn br_co_10(e: &EInvoice, f: &mut Findings) {
     let Some(sum) = checked_sum(&nets) else {
         return;
     };
-    let tol = sum_tolerance(nets.iter().chain([&stated]));
-    if !within(sum, stated, tol) {
+    if !to_the_cent(sum, stated) {
         f.warn(
             "BR-CO-10",
             format!(
@@ -179,20 +191,15 @@ fn allowance_charge_total(e: &EInvoice, charge: bool, f: &mut Findings) {
         return;
     };
     match stated {
-        Some(stated) => {
-            let tol = sum_tolerance(amounts.iter().chain([&stated]));
-            if !within(sum, stated, tol) {
-                f.warn(
-                    rule,
-                    format!(
-                        "the {} document-level {what} add up to {sum}, but the total of {what} \
-                         stated is {stated}",
-                        amounts.len()
-                    ),
-                    field,
-                );
-            }
-        }
+        Some(stated) if !to_the_cent(sum, stated) => f.warn(
+            rule,
+            format!(
+                "the {} document-level {what} add up to {sum}, but the total of {what} stated \
+                 is {stated}",
+                amounts.len()
+            ),
+            field,
+        ),
         None if !amounts.is_empty() && !sum.is_zero() => f.warn(
             rule,
             format!(
@@ -201,19 +208,15 @@ fn allowance_charge_total(e: &EInvoice, charge: bool, f: &mut Findings) {
             ),
             field,
         ),
-        None => {}
+        _ => {}
     }
 }
 
-/// `base` combined with each present term: the value, the text ` - label value + label value =
-/// result` (empty when no term is present), and the values used.
-fn combine(
-    base: Decimal,
-    terms: &[(bool, &str, Option<Decimal>)],
-) -> Option<(Decimal, String, Vec<Decimal>)> {
+/// `base` combined with each present term: the value and the text ` - label value + label value
+/// = result` (empty when no term is present).
+fn combine(base: Decimal, terms: &[(bool, &str, Option<Decimal>)]) -> Option<(Decimal, String)> {
     let mut value = base;
     let mut text = String::new();
-    let mut used = vec![base];
     for &(add, label, term) in terms {
         let Some(t) = term else { continue };
         value = if add {
@@ -222,12 +225,11 @@ fn combine(
             value.checked_sub(t)?
         };
         text.push_str(&format!(" {} {label} {t}", if add { '+' } else { '-' }));
-        used.push(t);
     }
     if !text.is_empty() {
         text.push_str(&format!(" = {value}"));
     }
-    Some((value, text, used))
+    Some((value, text))
 }
 
 fn br_co_13(e: &EInvoice, f: &mut Findings) {
@@ -235,7 +237,7 @@ fn br_co_13(e: &EInvoice, f: &mut Findings) {
     let (Some(lines), Some(stated)) = (s.line_total, s.tax_basis_total) else {
         return;
     };
-    let Some((expected, text, used)) = combine(
+    let Some((expected, text)) = combine(
         lines,
         &[
             (false, "allowances", s.allowance_total),
@@ -244,8 +246,7 @@ fn br_co_13(e: &EInvoice, f: &mut Findings) {
     ) else {
         return;
     };
-    let tol = sum_tolerance(used.iter().chain([&stated]));
-    if !within(expected, stated, tol) {
+    if !to_the_cent(expected, stated) {
         f.warn(
             "BR-CO-13",
             format!("sum of line net amounts {lines}{text}, but the total without VAT is {stated}"),
@@ -267,8 +268,7 @@ fn br_co_14(e: &EInvoice, f: &mut Findings) {
     let Some(sum) = checked_sum(&amounts) else {
         return;
     };
-    let tol = sum_tolerance(amounts.iter().chain([&stated]));
-    if !within(sum, stated, tol) {
+    if !to_the_cent(sum, stated) {
         f.warn(
             "BR-CO-14",
             format!(
@@ -290,7 +290,7 @@ fn br_co_15(e: &EInvoice, f: &mut Findings) {
     let Some(expected) = net.checked_add(vat) else {
         return;
     };
-    if !within(expected, total, sum_tolerance([&net, &vat, &total])) {
+    if !to_the_cent(expected, total) {
         f.warn(
             "BR-CO-15",
             format!(
@@ -307,14 +307,13 @@ fn br_co_16(e: &EInvoice, f: &mut Findings) {
     let (Some(total), Some(payable)) = (s.grand_total, s.payable) else {
         return;
     };
-    let Some((expected, text, used)) = combine(
+    let Some((expected, text)) = combine(
         total,
         &[(false, "paid", s.prepaid), (true, "rounding", s.rounding)],
     ) else {
         return;
     };
-    let tol = sum_tolerance(used.iter().chain([&payable]));
-    if !within(expected, payable, tol) {
+    if expected != payable {
         f.warn(
             "BR-CO-16",
             format!("invoice total {total}{text}, but the amount due for payment is {payable}"),
@@ -325,25 +324,53 @@ fn br_co_16(e: &EInvoice, f: &mut Findings) {
 
 fn br_co_17(e: &EInvoice, f: &mut Findings) {
     for (i, b) in e.vat_breakdown.iter().enumerate() {
-        let (Some(base), Some(rate), Some(amount)) = (b.base, b.rate, b.amount) else {
+        let Some(amount) = b.amount else {
+            continue;
+        };
+        let field = Some(format!("/taxes/{i}/amount"));
+        let Some(rate) = b.rate.filter(|r| !rounds_to_zero(*r)) else {
+            // No rate, or one that rounds to 0: the VAT amount must round to 0.
+            if !rounds_to_zero(amount) {
+                let rate = b
+                    .rate
+                    .map(|r| format!("rate {r} %"))
+                    .unwrap_or_else(|| "no rate".into());
+                f.warn(
+                    "BR-CO-17",
+                    format!(
+                        "{}{rate}, but the VAT amount stated is {amount}",
+                        category_prefix(b)
+                    ),
+                    field,
+                );
+            }
+            continue;
+        };
+        let Some(base) = b.base else {
             continue;
         };
         let Some(expected) = base
+            .abs()
             .checked_mul(rate)
             .and_then(|p| p.checked_div(Decimal::ONE_HUNDRED))
-            .map(|v| v.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero))
+            .and_then(round2)
         else {
             continue;
         };
-        if !within(expected, amount, cents(1)) {
+        if !within(amount.abs(), expected, Decimal::ONE, !is_ubl(e)) {
+            let shown = if base.is_sign_negative() {
+                -expected
+            } else {
+                expected
+            };
             f.warn(
                 "BR-CO-17",
                 format!(
-                    "{}taxable amount {base} x rate {rate} % = {expected}, but the VAT amount \
+                    "{}taxable amount {base} x rate {rate} % = {shown}, but the VAT amount \
                      stated is {amount}",
                     category_prefix(b)
                 ),
-                Some(format!("/taxes/{i}/amount")),
+                field,
             );
         }
     }
@@ -467,19 +494,24 @@ fn category_bases(e: &EInvoice, f: &mut Findings) {
         ) else {
             continue;
         };
+        let holds = if is_ubl(e) {
+            let Some(expected) = l.checked_add(c).and_then(|v| v.checked_sub(a)) else {
+                continue;
+            };
+            within(expected, stated, Decimal::ONE, false)
+        } else {
+            let rounded = (round2(l), round2(c), round2(a));
+            let (Some(l), Some(c), Some(a)) = rounded else {
+                continue;
+            };
+            l.checked_add(c).and_then(|v| v.checked_sub(a)) == Some(stated)
+        };
+        if holds {
+            continue;
+        }
         let Some(expected) = l.checked_add(c).and_then(|v| v.checked_sub(a)) else {
             continue;
         };
-        let tol = sum_tolerance(
-            bases
-                .iter()
-                .chain(&line_part)
-                .chain(&charges)
-                .chain(&allowances),
-        );
-        if within(expected, stated, tol) {
-            continue;
-        }
         let mut names: Vec<String> = Vec::new();
         for (_, _, cat) in &group {
             let fam = cat
@@ -668,13 +700,13 @@ mod tests {
                 |e| e.sums.payable = sd("143.35"),
                 Some("/totals/payable"),
             ),
-            // 25.00 x 7.1 % = 1.78, stated 1.75.
+            // 25.00 x 12 % = 3.00, stated 1.75: off by more than 1.
             (
                 "BR-CO-17",
                 |e| {
-                    e.result.line_items[2].vat_rate = Some("7.1".into());
-                    e.allowance_charges[1].vat_rate = sd("7.1");
-                    e.vat_breakdown[1].rate = sd("7.1");
+                    e.result.line_items[2].vat_rate = Some("12".into());
+                    e.allowance_charges[1].vat_rate = sd("12");
+                    e.vat_breakdown[1].rate = sd("12");
                 },
                 Some("/taxes/1/amount"),
             ),
@@ -848,21 +880,90 @@ mod tests {
     }
 
     #[test]
-    fn sub_cent_summands_allow_their_rounding() {
+    fn sums_are_exact_to_the_cent_after_rounding() {
+        // Sub-cent line amounts: the sum rounded to the cent must be the stated one.
         let mut e = consistent();
-        e.line_nets = vec![sd("100.0040"), sd("50.0040"), sd("19.9960")];
+        e.line_nets = vec![sd("100.0020"), sd("50.0020"), sd("19.9960")];
         assert_eq!(fired(&e), Vec::<String>::new());
+        // 150.0050 rounds up to 150.01: the 19 % base is then a cent off (CII: exact).
+        e.line_nets = vec![sd("100.0030"), sd("50.0020"), sd("19.9950")];
+        assert_eq!(fired(&e), vec!["BR-S-08".to_string()]);
         // Whole cents: exact.
         let mut e = consistent();
         e.sums.line_total = sd("170.01");
         assert_eq!(fired(&e), vec!["BR-CO-10".to_string(), "BR-CO-13".into()]);
-        // BR-CO-17 allows a cent either way.
+        // A half cent rounds up (XPath round), also below zero.
+        assert_eq!(round2(d("0.125")), sd("0.13"));
+        assert_eq!(round2(d("-0.125")), sd("-0.12"));
+        assert!(rounds_to_zero(d("-0.5")) && !rounds_to_zero(d("0.5")));
+    }
+
+    #[test]
+    fn vat_amounts_may_be_off_by_one_unit() {
+        // BR-CO-17: 140.00 x 19 % = 26.60; 27.60 is within 1 (CII), 27.61 is not.
+        let off = |e: &mut EInvoice, amount: &str, total_vat: &str, total: &str, due: &str| {
+            e.vat_breakdown[0].amount = sd(amount);
+            e.sums.tax_total = sd(total_vat);
+            e.sums.grand_total = sd(total);
+            e.sums.payable = sd(due);
+        };
         let mut e = consistent();
-        e.vat_breakdown[0].amount = sd("26.61");
-        e.sums.tax_total = sd("28.36");
-        e.sums.grand_total = sd("193.36");
-        e.sums.payable = sd("143.41");
+        off(&mut e, "27.60", "29.35", "194.35", "144.40");
         assert_eq!(fired(&e), Vec::<String>::new());
+        // UBL's artefact wants strictly less than 1.
+        e.syntax = Syntax::UblInvoice;
+        assert_eq!(fired(&e), vec!["BR-CO-17".to_string()]);
+        let mut e = consistent();
+        off(&mut e, "27.61", "29.36", "194.36", "144.41");
+        assert_eq!(fired(&e), vec!["BR-CO-17".to_string()]);
+        // A negative base and amount compare by magnitude.
+        let mut e = consistent();
+        e.vat_breakdown[1].base = sd("-25.00");
+        e.vat_breakdown[1].amount = sd("-2.00");
+        e.vat_breakdown[1].category = Some("S".into());
+        let found = rules(&e);
+        let co17: Vec<_> = found
+            .iter()
+            .filter(|i| i.message.starts_with("BR-CO-17"))
+            .collect();
+        assert!(co17.is_empty(), "{found:?}");
+        // No rate (category O): the amount must round to 0.
+        let mut e = consistent();
+        e.vat_breakdown.push(VatBreakdown {
+            category: Some("O".into()),
+            rate: None,
+            base: sd("0.00"),
+            amount: sd("0.49"),
+        });
+        let found = rules(&e);
+        assert!(
+            !found.iter().any(|i| i.message.starts_with("BR-CO-17")),
+            "{found:?}"
+        );
+        assert!(
+            found.iter().any(|i| i.message.starts_with("BR-O-09")),
+            "{found:?}"
+        );
+        e.vat_breakdown[2].amount = sd("0.50");
+        let found = rules(&e);
+        assert!(
+            found
+                .iter()
+                .any(|i| i.message
+                    == "BR-CO-17: category O: no rate, but the VAT amount stated is 0.50"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn ubl_category_bases_allow_less_than_one_unit() {
+        let mut e = consistent();
+        e.vat_breakdown[0].base = sd("140.50");
+        assert_eq!(fired(&e), vec!["BR-S-08".to_string()]);
+        e.syntax = Syntax::UblCreditNote;
+        assert_eq!(fired(&e), Vec::<String>::new());
+        e.vat_breakdown[0].base = sd("141.00");
+        assert_eq!(fired(&e), vec!["BR-S-08".to_string()]);
     }
 
     #[test]
