@@ -389,6 +389,7 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
         } else {
             PartyRole::Seller
         };
+        let mut accounts = fill::Accounts::default();
         for m in s.all("SpecifiedTradeSettlementPaymentMeans") {
             let acct = m.child("PayeePartyCreditorFinancialAccount");
             let inst = m.child("PayeeSpecifiedCreditorFinancialInstitution");
@@ -406,10 +407,9 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
                 swift_bic: inst.and_then(|i| i.text_at(&["BICID"])).map(str::to_string),
                 party: Some(owner),
             };
-            if (b.iban.is_some() || b.account_number.is_some()) && !r.bank_accounts.contains(&b) {
-                r.bank_accounts.push(b);
-            }
+            accounts.push(b);
         }
+        r.bank_accounts = accounts.list;
 
         // Payment terms and due date.
         let terms: Vec<&str> = s

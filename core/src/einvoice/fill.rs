@@ -112,6 +112,28 @@ pub fn description(name: Option<&str>, desc: Option<&str>) -> Option<String> {
     }
 }
 
+/// Bank accounts without repeats (several payment means may name the same account), in
+/// linear time.
+#[derive(Default)]
+pub struct Accounts {
+    seen: std::collections::HashSet<String>,
+    /// The accounts, in document order.
+    pub list: Vec<crate::result::BankAccount>,
+}
+
+impl Accounts {
+    /// Adds an account that names an IBAN or an account number, unless already there.
+    pub fn push(&mut self, b: crate::result::BankAccount) {
+        if (b.iban.is_some() || b.account_number.is_some())
+            && self
+                .seen
+                .insert(serde_json::to_string(&b).expect("account serialises"))
+        {
+            self.list.push(b);
+        }
+    }
+}
+
 /// An `xs:boolean` (`true`/`false`/`1`/`0`).
 pub fn boolean(s: Option<&str>) -> Option<bool> {
     match s?.trim() {

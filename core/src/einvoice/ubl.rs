@@ -203,6 +203,7 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
     } else {
         PartyRole::Seller
     };
+    let mut accounts = fill::Accounts::default();
     for m in root.all("PaymentMeans") {
         let Some(acct) = m.child("PayeeFinancialAccount") else {
             continue;
@@ -231,10 +232,9 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
                 .map(str::to_string),
             party: Some(owner),
         };
-        if !r.bank_accounts.contains(&b) {
-            r.bank_accounts.push(b);
-        }
+        accounts.push(b);
     }
+    r.bank_accounts = accounts.list;
     let terms: Vec<&str> = root
         .all_at(&["PaymentTerms", "Note"])
         .into_iter()

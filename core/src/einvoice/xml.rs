@@ -203,7 +203,7 @@ fn own_ns(e: &BytesStart<'_>) -> Result<Option<String>> {
     let qname = e.name();
     let qname = qname.as_ref();
     let prefix = qname.iter().position(|&b| b == b':').map(|i| &qname[..i]);
-    for a in e.attributes() {
+    for a in e.attributes().with_checks(false) {
         let a = a.map_err(corrupt)?;
         let key = a.key.as_ref();
         let matches = match prefix {
@@ -245,6 +245,8 @@ struct Builder {
     name_ids: HashMap<Box<str>, u32>,
     /// Open elements: (node id, last child id, own text).
     stack: Vec<(u32, u32, String)>,
+    /// The interned qualified attribute names of the element being opened.
+    keys: Vec<u32>,
 }
 
 impl Builder {
@@ -282,9 +284,14 @@ impl Builder {
         }
         let name = self.intern(local(e.name().as_ref()))?;
         let attr_start = self.doc.attrs.len() as u32;
-        for a in e.attributes().with_checks(true) {
+        // Duplicate attributes are found by sorting the interned qualified names (quick-xml's
+        // own check is quadratic in the number of attributes).
+        self.keys.clear();
+        for a in e.attributes().with_checks(false) {
             let a = a.map_err(corrupt)?;
             let key = a.key.as_ref();
+            let qualified = self.intern(key)?;
+            self.keys.push(qualified);
             if key == b"xmlns" || key.starts_with(b"xmlns:") {
                 continue;
             }
@@ -292,6 +299,10 @@ impl Builder {
             let name = self.intern(local(key))?;
             let value = self.push_text(&value);
             self.doc.attrs.push(Attr { name, value });
+        }
+        self.keys.sort_unstable();
+        if self.keys.windows(2).any(|w| w[0] == w[1]) {
+            return Err(corrupt("an element has the same attribute twice"));
         }
         let id = self.doc.nodes.len() as u32;
         self.doc.nodes.push(Node {
@@ -352,6 +363,7 @@ pub fn read(bytes: &[u8]) -> Result<Doc> {
         },
         name_ids: HashMap::new(),
         stack: Vec::new(),
+        keys: Vec::new(),
     };
     loop {
         let at = reader.buffer_position();
@@ -491,6 +503,28 @@ mod tests {
         let big = vec![b' '; MAX_BYTES + 1];
         let (c, _) = code(read(&big));
         assert_eq!(c, crate::ErrorCode::FileTooLarge);
+    }
+
+    #[test]
+    fn many_attributes_on_one_element() {
+        // 200,000 distinct attributes: read in one pass (a quadratic duplicate check would take
+        // minutes), and a duplicate among them is found.
+        let mut s = String::from("<r");
+        for i in 0..200_000 {
+            s.push_str(&format!(" a{i}=\"\""));
+        }
+        let ok = format!("{s}/>");
+        let doc = read(ok.as_bytes()).unwrap();
+        assert_eq!(doc.root().attr("a199999"), Some(""));
+        let dup = format!("{s} a7=\"x\"/>");
+        let (c, m) = code(read(dup.as_bytes()));
+        assert_eq!(c, crate::ErrorCode::CorruptFile);
+        assert!(m.contains("same attribute twice"), "{m}");
+        // The root's namespace is looked up without the quadratic check too.
+        assert_eq!(
+            root_of(ok.as_bytes(), MAX_BYTES).map(|r| r.0),
+            Some("r".into())
+        );
     }
 
     #[test]
