@@ -16,9 +16,6 @@
 pub mod crosscheck;
 pub use crosscheck::{CrossCheck, crosscheck};
 
-pub mod crosscheck;
-pub use crosscheck::{CrossCheck, crosscheck};
-
 use crate::result::DocumentResult;
 use rust_decimal::Decimal;
 
