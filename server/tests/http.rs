@@ -916,6 +916,62 @@ fn odd_uploads_become_rejected_documents_not_errors() {
 }
 
 #[test]
+fn xml_e_invoices_are_accepted_uploads() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, key) = company_and_key(dir.path(), 10);
+    let s = Server::start(dir.path(), &[]);
+    let files = vec![
+        (
+            "rechnung.xml".to_string(),
+            std::fs::read(fixture("einvoice_cii.xml")).unwrap(),
+        ),
+        (
+            "facturx.pdf".to_string(),
+            std::fs::read(fixture("einvoice_facturx_en16931.pdf")).unwrap(),
+        ),
+        (
+            "catalog.xml".to_string(),
+            b"<?xml version=\"1.0\"?><catalog><book/></catalog>".to_vec(),
+        ),
+    ];
+    let (st, created) = upload(&s, &key, "xml-1", form_bytes(files));
+    assert_eq!(st, 202, "{created}");
+    let v = wait_final(&s, &key, created["operation_id"].as_str().unwrap(), LONG);
+    let xml = &v["documents"][0];
+    assert_eq!(xml["status"], "PROCESSED", "{xml}");
+    assert_eq!(xml["result"]["document"]["number"], "FV/2024/03/120");
+    assert_eq!(xml["result"]["totals"]["total"], "2424.66");
+    assert_eq!(xml["result"]["evidence"], json!({}));
+    assert_eq!(xml["pages_count"], 0, "{xml}");
+    let truth: Value = serde_json::from_slice(
+        &std::fs::read(fixture("einvoice_facturx_en16931.truth.json")).unwrap(),
+    )
+    .unwrap();
+    let pdf = &v["documents"][1];
+    assert_eq!(
+        pdf["result"]["document"]["number"], truth["number"],
+        "{pdf}"
+    );
+    assert_eq!(
+        pdf["result"]["confidence"]["fields"]["/document/number"],
+        1.0
+    );
+    let other = &v["documents"][2];
+    assert_eq!(other["error"]["code"], "UNSUPPORTED_FILE_TYPE", "{other}");
+    // The stored XML is served back as XML.
+    let doc_id = xml["document_id"].as_str().unwrap();
+    let (st, arts) = get(&s, &key, &format!("/api/v1/documents/{doc_id}/artifacts"));
+    assert_eq!(st, 200, "{arts}");
+    let src = arts["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "source_file")
+        .unwrap();
+    assert_eq!(src["content_type"], "application/xml");
+}
+
+#[test]
 fn per_company_limits_reject_files_and_pages() {
     let dir = tempfile::tempdir().unwrap();
     let c = admin(
