@@ -44,7 +44,10 @@ const REF_ID: &[&str] = &["IssuerAssignedID", "ID"];
 
 fn party(p: El<'_>) -> Party {
     let mut out = Party {
-        name: p.text_at(&["Name"]).map(str::to_string),
+        name: p
+            .text_at(&["Name"])
+            .or_else(|| p.text_at(&["SpecifiedLegalOrganization", "TradingBusinessName"]))
+            .map(str::to_string),
         registration_id: p
             .text_at(&["SpecifiedLegalOrganization", "ID"])
             .map(str::to_string),

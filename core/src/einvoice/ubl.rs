@@ -60,7 +60,13 @@ fn party(p: El<'_>) -> Party {
     }
     let contact = p.child("Contact");
     out.phone = text(contact, &["Telephone"]);
-    out.email = text(contact, &["ElectronicMail"]);
+    // The contact's e-mail, else an electronic address (BT-34 / BT-49) in the e-mail scheme.
+    out.email = text(contact, &["ElectronicMail"]).or_else(|| {
+        p.all("EndpointID")
+            .find(|e| e.attr("schemeID") == Some("EM"))
+            .and_then(|e| e.text())
+            .map(str::to_string)
+    });
     out
 }
 
@@ -212,7 +218,13 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
             continue;
         };
         let compact: String = id.split_whitespace().collect::<String>().to_uppercase();
-        let is_iban = crate::checks::iban_is_valid(&compact);
+        // An IBAN by its shape (country, check digits, up to 30 letters or digits), valid or
+        // not: the validation stage checks it like any other IBAN.
+        let b = compact.as_bytes();
+        let is_iban = (15..=34).contains(&b.len())
+            && b[..2].iter().all(u8::is_ascii_uppercase)
+            && b[2..4].iter().all(u8::is_ascii_digit)
+            && b.iter().all(u8::is_ascii_alphanumeric);
         let branch = acct.child("FinancialInstitutionBranch");
         let b = BankAccount {
             iban: is_iban.then(|| compact.clone()),
@@ -595,7 +607,7 @@ mod tests {
 <cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>
 <cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>
 <cac:AccountingSupplierParty><cac:Party><cac:PartyLegalEntity><cbc:RegistrationName>Elektro Weber GmbH</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party></cac:AccountingSupplierParty>
-<cac:AccountingCustomerParty><cac:Party><cac:PartyName><cbc:Name>Café Sonnenschein</cbc:Name></cac:PartyName></cac:Party></cac:AccountingCustomerParty>
+<cac:AccountingCustomerParty><cac:Party><cbc:EndpointID schemeID="EM">buyer@cafe.example</cbc:EndpointID><cac:PartyName><cbc:Name>Café Sonnenschein</cbc:Name></cac:PartyName></cac:Party></cac:AccountingCustomerParty>
 <cac:PaymentMeans><cbc:PaymentMeansCode>58</cbc:PaymentMeansCode><cbc:PaymentDueDate>2024-05-16</cbc:PaymentDueDate><cac:PayeeFinancialAccount><cbc:ID>DE89370400440532013000</cbc:ID></cac:PayeeFinancialAccount></cac:PaymentMeans>
 <cac:TaxTotal><cbc:TaxAmount currencyID="EUR">19.00</cbc:TaxAmount><cac:TaxSubtotal><cbc:TaxableAmount currencyID="EUR">100.00</cbc:TaxableAmount><cbc:TaxAmount currencyID="EUR">19.00</cbc:TaxAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>
 <cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="EUR">100.00</cbc:LineExtensionAmount><cbc:TaxExclusiveAmount currencyID="EUR">100.00</cbc:TaxExclusiveAmount><cbc:TaxInclusiveAmount currencyID="EUR">119.00</cbc:TaxInclusiveAmount><cbc:PayableAmount currencyID="EUR">119.00</cbc:PayableAmount></cac:LegalMonetaryTotal>
@@ -617,6 +629,14 @@ mod tests {
             Some("DE89370400440532013000")
         );
         assert_eq!(r.bank_accounts[0].party, Some(PartyRole::Seller));
+        assert_eq!(r.parties.buyer.email.as_deref(), Some("buyer@cafe.example"));
+        // An IBAN with a wrong check digit is still the IBAN (validation flags it).
+        let x = CREDIT_NOTE.replace("DE89370400440532013000", "DE00370400440532013000");
+        let e2 = parse(x.as_bytes()).unwrap();
+        assert_eq!(
+            e2.result.bank_accounts[0].iban.as_deref(),
+            Some("DE00370400440532013000")
+        );
         // Amounts keep the signs the XML states: positive totals owed back, one negative line.
         assert_eq!(r.totals.total.as_deref(), Some("119.00"));
         assert_eq!(r.line_items[0].quantity.as_deref(), Some("3"));

@@ -395,7 +395,23 @@ pub fn read(bytes: &[u8]) -> Result<Doc> {
                     .map_err(|_| corrupt(format!("CDATA at byte {at} is not UTF-8")))?;
                 b.text(s)?;
             }
-            Event::Decl(_) | Event::Comment(_) | Event::PI(_) => {}
+            Event::Decl(d) => {
+                // Read as UTF-8 whatever is declared: refuse a declared other encoding only
+                // where the bytes are not UTF-8 (plain ASCII content is the same either way).
+                if let Some(Ok(enc)) = d.encoding()
+                    && !matches!(
+                        enc.to_ascii_lowercase().as_slice(),
+                        b"utf-8" | b"utf8" | b"us-ascii" | b"ascii"
+                    )
+                    && std::str::from_utf8(bytes).is_err()
+                {
+                    return Err(corrupt(format!(
+                        "the encoding {} is not supported (e-invoices are UTF-8)",
+                        String::from_utf8_lossy(&enc)
+                    )));
+                }
+            }
+            Event::Comment(_) | Event::PI(_) => {}
             Event::Eof => break,
         }
     }
@@ -445,6 +461,16 @@ mod tests {
         assert_eq!(root.text_at(&["A", "C"]), Some("<raw> &"));
         assert_eq!(root.text_at(&["A", "D"]), None);
         assert_eq!(root.text(), None);
+    }
+
+    #[test]
+    fn declared_encodings() {
+        let ascii = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>x</a>";
+        assert_eq!(read(ascii).unwrap().root().text(), Some("x"));
+        let (_, m) = code(read(
+            b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>\xE4</a>",
+        ));
+        assert!(m.contains("ISO-8859-1 is not supported"), "{m}");
     }
 
     #[test]
@@ -541,6 +567,7 @@ mod tests {
             b"not xml",
             b"<a>\xFF\xFE</a>",
             b"\xFF\xFE<\0a\0/\0>\0",
+            b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>\xE4</a>",
             b"<a attr=noquotes/>",
         ] {
             let (c, m) = code(read(bad));
