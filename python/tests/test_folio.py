@@ -41,6 +41,21 @@ def test_path_pathlike_and_bytes_give_the_same_result(engine: folio.Engine) -> N
     assert json.loads(text) == by_str
 
 
+def test_xml_e_invoices_are_read_and_other_xml_is_refused(engine: folio.Engine) -> None:
+    r = engine.recognize(DOCS / "einvoice_ubl_invoice.xml")
+    truth = json.loads((DOCS / "einvoice_ubl_invoice.truth.json").read_text(encoding="utf-8"))
+    assert r["document"]["number"] == truth["number"]
+    assert r["totals"]["total"] == truth["total"]
+    assert r["evidence"] == {}
+    assert r["confidence"]["fields"]["/document/number"] == 1.0
+    # The same bytes without a file name: the type is decided by content.
+    assert engine.recognize((DOCS / "einvoice_ubl_invoice.xml").read_bytes()) == r
+    with pytest.raises(folio.UnsupportedFileError) as e:
+        engine.recognize(b'<?xml version="1.0"?><catalog/>')
+    assert e.value.code == "UNSUPPORTED_FILE_TYPE"
+    assert "not an e-invoice" in str(e.value)
+
+
 def test_options_pages_heavy_languages(engine: folio.Engine) -> None:
     r = engine.recognize(DOCS / "bad_too_many_pages.pdf", pages="1,3-4")
     assert r["super_ai_used"] is False

@@ -47,6 +47,28 @@ fn one_file_prints_the_result_json() {
 }
 
 #[test]
+fn an_xml_e_invoice_is_recognised() {
+    let xml = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/docs/einvoice_cii.xml");
+    let out = folio(&["recognize", &xml.to_string_lossy()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["document"]["number"], "FV/2024/03/120");
+    assert_eq!(v["document"]["currency"], "PLN");
+    // Any other XML: a coded error.
+    let dir = tempfile::tempdir().unwrap();
+    let other = write(dir.path(), "feed.xml", b"<?xml version=\"1.0\"?><rss/>");
+    let out = folio(&["recognize", &other]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(v["code"], "UNSUPPORTED_FILE_TYPE");
+}
+
+#[test]
 fn bad_file_prints_a_coded_error_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let empty = write(dir.path(), "empty.pdf", b"");
