@@ -8,12 +8,12 @@ use crate::result::DocumentType;
 /// (commercial, corrected 384, prepayment 386, self-billed 389, factored 393, partial and final
 /// construction invoices, debit notes ...) are INVOICE; credit notes of every kind (381, 261
 /// self-billed, 262 consolidated, 396 factored, 532 forwarder's, 81/83 ...) CREDIT_NOTE; 325
-/// and 331 proforma PROFORMA_INVOICE. 388 "tax invoice" is the ordinary invoice of the Peppol
+/// proforma PROFORMA_INVOICE. 388 "tax invoice" is the ordinary invoice of the Peppol
 /// networks that use it, so INVOICE (the Result's TAX_INVOICE is the Ukrainian / Russian
 /// document of that name). `None` for a code outside these lists.
 pub fn document_type(code: &str) -> Option<DocumentType> {
     let t = match code.trim() {
-        "71" | "80" | "82" | "84" | "102" | "218" | "219" | "326" | "380" | "382" | "383"
+        "71" | "80" | "82" | "84" | "218" | "219" | "326" | "331" | "380" | "382" | "383"
         | "384" | "385" | "386" | "387" | "388" | "389" | "390" | "393" | "394" | "395" | "456"
         | "527" | "575" | "623" | "633" | "751" | "780" | "875" | "876" | "877" | "935" => {
             DocumentType::Invoice
@@ -21,7 +21,7 @@ pub fn document_type(code: &str) -> Option<DocumentType> {
         "81" | "83" | "261" | "262" | "296" | "308" | "381" | "396" | "420" | "458" | "532" => {
             DocumentType::CreditNote
         }
-        "325" | "331" => DocumentType::ProformaInvoice,
+        "325" => DocumentType::ProformaInvoice,
         _ => return None,
     };
     Some(t)
