@@ -138,7 +138,9 @@ pub struct EInvoice {
     pub sums: Sums,
     /// The VAT breakdown (one entry per category and rate).
     pub vat_breakdown: Vec<VatBreakdown>,
-    /// Each line's net amount, in document order (`None` where a line states none).
+    /// Each line's net amount, in document order (`None` where a line states none): the lines
+    /// that count into the line total BT-106, so without the `GROUP` and `INFORMATION` lines of a
+    /// CII EXTENDED invoice (shorter than `result.line_items` when it has such lines).
     pub line_nets: Vec<Option<Decimal>>,
     /// Document-level allowances and charges (line-level ones are inside their line's net).
     pub allowance_charges: Vec<AllowanceCharge>,
