@@ -62,7 +62,9 @@
 //! punctuation count); numbers and tax ids equal after trimming (no prefix dropped); amounts,
 //! unit prices and line totals equal as decimals (`"3.3333"` is not `"3.33"`; `"9.00"` is
 //! `"9"`); IBANs, dates, currencies, quantities and rates as above. Line-item rows are then
-//! matched by equal net amounts as decimals.
+//! matched by equal net amounts as decimals, and a row without a net amount matches a truth row
+//! without one (an e-invoice line that states none, e.g. a text or group line, is carried by the
+//! XML all the same: its other fields are scored).
 
 use crate::difflib;
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -516,19 +518,23 @@ fn score_line_items(
             main.predicted = predicted.len() as u64;
             let mut used = vec![false; rows.len()];
             for p in predicted {
-                let Some(amount) = text_of(p.get("line_total")) else {
+                let amount = text_of(p.get("line_total"));
+                if amount.is_none() && strictness == Strictness::Tolerant {
                     continue;
-                };
+                }
                 let desc = text_of(p.get("description")).unwrap_or_default();
                 let mut best: Option<(usize, f64)> = None;
                 for (i, t) in rows.iter().enumerate() {
                     if used.get(i).copied().unwrap_or(true) {
                         continue;
                     }
-                    let Some(t_amount) = text_of(t.get("line_total")) else {
-                        continue;
+                    let same = match (text_of(t.get("line_total")), &amount) {
+                        (Some(ta), Some(a)) => Rule::Amount.matches_with(&ta, a, strictness),
+                        // Both without one (exact comparison only, see above).
+                        (None, None) => true,
+                        _ => false,
                     };
-                    if !Rule::Amount.matches_with(&t_amount, &amount, strictness) {
+                    if !same {
                         continue;
                     }
                     let sim = text_of(t.get("description"))
@@ -879,6 +885,17 @@ mod tests {
         assert_eq!(t(&exact, "line_items.quantity"), (2, 2, 2));
         // Scored where the truth unit is a code: KGM right, MTR for MTK wrong.
         assert_eq!(t(&exact, "line_items.unit_code"), (2, 2, 1));
+        // Rows without a net amount match each other in exact comparison only.
+        let pred = json!({"line_items": [
+            {"description": "Gruppe", "line_total": null},
+            {"description": "Apfel", "line_total": "1.00"}]});
+        let truth = json!({"line_items": [
+            {"description": "Apfel", "line_total": "1.00"},
+            {"description": "Gruppe", "line_total": null}]});
+        let exact = score_keys_with(&pred, &truth, Strictness::Exact);
+        assert_eq!(t(&exact, "line_items"), (2, 2, 2));
+        assert_eq!(t(&exact, "line_items.description"), (2, 2, 2));
+        assert_eq!(t(&score_keys(&pred, &truth), "line_items"), (2, 2, 1));
         // Amounts equal as decimals, not to the cent.
         assert!(Rule::Amount.matches_with("9.00", "9", Strictness::Exact));
         assert!(!Rule::Amount.matches_with("197.65", "197.651", Strictness::Exact));

@@ -1,14 +1,23 @@
 //! Accuracy of the engine over a directory of labelled documents.
 //!
 //! ```text
-//! accuracy [--jobs N] [--boxes] [--json OUT] [--limit N] [--show-errors FIELD] DIR
+//! accuracy [--jobs N] [--boxes] [--json OUT] [--limit N] [--show-errors FIELD] [--exact]
+//!          [--einvoice] [--show-warnings CODE] DIR
 //! ```
 //!
 //! Every `<id>.truth.json` in DIR (recursively) with its document beside it (`<id>.pdf`,
 //! `<id>.jpg`, ...) is recognised with `Engine::new(EngineConfig::default())`; with `--boxes`,
 //! `<id>.boxes.txt` (SROIE OCR lines) is turned into a text page and run through
 //! `Engine::recognize_text_pages` instead. Documents run in parallel on `--jobs` threads
-//! (default: the number of cores). Scoring follows `folio_bench::score`.
+//! (default: the number of cores). Scoring follows `folio_bench::score`; `--exact` compares
+//! values exactly ([`Strictness::Exact`]: for the e-invoice path, whose values come from the XML).
+//!
+//! Every run also counts the documents whose Result carries each validation warning code
+//! (`E_INVOICE_MISMATCH` on a set whose pages agree with their XML counts false alarms);
+//! `--show-warnings CODE` lists them with their messages. `--einvoice` also runs the e-invoice
+//! stage alone on each input (`einvoice::find` over a PDF's attachments, `einvoice::parse` on an
+//! XML file) and reports in how many documents an invoice XML was found and parsed, with its
+//! syntax and attachment name per document in the JSON.
 //!
 //! Tesseract parallelises inside a page with OpenMP, which reads `OMP_THREAD_LIMIT` once, when
 //! the library is loaded; documents already run in parallel here, so extra OpenMP threads only
@@ -17,11 +26,11 @@
 //! `OMP_THREAD_LIMIT=1` before anything is loaded.
 
 use clap::Parser;
-use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
+use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind, einvoice};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
-    DocScore, FIELDS, FieldTally, LINE_ITEM_FIELDS, Scoreboard, score_document,
+    DocScore, FIELDS, FieldTally, LINE_ITEM_FIELDS, Scoreboard, Strictness, score_document_with,
 };
 use rayon::prelude::*;
 use serde_json::{Value, json};
@@ -60,6 +69,15 @@ struct Args {
     /// Only the documents whose ids are listed in this file (one per line).
     #[arg(long, value_name = "FILE")]
     ids: Option<PathBuf>,
+    /// Compare values exactly (texts but for white space, ids, amounts as decimals).
+    #[arg(long)]
+    exact: bool,
+    /// Also run the e-invoice stage alone on each input and count the XMLs found and parsed.
+    #[arg(long)]
+    einvoice: bool,
+    /// Print the documents whose Result carries the warning CODE, with its messages.
+    #[arg(long, value_name = "CODE")]
+    show_warnings: Vec<String>,
     /// Directory searched (recursively) for `*.truth.json`.
     dir: PathBuf,
 }
@@ -70,6 +88,22 @@ struct DocRun {
     seconds: f64,
     error: Option<(String, String)>,
     score: DocScore,
+    /// The Result's validation warnings (code, field, message).
+    warnings: Vec<(String, Option<String>, String)>,
+    /// What the e-invoice stage alone found (with `--einvoice`).
+    einvoice: Option<Probe>,
+}
+
+/// The e-invoice stage run alone on one input.
+struct Probe {
+    /// The syntax of the invoice XML found and parsed (`None`: none).
+    syntax: Option<&'static str>,
+    /// Its specification identifier (profile).
+    guideline: Option<String>,
+    /// The attachment it was read from.
+    attachment: Option<String>,
+    /// Why an XML was not used (`E_INVOICE_UNREADABLE` messages, or the parse error).
+    unreadable: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -132,6 +166,11 @@ fn run(args: &Args) -> Result<(), String> {
         ..EngineConfig::default()
     };
     let engine = Engine::new(config).map_err(|e| format!("engine: {e}"))?;
+    let strictness = if args.exact {
+        Strictness::Exact
+    } else {
+        Strictness::Tolerant
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -151,7 +190,10 @@ fn run(args: &Args) -> Result<(), String> {
     let runs: Vec<DocRun> = pool.install(|| {
         docs.into_par_iter()
             .map(|doc| {
-                let r = run_one(&engine, doc, args.boxes);
+                let mut r = run_one(&engine, doc, args.boxes, strictness);
+                if args.einvoice && !args.boxes {
+                    r.einvoice = Some(probe(&engine, &r.doc.input));
+                }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if tty {
                     eprint!("\r{n}/{total}");
@@ -197,6 +239,25 @@ fn run(args: &Args) -> Result<(), String> {
     for (code, n) in &errors {
         println!("  error {code}: {n}");
     }
+    let warned = warning_documents(&runs);
+    let list: Vec<String> = warned.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    println!("documents with warning: {}", list.join(", "));
+    if args.einvoice {
+        let probed = runs.iter().filter_map(|r| r.einvoice.as_ref());
+        let (found, unreadable) = probed.fold((0, 0), |(f, u), p| {
+            (
+                f + usize::from(p.syntax.is_some()),
+                u + usize::from(!p.unreadable.is_empty()),
+            )
+        });
+        println!(
+            "e-invoice XML found and parsed: {found} of {} documents ({unreadable} with an XML not used)",
+            runs.len()
+        );
+    }
+    for code in &args.show_warnings {
+        show_warnings(&runs, code);
+    }
     for field in &args.show_errors {
         show_errors(&runs, field);
     }
@@ -223,7 +284,7 @@ fn median(sorted: &[f64]) -> f64 {
 
 /// Recognises and scores one document; an engine error scores as an empty result (every
 /// labelled field missed) and is recorded with its code.
-fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool) -> DocRun {
+fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool, strictness: Strictness) -> DocRun {
     let start = Instant::now();
     let outcome = recognize(engine, &doc, boxes);
     let seconds = start.elapsed().as_secs_f64();
@@ -234,8 +295,24 @@ fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool) -> DocRun {
         Ok(v) => (v, None),
         Err(e) => (json!({}), Some(e)),
     };
+    let warnings = result
+        .pointer("/validation/warnings")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|w| {
+                    let s = |k: &str| w.get(k).and_then(Value::as_str).map(str::to_string);
+                    (
+                        s("code").unwrap_or_default(),
+                        s("field"),
+                        s("message").unwrap_or_default(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let score = match &truth {
-        Some(t) => score_document(&result, t),
+        Some(t) => score_document_with(&result, t, strictness),
         None => {
             error.get_or_insert(("BAD_TRUTH".into(), "truth file unreadable".into()));
             DocScore::default()
@@ -246,7 +323,90 @@ fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool) -> DocRun {
         seconds,
         error,
         score,
+        warnings,
+        einvoice: None,
     }
+}
+
+/// The e-invoice stage alone: `einvoice::find` over a PDF's attachments, `einvoice::parse` on
+/// an XML file.
+fn probe(engine: &Engine, input: &Path) -> Probe {
+    let mut p = Probe {
+        syntax: None,
+        guideline: None,
+        attachment: None,
+        unreadable: Vec::new(),
+    };
+    let bytes = match std::fs::read(input) {
+        Ok(b) => b,
+        Err(e) => {
+            p.unreadable.push(e.to_string());
+            return p;
+        }
+    };
+    let ext = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let invoice = match ext.as_deref() {
+        Some("xml") => einvoice::parse(&bytes)
+            .map_err(|e| p.unreadable.push(e.to_string()))
+            .ok(),
+        Some("pdf") => match folio::pdf::PdfLib::get(engine.config().pdfium_library.as_deref()) {
+            Ok(lib) => {
+                let found = einvoice::find(lib, &bytes, false);
+                p.attachment = found.attachment;
+                p.unreadable
+                    .extend(found.warnings.into_iter().map(|w| w.message));
+                found.invoice
+            }
+            Err(e) => {
+                p.unreadable.push(e.to_string());
+                None
+            }
+        },
+        _ => None,
+    };
+    if let Some(e) = invoice {
+        p.syntax = Some(e.syntax.as_str());
+        p.guideline = e.guideline;
+    }
+    p
+}
+
+/// How many documents carry each warning code.
+fn warning_documents(runs: &[DocRun]) -> BTreeMap<String, u64> {
+    let mut out: BTreeMap<String, u64> = BTreeMap::new();
+    for r in runs {
+        let mut codes: Vec<&str> = r.warnings.iter().map(|w| w.0.as_str()).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        for c in codes {
+            *out.entry(c.to_string()).or_default() += 1;
+        }
+    }
+    out
+}
+
+fn show_warnings(runs: &[DocRun], code: &str) {
+    println!();
+    println!("documents with warning {code}:");
+    let mut n = 0;
+    for r in runs {
+        let hits: Vec<_> = r.warnings.iter().filter(|w| w.0 == code).collect();
+        if hits.is_empty() {
+            continue;
+        }
+        n += 1;
+        for (_, field, message) in hits {
+            println!(
+                "  {}: {}: {message}",
+                r.doc.id,
+                field.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    println!("  {n} documents");
 }
 
 fn recognize(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Value, (String, String)> {
@@ -383,6 +543,13 @@ fn report_json(
                 "input": path_str(&r.doc.input),
                 "seconds": r.seconds,
                 "error": r.error.as_ref().map(|(c, m)| json!({"code": c, "message": m})),
+                "warnings": r.warnings.iter().map(|(c, f, m)| json!({"code": c, "field": f, "message": m})).collect::<Vec<_>>(),
+                "einvoice": r.einvoice.as_ref().map(|p| json!({
+                    "syntax": p.syntax,
+                    "guideline": p.guideline,
+                    "attachment": p.attachment,
+                    "unreadable": p.unreadable,
+                })),
                 "fields": r.score.fields,
             })
         })
@@ -390,6 +557,9 @@ fn report_json(
     json!({
         "dir": path_str(&args.dir),
         "mode": if args.boxes { "boxes" } else { "file" },
+        "exact": args.exact,
+        "warning_documents": warning_documents(runs),
+        "einvoice_found": args.einvoice.then(|| runs.iter().filter(|r| r.einvoice.as_ref().is_some_and(|p| p.syntax.is_some())).count()),
         "jobs": jobs,
         "documents": runs.len(),
         "errors": errors,

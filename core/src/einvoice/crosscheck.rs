@@ -21,6 +21,9 @@
 //!   while the XML's is printed too chose among the page's values: no disagreement);
 //! - the visual reading has a value for the field (a page that shows no value for a field, e.g.
 //!   one only the XML carries, is never a mismatch) and it differs from the XML's;
+//! - the page prints that value (found as the XML's values are): a value the visual reading
+//!   derived (a VAT total computed from the totals of a page that prints only the VAT of each
+//!   rate) is not what the page shows;
 //! - that value is no value the XML states elsewhere (the VAT of one rate read as the VAT total,
 //!   the buyer's VAT id read as the seller's, the order number read as the invoice number: the
 //!   visual reading mislabelled a value the XML has, the page does not contradict it);
@@ -294,7 +297,11 @@ impl<'a> Checker<'a> {
             return;
         };
         let ocr = at.is_some_and(|a| a.source == Source::Ocr);
-        if !warn || self.stated(kind, seen) || ocr && one_glyph_apart(seen, xml) {
+        if !warn
+            || self.stated(kind, seen)
+            || ocr && one_glyph_apart(seen, xml)
+            || self.spans(kind, seen).is_empty()
+        {
             return;
         }
         self.out.warnings.push(Issue {
@@ -660,6 +667,15 @@ mod tests {
         ];
         let v = visual(|r| r.totals.vat = Some("19.00".into()));
         assert_eq!(run(&lines, &e, &v), CrossCheck::default());
+        // The visual value is printed nowhere (derived from other amounts).
+        let v = visual(|r| r.totals.vat = Some("11.40".into()));
+        assert_eq!(run(&lines, &e, &v), CrossCheck::default());
+        // Printed, and stated nowhere in the XML: the page shows another VAT.
+        let lines = [
+            ("MwSt. 19 % 19,00", 10.0, 50.0),
+            ("MwSt. 11,40", 10.0, 70.0),
+        ];
+        assert_eq!(run(&lines, &e, &v).warnings.len(), 1);
     }
 
     #[test]
