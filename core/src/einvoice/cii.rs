@@ -204,7 +204,7 @@ fn line(li: El<'_>, r: &mut DocumentResult) -> (Option<String>, Option<String>, 
         && let Some(v) = decimal(p.text_at(&["ChargeAmount"]))
     {
         let base = decimal(p.text_at(&["BasisQuantity"]));
-        item.unit_price = Some(fill::dec_str(fill::unit_price(v, base)));
+        item.unit_price = fill::unit_price(v, base).map(fill::dec_str);
     }
     let qty = delivery.and_then(|d| d.child("BilledQuantity"));
     item.quantity = amount(qty.and_then(|q| q.text()));
@@ -1110,6 +1110,40 @@ mod tests {
         let mut big = MINIMUM.as_bytes().to_vec();
         big.resize(super::super::xml::MAX_BYTES + 1, b' ');
         assert_eq!(parse(&big).unwrap_err().code(), ErrorCode::FileTooLarge);
+    }
+
+    #[test]
+    fn damaged_documents_never_panic() {
+        // Every prefix, and bytes overwritten at pseudo-random places: an error or a result,
+        // never a panic.
+        for x in [MINIMUM, ZF1_COMFORT, EN16931, EXTENDED] {
+            let b = x.as_bytes();
+            for cut in 0..b.len() {
+                let _ = parse(&b[..cut]);
+            }
+            const NOISE: &[u8] = b"<>&;/\"=9-.x\xFF";
+            let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+            for _ in 0..300 {
+                let mut m = b.to_vec();
+                for _ in 0..4 {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    let at = (state >> 33) as usize % m.len();
+                    m[at] = NOISE[(state >> 20) as usize % NOISE.len()];
+                }
+                let _ = parse(&m);
+            }
+        }
+        // Absurd but well-formed values.
+        let x = EN16931
+            .replace(">1.50<", ">79228162514264337593543950335<")
+            .replace(
+                "<BasisQuantity unitCode=\"MTR\">1</BasisQuantity>",
+                "<BasisQuantity unitCode=\"MTR\">0.0000000001</BasisQuantity>",
+            );
+        let e = parse(x.as_bytes()).unwrap();
+        assert_eq!(e.result.line_items[1].unit_price, None);
     }
 
     #[test]

@@ -88,16 +88,17 @@ pub fn address(
 
 /// A line's unit price: the net price (BT-146) per one unit, i.e. divided by the base quantity
 /// (BT-149) where one other than 1 is given, keeping at least the price's decimal places.
-pub fn unit_price(price: Decimal, base: Option<Decimal>) -> Decimal {
+/// `None` where the division overflows (absurd values).
+pub fn unit_price(price: Decimal, base: Option<Decimal>) -> Option<Decimal> {
     match base {
         Some(b) if !b.is_zero() && b != Decimal::ONE => {
-            let mut q = (price / b).round_dp(10).normalize();
+            let mut q = price.checked_div(b)?.round_dp(10).normalize();
             if q.scale() < price.scale() {
                 q.rescale(price.scale());
             }
-            q
+            Some(q)
         }
-        _ => price,
+        _ => Some(price),
     }
 }
 
@@ -286,13 +287,16 @@ mod tests {
         );
         assert_eq!(address(&[], None, None, None), None);
         let p = |s: &str| Decimal::from_str(s).unwrap();
-        assert_eq!(unit_price(p("25.00"), Some(p("10"))).to_string(), "2.50");
-        assert_eq!(unit_price(p("9.90"), Some(p("1"))).to_string(), "9.90");
-        assert_eq!(unit_price(p("9.90"), None).to_string(), "9.90");
+        let up = |a: &str, b: Option<&str>| unit_price(p(a), b.map(p)).unwrap().to_string();
+        assert_eq!(up("25.00", Some("10")), "2.50");
+        assert_eq!(up("9.90", Some("1")), "9.90");
+        assert_eq!(up("9.90", None), "9.90");
+        assert_eq!(up("9.90", Some("0")), "9.90");
         assert_eq!(
-            unit_price(p("1.00"), Some(p("3"))).to_string(),
-            "0.3333333333"
+            unit_price(p("79228162514264337593543950335"), Some(p("0.0000000001"))),
+            None
         );
+        assert_eq!(up("1.00", Some("3")), "0.3333333333");
         assert_eq!(
             description(Some("Pen"), Some("Blue pen")).as_deref(),
             Some("Pen Blue pen")

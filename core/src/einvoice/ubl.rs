@@ -140,7 +140,7 @@ fn line(l: El<'_>) -> (LineItem, (Option<String>, Option<String>)) {
     let base = price.and_then(|p| p.child("BaseQuantity"));
     if let Some(v) = price.and_then(|p| decimal(p.text_at(&["PriceAmount"]))) {
         let b = decimal(base.and_then(|b| b.text()));
-        out.unit_price = Some(fill::dec_str(fill::unit_price(v, b)));
+        out.unit_price = fill::unit_price(v, b).map(fill::dec_str);
     }
     let unit = qty
         .and_then(|q| q.attr("unitCode"))
