@@ -306,7 +306,7 @@ impl Engine {
                 });
                 let mut result = einvoice::merge::standalone(&e);
                 result.super_ai_used = opts.heavy;
-                validate::validate(&mut result);
+                validate::validate_stated(&mut result);
                 validate::add_warnings(&mut result, einvoice::rules(&e));
                 result
             }
@@ -492,8 +492,9 @@ impl Engine {
 
     /// The stages from cleaning to validation. With an e-invoice `found`, the result is the
     /// XML's values over the visual reading ([`einvoice::merge::merge`]), its evidence the
-    /// cross-check's, and its warnings also the EN 16931 rules', the cross-check's and those of
-    /// attachments that were not used.
+    /// cross-check's, its arithmetic checked by the EN 16931 rules
+    /// ([`validate::validate_stated`]), and its warnings also the rules', the cross-check's and
+    /// those of attachments that were not used.
     fn finish(
         &self,
         text_pages: &[TextPage],
@@ -512,6 +513,7 @@ impl Engine {
         };
         let (doc, cands, visual) = self.read_visually(text_pages, opts, &report, cancel)?;
         let mut warnings = found.warnings;
+        let stated = found.invoice.is_some();
         let mut result = match found.invoice {
             Some(e) => {
                 let checked = einvoice::crosscheck(&e, &doc, &cands, &visual);
@@ -524,7 +526,11 @@ impl Engine {
             None => visual,
         };
         report(Stage::Validating, None);
-        validate::validate(&mut result);
+        if stated {
+            validate::validate_stated(&mut result);
+        } else {
+            validate::validate(&mut result);
+        }
         validate::add_warnings(&mut result, warnings);
         Ok(result)
     }

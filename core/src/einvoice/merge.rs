@@ -2,7 +2,8 @@
 //!
 //! Every Result field the XML carries comes from the XML, with confidence 1; a field it does not
 //! carry (title, language, signatories, structure type; the line items of the MINIMUM and BASIC
-//! WL profiles, which have none; a party's phone when the XML names no contact) comes from the
+//! WL profiles, which have none; a party's phone when the XML names no contact; a postal address
+//! that the XML gives as its country code alone, as the MINIMUM profile does) comes from the
 //! visual reading, with the visual reading's confidence and evidence. A list (line items, taxes,
 //! bank accounts, other parties, notes) is taken whole from the XML when the XML has one entry
 //! or more, and whole from the visual reading otherwise. The document type comes from the XML's
@@ -60,9 +61,19 @@ impl Merge<'_> {
             ("email", &xml.email, &mut out.email),
         ];
         for (key, x, o) in fields {
+            // A MINIMUM profile's postal address (BG-5 / BG-8) is its country code alone: no
+            // address, where the page prints one.
+            if key == "address" && o.is_some() && x.as_deref().is_some_and(is_country_code) {
+                continue;
+            }
             self.field(&format!("{prefix}/{key}"), x, o);
         }
     }
+}
+
+/// Whether an address is only an ISO 3166 country code (`DE`).
+fn is_country_code(address: &str) -> bool {
+    address.len() == 2 && address.bytes().all(|b| b.is_ascii_uppercase())
 }
 
 /// The Result of an e-invoice read with its pages: `visual` (the reading of the pages) with
@@ -181,6 +192,9 @@ mod tests {
         r.document_type.code = DocumentType::CreditNote;
         r.parties.seller.name = Some("Lieferant GmbH".into());
         r.parties.seller.vat_id = Some("DE123456789".into());
+        // MINIMUM: the country alone; the buyer's full address.
+        r.parties.seller.address = Some("DE".into());
+        r.parties.buyer.address = Some("Domplatz 1, 50667 Köln, DE".into());
         r.parties.other.push(OtherParty {
             party: Party {
                 name: Some("Zahlstelle AG".into()),
@@ -213,6 +227,8 @@ mod tests {
         visual.document.title = Some("Gutschrift".into());
         visual.parties.seller.name = Some("Lieferant".into());
         visual.parties.seller.phone = Some("+49 30 1234".into());
+        visual.parties.seller.address = Some("Hauptstr. 1, 10115 Berlin".into());
+        visual.parties.buyer.address = Some("Ring 2, 50667 Köln".into());
         visual.totals.total = Some("119.00".into());
         visual.totals.vat = Some("19.00".into());
         visual.line_items = vec![LineItem::default(), LineItem::default()];
@@ -233,6 +249,14 @@ mod tests {
         assert_eq!(r.document_type.confidence, 1.0);
         assert_eq!(r.parties.seller.name.as_deref(), Some("Lieferant GmbH"));
         assert_eq!(r.parties.seller.phone.as_deref(), Some("+49 30 1234"));
+        assert_eq!(
+            r.parties.seller.address.as_deref(),
+            Some("Hauptstr. 1, 10115 Berlin")
+        );
+        assert_eq!(
+            r.parties.buyer.address.as_deref(),
+            Some("Domplatz 1, 50667 Köln, DE")
+        );
         assert_eq!(r.parties.other.len(), 1);
         assert_eq!(r.totals.vat.as_deref(), Some("19.00"));
         assert_eq!(r.line_items.len(), 1);
