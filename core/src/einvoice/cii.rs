@@ -386,7 +386,8 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
         let currency = s.text_at(&["InvoiceCurrencyCode"]);
         r.document.currency = currency.map(str::to_string);
 
-        // Bank accounts: the seller's, or the payee's where a payee is named.
+        // Bank accounts: the seller's, or the payee's where a payee is named; the buyer's
+        // account of a direct debit (BT-91).
         let owner = if payee.is_some() {
             PartyRole::Other
         } else {
@@ -399,7 +400,7 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
             let b = BankAccount {
                 iban: acct
                     .and_then(|a| a.text_at(&["IBANID"]))
-                    .map(|i| i.split_whitespace().collect::<String>().to_uppercase()),
+                    .map(fill::compact_iban),
                 account_number: acct
                     .and_then(|a| a.text_at(&["ProprietaryID"]))
                     .map(str::to_string),
@@ -411,6 +412,14 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
                 party: Some(owner),
             };
             accounts.push(b);
+            if let Some(debtor) = m.child("PayerPartyDebtorFinancialAccount") {
+                accounts.push(BankAccount {
+                    iban: debtor.text_at(&["IBANID"]).map(fill::compact_iban),
+                    account_number: debtor.text_at(&["ProprietaryID"]).map(str::to_string),
+                    party: Some(PartyRole::Buyer),
+                    ..BankAccount::default()
+                });
+            }
         }
         r.bank_accounts = accounts.list;
 
@@ -906,6 +915,7 @@ mod tests {
  <PayeeTradeParty><Name>Factoring AG</Name><SpecifiedLegalOrganization><ID>HRB 999</ID></SpecifiedLegalOrganization></PayeeTradeParty>
  <SpecifiedTradeSettlementPaymentMeans><TypeCode>58</TypeCode><PayeePartyCreditorFinancialAccount><IBANID>DE02120300000000202051</IBANID></PayeePartyCreditorFinancialAccount><PayeeSpecifiedCreditorFinancialInstitution><BICID>BYLADEM1001</BICID></PayeeSpecifiedCreditorFinancialInstitution></SpecifiedTradeSettlementPaymentMeans>
  <SpecifiedTradeSettlementPaymentMeans><TypeCode>30</TypeCode><PayeePartyCreditorFinancialAccount><ProprietaryID>12345678</ProprietaryID></PayeePartyCreditorFinancialAccount></SpecifiedTradeSettlementPaymentMeans>
+ <SpecifiedTradeSettlementPaymentMeans><TypeCode>59</TypeCode><PayerPartyDebtorFinancialAccount><IBANID>DE75 5121 0800 1245 1261 99</IBANID></PayerPartyDebtorFinancialAccount></SpecifiedTradeSettlementPaymentMeans>
  <ApplicableTradeTax><CalculatedAmount>189.05</CalculatedAmount><TypeCode>VAT</TypeCode><BasisAmount>995.00</BasisAmount><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></ApplicableTradeTax>
  <SpecifiedTradeAllowanceCharge><ChargeIndicator><Indicator>false</Indicator></ChargeIndicator><CalculationPercent>2.5</CalculationPercent><BasisAmount>1000.00</BasisAmount><ActualAmount>25.00</ActualAmount><Reason>Rabatt</Reason><CategoryTradeTax><TypeCode>VAT</TypeCode><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></CategoryTradeTax></SpecifiedTradeAllowanceCharge>
  <SpecifiedTradeAllowanceCharge><ChargeIndicator><Indicator>true</Indicator></ChargeIndicator><ActualAmount>20.00</ActualAmount><Reason>Fracht</Reason><CategoryTradeTax><TypeCode>VAT</TypeCode><CategoryCode>S</CategoryCode><RateApplicablePercent>19</RateApplicablePercent></CategoryTradeTax></SpecifiedTradeAllowanceCharge>
@@ -940,12 +950,18 @@ mod tests {
             Some("Hafenweg 2, 20095 Hamburg, DE")
         );
         // The payee's accounts.
-        assert_eq!(r.bank_accounts.len(), 2);
+        assert_eq!(r.bank_accounts.len(), 3);
         assert!(
-            r.bank_accounts
+            r.bank_accounts[..2]
                 .iter()
                 .all(|b| b.party == Some(PartyRole::Other))
         );
+        // The buyer's account of a direct debit.
+        assert_eq!(
+            r.bank_accounts[2].iban.as_deref(),
+            Some("DE75512108001245126199")
+        );
+        assert_eq!(r.bank_accounts[2].party, Some(PartyRole::Buyer));
         assert_eq!(r.bank_accounts[0].swift_bic.as_deref(), Some("BYLADEM1001"));
         assert_eq!(
             r.bank_accounts[1].account_number.as_deref(),

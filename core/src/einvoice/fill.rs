@@ -113,6 +113,11 @@ pub fn description(name: Option<&str>, desc: Option<&str>) -> Option<String> {
     }
 }
 
+/// An IBAN without spaces, upper case.
+pub fn compact_iban(s: &str) -> String {
+    s.split_whitespace().collect::<String>().to_uppercase()
+}
+
 /// Bank accounts without repeats (several payment means may name the same account), in
 /// linear time.
 #[derive(Default)]

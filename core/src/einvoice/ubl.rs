@@ -98,6 +98,24 @@ fn delivery_party(d: El<'_>) -> Party {
     out
 }
 
+/// An account by its id: an IBAN by its shape (country, check digits, up to 30 letters or
+/// digits), valid or not (the validation stage checks it like any other IBAN), else an account
+/// number.
+fn account(id: &str, party: Option<PartyRole>) -> BankAccount {
+    let compact = fill::compact_iban(id);
+    let b = compact.as_bytes();
+    let is_iban = (15..=34).contains(&b.len())
+        && b[..2].iter().all(u8::is_ascii_uppercase)
+        && b[2..4].iter().all(u8::is_ascii_digit)
+        && b.iter().all(u8::is_ascii_alphanumeric);
+    BankAccount {
+        iban: is_iban.then_some(compact),
+        account_number: (!is_iban).then(|| id.to_string()),
+        party,
+        ..BankAccount::default()
+    }
+}
+
 fn allowance_charge(a: El<'_>) -> AllowanceCharge {
     let cat = a.child("TaxCategory");
     AllowanceCharge {
@@ -203,7 +221,8 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
         }
     }
 
-    // Bank accounts: the seller's, or the payee's where a payee is named.
+    // Bank accounts: the seller's, or the payee's where a payee is named; the buyer's of a
+    // direct debit.
     let owner = if payee.is_some() {
         PartyRole::Other
     } else {
@@ -211,40 +230,30 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
     };
     let mut accounts = fill::Accounts::default();
     for m in root.all("PaymentMeans") {
-        let Some(acct) = m.child("PayeeFinancialAccount") else {
-            continue;
-        };
-        let Some(id) = acct.text_at(&["ID"]) else {
-            continue;
-        };
-        let compact: String = id.split_whitespace().collect::<String>().to_uppercase();
-        // An IBAN by its shape (country, check digits, up to 30 letters or digits), valid or
-        // not: the validation stage checks it like any other IBAN.
-        let b = compact.as_bytes();
-        let is_iban = (15..=34).contains(&b.len())
-            && b[..2].iter().all(u8::is_ascii_uppercase)
-            && b[2..4].iter().all(u8::is_ascii_digit)
-            && b.iter().all(u8::is_ascii_alphanumeric);
-        let branch = acct.child("FinancialInstitutionBranch");
-        let b = BankAccount {
-            iban: is_iban.then(|| compact.clone()),
-            account_number: (!is_iban).then(|| id.to_string()),
-            bank_name: branch
-                .and_then(|b| {
-                    b.text_at(&["FinancialInstitution", "Name"])
-                        .or_else(|| b.text_at(&["Name"]))
-                })
-                .map(str::to_string),
-            bank_code: None,
-            swift_bic: branch
-                .and_then(|b| {
-                    b.text_at(&["FinancialInstitution", "ID"])
-                        .or_else(|| b.text_at(&["ID"]))
-                })
-                .map(str::to_string),
-            party: Some(owner),
-        };
-        accounts.push(b);
+        if let Some(acct) = m.child("PayeeFinancialAccount")
+            && let Some(id) = acct.text_at(&["ID"])
+        {
+            let branch = acct.child("FinancialInstitutionBranch");
+            accounts.push(BankAccount {
+                bank_name: branch
+                    .and_then(|b| {
+                        b.text_at(&["FinancialInstitution", "Name"])
+                            .or_else(|| b.text_at(&["Name"]))
+                    })
+                    .map(str::to_string),
+                swift_bic: branch
+                    .and_then(|b| {
+                        b.text_at(&["FinancialInstitution", "ID"])
+                            .or_else(|| b.text_at(&["ID"]))
+                    })
+                    .map(str::to_string),
+                ..account(id, Some(owner))
+            });
+        }
+        // The buyer's account of a direct debit (BT-91).
+        if let Some(id) = m.text_at(&["PaymentMandate", "PayerFinancialAccount", "ID"]) {
+            accounts.push(account(id, Some(PartyRole::Buyer)));
+        }
     }
     r.bank_accounts = accounts.list;
     let terms: Vec<&str> = root
@@ -609,6 +618,7 @@ mod tests {
 <cac:AccountingSupplierParty><cac:Party><cac:PartyLegalEntity><cbc:RegistrationName>Elektro Weber GmbH</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party></cac:AccountingSupplierParty>
 <cac:AccountingCustomerParty><cac:Party><cbc:EndpointID schemeID="EM">buyer@cafe.example</cbc:EndpointID><cac:PartyName><cbc:Name>Café Sonnenschein</cbc:Name></cac:PartyName></cac:Party></cac:AccountingCustomerParty>
 <cac:PaymentMeans><cbc:PaymentMeansCode>58</cbc:PaymentMeansCode><cbc:PaymentDueDate>2024-05-16</cbc:PaymentDueDate><cac:PayeeFinancialAccount><cbc:ID>DE89370400440532013000</cbc:ID></cac:PayeeFinancialAccount></cac:PaymentMeans>
+<cac:PaymentMeans><cbc:PaymentMeansCode>59</cbc:PaymentMeansCode><cac:PaymentMandate><cbc:ID>M-1</cbc:ID><cac:PayerFinancialAccount><cbc:ID>DE02 1203 0000 0000 2020 51</cbc:ID></cac:PayerFinancialAccount></cac:PaymentMandate></cac:PaymentMeans>
 <cac:TaxTotal><cbc:TaxAmount currencyID="EUR">19.00</cbc:TaxAmount><cac:TaxSubtotal><cbc:TaxableAmount currencyID="EUR">100.00</cbc:TaxableAmount><cbc:TaxAmount currencyID="EUR">19.00</cbc:TaxAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>
 <cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="EUR">100.00</cbc:LineExtensionAmount><cbc:TaxExclusiveAmount currencyID="EUR">100.00</cbc:TaxExclusiveAmount><cbc:TaxInclusiveAmount currencyID="EUR">119.00</cbc:TaxInclusiveAmount><cbc:PayableAmount currencyID="EUR">119.00</cbc:PayableAmount></cac:LegalMonetaryTotal>
 <cac:CreditNoteLine><cbc:ID>1</cbc:ID><cbc:CreditedQuantity unitCode="H87">3</cbc:CreditedQuantity><cbc:LineExtensionAmount currencyID="EUR">150.00</cbc:LineExtensionAmount><cac:Item><cbc:Name>Returned panel</cbc:Name><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item><cac:Price><cbc:PriceAmount currencyID="EUR">50.00</cbc:PriceAmount></cac:Price></cac:CreditNoteLine>
@@ -630,6 +640,12 @@ mod tests {
         );
         assert_eq!(r.bank_accounts[0].party, Some(PartyRole::Seller));
         assert_eq!(r.parties.buyer.email.as_deref(), Some("buyer@cafe.example"));
+        assert_eq!(r.bank_accounts.len(), 2);
+        assert_eq!(
+            r.bank_accounts[1].iban.as_deref(),
+            Some("DE02120300000000202051")
+        );
+        assert_eq!(r.bank_accounts[1].party, Some(PartyRole::Buyer));
         // An IBAN with a wrong check digit is still the IBAN (validation flags it).
         let x = CREDIT_NOTE.replace("DE89370400440532013000", "DE00370400440532013000");
         let e2 = parse(x.as_bytes()).unwrap();
