@@ -342,6 +342,16 @@ impl Builder {
     }
 }
 
+/// XML end-of-line handling: `\r\n` and a lone `\r` are `\n` (before references are decoded,
+/// so a `&#13;` stays a carriage return).
+fn line_ends(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains('\r') {
+        s.replace("\r\n", "\n").replace('\r', "\n").into()
+    } else {
+        s.into()
+    }
+}
+
 /// Parses an XML document into a [`Doc`], within the limits above.
 pub fn read(bytes: &[u8]) -> Result<Doc> {
     if bytes.len() > MAX_BYTES {
@@ -385,15 +395,17 @@ pub fn read(bytes: &[u8]) -> Result<Doc> {
             }
             Event::End(_) => b.close(),
             Event::Text(t) => {
-                let s = t
-                    .unescape()
+                let raw = std::str::from_utf8(&t)
+                    .map_err(|_| corrupt(format!("text at byte {at} is not UTF-8")))?;
+                let raw = line_ends(raw);
+                let s = quick_xml::escape::unescape(&raw)
                     .map_err(|e| corrupt(format!("bad text at byte {at}: {e}")))?;
                 b.text(&s)?;
             }
             Event::CData(c) => {
                 let s = std::str::from_utf8(&c)
                     .map_err(|_| corrupt(format!("CDATA at byte {at} is not UTF-8")))?;
-                b.text(s)?;
+                b.text(&line_ends(s))?;
             }
             Event::Decl(d) => {
                 // Read as UTF-8 whatever is declared: refuse a declared other encoding only
@@ -471,6 +483,14 @@ mod tests {
             b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>\xE4</a>",
         ));
         assert!(m.contains("ISO-8859-1 is not supported"), "{m}");
+    }
+
+    #[test]
+    fn line_ends_are_normalised() {
+        let doc =
+            read(b"<a><b>one\r\ntwo\rthree&#13;four</b><c><![CDATA[x\r\ny]]></c></a>").unwrap();
+        assert_eq!(doc.root().text_at(&["b"]), Some("one\ntwo\nthree\rfour"));
+        assert_eq!(doc.root().text_at(&["c"]), Some("x\ny"));
     }
 
     #[test]
