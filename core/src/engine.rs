@@ -374,18 +374,21 @@ impl Engine {
                 report(Stage::TextExtracting, None);
                 let lib = self.pdf_lib()?;
                 // Attachments are read only when the pre-scan measured them all within limits.
+                let mut chooser = einvoice::find::Chooser::default();
+                let mut visit = |a| chooser.add(a);
                 let read_attachments = find_einvoice && !embedded.oversized;
-                let (layer, attachments) = lib.extract_text_and_attachments(
+                let (layer, more) = lib.extract_text_and_attachments(
                     bytes,
                     &prepared.pages,
                     self.config.ocr.min_text_layer_quality,
-                    read_attachments.then_some((
-                        einvoice::find::MAX_ATTACHMENTS,
-                        einvoice::find::MAX_ATTACHMENT_BYTES,
-                    )),
+                    read_attachments.then_some(crate::pdf::AttachmentVisit {
+                        max_count: einvoice::find::MAX_ATTACHMENTS,
+                        max_bytes: einvoice::find::MAX_ATTACHMENT_BYTES,
+                        visit: &mut visit,
+                    }),
                 )?;
-                if let Some(list) = attachments {
-                    found = einvoice::find::choose(&list);
+                if let Some(more) = more {
+                    found = chooser.finish(more);
                 } else if find_einvoice {
                     found = einvoice::find::refused();
                 }

@@ -195,8 +195,10 @@ impl PdfLib {
         Ok(out)
     }
 
-    /// The document's attachments (see [`PdfAttachmentFile`]): at most `max_count` of them,
-    /// in pdfium's order, the content of each read only when it is at most `max_bytes` long.
+    /// Hands the document's attachments to `visit` one at a time (see [`PdfAttachmentFile`]),
+    /// at most `max_count` of them, in pdfium's order, the content of each read only when it is
+    /// at most `max_bytes` long; returns how many more the document lists (not read). One
+    /// attachment's content is in memory at a time.
     ///
     /// pdfium lists the entries of the document's `EmbeddedFiles` name tree (where PDF/A-3
     /// keeps its associated files too: a Factur-X / ZUGFeRD XML is both in the catalog's `/AF`
@@ -209,28 +211,29 @@ impl PdfLib {
         bytes: &[u8],
         max_count: usize,
         max_bytes: usize,
-    ) -> Result<PdfAttachmentList> {
+        visit: &mut dyn FnMut(PdfAttachmentFile),
+    ) -> Result<usize> {
         let doc = self.open(bytes)?;
-        Ok(attachments_of(&doc, max_count, max_bytes))
+        Ok(attachments_of(&doc, max_count, max_bytes, visit))
     }
 
-    /// [`PdfLib::extract_text`] and, when `attachments` gives `(max_count, max_bytes)`,
-    /// [`PdfLib::attachments`], over one opening of the document.
+    /// [`PdfLib::extract_text`] and, when `attachments` is given, [`PdfLib::attachments`] (its
+    /// answer the second value), over one opening of the document.
     pub fn extract_text_and_attachments(
         &self,
         bytes: &[u8],
         pages: &[u32],
         min_quality: f32,
-        attachments: Option<(usize, usize)>,
-    ) -> Result<(Vec<PdfPageText>, Option<PdfAttachmentList>)> {
+        attachments: Option<AttachmentVisit<'_>>,
+    ) -> Result<(Vec<PdfPageText>, Option<usize>)> {
         let doc = self.open(bytes)?;
         let mut out = Vec::with_capacity(pages.len());
         for &p in pages {
             let page = Self::page(&doc, p)?;
             out.push(page_text(&page, p, min_quality));
         }
-        let files = attachments.map(|(n, max)| attachments_of(&doc, n, max));
-        Ok((out, files))
+        let more = attachments.map(|a| attachments_of(&doc, a.max_count, a.max_bytes, a.visit));
+        Ok((out, more))
     }
 
     /// Renders a 1-based page to grayscale at `dpi` on a white background (page rotation
@@ -278,23 +281,26 @@ pub struct PdfAttachmentFile {
     pub data: Option<Vec<u8>>,
 }
 
-/// The attachments of a PDF, as [`PdfLib::attachments`] lists them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PdfAttachmentList {
-    /// The first ones, in pdfium's order.
-    pub files: Vec<PdfAttachmentFile>,
-    /// How many more the document lists (not read).
-    pub more: usize,
+/// How [`PdfLib::extract_text_and_attachments`] reads attachments: as
+/// [`PdfLib::attachments`] with these arguments.
+pub struct AttachmentVisit<'a> {
+    /// The most attachments read.
+    pub max_count: usize,
+    /// The largest attachment whose content is read.
+    pub max_bytes: usize,
+    /// Called with each.
+    pub visit: &'a mut dyn FnMut(PdfAttachmentFile),
 }
 
-/// The attachments of an opened document.
-fn attachments_of(doc: &PdfDocument<'_>, max_count: usize, max_bytes: usize) -> PdfAttachmentList {
+/// Hands the attachments of an opened document to `visit`; how many more it lists.
+fn attachments_of(
+    doc: &PdfDocument<'_>,
+    max_count: usize,
+    max_bytes: usize,
+    visit: &mut dyn FnMut(PdfAttachmentFile),
+) -> usize {
     let all = doc.attachments();
     let n = usize::from(all.len());
-    let mut list = PdfAttachmentList {
-        files: Vec::with_capacity(n.min(max_count)),
-        more: n.saturating_sub(max_count),
-    };
     for a in all.iter().take(max_count) {
         let size = a.len();
         let data = if size <= max_bytes {
@@ -304,13 +310,13 @@ fn attachments_of(doc: &PdfDocument<'_>, max_count: usize, max_bytes: usize) -> 
         } else {
             None
         };
-        list.files.push(PdfAttachmentFile {
+        visit(PdfAttachmentFile {
             name: a.name(),
             size,
             data,
         });
     }
-    list
+    n.saturating_sub(max_count)
 }
 
 /// Pixels per point for rendering a `w_pt` x `h_pt` page at `dpi`, lowered where the bitmap

@@ -27,7 +27,7 @@
 //! told apart before their content is asked for. None of this ever fails the document.
 
 use super::EInvoice;
-use crate::pdf::{PdfAttachmentFile, PdfAttachmentList, PdfLib};
+use crate::pdf::{PdfAttachmentFile, PdfLib};
 use crate::result::Issue;
 
 /// The warning code of an e-invoice XML that was found and not used.
@@ -70,8 +70,12 @@ pub fn find(lib: &PdfLib, pdf: &[u8], oversized: bool) -> Found {
     if oversized {
         return refused();
     }
-    match lib.attachments(pdf, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES) {
-        Ok(list) => choose(&list),
+    let mut chooser = Chooser::default();
+    let listed = lib.attachments(pdf, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, &mut |a| {
+        chooser.add(a)
+    });
+    match listed {
+        Ok(more) => chooser.finish(more),
         Err(_) => Found::default(),
     }
 }
@@ -110,57 +114,80 @@ fn agree(a: &EInvoice, b: &EInvoice) -> bool {
         && a.sums.payable == b.sums.payable
 }
 
-/// Chooses and parses the invoice among listed attachments (the part of [`find`] after pdfium).
-pub fn choose(list: &PdfAttachmentList) -> Found {
-    let mut found = Found::default();
-    let known = list.files.iter().filter(|a| known_name(&a.name));
-    let others = list.files.iter().filter(|a| !known_name(&a.name));
-    let mut parsed: Vec<(&PdfAttachmentFile, EInvoice)> = Vec::new();
-    for a in known.chain(others) {
+/// Chooses the invoice among a PDF's attachments, handed over one at a time as pdfium reads
+/// them (the part of [`find`] after pdfium): each candidate is parsed when it comes, so only
+/// its parse stays in memory.
+#[derive(Debug, Default)]
+pub struct Chooser {
+    /// Parsed invoices: whether the name is a standard one, the name, the invoice.
+    parsed: Vec<(bool, String, EInvoice)>,
+    /// Why candidates were not used: (whether the name is a standard one, the warning).
+    unusable: Vec<(bool, Issue)>,
+    /// Attachments seen.
+    seen: usize,
+}
+
+impl Chooser {
+    /// Looks at one attachment.
+    pub fn add(&mut self, a: PdfAttachmentFile) {
+        self.seen += 1;
         let named = known_name(&a.name);
         let Some(data) = &a.data else {
             if named {
-                found.warnings.push(unreadable(format!(
-                    "{} unpacks to {} bytes, more than the {} MB an e-invoice may have",
-                    shown(a),
-                    a.size,
-                    MAX_ATTACHMENT_BYTES / (1024 * 1024)
-                )));
+                self.unusable.push((
+                    true,
+                    unreadable(format!(
+                        "{} unpacks to {} bytes, more than the {} MB an e-invoice may have",
+                        shown(&a),
+                        a.size,
+                        MAX_ATTACHMENT_BYTES / (1024 * 1024)
+                    )),
+                ));
             }
-            continue;
+            return;
         };
         if !named && super::sniff(data).is_none() {
-            continue;
+            return;
         }
         match super::parse(data) {
-            Ok(e) => parsed.push((a, e)),
-            Err(e) => found
-                .warnings
-                .push(unreadable(format!("{} was not used: {e}", shown(a)))),
+            Ok(e) => self.parsed.push((named, a.name, e)),
+            Err(e) => self.unusable.push((
+                named,
+                unreadable(format!("{} was not used: {e}", shown(&a))),
+            )),
         }
     }
-    if list.more > 0 && parsed.is_empty() {
-        found.warnings.push(unreadable(format!(
-            "the PDF has {} attachments; only the first {MAX_ATTACHMENTS} were looked at",
-            list.files.len() + list.more
-        )));
+
+    /// The choice, when the document lists `more` attachments past those handed over.
+    pub fn finish(mut self, more: usize) -> Found {
+        // Standard names first, then in the document's order (the sort is stable).
+        self.parsed.sort_by_key(|(named, ..)| !named);
+        self.unusable.sort_by_key(|(named, _)| !named);
+        let mut found = Found {
+            warnings: self.unusable.into_iter().map(|(_, w)| w).collect(),
+            ..Found::default()
+        };
+        if more > 0 && self.parsed.is_empty() {
+            found.warnings.push(unreadable(format!(
+                "the PDF has {} attachments; only the first {MAX_ATTACHMENTS} were looked at",
+                self.seen + more
+            )));
+        }
+        let mut parsed = self.parsed.into_iter();
+        let Some((_, name, invoice)) = parsed.next() else {
+            return found;
+        };
+        if let Some((_, other, _)) = parsed.find(|(_, _, e)| !agree(&invoice, e)) {
+            found.warnings.push(unreadable(format!(
+                "the attached files {name:?} and {other:?} are two invoices that disagree \
+                 (number or totals); neither was used, since which one is true is unknown"
+            )));
+            return found;
+        }
+        found.attachment = Some(name);
+        found.invoice = Some(invoice);
+        found
     }
-    let Some((first, rest)) = parsed.split_first() else {
-        return found;
-    };
-    if let Some((other, _)) = rest.iter().find(|(_, e)| !agree(&first.1, e)) {
-        found.warnings.push(unreadable(format!(
-            "{} and {} are two invoices that disagree (number or totals); neither was used, \
-             since which one is true is unknown",
-            shown(first.0),
-            shown(other)
-        )));
-        return found;
-    }
-    let (a, e) = parsed.swap_remove(0);
-    found.attachment = Some(a.name.clone());
-    found.invoice = Some(e);
-    found
 }
 
 #[cfg(test)]
@@ -182,8 +209,12 @@ mod tests {
         }
     }
 
-    fn list(files: Vec<PdfAttachmentFile>) -> PdfAttachmentList {
-        PdfAttachmentList { files, more: 0 }
+    fn choose(files: Vec<PdfAttachmentFile>, more: usize) -> Found {
+        let mut c = Chooser::default();
+        for f in files {
+            c.add(f);
+        }
+        c.finish(more)
     }
 
     fn number(f: &Found) -> Option<&str> {
@@ -193,20 +224,26 @@ mod tests {
     #[test]
     fn the_standard_names_come_first_then_any_invoice_by_content() {
         // A picture and a text file are no candidates; no warning for them.
-        let f = choose(&list(vec![
-            file("logo.png", Some(b"\x89PNG....".to_vec())),
-            file("notes.txt", Some(b"hello".to_vec())),
-        ]));
+        let f = choose(
+            vec![
+                file("logo.png", Some(b"\x89PNG....".to_vec())),
+                file("notes.txt", Some(b"hello".to_vec())),
+            ],
+            0,
+        );
         assert_eq!(f, Found::default());
         // Any name, by content.
-        let f = choose(&list(vec![file("invoice-42.xml", Some(cii("42", "1.00")))]));
+        let f = choose(vec![file("invoice-42.xml", Some(cii("42", "1.00")))], 0);
         assert_eq!(number(&f), Some("42"));
         assert_eq!(f.attachment.as_deref(), Some("invoice-42.xml"));
         // The standard name, in any letter case, is taken first; the same invoice again agrees.
-        let f = choose(&list(vec![
-            file("copy.xml", Some(cii("42", "1.00"))),
-            file("ZUGFeRD-invoice.xml", Some(cii("42", "1.00"))),
-        ]));
+        let f = choose(
+            vec![
+                file("copy.xml", Some(cii("42", "1.00"))),
+                file("ZUGFeRD-invoice.xml", Some(cii("42", "1.00"))),
+            ],
+            0,
+        );
         assert_eq!(f.attachment.as_deref(), Some("ZUGFeRD-invoice.xml"));
         assert!(f.warnings.is_empty(), "{:?}", f.warnings);
     }
@@ -214,16 +251,19 @@ mod tests {
     #[test]
     fn unusable_candidates_are_warnings_and_disagreement_uses_none() {
         // A broken factur-x.xml beside a good invoice: the good one, with a warning.
-        let f = choose(&list(vec![
-            file("factur-x.xml", Some(b"<rsm:CrossIndustryInvoice".to_vec())),
-            file("other.xml", Some(cii("7", "2.00"))),
-        ]));
+        let f = choose(
+            vec![
+                file("factur-x.xml", Some(b"<rsm:CrossIndustryInvoice".to_vec())),
+                file("other.xml", Some(cii("7", "2.00"))),
+            ],
+            0,
+        );
         assert_eq!(number(&f), Some("7"));
         assert_eq!(f.warnings.len(), 1);
         assert_eq!(f.warnings[0].code, UNREADABLE);
         assert!(f.warnings[0].message.contains("factur-x.xml"));
         // A standard name too large to read.
-        let f = choose(&list(vec![file("xrechnung.xml", None)]));
+        let f = choose(vec![file("xrechnung.xml", None)], 0);
         assert!(f.invoice.is_none());
         assert!(
             f.warnings[0].message.contains("more than the 16 MB"),
@@ -231,10 +271,13 @@ mod tests {
             f.warnings
         );
         // Two invoices with different totals: neither.
-        let f = choose(&list(vec![
-            file("factur-x.xml", Some(cii("7", "2.00"))),
-            file("b.xml", Some(cii("7", "3.00"))),
-        ]));
+        let f = choose(
+            vec![
+                file("factur-x.xml", Some(cii("7", "2.00"))),
+                file("b.xml", Some(cii("7", "3.00"))),
+            ],
+            0,
+        );
         assert!(f.invoice.is_none() && f.attachment.is_none());
         assert!(
             f.warnings[0].message.contains("disagree"),
@@ -242,10 +285,7 @@ mod tests {
             f.warnings
         );
         // Attachments past the limit are said to be unread when nothing was found.
-        let f = choose(&PdfAttachmentList {
-            files: Vec::new(),
-            more: 40,
-        });
+        let f = choose(Vec::new(), 40);
         assert!(
             f.warnings[0].message.contains("first 32"),
             "{:?}",
