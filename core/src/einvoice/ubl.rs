@@ -98,6 +98,17 @@ fn delivery_party(d: El<'_>) -> Party {
     out
 }
 
+/// A note (BT-22) without the subject code (BT-21) that UBL puts in front of it as `#AAI#`
+/// (the EN 16931 UBL binding, used by XRechnung and Peppol).
+fn note_text(n: &str) -> String {
+    let b = n.as_bytes();
+    if b.len() >= 5 && b[0] == b'#' && b[4] == b'#' && b[1..4].iter().all(u8::is_ascii_uppercase) {
+        n[5..].trim().to_string()
+    } else {
+        n.to_string()
+    }
+}
+
 /// An account by its id: an IBAN by its shape (country, check digits, up to 30 letters or
 /// digits), valid or not (the validation stage checks it like any other IBAN), else an account
 /// number.
@@ -189,7 +200,8 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
     r.extra_fields.notes = root
         .all("Note")
         .filter_map(|n| n.text())
-        .map(str::to_string)
+        .map(note_text)
+        .filter(|n| !n.is_empty())
         .collect();
     r.extra_fields.order_number = root.text_at(&["OrderReference", "ID"]).map(str::to_string);
     if let Some(c) = root.child("ContractDocumentReference") {
@@ -420,7 +432,8 @@ mod tests {
 <b:DueDate>2017-12-01</b:DueDate>
 <b:InvoiceTypeCode>380</b:InvoiceTypeCode>
 <b:Note>Please note our new phone number 33 44 55 66</b:Note>
-<b:Note>Second note</b:Note>
+<b:Note>#AAI#Second note</b:Note>
+<b:Note>#ADU#</b:Note>
 <b:DocumentCurrencyCode>EUR</b:DocumentCurrencyCode>
 <b:TaxCurrencyCode>SEK</b:TaxCurrencyCode>
 <b:BuyerReference>abs1234</b:BuyerReference>
@@ -544,7 +557,14 @@ mod tests {
             r.extra_fields.payment_terms.as_deref(),
             Some("Payment within 10 days, 2% discount")
         );
-        assert_eq!(r.extra_fields.notes.len(), 2);
+        // Subject codes in front of a note are not its text.
+        assert_eq!(
+            r.extra_fields.notes,
+            [
+                "Please note our new phone number 33 44 55 66",
+                "Second note"
+            ]
+        );
         assert_eq!(r.extra_fields.order_number.as_deref(), Some("PO-0001"));
         assert_eq!(
             r.extra_fields.contract.number.as_deref(),
@@ -676,11 +696,18 @@ mod tests {
     #[test]
     fn hostile_ubl_is_refused() {
         use crate::ErrorCode;
-        let cut = &INVOICE.as_bytes()[..INVOICE.len() / 2];
+        // Cut after a complete element: "ends inside <Invoice> (truncated?)".
+        let at = INVOICE.find("</k:LegalMonetaryTotal>").unwrap();
+        let cut = &INVOICE.as_bytes()[..at];
         assert_eq!(sniff(cut), Some(Syntax::UblInvoice));
         let err = parse(cut).unwrap_err();
         assert_eq!(err.code(), ErrorCode::CorruptFile);
         assert!(err.to_string().contains("truncated"), "{err}");
+        // Cut anywhere.
+        for at in (0..INVOICE.len()).step_by(97) {
+            let err = parse(&INVOICE.as_bytes()[..at]).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::CorruptFile, "cut at {at}: {err}");
+        }
         let ext = INVOICE.replace(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<?xml version=\"1.0\"?><!DOCTYPE inv:Invoice [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>",
