@@ -299,4 +299,44 @@ mod tests {
             "an attached file unpacks to more than 16 MB: the PDF's attachments were not read"
         );
     }
+
+    /// A Factur-X fixture through pdfium (skipped when pdfium or the fixtures are absent).
+    #[test]
+    fn find_reads_a_factur_x_pdf_through_pdfium() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/docs");
+        let Ok(pdf) = std::fs::read(dir.join("einvoice_facturx_en16931.pdf")) else {
+            eprintln!("skipped: no fixtures");
+            return;
+        };
+        let lib = match PdfLib::get(None) {
+            Ok(lib) => lib,
+            Err(e) => {
+                eprintln!("skipped: {e}");
+                return;
+            }
+        };
+        let f = find(lib, &pdf, false);
+        assert_eq!(f.attachment.as_deref(), Some("factur-x.xml"));
+        assert!(f.invoice.is_some() && f.warnings.is_empty(), "{f:?}");
+        // The pre-scan's verdict is obeyed without asking pdfium.
+        assert_eq!(find(lib, &pdf, true), refused());
+        // pdfium's listing: the limits on size and count.
+        let mut seen = Vec::new();
+        let more = lib
+            .attachments(&pdf, 32, 10, &mut |a| seen.push(a))
+            .unwrap();
+        assert_eq!(more, 0);
+        assert_eq!(seen.len(), 1);
+        assert!(
+            seen[0].size > 10 && seen[0].data.is_none(),
+            "{:?}",
+            seen[0].size
+        );
+        let more = lib.attachments(&pdf, 0, 1 << 20, &mut |_| panic!("none asked for"));
+        assert_eq!(more.unwrap(), 1);
+        // A PDF without attachments, and bytes pdfium cannot open: nothing, no warning.
+        let plain = std::fs::read(dir.join("invoice_de_text.pdf")).unwrap();
+        assert_eq!(find(lib, &plain, false), Found::default());
+        assert_eq!(find(lib, b"%PDF-1.7 garbage", false), Found::default());
+    }
 }
