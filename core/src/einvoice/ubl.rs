@@ -193,9 +193,12 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
     r.document.number = root.text_at(&["ID"]).map(str::to_string);
     r.document.date = date(root.text_at(&["IssueDate"]), None);
     r.document.currency = currency.map(str::to_string);
+    // BT-9: the Invoice's DueDate; a CreditNote states it in PaymentMeans (or PaymentTerms).
     r.document.due_date = date(root.text_at(&["DueDate"]), None).or_else(|| {
-        root.all("PaymentMeans")
-            .find_map(|m| date(m.text_at(&["PaymentDueDate"]), None))
+        ["PaymentMeans", "PaymentTerms"].iter().find_map(|place| {
+            root.all(place)
+                .find_map(|m| date(m.text_at(&["PaymentDueDate"]), None))
+        })
     });
     r.extra_fields.notes = root
         .all("Note")
@@ -358,6 +361,13 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
         rounding: d("PayableRoundingAmount"),
         payable: d("PayableAmount"),
     };
+    if r.document.currency.is_none() {
+        r.document.currency = m
+            .and_then(|m| m.child("PayableAmount"))
+            .and_then(|p| p.attr("currencyID"))
+            .filter(|c| !c.is_empty())
+            .map(str::to_string);
+    }
     let t = &mut r.totals;
     t.net = sums.tax_basis_total.map(fill::dec_str);
     t.vat = sums.tax_total.map(fill::dec_str);
@@ -682,6 +692,19 @@ mod tests {
         assert_eq!(r.line_items[1].unit.as_deref(), Some("unit"));
         assert_eq!(e.line_nets, [d("150.00"), d("-50.00")]);
         assert_eq!(e.sums.line_total, d("100.00"));
+        // The due date in the payment terms; the currency from the amounts.
+        let x = CREDIT_NOTE
+            .replace(
+                "<cbc:PaymentDueDate>2024-05-16</cbc:PaymentDueDate>",
+                "",
+            )
+            .replace(
+                "<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>",
+                "<cac:PaymentTerms><cbc:PaymentDueDate>2024-05-20</cbc:PaymentDueDate></cac:PaymentTerms>",
+            );
+        let e = parse(x.as_bytes()).unwrap();
+        assert_eq!(e.result.document.due_date.as_deref(), Some("2024-05-20"));
+        assert_eq!(e.result.document.currency.as_deref(), Some("EUR"));
         // Without a type code, the CreditNote root says credit note.
         let x = CREDIT_NOTE.replace("<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>", "");
         let e = parse(x.as_bytes()).unwrap();
