@@ -187,6 +187,11 @@ fn pdf_with_attachments(lines: &[&str], files: &[(&str, &str, &[u8])]) -> Vec<u8
         content.push_str(&format!("({l}) Tj T*\n"));
     }
     content.push_str("ET");
+    pdf_with_content(&content, files)
+}
+
+/// As [`pdf_with_attachments`], the page drawn by `content`.
+fn pdf_with_content(content: &str, files: &[(&str, &str, &[u8])]) -> Vec<u8> {
     // 1 catalog, 2 pages, 3 font, 4 page, 5 contents, then per file: filespec, stream.
     let names: Vec<String> = files
         .iter()
@@ -447,6 +452,70 @@ fn the_repository_e_invoice_pdfs() {
             "{name}"
         );
     }
+}
+
+/// An OCR engine that reads the page's number and total (a scan of [`PAGE`]).
+struct ScanOcr(Mutex<Vec<u32>>);
+
+impl OcrEngine for ScanOcr {
+    fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> folio::Result<TextPage> {
+        self.0.lock().expect("lock").push(req.page);
+        let lines = ["Rechnung Nr. RE-2024-0042", "Gesamtbetrag 119,00 EUR"];
+        let mut words = Vec::new();
+        for (row, line) in lines.iter().enumerate() {
+            let y = 100.0 + 40.0 * row as f32;
+            let mut x = 100.0;
+            for w in line.split(' ') {
+                let x1 = x + 14.0 * w.len() as f32;
+                words.push(folio::types::Word {
+                    text: w.to_string(),
+                    bbox: folio::types::BBox::new(x, y, x1, y + 24.0),
+                    confidence: 0.95,
+                });
+                x = x1 + 14.0;
+            }
+        }
+        Ok(TextPage {
+            page: req.page,
+            width: image.width() as f32,
+            height: image.height() as f32,
+            unit: folio::result::Unit::Px,
+            source: Source::Ocr,
+            words,
+        })
+    }
+}
+
+#[test]
+fn a_scanned_page_is_still_ocred_and_the_xml_wins() {
+    // A page without a text layer (drawn bars stand for the scan) and the XML attached.
+    let xml = cii("RE-2024-0042", "100.00", "19.00", "119.00");
+    let pdf = pdf_with_content(
+        "0 g 72 700 400 14 re f 72 660 300 14 re f",
+        &[("factur-x.xml", "", xml.as_bytes())],
+    );
+    let ocr = Arc::new(ScanOcr(Mutex::new(Vec::new())));
+    let engine =
+        Engine::with_components(EngineConfig::default(), ocr.clone(), Arc::new(RuleScorer))
+            .expect("engine builds");
+    let r = engine
+        .recognize_bytes(
+            &pdf,
+            &RecognizeOptions::default(),
+            &|_| {},
+            &CancelToken::new(),
+        )
+        .expect("recognised");
+    assert_eq!(*ocr.0.lock().expect("lock"), [1], "the page was OCR'd");
+    assert_eq!(r.document.number.as_deref(), Some("RE-2024-0042"));
+    assert_eq!(r.totals.net.as_deref(), Some("100.00"));
+    assert_eq!(r.confidence.fields["/totals/net"], 1.0);
+    // The cross-check saw the OCR text: the number's evidence is on the scan, in pixels.
+    let ev = r.evidence.get("/document/number").expect("evidence");
+    assert_eq!(
+        (ev.source, ev.unit),
+        (Source::EInvoice, folio::result::Unit::Px)
+    );
 }
 
 #[test]
