@@ -64,8 +64,11 @@ pub fn unreadable(message: String) -> Issue {
 
 /// The invoice XML among the attachments of `pdf` (see the module's documentation).
 /// `oversized`: the pre-scan found an embedded file over [`MAX_ATTACHMENT_BYTES`]
-/// ([`crate::preprocess::EmbeddedFiles::oversized`]); then no attachment is read. A PDF that
-/// pdfium cannot open gives nothing (the text extraction reports that error).
+/// ([`crate::preprocess::EmbeddedFiles::oversized`], in [`crate::preprocess::preprocess`]'s
+/// answer for a PDF); then no attachment is read. Pass `false` only for a PDF that preprocessing
+/// passed, or one you trust: pdfium unpacks an attachment whole to tell its size, whatever the
+/// size. A PDF that pdfium cannot open gives nothing (the text extraction reports that error).
+/// The engine does the same over its one opening of the PDF ([`Chooser`]).
 pub fn find(lib: &PdfLib, pdf: &[u8], oversized: bool) -> Found {
     if oversized {
         return refused();
