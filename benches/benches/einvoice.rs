@@ -59,10 +59,14 @@ fn first_revision(pdf: &[u8]) -> Option<&[u8]> {
 /// The bytes of the attachment `find` read the invoice from.
 fn invoice_xml(lib: &PdfLib, pdf: &[u8]) -> Option<Vec<u8>> {
     let name = einvoice::find(lib, pdf, false).attachment?;
-    let list = lib
-        .attachments(pdf, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES)
-        .ok()?;
-    list.files.into_iter().find(|f| f.name == name)?.data
+    let mut xml = None;
+    lib.attachments(pdf, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, &mut |f| {
+        if xml.is_none() && f.name == name {
+            xml = f.data;
+        }
+    })
+    .ok()?;
+    xml
 }
 
 fn bench_einvoice(c: &mut Criterion) {
