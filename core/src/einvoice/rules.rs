@@ -10,7 +10,9 @@
 //! - BR-CO-13: total without VAT BT-109 = BT-106 - BT-107 + BT-108.
 //! - BR-CO-14: total VAT BT-110 = the sum of the breakdown's VAT amounts (BT-117).
 //! - BR-CO-15: total with VAT BT-112 = BT-109 + BT-110.
-//! - BR-CO-16: amount due BT-115 = BT-112 - paid BT-113 + rounding BT-114.
+//! - BR-CO-16: amount due BT-115 = BT-112 - paid BT-113 + rounding BT-114. Not checked on a
+//!   MINIMUM-profile invoice that states no BT-113: that profile has no paid amount to state,
+//!   so its absence there does not mean 0.
 //! - BR-CO-17: a breakdown's VAT amount BT-117 = taxable amount BT-116 x rate BT-119 / 100,
 //!   rounded to 2 decimals.
 //! - BR-S-08, BR-Z-08, BR-E-08, BR-AE-08, BR-IC-08 (category K), BR-G-08, BR-AF-08 (L),
@@ -307,6 +309,11 @@ fn br_co_16(e: &EInvoice, f: &mut Findings) {
     let (Some(total), Some(payable)) = (s.grand_total, s.payable) else {
         return;
     };
+    if s.prepaid.is_none() && is_minimum_profile(e) {
+        // The MINIMUM profile has no paid amount (BT-113) to state: its absence there does
+        // not mean 0, and a prepaid invoice's due amount is lower than its total.
+        return;
+    }
     let Some((expected, text)) = combine(
         total,
         &[(false, "paid", s.prepaid), (true, "rounding", s.rounding)],
@@ -320,6 +327,15 @@ fn br_co_16(e: &EInvoice, f: &mut Findings) {
             Some("/totals/payable".into()),
         );
     }
+}
+
+/// Whether the invoice declares the MINIMUM profile of Factur-X / ZUGFeRD 2.x
+/// (`urn:factur-x.eu:1p0:minimum`, `urn:zugferd.de:2p0:minimum`), whose monetary summation
+/// carries only BT-109, BT-110, BT-112 and BT-115.
+fn is_minimum_profile(e: &EInvoice) -> bool {
+    e.guideline
+        .as_deref()
+        .is_some_and(|g| g.trim().to_ascii_lowercase().ends_with(":minimum"))
 }
 
 fn br_co_17(e: &EInvoice, f: &mut Findings) {
@@ -631,6 +647,23 @@ mod tests {
     #[test]
     fn consistent_invoice_passes_every_rule() {
         assert_eq!(fired(&consistent()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn minimum_profile_without_paid_amount_skips_br_co_16() {
+        // A prepaid MINIMUM invoice: total 193.35, due 93.35, no BT-113 (the profile has none).
+        let mut e = consistent();
+        e.sums.prepaid = None;
+        e.sums.rounding = None;
+        e.sums.payable = sd("93.35");
+        assert_eq!(fired(&e), vec!["BR-CO-16".to_string()]);
+        for g in ["urn:factur-x.eu:1p0:minimum", "urn:zugferd.de:2p0:minimum"] {
+            e.guideline = Some(g.into());
+            assert_eq!(fired(&e), Vec::<String>::new(), "{g}");
+        }
+        // A MINIMUM invoice that does state a paid amount is checked.
+        e.sums.prepaid = sd("10.00");
+        assert_eq!(fired(&e), vec!["BR-CO-16".to_string()]);
     }
 
     #[test]
