@@ -19,11 +19,11 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-TARGETS=(filetype pdf image doc docx sheet rtf words_json hocr signed_url multipart)
+TARGETS=(filetype pdf image doc docx sheet rtf words_json hocr einvoice signed_url multipart)
 # Executions of the smoke run: about 3 s of each target on one core of the CI machine.
 declare -A SMOKE_RUNS=([filetype]=150000 [pdf]=600 [image]=5000 [doc]=150000 [docx]=100000
   [sheet]=60000 [rtf]=30000 [words_json]=20000 [hocr]=9000 [signed_url]=200000
-  [multipart]=80000)
+  [multipart]=80000 [einvoice]=60000)
 BIN="fuzz/target/x86_64-unknown-linux-gnu/release"
 # What a single input may cost before it counts as a finding.
 LIMITS=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10)

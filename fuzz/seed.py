@@ -18,6 +18,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pypdfium2 as pdfium
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +33,7 @@ TARGETS_BY_SUFFIX = {
     ".docx": "docx",
     ".xlsx": "sheet",
     ".rtf": "rtf",
+    ".xml": "einvoice",
 }
 
 
@@ -376,6 +378,15 @@ def main() -> int:
             + b"\n1700000000")
     for data in multipart():
         put("multipart", data)
+    # einvoice: the invoice XMLs attached to the e-invoice fixtures (the standalone ones come in
+    # by their suffix above), capped like the attachments the engine reads.
+    for src in sorted(DOCS.glob("einvoice_*.pdf")):
+        pdf = pdfium.PdfDocument(src)
+        for i in range(min(pdf.count_attachments(), 4)):
+            data = bytes(pdf.get_attachment(i).get_data())
+            if len(data) <= 1 << 20:
+                put("einvoice", data)
+        pdf.close()
     for d in sorted(CORPUS.iterdir()):
         print(f"{d.name}: {len(list(d.iterdir()))} seeds", file=sys.stderr)
     return 0
