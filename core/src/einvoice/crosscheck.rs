@@ -124,8 +124,15 @@ pub fn crosscheck(
         &vt.payable,
         true,
     );
+    // An IBAN the visual reading refused (a wrong length or check digit) is still what the page
+    // shows after its IBAN label.
+    let printed = printed_iban(doc);
     for (i, acc) in x.bank_accounts.iter().enumerate() {
-        let seen = v.bank_accounts.get(i).and_then(|a| a.iban.clone());
+        let seen = v
+            .bank_accounts
+            .get(i)
+            .and_then(|a| a.iban.clone())
+            .or_else(|| printed.clone());
         let ptr = format!("/bank_accounts/{i}/iban");
         c.check(&ptr, "IBAN", Kind::Iban, &acc.iban, &seen, true);
     }
@@ -418,6 +425,49 @@ impl<'a> Checker<'a> {
                     || c.kind == CandidateKind::Amount && c.decimals > 0)
         })
     }
+}
+
+/// The first IBAN-shaped value printed after an `IBAN` label (two letters, two digits, then
+/// letters and digits in groups, 15 to 34 in all, up to a column gap), upper case without
+/// spaces, whether or not its length and check digits are right.
+fn printed_iban(doc: &CleanDocument) -> Option<String> {
+    for line in &doc.lines {
+        let text = line.text.as_str();
+        let lower = text.to_ascii_lowercase();
+        let mut from = 0;
+        while let Some(i) = lower.get(from..).and_then(|t| t.find("iban")) {
+            let at = from + i;
+            from = at + 4;
+            if lower[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+            {
+                continue;
+            }
+            let rest = &text[from..];
+            let rest = rest.trim_start_matches(|c: char| c == ':' || c == '.' || c == ' ');
+            let rest = rest.split("  ").next().unwrap_or("");
+            let mut value = String::new();
+            for token in rest.split(' ') {
+                if token.is_empty()
+                    || !token.chars().all(|c| c.is_ascii_alphanumeric())
+                    || value.len() + token.len() > 34
+                {
+                    break;
+                }
+                value.push_str(&token.to_ascii_uppercase());
+            }
+            let b = value.as_bytes();
+            let shaped = b.len() >= 15
+                && b[..2].iter().all(u8::is_ascii_alphabetic)
+                && b[2..4].iter().all(u8::is_ascii_digit);
+            if shaped {
+                return Some(value);
+            }
+        }
+    }
+    None
 }
 
 /// The letters and digits of `s`, lower case.
@@ -816,6 +866,43 @@ mod tests {
             out.warnings[1].message,
             "the page shows seller VAT id DE987654321, the e-invoice says DE123456789"
         );
+    }
+
+    #[test]
+    fn an_iban_the_visual_reading_refused_is_still_what_the_page_shows() {
+        let e = einvoice(|r| {
+            r.bank_accounts.push(BankAccount {
+                iban: Some("FR7630006000011234567890189".into()),
+                ..BankAccount::default()
+            });
+        });
+        // A German IBAN of the wrong length: no IBAN candidate, no visual value.
+        let lines = [(
+            "IBAN: DE20 1242 1242 1242 1242 1242 124  BIC: XYZ",
+            10.0,
+            10.0,
+        )];
+        let out = run(&lines, &e, &DocumentResult::empty());
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+        assert_eq!(
+            out.warnings[0].message,
+            "the page shows IBAN DE2012421242124212421242124, the e-invoice says \
+             FR7630006000011234567890189"
+        );
+        assert_eq!(
+            out.warnings[0].field.as_deref(),
+            Some("/bank_accounts/0/iban")
+        );
+        // The XML's IBAN printed (after another label): evidence, no warning; no IBAN printed
+        // at all, or a word that only contains "iban": nothing.
+        for lines in [
+            [("Konto FR76 3000 6000 0112 3456 7890 189", 10.0, 10.0)],
+            [("Zahlbar ohne Abzug", 10.0, 10.0)],
+            [("Libanon DE20 1242 1242 1242 1242", 10.0, 10.0)],
+        ] {
+            let out = run(&lines, &e, &DocumentResult::empty());
+            assert!(out.warnings.is_empty(), "{lines:?}: {:?}", out.warnings);
+        }
     }
 
     #[test]
