@@ -446,7 +446,7 @@ fn printed_iban(doc: &CleanDocument) -> Option<String> {
                 continue;
             }
             let rest = &text[from..];
-            let rest = rest.trim_start_matches(|c: char| c == ':' || c == '.' || c == ' ');
+            let rest = rest.trim_start_matches([':', '.', ' ']);
             let rest = rest.split("  ").next().unwrap_or("");
             let mut value = String::new();
             for token in rest.split(' ') {
