@@ -136,6 +136,44 @@ static void test_pre_recognised(folio_engine *engine) {
           folio_last_error_message());
 }
 
+/* E-invoices: a standalone CII XML and a Factur-X PDF, the values from the XML; a PDF whose
+ * attachment is an entity bomb is read from its page with a warning; other XML is refused. */
+static void test_einvoice(folio_engine *engine) {
+    char *json = NULL;
+    char *path = path_of("einvoice_cii.xml");
+    folio_status st = folio_recognize_file(engine, path, NULL, NULL, NULL, NULL, &json);
+    free(path);
+    CHECK(st == FOLIO_OK, "CII XML: %s", folio_last_error_message());
+    CHECK(json && strstr(json, "\"FV/2024/03/120\""), "number from the XML");
+    CHECK(json && strstr(json, "\"2424.66\""), "total from the XML");
+    folio_string_free(json);
+
+    json = NULL;
+    path = path_of("einvoice_facturx_en16931.pdf");
+    st = folio_recognize_file(engine, path, NULL, NULL, NULL, NULL, &json);
+    free(path);
+    CHECK(st == FOLIO_OK, "Factur-X: %s", folio_last_error_message());
+    CHECK(json && strstr(json, "\"RE-2024-10458\""), "number of the Factur-X invoice");
+    CHECK(json && strstr(json, "\"E_INVOICE\""), "evidence from the e-invoice");
+    folio_string_free(json);
+
+    json = NULL;
+    path = path_of("einvoice_bad_entity_bomb.pdf");
+    st = folio_recognize_file(engine, path, NULL, NULL, NULL, NULL, &json);
+    free(path);
+    CHECK(st == FOLIO_OK, "entity bomb attachment: %s", folio_last_error_message());
+    CHECK(json && strstr(json, "\"E_INVOICE_UNREADABLE\""), "warning for the attachment");
+    CHECK(json && strstr(json, "\"FA-2024-0090\""), "number read from the page");
+    folio_string_free(json);
+
+    const char *other = "<?xml version=\"1.0\"?><catalog><book>Rust</book></catalog>";
+    json = (char *)1;
+    st = folio_recognize_buffer(engine, (const uint8_t *)other, strlen(other), "x.xml", NULL, NULL,
+                                NULL, NULL, &json);
+    CHECK(st == FOLIO_UNSUPPORTED_FILE_TYPE, "other XML: %s", folio_status_name(st));
+    CHECK(json == NULL, "out is NULL on error");
+}
+
 static void test_errors(folio_engine *engine) {
     char *json = (char *)1;
     folio_status st = folio_recognize_file(engine, "/nonexistent/file.pdf", NULL, NULL, NULL, NULL,
@@ -283,6 +321,7 @@ int main(int argc, char **argv) {
     }
     test_path_and_buffer(engine);
     test_pre_recognised(engine);
+    test_einvoice(engine);
     test_errors(engine);
     test_threads(engine);
     test_cancel(engine);
