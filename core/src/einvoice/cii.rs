@@ -501,13 +501,7 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
     }
     r.extra_fields.period.from = from;
     r.extra_fields.period.to = to;
-    let t = &mut r.totals;
-    t.net = sums.tax_basis_total.map(fill::dec_str);
-    t.vat = sums.tax_total.map(fill::dec_str);
-    t.total = sums.grand_total.map(fill::dec_str);
-    t.prepaid = sums.prepaid.map(fill::dec_str);
-    t.payable = sums.payable.map(fill::dec_str);
-    t.discount = sums.allowance_total.map(fill::dec_str);
+    r.totals = fill::totals(&sums);
 
     (
         EInvoice {

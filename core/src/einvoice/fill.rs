@@ -2,12 +2,25 @@
 //! addresses, unit prices, and the finishing of an [`EInvoice`] (document type, structure,
 //! confidence).
 
-use super::EInvoice;
 use super::codes;
-use crate::result::{DocumentType, StructureType};
+use super::{EInvoice, Sums};
+use crate::result::{DocumentType, StructureType, Totals};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use std::str::FromStr;
+
+/// The Result's totals from the document totals as stated: net BT-109, VAT BT-110, total
+/// BT-112, prepaid BT-113, payable BT-115, discount BT-107 (the document-level allowances).
+pub fn totals(sums: &Sums) -> Totals {
+    Totals {
+        net: sums.tax_basis_total.map(dec_str),
+        vat: sums.tax_total.map(dec_str),
+        total: sums.grand_total.map(dec_str),
+        payable: sums.payable.map(dec_str),
+        discount: sums.allowance_total.map(dec_str),
+        prepaid: sums.prepaid.map(dec_str),
+    }
+}
 
 /// An `xs:decimal` (optional sign, digits, optional fraction; surrounding blanks allowed), with
 /// the digits the XML states (`"198.00"` stays two places). Anything else → `None`.

@@ -42,21 +42,7 @@ fn party(p: El<'_>) -> Party {
         }
     }
     if let Some(a) = p.child("PostalAddress") {
-        let mut lines: Vec<&str> = ["StreetName", "AdditionalStreetName"]
-            .iter()
-            .filter_map(|n| a.text_at(&[n]))
-            .collect();
-        lines.extend(
-            a.all_at(&["AddressLine", "Line"])
-                .into_iter()
-                .filter_map(|l| l.text()),
-        );
-        out.address = address(
-            &lines,
-            a.text_at(&["PostalZone"]),
-            a.text_at(&["CityName"]),
-            a.text_at(&["Country", "IdentificationCode"]),
-        );
+        out.address = postal_address(a);
     }
     let contact = p.child("Contact");
     out.phone = text(contact, &["Telephone"]);
@@ -70,6 +56,26 @@ fn party(p: El<'_>) -> Party {
     out
 }
 
+/// A UBL address (`PostalAddress`, `DeliveryLocation/Address`): street lines, postcode, city,
+/// country.
+fn postal_address(a: El<'_>) -> Option<String> {
+    let mut lines: Vec<&str> = ["StreetName", "AdditionalStreetName"]
+        .iter()
+        .filter_map(|n| a.text_at(&[n]))
+        .collect();
+    lines.extend(
+        a.all_at(&["AddressLine", "Line"])
+            .into_iter()
+            .filter_map(|l| l.text()),
+    );
+    address(
+        &lines,
+        a.text_at(&["PostalZone"]),
+        a.text_at(&["CityName"]),
+        a.text_at(&["Country", "IdentificationCode"]),
+    )
+}
+
 /// The Delivery party (BG-13 deliver-to): the name and the delivery location's address.
 fn delivery_party(d: El<'_>) -> Party {
     let mut out = match d.child("DeliveryParty") {
@@ -79,21 +85,7 @@ fn delivery_party(d: El<'_>) -> Party {
     if out.address.is_none()
         && let Some(a) = d.at(&["DeliveryLocation", "Address"])
     {
-        let mut lines: Vec<&str> = ["StreetName", "AdditionalStreetName"]
-            .iter()
-            .filter_map(|n| a.text_at(&[n]))
-            .collect();
-        lines.extend(
-            a.all_at(&["AddressLine", "Line"])
-                .into_iter()
-                .filter_map(|l| l.text()),
-        );
-        out.address = address(
-            &lines,
-            a.text_at(&["PostalZone"]),
-            a.text_at(&["CityName"]),
-            a.text_at(&["Country", "IdentificationCode"]),
-        );
+        out.address = postal_address(a);
     }
     out
 }
@@ -368,13 +360,7 @@ pub fn parse(root: El<'_>, syntax: Syntax) -> (EInvoice, Option<String>) {
             .filter(|c| !c.is_empty())
             .map(str::to_string);
     }
-    let t = &mut r.totals;
-    t.net = sums.tax_basis_total.map(fill::dec_str);
-    t.vat = sums.tax_total.map(fill::dec_str);
-    t.total = sums.grand_total.map(fill::dec_str);
-    t.prepaid = sums.prepaid.map(fill::dec_str);
-    t.payable = sums.payable.map(fill::dec_str);
-    t.discount = sums.allowance_total.map(fill::dec_str);
+    r.totals = fill::totals(&sums);
 
     (
         EInvoice {
