@@ -6,9 +6,11 @@
 //! * [`boxes`]: SROIE `*.boxes.txt` OCR lines as [`folio::types::TextPage`]s.
 //! * [`dataset`]: discovery of labelled documents in a directory.
 //! * [`inputs`]: benchmark inputs and the `OMP_THREAD_LIMIT=1` re-exec.
+//! * [`split`]: the tuning / frozen splits of the labelled sets (`benches/splits`, issue 14).
 
 pub mod boxes;
 pub mod dataset;
 pub mod difflib;
 pub mod inputs;
 pub mod score;
+pub mod split;

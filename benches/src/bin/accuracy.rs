@@ -1,14 +1,19 @@
 //! Accuracy of the engine over a directory of labelled documents.
 //!
 //! ```text
-//! accuracy [--jobs N] [--boxes] [--json OUT] [--limit N] [--show-errors FIELD] [--exact]
-//!          [--einvoice] [--show-warnings CODE] DIR
+//! accuracy [--jobs N] [--boxes] [--visual] [--json OUT] [--limit N] [--show-errors FIELD]
+//!          [--exact] [--einvoice] [--show-warnings CODE] [--split FILE [--part tune|frozen]
+//!          [--fold K]] DIR
 //! ```
 //!
 //! Every `<id>.truth.json` in DIR (recursively) with its document beside it (`<id>.pdf`,
 //! `<id>.jpg`, ...) is recognised with `Engine::new(EngineConfig::default())`; with `--boxes`,
 //! `<id>.boxes.txt` (SROIE OCR lines) is turned into a text page and run through
-//! `Engine::recognize_text_pages` instead. Documents run in parallel on `--jobs` threads
+//! `Engine::recognize_text_pages` instead. With `--visual`, a document file is read into pages by
+//! `Engine::extract_text_pages` and recognised by `Engine::recognize_text_pages`, which never
+//! read an embedded e-invoice XML: on the zugferd set this scores the visual field stage, not the
+//! XML parser (the run counts the documents whose Result still carries `E_INVOICE` evidence, and
+//! fails when there is one). Documents run in parallel on `--jobs` threads
 //! (default: the number of cores). Scoring follows `folio_bench::score`; `--exact` compares
 //! values exactly ([`Strictness::Exact`]: for the e-invoice path, whose values come from the XML).
 //!
@@ -18,6 +23,12 @@
 //! stage alone on each input (`einvoice::find` over a PDF's attachments, `einvoice::parse` on an
 //! XML file) and reports in how many documents an invoice XML was found and parsed, with its
 //! syntax and attachment name per document in the JSON.
+//!
+//! `--split FILE` (a `benches/splits/<set>.json`, issue 14's honest protocol) keeps the documents
+//! of one part, `--part tune` (default) or `--part frozen`, and with `--fold K` only fold K of
+//! the tuning part. Every run prints the macro F1 over the labelled header fields and the F1 of
+//! the key fields (number, date, seller_name, total); `benches/protocol.sh` puts the tuning and
+//! frozen figures side by side.
 //!
 //! Tesseract parallelises inside a page with OpenMP, which reads `OMP_THREAD_LIMIT` once, when
 //! the library is loaded; documents already run in parallel here, so extra OpenMP threads only
@@ -32,6 +43,7 @@ use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
     DocScore, FIELDS, FieldTally, LINE_ITEM_FIELDS, Scoreboard, Strictness, score_document_with,
 };
+use folio_bench::split::{Part, Split};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -78,6 +90,19 @@ struct Args {
     /// Print the documents whose Result carries the warning CODE, with its messages.
     #[arg(long, value_name = "CODE")]
     show_warnings: Vec<String>,
+    /// Recognise document files through `extract_text_pages` + `recognize_text_pages`, which
+    /// never read an embedded e-invoice XML (the visual reading of a ZUGFeRD PDF).
+    #[arg(long, conflicts_with = "boxes")]
+    visual: bool,
+    /// A split file (`benches/splits/<set>.json`): keep only the documents of `--part`.
+    #[arg(long, value_name = "FILE")]
+    split: Option<PathBuf>,
+    /// The part of `--split` kept: `tune` or `frozen`.
+    #[arg(long, default_value = "tune", requires = "split")]
+    part: String,
+    /// Only this cross-validation fold of the tuning part (0-based; needs `--split`).
+    #[arg(long, value_name = "K", requires = "split")]
+    fold: Option<usize>,
     /// Directory searched (recursively) for `*.truth.json`.
     dir: PathBuf,
 }
@@ -92,6 +117,8 @@ struct DocRun {
     warnings: Vec<(String, Option<String>, String)>,
     /// What the e-invoice stage alone found (with `--einvoice`).
     einvoice: Option<Probe>,
+    /// The Result carries evidence read from an e-invoice XML (source `E_INVOICE`).
+    einvoice_evidence: bool,
 }
 
 /// The e-invoice stage run alone on one input.
@@ -137,6 +164,35 @@ fn run(args: &Args) -> Result<(), String> {
         let keep: std::collections::HashSet<&str> = text.lines().map(str::trim).collect();
         docs.retain(|d| keep.contains(d.id.as_str()));
     }
+    let split = match &args.split {
+        Some(path) => {
+            let part = Part::parse(&args.part)
+                .ok_or_else(|| format!("unknown part {:?} (tune or frozen)", args.part))?;
+            let split = Split::load(path)?;
+            if let Some(k) = args.fold {
+                if part != Part::Tune {
+                    return Err("--fold selects a fold of the tuning part (--part tune)".into());
+                }
+                if k >= split.folds {
+                    return Err(format!("fold {k} out of range (0..{})", split.folds));
+                }
+            }
+            let unknown = docs
+                .iter()
+                .filter(|d| !split.documents.contains_key(&d.id))
+                .count();
+            if unknown > 0 {
+                return Err(format!(
+                    "{unknown} documents under {} are not in the split {} (regenerate it)",
+                    args.dir.display(),
+                    path.display()
+                ));
+            }
+            docs.retain(|d| split.contains(&d.id, part, args.fold));
+            Some((split.set.clone(), part))
+        }
+        None => None,
+    };
     if let Some(n) = args.limit {
         docs.truncate(n);
     }
@@ -176,11 +232,15 @@ fn run(args: &Args) -> Result<(), String> {
         .build()
         .map_err(|e| format!("thread pool: {e}"))?;
     eprintln!(
-        "accuracy: {} documents ({} truth files without input), {} jobs, {} mode",
+        "accuracy: {} documents ({} truth files without input), {} jobs, {} mode{}",
         docs.len(),
         found.truth_without_input,
         jobs,
-        if args.boxes { "boxes" } else { "file" }
+        mode(args),
+        split
+            .as_ref()
+            .map(|(set, part)| format!(", {set} {} part", part.as_str()))
+            .unwrap_or_default()
     );
 
     let done = AtomicUsize::new(0);
@@ -190,7 +250,7 @@ fn run(args: &Args) -> Result<(), String> {
     let runs: Vec<DocRun> = pool.install(|| {
         docs.into_par_iter()
             .map(|doc| {
-                let mut r = run_one(&engine, doc, args.boxes, strictness);
+                let mut r = run_one(&engine, doc, args, strictness);
                 if args.einvoice && !args.boxes {
                     r.einvoice = Some(probe(&engine, &r.doc.input));
                 }
@@ -227,6 +287,19 @@ fn run(args: &Args) -> Result<(), String> {
 
     print_table(&board);
     println!();
+    let (macro_f1, scored) = macro_f1(&board);
+    let keys: Vec<String> = KEY_FIELDS
+        .iter()
+        .map(|f| format!("{f} {}", pct(board.tally(f).f1())))
+        .collect();
+    println!(
+        "macro F1 over the {} labelled header fields: {}  key fields F1 %: {}",
+        scored.len(),
+        pct(macro_f1),
+        keys.join(", ")
+    );
+    let with_xml = runs.iter().filter(|r| r.einvoice_evidence).count();
+    println!("documents with E_INVOICE evidence: {with_xml}");
     println!(
         "documents: {}  errors: {}  wall: {:.2} s  documents/s: {:.2}  median s/document: {:.4}  jobs: {}",
         runs.len(),
@@ -267,7 +340,52 @@ fn run(args: &Args) -> Result<(), String> {
         std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
         eprintln!("accuracy: wrote {}", out.display());
     }
+    if args.visual && with_xml > 0 {
+        return Err(format!(
+            "--visual: {with_xml} Results carry E_INVOICE evidence (the XML was read)"
+        ));
+    }
     Ok(())
+}
+
+/// The key fields of issue 14's targets.
+const KEY_FIELDS: [&str; 4] = ["number", "date", "seller_name", "total"];
+
+/// Macro F1: the mean F1 over the header fields (`FIELDS` but line items) labelled in at least
+/// one document, with the fields it averages.
+fn macro_f1(board: &Scoreboard) -> (Option<f64>, Vec<&'static str>) {
+    let scored: Vec<(&'static str, f64)> = FIELDS
+        .iter()
+        .filter(|f| **f != "line_items")
+        .filter_map(|f| {
+            let t = board.tally(f);
+            (t.labelled > 0).then(|| (*f, t.f1().unwrap_or(0.0)))
+        })
+        .collect();
+    let mean = (!scored.is_empty())
+        .then(|| scored.iter().map(|(_, v)| v).sum::<f64>() / scored.len() as f64);
+    (mean, scored.into_iter().map(|(f, _)| f).collect())
+}
+
+fn mode(args: &Args) -> &'static str {
+    if args.boxes {
+        "boxes"
+    } else if args.visual {
+        "visual"
+    } else {
+        "file"
+    }
+}
+
+/// Whether any `source` in the Result is `E_INVOICE`.
+fn has_einvoice_evidence(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.iter().any(|(k, v)| {
+            (k == "source" && v.as_str() == Some("E_INVOICE")) || has_einvoice_evidence(v)
+        }),
+        Value::Array(a) => a.iter().any(has_einvoice_evidence),
+        _ => false,
+    }
 }
 
 fn median(sorted: &[f64]) -> f64 {
@@ -284,9 +402,9 @@ fn median(sorted: &[f64]) -> f64 {
 
 /// Recognises and scores one document; an engine error scores as an empty result (every
 /// labelled field missed) and is recorded with its code.
-fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool, strictness: Strictness) -> DocRun {
+fn run_one(engine: &Engine, doc: LabelledDoc, args: &Args, strictness: Strictness) -> DocRun {
     let start = Instant::now();
-    let outcome = recognize(engine, &doc, boxes);
+    let outcome = recognize(engine, &doc, args);
     let seconds = start.elapsed().as_secs_f64();
     let truth = std::fs::read_to_string(&doc.truth)
         .ok()
@@ -295,6 +413,7 @@ fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool, strictness: Strictnes
         Ok(v) => (v, None),
         Err(e) => (json!({}), Some(e)),
     };
+    let einvoice_evidence = has_einvoice_evidence(&result);
     let warnings = result
         .pointer("/validation/warnings")
         .and_then(Value::as_array)
@@ -325,6 +444,7 @@ fn run_one(engine: &Engine, doc: LabelledDoc, boxes: bool, strictness: Strictnes
         score,
         warnings,
         einvoice: None,
+        einvoice_evidence,
     }
 }
 
@@ -409,16 +529,22 @@ fn show_warnings(runs: &[DocRun], code: &str) {
     println!("  {n} documents");
 }
 
-fn recognize(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Value, (String, String)> {
+fn recognize(engine: &Engine, doc: &LabelledDoc, args: &Args) -> Result<Value, (String, String)> {
     let opts = RecognizeOptions::default();
     let cancel = CancelToken::new();
     let progress = |_| {};
-    let result = if boxes {
+    let result = if args.boxes {
         let content = std::fs::read_to_string(&doc.input)
             .map_err(|e| ("IO_ERROR".to_string(), e.to_string()))?;
         let page = parse_boxes(&content)
             .ok_or_else(|| ("BAD_BOXES".to_string(), "no usable box line".to_string()))?;
         engine.recognize_text_pages(&[page], &opts, &progress, &cancel)
+    } else if args.visual {
+        let bytes =
+            std::fs::read(&doc.input).map_err(|e| ("IO_ERROR".to_string(), e.to_string()))?;
+        engine
+            .extract_text_pages(&bytes, &opts, &progress, &cancel)
+            .and_then(|pages| engine.recognize_text_pages(&pages, &opts, &progress, &cancel))
     } else {
         engine.recognize_path(&doc.input, &opts, &progress, &cancel)
     };
@@ -544,6 +670,7 @@ fn report_json(
                 "seconds": r.seconds,
                 "error": r.error.as_ref().map(|(c, m)| json!({"code": c, "message": m})),
                 "warnings": r.warnings.iter().map(|(c, f, m)| json!({"code": c, "field": f, "message": m})).collect::<Vec<_>>(),
+                "einvoice_evidence": r.einvoice_evidence,
                 "einvoice": r.einvoice.as_ref().map(|p| json!({
                     "syntax": p.syntax,
                     "guideline": p.guideline,
@@ -556,7 +683,15 @@ fn report_json(
         .collect();
     json!({
         "dir": path_str(&args.dir),
-        "mode": if args.boxes { "boxes" } else { "file" },
+        "mode": mode(args),
+        "split": args.split.as_ref().map(|p| json!({
+            "file": path_str(p),
+            "part": args.part,
+            "fold": args.fold,
+        })),
+        "macro_f1": macro_f1(board).0,
+        "macro_f1_fields": macro_f1(board).1,
+        "einvoice_evidence_documents": runs.iter().filter(|r| r.einvoice_evidence).count(),
         "exact": args.exact,
         "warning_documents": warning_documents(runs),
         "einvoice_found": args.einvoice.then(|| runs.iter().filter(|r| r.einvoice.as_ref().is_some_and(|p| p.syntax.is_some())).count()),
