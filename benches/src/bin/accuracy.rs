@@ -239,7 +239,10 @@ fn run(args: &Args) -> Result<(), String> {
         mode(args),
         split
             .as_ref()
-            .map(|(set, part)| format!(", {set} {} part", part.as_str()))
+            .map(|(set, part)| {
+                let fold = args.fold.map(|k| format!(", fold {k}")).unwrap_or_default();
+                format!(", {set} {} part{fold}", part.as_str())
+            })
             .unwrap_or_default()
     );
 
