@@ -392,6 +392,9 @@ pub struct Validation {
     pub warnings: Vec<Issue>,
     /// Errors.
     pub errors: Vec<Issue>,
+    /// The checks that had values to compare and held (`TOTALS_ARITHMETIC`, `LINE_ARITHMETIC`,
+    /// `LINE_ITEMS_SUM`, `TAX_ARITHMETIC`, `IBAN_CHECKSUM`, `TAX_ID_CHECKSUM`).
+    pub checks_passed: Vec<String>,
 }
 
 impl Default for Validation {
@@ -400,6 +403,7 @@ impl Default for Validation {
             status: ValidationStatus::Ok,
             warnings: Vec::new(),
             errors: Vec::new(),
+            checks_passed: Vec::new(),
         }
     }
 }

@@ -88,6 +88,7 @@ fn run(result: &mut DocumentResult, today: NaiveDate, arithmetic: bool) {
     check_confidence(result, &mut f);
     let v = &mut result.validation;
     v.status = status(&f.errors, &f.warnings);
+    v.checks_passed = f.passed();
     v.errors = f.errors;
     v.warnings = f.warnings;
 }
@@ -112,13 +113,44 @@ fn status(errors: &[Issue], warnings: &[Issue]) -> ValidationStatus {
     }
 }
 
+/// The checks that can hold, each with the error code it raises when it does not: a check that
+/// ran and raised none is listed in `validation.checks_passed` (in this order).
+pub const CHECKS: [(&str, &str); 6] = [
+    ("TOTALS_ARITHMETIC", "TOTALS_MISMATCH"),
+    ("LINE_ARITHMETIC", "LINE_ARITHMETIC_MISMATCH"),
+    ("LINE_ITEMS_SUM", "LINE_ITEMS_SUM_MISMATCH"),
+    ("TAX_ARITHMETIC", "TAX_ARITHMETIC_MISMATCH"),
+    ("IBAN_CHECKSUM", "IBAN_CHECKSUM_INVALID"),
+    ("TAX_ID_CHECKSUM", "TAX_ID_INVALID"),
+];
+
 #[derive(Default)]
 struct Findings {
     errors: Vec<Issue>,
     warnings: Vec<Issue>,
+    /// The checks of [`CHECKS`] that had values to compare.
+    ran: Vec<&'static str>,
 }
 
 impl Findings {
+    /// Records that `check` (a name of [`CHECKS`]) had values to compare.
+    fn ran(&mut self, check: &'static str) {
+        if !self.ran.contains(&check) {
+            self.ran.push(check);
+        }
+    }
+
+    /// The checks that ran and raised no error, in the order of [`CHECKS`].
+    fn passed(&self) -> Vec<String> {
+        CHECKS
+            .iter()
+            .filter(|(check, code)| {
+                self.ran.contains(check) && !self.errors.iter().any(|e| e.code == *code)
+            })
+            .map(|(check, _)| (*check).to_string())
+            .collect()
+    }
+
     fn error(&mut self, code: &str, message: String, field: Option<String>) {
         self.errors.push(Issue {
             code: code.to_string(),
@@ -185,6 +217,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
     if let (Some(net), Some(vat), Some(total)) = (net, vat, total)
         && let Some(gross) = net.checked_add(vat)
     {
+        f.ran("TOTALS_ARITHMETIC");
         let ok = with_deductions(gross, discount, prepaid)
             .into_iter()
             .any(|g| close(g, total, cents(1)));
@@ -203,6 +236,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
     if let (Some(total), Some(payable)) = (total, payable)
         && (discount.is_some() || prepaid.is_some())
     {
+        f.ran("TOTALS_ARITHMETIC");
         let ok = with_deductions(total, discount, prepaid)
             .into_iter()
             .any(|g| close(g, payable, cents(1)));
@@ -232,6 +266,9 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
                 .into_iter()
                 .filter_map(|(v, n)| v.map(|v| (v, n)))
                 .collect();
+            if !targets.is_empty() {
+                f.ran("LINE_ARITHMETIC");
+            }
             let ok = targets.is_empty()
                 || targets
                     .iter()
@@ -251,7 +288,10 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
         }
         if let (Some(a), Some(va), Some(g)) = (amount, vat_amount, gross)
             && let Some(s) = a.checked_add(va)
-            && !close(s, g, cents(1))
+            && {
+                f.ran("LINE_ARITHMETIC");
+                !close(s, g, cents(1))
+            }
         {
             f.error(
                 "LINE_ARITHMETIC_MISMATCH",
@@ -266,7 +306,10 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
             && let Some(expected) = a
                 .checked_mul(rate)
                 .and_then(|x| x.checked_div(Decimal::ONE_HUNDRED))
-            && !close(expected, va, rounding_tol(va))
+            && {
+                f.ran("LINE_ARITHMETIC");
+                !close(expected, va, rounding_tol(va))
+            }
         {
             f.error(
                 "LINE_ARITHMETIC_MISMATCH",
@@ -302,6 +345,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
 
     if let Some(s) = net_sum {
         if let Some(net) = net {
+            f.ran("LINE_ITEMS_SUM");
             let ok = with_deductions(s, discount, None)
                 .into_iter()
                 .any(|x| close(x, net, tol));
@@ -319,6 +363,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
             && gross_sum.is_none()
         {
             // No net total: the lines carry gross amounts, or net amounts that VAT tops up.
+            f.ran("LINE_ITEMS_SUM");
             let mut bases = vec![s];
             if let Some(v) = vat.and_then(|v| s.checked_add(v)) {
                 bases.push(v);
@@ -341,6 +386,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
         }
     }
     if let (Some(s), Some(total)) = (gross_sum, total) {
+        f.ran("LINE_ITEMS_SUM");
         let ok = with_deductions(s, discount, None)
             .into_iter()
             .any(|x| close(x, total, tol));
@@ -368,7 +414,10 @@ fn check_taxes(r: &DocumentResult, f: &mut Findings) {
             && let Some(expected) = base
                 .checked_mul(rate)
                 .and_then(|x| x.checked_div(Decimal::ONE_HUNDRED))
-            && !close(expected, amount, rounding_tol(amount))
+            && {
+                f.ran("TAX_ARITHMETIC");
+                !close(expected, amount, rounding_tol(amount))
+            }
         {
             f.error(
                 "TAX_ARITHMETIC_MISMATCH",
@@ -387,6 +436,7 @@ fn check_taxes(r: &DocumentResult, f: &mut Findings) {
         && let Some(s) = sum(amounts.iter().copied())
     {
         let tol = cents(amounts.len() as i64);
+        f.ran("TAX_ARITHMETIC");
         if !close(s, vat, tol) {
             f.error(
                 "TAX_ARITHMETIC_MISMATCH",
@@ -405,6 +455,7 @@ fn check_ibans(r: &DocumentResult, f: &mut Findings) {
         let Some(iban) = acc.iban.as_deref() else {
             continue;
         };
+        f.ran("IBAN_CHECKSUM");
         if checks::iban_is_valid(iban) {
             continue;
         }
@@ -644,6 +695,9 @@ fn check_tax_ids(r: &DocumentResult, f: &mut Findings) {
                 .iter()
                 .filter_map(|s| checks::tax_id_check(s, value))
                 .collect();
+            if !verdicts.is_empty() {
+                f.ran("TAX_ID_CHECKSUM");
+            }
             if !verdicts.is_empty() && verdicts.iter().all(|ok| !ok) {
                 f.error(
                     "TAX_ID_INVALID",
@@ -856,6 +910,39 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         assert_eq!(r.validation.status, ValidationStatus::Ok);
         assert_eq!(r.final_status(), "PROCESSED");
+    }
+
+    #[test]
+    fn checks_that_ran_and_held_are_listed() {
+        let mut r = good();
+        run(&mut r);
+        let all: Vec<String> = CHECKS.iter().map(|(c, _)| c.to_string()).collect();
+        assert_eq!(r.validation.checks_passed, all);
+        // A broken total: TOTALS_ARITHMETIC leaves the list, the others stay.
+        r.totals.total = s("25.99");
+        run(&mut r);
+        assert!(
+            !r.validation
+                .checks_passed
+                .iter()
+                .any(|c| c == "TOTALS_ARITHMETIC")
+        );
+        assert!(
+            r.validation
+                .checks_passed
+                .iter()
+                .any(|c| c == "IBAN_CHECKSUM")
+        );
+        // Nothing to compare: nothing listed; an e-invoice's stated values skip the arithmetic.
+        let mut empty = DocumentResult::empty();
+        run(&mut empty);
+        assert!(empty.validation.checks_passed.is_empty());
+        let mut stated = good();
+        validate_stated(&mut stated);
+        assert_eq!(
+            stated.validation.checks_passed,
+            ["IBAN_CHECKSUM", "TAX_ID_CHECKSUM"]
+        );
     }
 
     #[test]
