@@ -196,7 +196,7 @@ impl PdfLib {
     }
 
     /// Hands the document's attachments to `visit` one at a time (see [`PdfAttachmentFile`]),
-    /// at most `max_count` of them, in pdfium's order, the content of each read only when it is
+    /// at most `max_count` of them, in pdfium's order, the content of each handed over only when it is
     /// at most `max_bytes` long; returns how many more the document lists (not read). One
     /// attachment's content is in memory at a time.
     ///
@@ -302,14 +302,13 @@ fn attachments_of(
     let all = doc.attachments();
     let n = usize::from(all.len());
     for a in all.iter().take(max_count) {
-        let size = a.len();
-        let data = if size <= max_bytes {
-            // An attachment without data (a file specification without an embedded stream)
-            // reads as empty.
-            Some(a.save_to_bytes().unwrap_or_default())
-        } else {
-            None
-        };
+        // One read: pdfium decodes the whole stream for its length as well as for its bytes,
+        // so asking for the length first would decode it once more (the pre-scan has bounded
+        // what an attachment unpacks to). An attachment without data (a file specification
+        // without an embedded stream) reads as empty.
+        let bytes = a.save_to_bytes().unwrap_or_default();
+        let size = bytes.len();
+        let data = (size <= max_bytes).then_some(bytes);
         visit(PdfAttachmentFile {
             name: a.name(),
             size,
