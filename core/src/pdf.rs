@@ -196,8 +196,9 @@ impl PdfLib {
     }
 
     /// Hands the document's attachments to `visit` one at a time (see [`PdfAttachmentFile`]),
-    /// at most `max_count` of them, in pdfium's order, the content of each handed over only when it is
-    /// at most `max_bytes` long; returns how many more the document lists (not read). One
+    /// at most `max_count` of them, in pdfium's order, the content of each handed over only
+    /// when it is at most `max_bytes` long; returns how many more the document lists (not
+    /// read). One
     /// attachment's content is in memory at a time.
     ///
     /// pdfium lists the entries of the document's `EmbeddedFiles` name tree (where PDF/A-3
