@@ -116,13 +116,21 @@ fn status(errors: &[Issue], warnings: &[Issue]) -> ValidationStatus {
 /// The checks that can hold, each with the error code it raises when it does not: a check that
 /// ran and raised none is listed in `validation.checks_passed` (in this order).
 pub const CHECKS: [(&str, &str); 6] = [
-    ("TOTALS_ARITHMETIC", "TOTALS_MISMATCH"),
-    ("LINE_ARITHMETIC", "LINE_ARITHMETIC_MISMATCH"),
-    ("LINE_ITEMS_SUM", "LINE_ITEMS_SUM_MISMATCH"),
-    ("TAX_ARITHMETIC", "TAX_ARITHMETIC_MISMATCH"),
-    ("IBAN_CHECKSUM", "IBAN_CHECKSUM_INVALID"),
-    ("TAX_ID_CHECKSUM", "TAX_ID_INVALID"),
+    ("TOTALS_ARITHMETIC", TOTALS_MISMATCH),
+    ("LINE_ARITHMETIC", LINE_ARITHMETIC_MISMATCH),
+    ("LINE_ITEMS_SUM", LINE_ITEMS_SUM_MISMATCH),
+    ("TAX_ARITHMETIC", TAX_ARITHMETIC_MISMATCH),
+    ("IBAN_CHECKSUM", IBAN_CHECKSUM_INVALID),
+    ("TAX_ID_CHECKSUM", TAX_ID_INVALID),
 ];
+
+/// The error codes of the checks (each written once, here).
+const TOTALS_MISMATCH: &str = "TOTALS_MISMATCH";
+const LINE_ARITHMETIC_MISMATCH: &str = "LINE_ARITHMETIC_MISMATCH";
+const LINE_ITEMS_SUM_MISMATCH: &str = "LINE_ITEMS_SUM_MISMATCH";
+const TAX_ARITHMETIC_MISMATCH: &str = "TAX_ARITHMETIC_MISMATCH";
+const IBAN_CHECKSUM_INVALID: &str = "IBAN_CHECKSUM_INVALID";
+const TAX_ID_INVALID: &str = "TAX_ID_INVALID";
 
 #[derive(Default)]
 struct Findings {
@@ -223,7 +231,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
             .any(|g| close(g, total, cents(1)));
         if !ok {
             f.error(
-                "TOTALS_MISMATCH",
+                TOTALS_MISMATCH,
                 format!(
                     "net {net} + VAT {vat} = {gross}, but the total is {total}{}{}",
                     fmt_opt("discount", discount),
@@ -242,7 +250,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
             .any(|g| close(g, payable, cents(1)));
         if !ok {
             f.error(
-                "TOTALS_MISMATCH",
+                TOTALS_MISMATCH,
                 format!(
                     "payable {payable} does not follow from total {total}{}{}",
                     fmt_opt("discount", discount),
@@ -275,7 +283,7 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
                     .any(|&(v, _)| close(product, v, rounding_tol(v)));
             if !ok && let Some(&(v, name)) = targets.first() {
                 f.error(
-                    "LINE_ARITHMETIC_MISMATCH",
+                    LINE_ARITHMETIC_MISMATCH,
                     format!(
                         "line {}: quantity {q} x unit price {p} = {}, but the {} is {v}",
                         i + 1,
@@ -294,7 +302,7 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
             }
         {
             f.error(
-                "LINE_ARITHMETIC_MISMATCH",
+                LINE_ARITHMETIC_MISMATCH,
                 format!(
                     "line {}: amount {a} + VAT {va} = {s}, but the amount with VAT is {g}",
                     i + 1
@@ -312,7 +320,7 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
             }
         {
             f.error(
-                "LINE_ARITHMETIC_MISMATCH",
+                LINE_ARITHMETIC_MISMATCH,
                 format!(
                     "line {}: {rate}% of {a} = {}, but the VAT amount is {va}",
                     i + 1,
@@ -351,7 +359,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
                 .any(|x| close(x, net, tol));
             if !ok {
                 f.error(
-                    "LINE_ITEMS_SUM_MISMATCH",
+                    LINE_ITEMS_SUM_MISMATCH,
                     format!(
                         "the {n} line amounts add up to {s}, but the net total is {net}{}",
                         fmt_opt("discount", discount)
@@ -374,7 +382,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
                 .any(|x| close(x, total, tol));
             if !ok {
                 f.error(
-                    "LINE_ITEMS_SUM_MISMATCH",
+                    LINE_ITEMS_SUM_MISMATCH,
                     format!(
                         "the {n} line amounts add up to {s}, but the total is {total}{}{}",
                         fmt_opt("VAT", vat),
@@ -392,7 +400,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
             .any(|x| close(x, total, tol));
         if !ok {
             f.error(
-                "LINE_ITEMS_SUM_MISMATCH",
+                LINE_ITEMS_SUM_MISMATCH,
                 format!(
                     "the {n} line amounts with VAT add up to {s}, but the total is {total}{}",
                     fmt_opt("discount", discount)
@@ -420,7 +428,7 @@ fn check_taxes(r: &DocumentResult, f: &mut Findings) {
             }
         {
             f.error(
-                "TAX_ARITHMETIC_MISMATCH",
+                TAX_ARITHMETIC_MISMATCH,
                 format!(
                     "tax line {}: {rate}% of {base} = {}, but the tax amount is {amount}",
                     i + 1,
@@ -439,7 +447,7 @@ fn check_taxes(r: &DocumentResult, f: &mut Findings) {
         f.ran("TAX_ARITHMETIC");
         if !close(s, vat, tol) {
             f.error(
-                "TAX_ARITHMETIC_MISMATCH",
+                TAX_ARITHMETIC_MISMATCH,
                 format!(
                     "the {} tax lines add up to {s}, but the VAT total is {vat}",
                     amounts.len()
@@ -469,7 +477,7 @@ fn check_ibans(r: &DocumentResult, f: &mut Findings) {
             _ => "the check digits do not match (mod 97)".to_string(),
         };
         f.error(
-            "IBAN_CHECKSUM_INVALID",
+            IBAN_CHECKSUM_INVALID,
             format!("IBAN {iban} is invalid: {reason}"),
             Some(format!("/bank_accounts/{i}/iban")),
         );
@@ -700,7 +708,7 @@ fn check_tax_ids(r: &DocumentResult, f: &mut Findings) {
             }
             if !verdicts.is_empty() && verdicts.iter().all(|ok| !ok) {
                 f.error(
-                    "TAX_ID_INVALID",
+                    TAX_ID_INVALID,
                     format!(
                         "{} {key} {value} is not a valid {}",
                         base.rsplit('/').next().unwrap_or("party"),
