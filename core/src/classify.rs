@@ -553,7 +553,7 @@ fn round3(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::candidates::Table;
+    use crate::candidates::tables::TableLayout;
     use crate::result::LineItem;
     use crate::types::{BBox, PageInfo, Source, Token, Unit};
 
@@ -777,17 +777,19 @@ mod tests {
     fn structure_types() {
         let d = titled("INVOICE", &[]);
         let e = DocumentResult::empty();
-        let table = Table {
+        let table = TableLayout {
             header_line: 2,
-            rows: vec![vec![3]],
+            columns: vec![],
+            rows: vec![],
+            end_line: 4,
         };
         let one = Candidates {
-            items: vec![],
             tables: vec![table.clone()],
+            ..Candidates::default()
         };
         let two = Candidates {
-            items: vec![],
             tables: vec![table.clone(), table],
+            ..Candidates::default()
         };
         assert_eq!(classify(&d, &one, &e).1.code, StructureType::Table);
         assert_eq!(classify(&d, &two, &e).1.code, StructureType::MultiTable);

@@ -5,20 +5,28 @@
 //! - [`ids`]: IBANs, VAT / tax / registration ids, BIC, e-mail, phone.
 //! - [`labels`]: the multilingual label vocabulary.
 //! - [`parties`]: party blocks (seller, buyer) from labels and geometry.
-//! - [`tables`]: line-item tables from word geometry.
+//! - [`tables`]: line-item tables from word geometry, with their cells.
+//! - [`receipt`]: whether the document is a till receipt, and its receipt readings.
+//! - [`language`]: the document's language.
 //!
-//! Which label stands next to a candidate is decided later, in [`crate::fields`].
+//! [`extract`] computes everything once (values, label hits per line, tables, party blocks, the
+//! document style); the field stage ([`crate::fields`]) reads only the [`Candidates`] and never
+//! calls back into these finders. Which label stands next to a candidate is decided there.
 
 pub mod amounts;
 pub mod dates;
 pub mod ids;
 pub mod labels;
+pub mod language;
 pub mod parties;
+pub mod receipt;
 pub mod tables;
 
 use crate::types::{CleanDocument, Line, Span};
 use labels::{LabelHit, LabelKey};
+use parties::PartyCandidate;
 use serde::{Deserialize, Serialize};
+use tables::TableLayout;
 
 /// What a candidate is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -42,6 +50,8 @@ pub enum CandidateKind {
     Email,
     /// A phone number.
     Phone,
+    /// A reference number after a contract or order label (`label` says which).
+    Reference,
 }
 
 /// One candidate value.
@@ -72,22 +82,24 @@ pub struct Candidate {
     pub ambiguous: bool,
 }
 
-/// A table reconstructed from word geometry.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Table {
-    /// Line index of the header row.
-    pub header_line: usize,
-    /// Line indices of the body rows (each row may span several lines).
-    pub rows: Vec<Vec<usize>>,
-}
-
-/// Everything candidate extraction found.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// Everything candidate extraction found, computed once per document.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Candidates {
     /// All value candidates.
     pub items: Vec<Candidate>,
-    /// Line-item tables.
-    pub tables: Vec<Table>,
+    /// Line-item tables with their cells.
+    pub tables: Vec<TableLayout>,
+    /// Label hits of every line (index = line index).
+    pub line_labels: Vec<Vec<LabelHit>>,
+    /// Title hits of every line, searched alone (a title word inside a longer label phrase
+    /// counts here, not in `line_labels`).
+    pub line_titles: Vec<Vec<LabelHit>>,
+    /// Places that may name a party (seller, buyer, consignee).
+    pub parties: Vec<PartyCandidate>,
+    /// Document-wide conventions: date order, decimal separator, language, receipt or not.
+    pub style: DocStyle,
+    /// What a till receipt's own reading found (only for receipts).
+    pub receipt: Option<receipt::ReceiptReading>,
 }
 
 impl Candidates {
@@ -95,15 +107,45 @@ impl Candidates {
     pub fn of(&self, kind: CandidateKind) -> impl Iterator<Item = &Candidate> {
         self.items.iter().filter(move |c| c.kind == kind)
     }
+
+    /// Label hits of a line (none for an unknown line).
+    pub fn labels_of(&self, line: usize) -> &[LabelHit] {
+        self.line_labels.get(line).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether a line carries a label of `key`.
+    pub fn line_has(&self, line: usize, key: LabelKey) -> bool {
+        self.labels_of(line).iter().any(|h| h.key == key)
+    }
+
+    /// Lines that are table bodies.
+    pub fn table_lines(&self, lines: usize) -> Vec<bool> {
+        let mut out = vec![false; lines];
+        for l in self
+            .tables
+            .iter()
+            .flat_map(|t| &t.rows)
+            .flat_map(|r| &r.lines)
+        {
+            if let Some(x) = out.get_mut(*l) {
+                *x = true;
+            }
+        }
+        out
+    }
 }
 
-/// Document-wide reading conventions used by the parsers.
+/// Document-wide reading conventions, decided once per document.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DocStyle {
     /// Numeric dates are month-first (`12/31/2024`).
     pub month_first: bool,
     /// Decimal separator of the document's amounts.
     pub decimal: Option<char>,
+    /// The document's language (ISO 639-1), where its words tell.
+    pub language: Option<&'static str>,
+    /// Whether the document reads as a till receipt ([`receipt::is_receipt`]).
+    pub receipt: bool,
 }
 
 impl DocStyle {
@@ -112,6 +154,8 @@ impl DocStyle {
         DocStyle {
             month_first: dates::document_is_month_first(doc.lines.iter().map(|l| l.text.as_str())),
             decimal: amounts::decimal_separator(doc.lines.iter().map(|l| l.text.as_str())),
+            language: language::detect(doc),
+            receipt: receipt::is_receipt(doc),
         }
     }
 }
@@ -217,26 +261,55 @@ fn value_below<'a>(
     None
 }
 
-/// Finds all candidates in a cleaned document.
+/// Finds all candidates in a cleaned document: every value, the label hits of every line, the
+/// tables with their cells (amount cells parsed in the document's style), the party blocks, the
+/// document style and, for a receipt, its receipt reading.
 pub fn extract(doc: &CleanDocument) -> Candidates {
     let style = DocStyle::detect(doc);
-    let mut items = Vec::new();
-    for line in &doc.lines {
-        extract_line(doc, line, &style, &mut items);
-    }
-    let tables = tables::find_tables(doc)
-        .into_iter()
-        .map(|t| Table {
-            header_line: t.header_line,
-            rows: t.rows.iter().map(|r| r.lines.clone()).collect(),
-        })
+    let line_labels: Vec<Vec<LabelHit>> = doc
+        .lines
+        .iter()
+        .map(|l| labels::find_labels(&l.text))
         .collect();
-    Candidates { items, tables }
+    let line_titles: Vec<Vec<LabelHit>> = doc
+        .lines
+        .iter()
+        .map(|l| labels::find_labels_where(&l.text, |k| k == LabelKey::Title))
+        .collect();
+    let mut items = Vec::new();
+    for (line, hits) in doc.lines.iter().zip(&line_labels) {
+        extract_line(doc, line, hits, &style, &mut items);
+    }
+    let mut tables = tables::find_tables(doc);
+    for cell in tables
+        .iter_mut()
+        .flat_map(|t| &mut t.rows)
+        .flat_map(|r| &mut r.cells)
+    {
+        cell.amount = amounts::find_amounts(&cell.text, style.decimal, &[])
+            .first()
+            .map(|a| a.value);
+    }
+    let receipt = style.receipt.then(|| receipt::read(doc));
+    Candidates {
+        items,
+        tables,
+        line_labels,
+        line_titles,
+        parties: parties::find(doc),
+        style,
+        receipt,
+    }
 }
 
-fn extract_line(doc: &CleanDocument, line: &Line, style: &DocStyle, items: &mut Vec<Candidate>) {
+fn extract_line(
+    doc: &CleanDocument,
+    line: &Line,
+    hits: &[LabelHit],
+    style: &DocStyle,
+    items: &mut Vec<Candidate>,
+) {
     let text = line.text.as_str();
-    let hits: Vec<LabelHit> = labels::find_labels(text);
     let mut masked: Vec<(usize, usize)> = Vec::new();
 
     // IBANs first: they contain digit runs that would read as amounts.
@@ -258,7 +331,7 @@ fn extract_line(doc: &CleanDocument, line: &Line, style: &DocStyle, items: &mut 
         ));
     }
     // Labelled values: tax ids, phones, BICs, document numbers.
-    for h in &hits {
+    for h in hits {
         if h.key.is_tax_id() {
             if let Some((s, e, v)) = ids::value_after(text, h.end)
                 && !overlaps(&masked, s, e)
@@ -366,6 +439,14 @@ fn extract_line(doc: &CleanDocument, line: &Line, style: &DocStyle, items: &mut 
                     items.push(c);
                 }
             }
+        } else if matches!(h.key, LabelKey::Contract | LabelKey::Order)
+            && let Some((s, e)) = number_after(text, h.end)
+            && dates::find_dates(&text[s..e], style.month_first).is_empty()
+        {
+            // Not masked: amounts and dates of the line are read as before.
+            let mut c = cand(CandidateKind::Reference, text[s..e].to_string(), line, s, e);
+            c.label = Some(h.key);
+            items.push(c);
         }
     }
     for m in ids::find_vat_ids(text) {

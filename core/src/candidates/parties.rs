@@ -58,6 +58,11 @@ pub struct PartyCandidate {
 }
 
 impl PartyCandidate {
+    /// Whether the name reads as a company's (a legal form, an all-capital trade name ...).
+    pub fn is_company(&self) -> bool {
+        self.name.as_ref().is_some_and(|(n, _)| is_company_like(n))
+    }
+
     /// Whether a span lies inside the party's area.
     pub fn contains(&self, span: &Span) -> bool {
         self.region

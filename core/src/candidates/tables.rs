@@ -36,6 +36,8 @@ pub struct Cell {
     pub text: String,
     /// Where (first line of the cell).
     pub span: Span,
+    /// The cell's first amount in the document's number style (set by [`super::extract`]).
+    pub amount: Option<Decimal>,
 }
 
 /// A table row.
@@ -205,6 +207,7 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
                     .collect::<Vec<_>>()
                     .join(" "),
                 span: Span::from_line(line, s, e),
+                amount: None,
             })
         })
         .collect()
@@ -339,6 +342,7 @@ fn prepend_desc(row: &mut Row, text: &str, doc: &CleanDocument, line: usize) {
                     key: LabelKey::ColDesc,
                     text: text.to_string(),
                     span: Span::from_line(l, 0, 0),
+                    amount: None,
                 });
             }
         }

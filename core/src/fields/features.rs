@@ -1,6 +1,6 @@
 //! Per-candidate features and the [`FieldScorer`] seam (rules today, a learned model later).
 
-use crate::candidates::labels::{self, LabelHit, LabelKey};
+use crate::candidates::labels::{LabelHit, LabelKey};
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::types::{CleanDocument, Line};
 use serde::{Deserialize, Serialize};
@@ -278,8 +278,8 @@ impl FieldScorer for RuleScorer {
 pub struct FeatureContext<'a> {
     /// The document.
     pub doc: &'a CleanDocument,
-    /// Label hits per line.
-    pub line_labels: Vec<Vec<LabelHit>>,
+    /// Label hits per line (the candidates stage's).
+    pub line_labels: &'a [Vec<LabelHit>],
     /// Median line height.
     pub median_height: f32,
     /// Lines that are table bodies.
@@ -338,25 +338,12 @@ impl CandidateIndex {
 
 impl<'a> FeatureContext<'a> {
     /// Builds the context of a document.
-    pub fn new(doc: &'a CleanDocument, cands: &Candidates) -> Self {
-        let line_labels: Vec<Vec<LabelHit>> = doc
-            .lines
-            .iter()
-            .map(|l| labels::find_labels(&l.text))
-            .collect();
+    pub fn new(doc: &'a CleanDocument, cands: &'a Candidates) -> Self {
+        let line_labels: &[Vec<LabelHit>] = &cands.line_labels;
         let mut hs: Vec<f32> = doc.lines.iter().map(|l| l.bbox.height()).collect();
         hs.sort_by(f32::total_cmp);
         let median_height = hs.get(hs.len() / 2).copied().unwrap_or(1.0).max(1e-3);
-        let mut table_lines = vec![false; doc.lines.len()];
-        for t in &cands.tables {
-            for r in &t.rows {
-                for &l in r {
-                    if let Some(x) = table_lines.get_mut(l) {
-                        *x = true;
-                    }
-                }
-            }
-        }
+        let table_lines = cands.table_lines(doc.lines.len());
         let mut amounts_sorted: Vec<rust_decimal::Decimal> = cands
             .of(CandidateKind::Amount)
             .filter(|c| c.decimals > 0 && c.scheme.as_deref() != Some("percent"))
@@ -390,11 +377,7 @@ impl<'a> FeatureContext<'a> {
             bottom_total,
             doc_ocr_confidence,
             index: CandidateIndex::new(doc.lines.len(), cands),
-            title_lines: doc
-                .lines
-                .iter()
-                .map(|l| !labels::find_labels_where(&l.text, |k| k == LabelKey::Title).is_empty())
-                .collect(),
+            title_lines: cands.line_titles.iter().map(|t| !t.is_empty()).collect(),
         }
     }
 }

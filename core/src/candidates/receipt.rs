@@ -1,0 +1,644 @@
+//! Till receipts (a narrow column, TOTAL / CASH / CHANGE lines): whether a document is one
+//! ([`is_receipt`], decided once, in [`super::DocStyle`]) and what a receipt's own reading finds
+//! ([`read`]): the grand total from the labelled total lines (rounded / grand / nett totals
+//! preferred over subtotals, GST summary tables and quantity counts ignored, the amount on the
+//! same line or on the next one), confirmed by cash tendered minus change, and the seller line.
+//! The field stage ([`crate::fields`]) applies the reading.
+
+use crate::types::{CleanDocument, Line, Span};
+use rust_decimal::Decimal;
+
+/// Words that only appear on till receipts; a document needs several of them.
+const RECEIPT_SIGNALS: &[&str] = &[
+    "CASH",
+    "CHANGE",
+    "RECEIPT",
+    "ROUNDING",
+    "THANK YOU",
+    "SDN BHD",
+    "SDN. BHD",
+    "CASHIER",
+    "TAX INVOICE",
+    "GST",
+    "TOTAL (RM)",
+    "RM",
+    "QTY",
+    "TEL",
+];
+
+/// Upper-case text with common OCR confusions in label words repaired (`T0TAL`, `TOTAI`).
+fn norm_label(s: &str) -> String {
+    let up = s.to_uppercase();
+    let mut out = String::with_capacity(up.len());
+    let chars: Vec<char> = up.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev_alpha = i > 0 && chars.get(i - 1).is_some_and(|p| p.is_ascii_alphabetic());
+        let next_alpha = chars.get(i + 1).is_some_and(|p| p.is_ascii_alphabetic());
+        let fixed = match c {
+            '0' if prev_alpha && next_alpha => 'O',
+            '1' | '|' if prev_alpha && (next_alpha || i + 1 == chars.len()) => 'L',
+            _ => c,
+        };
+        out.push(fixed);
+    }
+    out.replace("TOTAI", "TOTAL")
+}
+
+/// Whether the document reads as a till receipt.
+pub fn is_receipt(doc: &CleanDocument) -> bool {
+    if doc.pages.len() > 1 || doc.lines.len() < 5 {
+        return false;
+    }
+    let text: Vec<String> = doc.lines.iter().map(|l| norm_label(&l.text)).collect();
+    let hits = RECEIPT_SIGNALS
+        .iter()
+        .filter(|s| {
+            text.iter().any(|t| {
+                if s.len() <= 3 {
+                    t.split(|c: char| !c.is_ascii_alphanumeric())
+                        .any(|w| w == **s)
+                } else {
+                    t.contains(*s)
+                }
+            })
+        })
+        .count();
+    let has_total = text
+        .iter()
+        .any(|t| t.contains("TOTAL") || t.contains("AMOUNT DUE"));
+    let cash_and_change =
+        text.iter().any(|t| t.contains("CASH")) && text.iter().any(|t| t.contains("CHANGE"));
+    (has_total || cash_and_change) && hits >= 3
+}
+
+/// Parses one receipt amount token: `10.50`, `RM10.50`, `1,234.50`, `10,50`, `1O.50`, `-1.73`.
+/// Requires exactly two decimals.
+pub fn parse_receipt_amount(tok: &str) -> Option<Decimal> {
+    let mut t = tok.trim().trim_end_matches([':', ';']).to_string();
+    // `RM`, and its OCR misreadings glued to the digits (`RH41.45`, `RN10,05`).
+    for p in ["RM", "Rm", "rm", "RH", "RN", "RW", "$", "MYR"] {
+        if let Some(r) = t.strip_prefix(p) {
+            t = r.to_string();
+        }
+    }
+    let t = t.trim_end_matches(['*', 'S', 'Z', 'R']).trim();
+    let neg = t.starts_with('-') || (t.starts_with('(') && t.ends_with(')'));
+    let t = t.trim_matches(['-', '(', ')']);
+    if t.is_empty() {
+        return None;
+    }
+    // OCR letters in digits.
+    let fixed: String = t
+        .chars()
+        .map(|c| match c {
+            'O' | 'o' | 'D' => '0',
+            'l' | 'I' | '|' => '1',
+            _ => c,
+        })
+        .collect();
+    if !fixed.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let bytes: Vec<char> = fixed.chars().collect();
+    let n = bytes.len();
+    if n < 4 {
+        return None;
+    }
+    let sep = *bytes.get(n - 3)?;
+    if sep != '.' && sep != ',' {
+        return None;
+    }
+    let int_part: String = bytes.get(..n - 3)?.iter().collect();
+    let frac: String = bytes.get(n - 2..)?.iter().collect();
+    if !frac.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let other = if sep == '.' { ',' } else { '.' };
+    let int_clean: String = int_part.chars().filter(|c| *c != other).collect();
+    if int_clean.is_empty() || !int_clean.chars().all(|c| c.is_ascii_digit()) || int_clean.len() > 7
+    {
+        return None;
+    }
+    let d: Decimal = format!("{int_clean}.{frac}").parse().ok()?;
+    Some(if neg { -d } else { d })
+}
+
+/// Amounts of a line with the byte range of each token, left to right. OCR often splits an
+/// amount after its separator (`RM 29. 70`): a token ending in `.`/`,` followed by a two-digit
+/// token is read as one amount.
+fn line_amounts(line: &Line) -> Vec<(Decimal, usize, usize)> {
+    let mut out = Vec::new();
+    let spans = &line.token_spans;
+    let mut i = 0;
+    while i < spans.len() {
+        let (s, e) = spans[i];
+        let tok = line.text.get(s..e).unwrap_or("");
+        if tok.ends_with(['.', ','])
+            && tok.chars().any(|c| c.is_ascii_digit())
+            && let Some(&(ns, ne)) = spans.get(i + 1)
+            && let Some(next) = line.text.get(ns..ne)
+            && next.chars().take_while(char::is_ascii_digit).count() == 2
+            && next.chars().filter(char::is_ascii_digit).count() == 2
+            && let Some(d) = parse_receipt_amount(&format!("{tok}{next}"))
+        {
+            out.push((d, s, ne));
+            i += 2;
+            continue;
+        }
+        if let Some(d) = parse_receipt_amount(tok) {
+            out.push((d, s, e));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether a line holds only an amount (and maybe a currency sign).
+fn amount_only(line: &Line) -> Option<(Decimal, usize, usize)> {
+    let words: Vec<&str> = line
+        .text
+        .split_whitespace()
+        .filter(|w| !matches!(w.to_uppercase().as_str(), "RM" | "MYR" | ":" | "$"))
+        .collect();
+    if words.len() != 1 {
+        return None;
+    }
+    line_amounts(line).into_iter().last()
+}
+
+/// Priority of a total label (higher is better), `None` when the line is no grand-total label.
+fn total_priority(label: &str) -> Option<u8> {
+    let t = norm_label(label);
+    let t = t.as_str();
+    const EXCLUDE: &[&str] = &[
+        "QTY",
+        "QUANTITY",
+        "ITEM",
+        "SAVING",
+        "DISCOUNT",
+        "TOTAL GST",
+        "GST TOTAL",
+        "TOTAL TAX",
+        "TAX TOTAL",
+        "EXCL",
+        "EXCLUDING",
+        "W/O GST",
+        "BEFORE",
+        "NO. OF",
+        "POINT",
+        "TOTAL VOLUME",
+        "TOTAL PCS",
+        "TOTAL UNITS",
+    ];
+    // A count in parentheses (`SUBTOTAL (QTY 4)`) does not make the line a count.
+    let mut bare = String::with_capacity(t.len());
+    let mut depth = 0usize;
+    for c in t.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    // A note in parentheses (`(Total Included GST @6% : 1.42)`) states the tax in a total.
+    if EXCLUDE.iter().any(|e| bare.contains(e)) || t.trim_start().starts_with('(') {
+        return None;
+    }
+    let has_total = t.contains("TOTAL");
+    if (t.contains("ROUND") && has_total)
+        || t.contains("AFTER ROUND")
+        || t.contains("AFTER ADJ")
+        || t.contains("NETT")
+    {
+        return Some(5);
+    }
+    if t.contains("GRAND TOTAL")
+        || t.contains("AMOUNT DUE")
+        || t.contains("AMT DUE")
+        || t.contains("TOTAL AMOUNT")
+        || t.contains("TOTAL AMT")
+        || t.contains("TOTAL PAYABLE")
+        || t.contains("NET TOTAL")
+        || t.contains("TOTAL SALES")
+        || ((has_total || t.contains("SALES")) && t.contains("INCL"))
+        || t.contains("AMOUNT PAYABLE")
+    {
+        return Some(4);
+    }
+    if t.contains("SUB TOTAL") || t.contains("SUBTOTAL") || t.contains("SUB-TOTAL") {
+        return Some(1);
+    }
+    if has_total {
+        return Some(3);
+    }
+    None
+}
+
+/// Whether a line starts a GST / tax summary table (its TOTAL row is no grand total).
+fn starts_tax_summary(label: &str) -> bool {
+    let t = norm_label(label);
+    t.contains("GST SUMMARY")
+        || t.contains("TAX SUMMARY")
+        || t.contains("TAX CODE")
+        || (t.contains("AMOUNT") && t.contains("TAX") && !t.contains("TOTAL"))
+        || t.contains("GST ANALYSIS")
+}
+
+/// The grand total of a receipt with the span it was read from.
+pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
+    let lines = &doc.lines;
+    let mut in_summary = false;
+    // (priority, amount, line, start, end)
+    let mut found: Vec<(u8, Decimal, usize, usize, usize)> = Vec::new();
+    let mut cash: Option<Decimal> = None;
+    let mut change: Option<Decimal> = None;
+    let mut rounding: Option<Decimal> = None;
+    for (i, line) in lines.iter().enumerate() {
+        if starts_tax_summary(&line.text) {
+            in_summary = true;
+        }
+        let amts = line_amounts(line);
+        // Label part: text before the first amount.
+        let label_end = amts.first().map(|a| a.1).unwrap_or(line.text.len());
+        let label = line.text.get(..label_end).unwrap_or("");
+        let amount = amts
+            .last()
+            .copied()
+            .or_else(|| {
+                lines
+                    .get(i + 1)
+                    .and_then(amount_only)
+                    .map(|a| (a.0, a.1, a.2))
+            })
+            .map(|a| {
+                let li = if amts.is_empty() { i + 1 } else { i };
+                (a, li)
+            });
+        let up = norm_label(label);
+        if let Some(((d, s, e), li)) = amount {
+            if up.contains("ROUND") && !up.contains("TOTAL") && rounding.is_none() {
+                rounding = Some(d.abs());
+            }
+            if up.contains("CHANGE") && change.is_none() {
+                change = Some(d);
+            } else if (up.contains("CASH") || up.contains("TENDER")) && cash.is_none() {
+                cash = Some(d);
+            }
+            if !in_summary
+                && let Some(p) = total_priority(label)
+                && d > Decimal::ZERO
+            {
+                found.push((p, d, li, s, e));
+            }
+        }
+    }
+    let paid = match (cash, change) {
+        (Some(c), Some(ch)) if c > ch => Some(c - ch),
+        (Some(c), None) => Some(c),
+        _ => None,
+    };
+    if found.is_empty() {
+        // No total line could be read: cash tendered minus change given back is what was paid
+        // (cash alone, without a change line, is less sure).
+        let (Some(c), Some(p)) = (cash, paid) else {
+            return None;
+        };
+        let line = lines.iter().find(|l| {
+            norm_label(&l.text).contains("CASH") && line_amounts(l).iter().any(|a| a.0 == c)
+        })?;
+        let (_, s, e) = line_amounts(line).into_iter().find(|a| a.0 == c)?;
+        let conf = if change.is_some() { 0.5 } else { 0.4 };
+        return Some((p, Span::from_line(line, s, e), conf));
+    }
+    // Best: highest priority; a total equal to cash - change wins over priority 3 or less.
+    let score = |f: &(u8, Decimal, usize, usize, usize)| -> (u8, Decimal) {
+        let confirmed = paid.is_some_and(|p| p == f.1);
+        let p = if confirmed { f.0.max(4) + 1 } else { f.0 };
+        (p, f.1)
+    };
+    let mut best = *found.iter().max_by(|a, b| score(a).cmp(&score(b)))?;
+    // Cash totals are rounded to 5 sen with a printed rounding adjustment: a total off the
+    // 0.05 grid that differs from another total line by exactly that adjustment is the amount
+    // before rounding; take the rounded one (printed, else the sum the receipt states).
+    let five = Decimal::new(5, 2);
+    if let Some(r) = rounding
+        && r > Decimal::ZERO
+        && r < five
+        && !(best.1 % five).is_zero()
+        && paid.is_none_or(|p| p != best.1)
+    {
+        if let Some(alt) = found
+            .iter()
+            .find(|f| (f.1 - best.1).abs() == r && (f.1 % five).is_zero())
+        {
+            best = *alt;
+        } else if let Some(v) = [best.1 + r, best.1 - r]
+            .into_iter()
+            .find(|v| (*v % five).is_zero())
+        {
+            best.1 = v;
+        }
+    }
+    let line = lines.get(best.2)?;
+    let span = Span::from_line(line, best.3, best.4);
+    let conf = if paid.is_some_and(|p| p == best.1) {
+        0.9
+    } else {
+        0.6 + 0.05 * best.0 as f32
+    };
+    Some((best.1, span, conf.min(0.9)))
+}
+
+/// Company-form endings of a receipt's seller line (after [`clean_seller`]).
+const COMPANY_ENDINGS: &[&str] = &[
+    "SDN BHD",
+    "SDN. BHD",
+    "S/B",
+    " BHD",
+    "ENTERPRISE",
+    "TRADING",
+    "RESTAURANT",
+    "HARDWARE",
+    "STATIONERY",
+    "BAKERY",
+    "MARKET",
+    "CAFE",
+    "STORE",
+];
+
+/// Lines at the top that are never the seller.
+const NOT_SELLER: &[&str] = &[
+    "TAX INVOICE",
+    "INVOICE",
+    "RECEIPT",
+    "WELCOME",
+    "GST",
+    "TEL",
+    "FAX",
+    "JALAN",
+    "NO.",
+    "LOT ",
+    "DUPLICATE",
+    "COPY",
+];
+
+/// Repairs OCR confusions in company forms and drops registration numbers:
+/// `MR. D.I.¥. (M) SON BHD (CO.REG :704427-T)` → `MR. D.I.Y. (M) SDN BHD`.
+pub fn clean_seller(name: &str) -> String {
+    let mut s = name.replace('¥', "Y").replace(['’', '`'], "'");
+    for (from, to) in [
+        ("SON BHD", "SDN BHD"),
+        ("SON. BHD", "SDN. BHD"),
+        ("5DN BHD", "SDN BHD"),
+        ("S0N BHD", "SDN BHD"),
+        ("SDN BHO", "SDN BHD"),
+        ("5/B", "S/B"),
+        ("S/8", "S/B"),
+    ] {
+        s = s.replace(from, to);
+    }
+    let up = s.to_uppercase();
+    // Cut at a registration note: "(CO.REG", "CO REG", "(COMPANY NO", "(12345-X)".
+    let mut cut = s.len();
+    for key in [
+        "(CO.",
+        "(CO ",
+        "CO.REG",
+        "CO REG",
+        "(COMPANY",
+        "COMPANY NO",
+        "(ROC",
+        "REG NO",
+        "GST",
+    ] {
+        if let Some(p) = up.find(key)
+            && p > 0
+        {
+            cut = cut.min(p);
+        }
+    }
+    // A parenthesised group holding a registration number: "(704427-T)", "(12345-X".
+    for (p, _) in s.match_indices('(') {
+        let rest = s.get(p..).unwrap_or("");
+        let group = rest.find(')').and_then(|e| rest.get(..e)).unwrap_or(rest);
+        if group.chars().filter(|c| c.is_ascii_digit()).count() >= 4 {
+            cut = cut.min(p);
+            break;
+        }
+    }
+    let mut out = s.get(..cut).unwrap_or(&s).to_string();
+    // A bare registration number: "KING'S CONFECTIONERY S/B 273500-U".
+    let words: Vec<&str> = out.split_whitespace().collect();
+    // Everything from the first such number on is registration detail ("273500-U (KSB)").
+    let keep = words
+        .iter()
+        .skip(1)
+        .position(|w| w.chars().filter(|c| c.is_ascii_digit()).count() >= 4)
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    if keep > 0 && keep < words.len() {
+        out = words.get(..keep).map(|w| w.join(" ")).unwrap_or(out);
+    }
+    out.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | '-' | '"' | '\\'))
+        .to_string()
+}
+
+/// The seller of a receipt: the first company-like line among the top lines, joined with the
+/// line above when it holds only the company form (`POPULAR BOOK` / `CO. (M) SDN BHD`).
+pub fn receipt_seller(doc: &CleanDocument) -> Option<(String, Span)> {
+    let top = doc.lines.iter().take(8);
+    for (i, line) in top.enumerate() {
+        let up = norm_label(&line.text);
+        if NOT_SELLER.iter().any(|n| up.starts_with(n)) || !has_company_ending(&line.text) {
+            continue;
+        }
+        let name = clean_seller(&line.text);
+        let letters = name.chars().filter(|c| c.is_alphabetic()).count();
+        if letters < 3 {
+            continue;
+        }
+        // Only the form ("CO. (M) SDN BHD", "SDN BHD"): join with the line above.
+        let core: String = clean_seller(&up)
+            .replace("SDN. BHD", "")
+            .replace("SDN BHD", "")
+            .replace("S/B", "")
+            .replace("(M)", "")
+            .replace("CO.", "")
+            .replace("BHD", "");
+        if core.chars().filter(|c| c.is_alphabetic()).count() < 3
+            && i > 0
+            && let Some(prev) = doc.lines.get(i - 1)
+        {
+            let joined = format!("{} {}", prev.text.trim(), name);
+            let span = Span::from_line(prev, 0, prev.text.len());
+            return Some((joined, span));
+        }
+        return Some((name, Span::from_line(line, 0, line.text.len())));
+    }
+    None
+}
+
+/// What a till receipt's own reading found: the grand total from the labelled total lines and
+/// a company-like seller line near the top.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReceiptReading {
+    /// The grand total, where it was printed, and the reading's confidence.
+    pub total: Option<(Decimal, Span, f32)>,
+    /// The seller line (joined with the line above when that holds the name), and where.
+    pub seller: Option<(String, Span)>,
+}
+
+/// Reads a receipt (call it for documents [`is_receipt`] accepts).
+pub fn read(doc: &CleanDocument) -> ReceiptReading {
+    ReceiptReading {
+        total: receipt_total(doc),
+        seller: receipt_seller(doc),
+    }
+}
+
+/// Whether a party name ends in a company form (`SDN BHD`, `S/B`, `ENTERPRISE` ...).
+pub fn has_company_ending(s: &str) -> bool {
+    let up = clean_seller(&s.to_uppercase());
+    COMPANY_ENDINGS.iter().any(|e| up.contains(e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{BBox, Line, PageInfo, Token};
+
+    /// A one-column receipt: each string one line, words split on spaces.
+    fn receipt(lines: &[&str]) -> CleanDocument {
+        let mut out = Vec::new();
+        for (i, text) in lines.iter().enumerate() {
+            let y = i as f32 * 20.0;
+            let mut tokens = Vec::new();
+            let mut spans = Vec::new();
+            let mut joined = String::new();
+            for (k, w) in text.split_whitespace().enumerate() {
+                if k > 0 {
+                    joined.push(' ');
+                }
+                let s = joined.len();
+                joined.push_str(w);
+                spans.push((s, joined.len()));
+                let x = s as f32 * 8.0;
+                tokens.push(Token {
+                    text: w.to_string(),
+                    bbox: BBox::new(x, y, x + w.len() as f32 * 8.0, y + 15.0),
+                    confidence: 0.9,
+                });
+            }
+            out.push(Line {
+                page: 1,
+                index: i,
+                bbox: BBox::new(0.0, y, 300.0, y + 15.0),
+                tokens,
+                text: joined,
+                token_spans: spans,
+            });
+        }
+        CleanDocument {
+            pages: vec![PageInfo {
+                page: 1,
+                width: 400.0,
+                height: lines.len() as f32 * 20.0,
+                unit: crate::result::Unit::Px,
+                source: crate::result::Source::Ocr,
+            }],
+            lines: out,
+        }
+    }
+
+    #[test]
+    fn amounts_with_ocr_noise() {
+        assert_eq!(parse_receipt_amount("RM10.50"), Some(Decimal::new(1050, 2)));
+        assert_eq!(parse_receipt_amount("1O.50"), Some(Decimal::new(1050, 2)));
+        assert_eq!(parse_receipt_amount("10,50"), Some(Decimal::new(1050, 2)));
+        assert_eq!(
+            parse_receipt_amount("1,234.50"),
+            Some(Decimal::new(123450, 2))
+        );
+        assert_eq!(parse_receipt_amount("-1.73"), Some(Decimal::new(-173, 2)));
+        assert_eq!(parse_receipt_amount("2018"), None);
+        assert_eq!(parse_receipt_amount("12:30"), None);
+        assert_eq!(parse_receipt_amount("TOTAL"), None);
+    }
+
+    #[test]
+    fn rounded_total_beats_gst_summary_and_subtotal() {
+        let doc = receipt(&[
+            "ABC TRADING SDN BHD",
+            "TAX INVOICE",
+            "SUB TOTAL 565.50",
+            "TOTAL GST : 33.93",
+            "ROUNDING : 0.02",
+            "TOTAL SALES (INCLUSIVE OF GST) :",
+            "599.45",
+            "CASH : 600.00",
+            "CHANGE : 0.55",
+            "GST SUMMARY",
+            "TAX CODE % AMT(RM) TAX(RM)",
+            "SR 6 565.50 33.93",
+            "TOTAL 565.50 33.93",
+        ]);
+        assert!(is_receipt(&doc));
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!(d, Decimal::new(59945, 2));
+        assert_eq!(span.line, 6);
+    }
+
+    #[test]
+    fn cash_minus_change_confirms_total() {
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "TOTAL QTY 3",
+            "TOTAL 4.00",
+            "T0TAL INCL GST 7.40",
+            "CASH 10.00",
+            "CHANGE 2.60",
+            "THANK YOU",
+        ]);
+        let (d, _, conf) = receipt_total(&doc).expect("total");
+        assert_eq!(d, Decimal::new(740, 2));
+        assert!(conf >= 0.9);
+    }
+
+    #[test]
+    fn seller_cleanup_and_join() {
+        assert_eq!(
+            clean_seller("MR. D.T.¥. (M) SON BHD (CO.REG :704427-T )"),
+            "MR. D.T.Y. (M) SDN BHD"
+        );
+        assert_eq!(
+            clean_seller("KING'S CONFECTIONERY S/B 273500-U (KSB)"),
+            "KING'S CONFECTIONERY S/B"
+        );
+        let doc = receipt(&[
+            "POPULAR BOOK",
+            "CO. (M) SDN BHD",
+            "(COMPANY NO 113825-W)",
+            "TAX INVOICE",
+            "TOTAL 11.80",
+            "CASH 20.00",
+            "CHANGE 8.20",
+        ]);
+        let (name, _) = receipt_seller(&doc).expect("seller");
+        assert_eq!(name, "POPULAR BOOK CO. (M) SDN BHD");
+        let reading = read(&doc);
+        assert_eq!(reading.total.map(|t| t.0), Some(Decimal::new(1180, 2)));
+    }
+
+    #[test]
+    fn invoices_are_left_alone() {
+        let doc = receipt(&[
+            "Muster GmbH",
+            "Rechnung Nr. 4711",
+            "Datum 01.02.2024",
+            "Gesamtbetrag 119,00",
+            "IBAN DE02120300000000202051",
+        ]);
+        assert!(!is_receipt(&doc));
+    }
+}

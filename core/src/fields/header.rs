@@ -1,0 +1,122 @@
+//! Document header: number, date, due date, title, language, currency.
+
+use super::{Ctx, Field, FieldScorer, ranked};
+use crate::candidates::labels::LabelKey;
+use crate::candidates::{CandidateKind, Candidates};
+use crate::fields::features::CandidateFeatures;
+use crate::types::Span;
+use std::collections::BTreeMap;
+
+/// Number, date and due date: the scorer's best candidate of each (a due date is never the
+/// document date's candidate).
+pub(super) fn number_and_dates(
+    ctx: &mut Ctx<'_>,
+    feats: &[(usize, CandidateFeatures)],
+    cands: &Candidates,
+    scorer: &dyn FieldScorer,
+) {
+    let item = |i: usize| cands.items.get(i);
+    let best = |field: Field| ranked(feats, scorer, field).into_iter().next();
+    if let Some((s, i)) = best(Field::Number)
+        && let Some(c) = item(i)
+    {
+        ctx.result.document.number = Some(c.value.clone());
+        ctx.put("/document/number", s, &c.span);
+    }
+    let date = best(Field::Date);
+    if let Some((s, i)) = date
+        && let Some(c) = item(i)
+    {
+        ctx.result.document.date = Some(c.value.clone());
+        ctx.put("/document/date", s, &c.span);
+    }
+    if let Some((s, i)) = best(Field::DueDate)
+        && let Some(c) = item(i)
+        && Some(i) != date.map(|d| d.1)
+    {
+        ctx.result.document.due_date = Some(c.value.clone());
+        ctx.put("/document/due_date", s, &c.span);
+    }
+}
+
+pub(super) fn title_language_currency(ctx: &mut Ctx<'_>, cands: &Candidates) {
+    let doc = ctx.doc;
+    // Title: the first title word in the top 40% of the first page.
+    if let Some(first) = doc.pages.first() {
+        'found: for l in doc
+            .lines
+            .iter()
+            .filter(|l| l.page == first.page && l.bbox.y0 < first.height * 0.4)
+        {
+            for h in cands
+                .line_titles
+                .get(l.index)
+                .map_or(&[][..], Vec::as_slice)
+            {
+                if h.key == LabelKey::Title && (h.word == 0 || l.text[..h.start].ends_with("  ")) {
+                    let span = Span::from_line(l, h.start, h.end);
+                    ctx.result.document.title = Some(span.text.clone());
+                    ctx.put("/document/title", 0.7, &span);
+                    break 'found;
+                }
+            }
+        }
+    }
+    let lang = cands.style.language;
+    ctx.result.document.language = lang.map(str::to_string);
+    // Currency: explicit codes/symbols by frequency (amount-attached ones count double).
+    let mut counts: BTreeMap<String, (u32, Option<Span>)> = BTreeMap::new();
+    for c in cands.of(CandidateKind::Currency) {
+        let e = counts.entry(c.value.clone()).or_insert((0, None));
+        e.0 += 1;
+        e.1.get_or_insert_with(|| c.span.clone());
+    }
+    for c in cands.of(CandidateKind::Amount) {
+        if let Some(cur) = &c.currency {
+            counts.entry(cur.clone()).or_insert((0, None)).0 += 1;
+        }
+    }
+    let best = counts.into_iter().max_by_key(|(_, (n, _))| *n);
+    if let Some((iso, (_, span))) = best {
+        ctx.result.document.currency = Some(iso);
+        if let Some(s) = span {
+            ctx.put("/document/currency", 0.9, &s);
+        }
+        return;
+    }
+    // Hints: IBAN / VAT id country, then language.
+    let country = cands
+        .items
+        .iter()
+        .filter(|c| matches!(c.kind, CandidateKind::Iban) || c.scheme.as_deref() == Some("EU_VAT"))
+        .find_map(|c| c.value.get(..2).map(str::to_string));
+    let by_country = country.as_deref().and_then(|c| match c {
+        "DE" | "FR" | "AT" | "IT" | "ES" | "NL" | "BE" | "LU" | "IE" | "FI" | "PT" | "SK"
+        | "SI" | "EE" | "LV" | "LT" | "GR" | "EL" => Some("EUR"),
+        "PL" => Some("PLN"),
+        "UA" => Some("UAH"),
+        "GB" => Some("GBP"),
+        "CH" => Some("CHF"),
+        _ => None,
+    });
+    let malaysian = cands
+        .items
+        .iter()
+        .any(|c| c.scheme.as_deref().is_some_and(|s| s.starts_with("MY_")));
+    let hint = by_country
+        .or(if malaysian { Some("MYR") } else { None })
+        .or(match lang {
+            Some("de" | "fr") => Some("EUR"),
+            Some("pl") => Some("PLN"),
+            Some("uk") => Some("UAH"),
+            Some("ru") => Some("RUB"),
+            _ => None,
+        });
+    if let Some(h) = hint {
+        ctx.result.document.currency = Some(h.to_string());
+        ctx.result
+            .confidence
+            .fields
+            .insert("/document/currency".into(), 0.4);
+    }
+}
