@@ -3,30 +3,52 @@
     python models/synth.py OUT_DIR [--train N] [--holdout N] [--seed S]
 
 Writes `OUT_DIR/train/` and `OUT_DIR/holdout/`, each `<id>.pdf|png|jpg|tiff` + `<id>.truth.json`
-(the shared truth format, plus a `synthetic` block: layout, language, scan resolution and the
-printed per-rate VAT amounts). Invoices, credit notes, acts, waybills and till receipts in en,
-de, fr, pl, uk, ru, built from the fixture generator's parties, items and renderers
-(`fixtures/generate.py`) with randomised content: numbers in several formats, dates in every
-style of the language, 1-9 line items, amounts over four orders of magnitude, one or two VAT
-rates, tables with different column sets, optional bank block, signature lines with scribbles
-and round stamps (images, so not in the text layer), sometimes two pages. A third of the
-documents become degraded scans of every page (150-300 DPI, rotation up to 1.5 degrees, grain,
-blur, JPEG artefacts, some binarised; two-page scans as a TIFF or an image-only PDF).
+(the shared truth format, plus `due_date`, `net`, `prepaid` and `payable` where printed, and a
+`synthetic` block: `family` (also as `layout`), `held_out`, `lang` (also as `language`),
+`country`, `kind`, `pages`, `vat_lines` (the printed per-rate VAT amounts), `credit` (the sign a
+credit note prints), `noise` (whether printed amounts and dates carry OCR-like text noise),
+`scan_dpi` for scans). A fixed seed gives identical files (PDFs are written with reportlab's
+invariant mode; scans are seeded).
 
-The held-out set uses what training never sees:
-* layouts: invoices `boxed` (meta data in a ruled grid with labels above values, totals in a
-  box at the left) where training has `classic` (the fixtures' layout), `left` (meta block
-  under a left-aligned title, parties side by side, totals left) and `stacked` (labels above
-  values in a right-hand column, no grid); receipts `slip` (number and date at the foot, a
-  VAT table, the total in large type) where training has `till`;
-* label wordings: each language's number / date / net / VAT / total labels (and the receipts'
-  total label) have training variants and held-out variants.
+What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `synth_layouts.py`):
+* 20 languages: en, de, fr, pl, uk, ru, nl, it, es, pt, cs, sk, lt, lv, et, fi, sv, da, hu, ro,
+  each with its country (two for en: GB/IE; de: DE/AT; nl: NL/BE): currency (GBP, EUR, PLN,
+  UAH, RUB, CZK, SEK, DKK, HUF without decimals, RON) printed as code or symbol, before or after
+  the amount or once in a header; number formats (1,234.56 / 1.234,56 / 1 234,56 / no
+  grouping); the country's date styles (numeric and the language's long form);
+* companies with the country's legal forms (GmbH, AG, Ltd, B.V., SARL, S.r.l., S.L., Lda.,
+  s.r.o., UAB, SIA, OÜ, Oy, AB, ApS, Kft., S.R.L., Sp. z o.o., ТОВ, ООО, ...), street and
+  postcode formats, VAT ids with valid check digits where the engine checks the scheme, IBANs
+  with valid mod-97 check digits; names printed over two lines on some documents (the truth is
+  the name joined by a space);
+* invoices, credit notes (negative throughout, or positive under a credit-note title, per
+  country practice), acts, waybills and receipts; 1-14 line items, one to three VAT rates, line
+  discounts, prepaid amounts and payable, cash rounding lines, payment and change on receipts;
+* 48 layout families (`synth_layouts.FAMILIES`, listed in its docstring);
+* a third of the documents are degraded scans (150-300 DPI, rotation, grain, blur, JPEG, some
+  binarised); a quarter carry text-level OCR noise on printed amounts and dates ("3. 38",
+  spaced digits, O for 0, l for 1, a comma for the decimal point, separators in dates); the
+  truth keeps the clean values.
+
+The held-out set differs from training in all three at once:
+* layout family: `synth_layouts.HELD_OUT` (14 of the 48: ruled_meta_grid, footer_seller_grid,
+  two_col_buyer_seller, window_right, totals_left_box, cis_title_grid, landscape_wide,
+  multi_page_repeat, discount_rounding, waybill_cmr_boxes, credit_positive_box and the receipts
+  slip, card_slip, restaurant) is never used in training, and training's 34 never in the
+  held-out set;
+* label wording: every label key of every language (titles, number, date, due date, net, VAT,
+  total, payable, prepaid, discount, rounding, seller, buyer, receipt total) has training
+  variants and held-out variants (`synth_vocab`, `train||held-out`); a document prints only its
+  split's variants;
+* language mix: `TRAIN_MIX` weights training towards en, de, fr (and the other large
+  languages); the held-out set draws languages with the inverse weights, so lt, lv, et, sk,
+  hu, ro, da, fi dominate it.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
+import datetime
 import json
 import pathlib
 import random
@@ -35,217 +57,134 @@ from decimal import Decimal
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "fixtures"))
+sys.path.insert(0, str(ROOT / "models"))
 import generate as g  # noqa: E402
+import synth_doc as sd  # noqa: E402
+import synth_layouts as sl  # noqa: E402
+import synth_vocab as sv  # noqa: E402
+import synth_world as sw  # noqa: E402
 
 D = Decimal
 KINDS = ["invoice", "invoice", "invoice", "credit_note", "act", "waybill", "receipt", "receipt"]
-STYLES = {
-    "en": ["en_long", "dmy_slash", "iso", "dmy_dot"],
-    "de": ["dmy_dot", "de_long", "iso"],
-    "fr": ["dmy_slash", "fr_long", "dmy_dot"],
-    "pl": ["iso", "dmy_dot"],
-    "uk": ["uk_long", "dmy_dot"],
-    "ru": ["ru_long", "dmy_dot"],
-}
-# Label wordings: (training variants, held-out variants) per language and key.
-VOCAB = {
-    "en": dict(number=(["Invoice No.:", "Invoice #", "Invoice number:"], ["Document no.:"]),
-               date=(["Invoice date:", "Date:"], ["Date of issue:"]),
-               net=(["Subtotal", "Net amount"], ["Total excl. VAT"]),
-               vat=(["VAT", "Tax"], ["Sales tax"]),
-               total=(["Total due", "Total", "Amount due"], ["Grand total"])),
-    "de": dict(number=(["Rechnungsnummer:", "Rechnung Nr.:"], ["Beleg-Nr.:"]),
-               date=(["Rechnungsdatum:", "Datum:"], ["Ausstellungsdatum:"]),
-               net=(["Nettobetrag", "Summe netto"], ["Zwischensumme"]),
-               vat=(["Umsatzsteuer", "MwSt."], ["USt."]),
-               total=(["Gesamtbetrag", "Rechnungsbetrag"], ["Endbetrag"])),
-    "fr": dict(number=(["Facture n° :", "N° de facture :"], ["Référence :"]),
-               date=(["Date :", "Date de facture :"], ["Émise le :"]),
-               net=(["Total HT", "Montant HT"], ["Sous-total HT"]),
-               vat=(["TVA", "Montant TVA"], ["Total TVA"]),
-               total=(["Total TTC", "Net à payer"], ["Montant TTC"])),
-    "pl": dict(number=(["Numer:", "Nr faktury:"], ["Nr dokumentu:"]),
-               date=(["Data wystawienia:", "Data:"], ["Wystawiono:"]),
-               net=(["Razem netto", "Wartość netto"], ["Suma netto"]),
-               vat=(["Kwota VAT", "VAT"], ["Podatek VAT"]),
-               total=(["Do zapłaty", "Razem brutto"], ["Wartość brutto"])),
-    "uk": dict(number=(["№"], ["№"]), date=(["від"], ["від"]),
-               net=(["Разом без ПДВ", "Сума без ПДВ"], ["Всього без ПДВ"]),
-               vat=(["ПДВ", "Сума ПДВ"], ["ПДВ 20%:"]),
-               total=(["Всього з ПДВ", "Разом до сплати"], ["Загальна сума"])),
-    "ru": dict(number=(["№"], ["№"]), date=(["от"], ["от"]),
-               net=(["Итого без НДС", "Сумма без НДС"], ["Всего без НДС"]),
-               vat=(["НДС", "Сумма НДС"], ["В том числе НДС"]),
-               total=(["Всего к оплате", "Итого с НДС"], ["Итого к оплате"])),
-}
-
-
-# Till receipts: (training variants, held-out variants) of the total label, and the fixed
-# number label per language.
-RECEIPT_TOTAL = {
-    "en": (["TOTAL", "Total amount"], ["GRAND TOTAL"]),
-    "de": (["SUMME", "Gesamt"], ["Bruttosumme"]),
-    "fr": (["TOTAL", "Montant total"], ["TOTAL TTC"]),
-    "pl": (["SUMA", "Razem"], ["Razem brutto"]),
-    "uk": (["СУМА", "Разом"], ["Всього"]),
-    "ru": (["ИТОГО", "Итого"], ["Всего"]),
-}
-RECEIPT_NO = {"en": "Receipt No.", "de": "Beleg-Nr.", "fr": "Ticket n°", "pl": "Nr paragonu",
-              "uk": "Чек №", "ru": "Чек №"}
-RECEIPT_VAT = {"en": "VAT", "de": "MwSt.", "fr": "TVA", "pl": "PTU", "uk": "ПДВ", "ru": "НДС"}
-RECEIPT_NET = {"en": "Net", "de": "Netto", "fr": "HT", "pl": "Netto", "uk": "Без ПДВ",
-               "ru": "Без НДС"}
-THANKS = {"en": "Thank you for shopping!", "de": "Vielen Dank für Ihren Einkauf!",
-          "fr": "Merci de votre visite !", "pl": "Dziękujemy za zakupy!",
-          "uk": "Дякуємо за покупку!", "ru": "Спасибо за покупку!"}
-
-
-def pools() -> dict:
-    """Parties, items and bank data of the fixture documents, by language."""
-    out: dict = {}
-    for d in g.build_docs():
-        if d.kind == "receipt":
-            continue
-        p = out.setdefault(d.lang, {"parties": [], "items": [], "banks": [], "currency": d.currency})
-        for party in (d.seller, d.buyer):
-            if party.name and party.tax_id:
-                p["parties"].append(party)
-        p["items"].extend(d.items)
-        p["banks"].append((d.iban, d.account, d.bank_name, d.bic))
-    return out
-
-
-def number(rng: random.Random, lang: str, year: int) -> str:
-    n = rng.randint(1, 99999)
-    forms = [f"{n:05d}", f"INV-{year}-{n:04d}", f"{year}/{n % 1000:03d}", f"RE{year % 100}{n:05d}",
-             f"FV/{year}/{rng.randint(1, 12):02d}/{n % 1000}", f"{n}-{rng.choice('ABCK')}",
-             f"{rng.choice(['A', 'B', 'S'])}{n:06d}"]
-    if lang in ("uk", "ru"):
-        forms = [str(n % 10000), f"{n % 1000}/{year % 100}", f"СФ-{n % 10000}", f"{n:05d}"]
-    return rng.choice(forms)
-
-
-def random_doc(rng: random.Random, pool: dict, lang: str, name: str) -> g.Doc:
-    p = pool[lang]
-    seller, buyer = rng.sample(p["parties"], 2)
-    year = rng.randint(2019, 2026)
-    date = f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
-    scale = D(rng.choice(["0.1", "0.5", "1", "1", "3", "10", "40"]))
-    rates = {"en": [20, 5, 0], "de": [19, 7], "fr": [20, 10, 5.5], "pl": [23, 8, 5],
-             "uk": [20, 7], "ru": [20, 10]}[lang]
-    main_rate = D(str(rates[0]))
-    items = []
-    for base in rng.sample(p["items"], k=min(len(p["items"]), rng.randint(1, 9))):
-        rate = main_rate if rng.random() < 0.8 else D(str(rng.choice(rates)))
-        price = (base.price * scale * D(str(rng.uniform(0.5, 2.0)))).quantize(g.CENT)
-        qty = D(rng.choice(["1", "2", "3", "5", "10", "0.5", "12", "2.5"]))
-        items.append(g.Item(base.description, qty, base.unit, max(price, D("0.10")), rate))
-    iban, account, bank_name, bic = rng.choice(p["banks"])
-    kind = rng.choice(KINDS)
-    if kind == "receipt":
-        items = items[: rng.randint(1, 6)]
-        for it in items:
-            it.price = max((it.price / scale / D(rng.choice(["4", "10", "20"]))).quantize(g.CENT), D("0.20"))
-    doc = g.Doc(
-        name=name, lang=lang, kind=kind, number=number(rng, lang, year), date=date,
-        date_style=rng.choice(STYLES[lang]), currency=p["currency"],
-        seller=copy.deepcopy(seller), buyer=copy.deepcopy(buyer), items=items,
-        iban=iban if rng.random() < 0.8 else None, account=account, bank_name=bank_name,
-        bic=bic, signer_seller=rng.choice(["", "A. Nowak", "J. Smith", "K. Weber"]),
-        signer_buyer=rng.choice(["", "M. Dubois", "O. Petrenko"]),
-        doc_type={"invoice": "INVOICE", "credit_note": "CREDIT_NOTE", "act": "ACT",
-                  "waybill": "WAYBILL", "receipt": "RECEIPT"}[kind],
-    )
-    return doc
+TRAIN_MIX = {"en": 3, "de": 3, "fr": 3, "pl": 2, "uk": 2, "ru": 2, "nl": 2, "it": 2, "es": 2,
+             "pt": 1.5, "cs": 1.5, "sv": 1.5, "da": 1, "fi": 1, "hu": 1, "ro": 1, "sk": 0.7,
+             "lt": 0.5, "lv": 0.5, "et": 0.5}
+HELD_MIX = {k: 1 / v for k, v in TRAIN_MIX.items()}
+# Rough value of one euro in each currency, to keep prices plausible.
+FX = {"EUR": 1, "GBP": 0.85, "PLN": 4.3, "UAH": 45, "RUB": 95, "CZK": 25, "SEK": 11.5,
+      "DKK": 7.5, "HUF": 400, "RON": 5}
+# Cash rounding of receipts paid in cash, by currency.
+CASH_STEP = {"SEK": D(1), "DKK": D("0.5"), "CZK": D(1), "HUF": D(5)}
+CASH_STEP_LANG = {"fi": D("0.05"), "nl": D("0.05")}
 
 
 def labels_for(lang: str, rng: random.Random, held_out: bool) -> dict:
-    lab = copy.deepcopy(g.L[lang])
-    for key, (train, hold) in VOCAB[lang].items():
-        lab[key] = rng.choice(hold if held_out else train)
-    return lab
+    return {k: rng.choice(sv.split(lang, k, held_out)) for k in sv.SPLIT_KEYS}
 
 
-class Labels:
-    """Renders with a document's own label wordings (the fixture renderers read `g.L`)."""
-
-    def __init__(self, lang: str, lab: dict):
-        self.lang, self.lab = lang, lab
-
-    def __enter__(self):
-        self.saved = g.L[self.lang]
-        g.L[self.lang] = self.lab
-
-    def __exit__(self, *exc):
-        g.L[self.lang] = self.saved
-
-
-def meta_pairs(doc: g.Doc) -> list[tuple[str, str]]:
-    lab = g.L[doc.lang]
-    return [(lab["number"], doc.number), (lab["date"], g.date_text(doc.date, doc.date_style))]
-
-
-def totals_block(p: g.Pen, doc: g.Doc, x: float, y: float, width: float, boxed: bool) -> float:
-    top = y
-    y = g.draw_totals(p, doc, x + 6, x + width - 6, y)
-    if boxed:
-        p.hline(x, x + width, top + 4, 0.8)
-        p.hline(x, x + width, y + 6, 0.8)
-        p.vline(x, top + 4, y + 6, 0.8)
-        p.vline(x + width, top + 4, y + 6, 0.8)
-    return y + 10
+def doc_number(rng: random.Random, lang: str, year: int, kind: str) -> str:
+    n = rng.randint(1, 99999)
+    mm = rng.randint(1, 12)
+    forms = [f"{n:05d}", f"{year}-{n:05d}", f"{year}/{n % 1000:03d}", f"{n % 1000}/{year}",
+             f"{rng.choice(['INV', 'RE', 'FA', 'F', 'R'])}-{year}-{n:04d}", f"{year % 100}{mm:02d}{n % 10000:04d}",
+             f"{rng.choice('ABCKS')}{n:06d}"]
+    per = {
+        "pl": [f"FV/{year}/{mm:02d}/{n % 1000}", f"{n % 1000}/{mm:02d}/{year}", f"FS {n % 1000}/{year}"],
+        "uk": [str(n % 10000), f"{n % 1000}/{year % 100}", f"СФ-{n % 10000}"],
+        "ru": [str(n % 10000), f"{n % 1000}/{year % 100}", f"УТ-{n % 10000}"],
+        "pt": [f"FT {year}/{n % 10000}", f"FT A/{n % 10000}", f"FR {year}A/{n % 1000}"],
+        "es": [f"F{year}/{n % 10000:04d}", f"A-{n % 10000}", f"{year}-{n % 1000:03d}"],
+        "it": [f"{n % 1000}/{year}", f"{n % 1000}/PA", f"FPR {n % 1000}/{year % 100}"],
+        "fr": [f"FA{year}{mm:02d}-{n % 10000:04d}", f"F-{year}-{n % 10000:05d}"],
+        "de": [f"RE{year}{n % 100000:05d}", f"R-{year}-{n % 10000:04d}"],
+        "cs": [f"{year}{n % 100000:05d}", f"FV{year % 100}{n % 10000:04d}"],
+        "sk": [f"{year}{n % 100000:05d}", f"OF{year % 100}{n % 10000:04d}"],
+        "lt": [f"ABC Nr. {n % 100000:05d}", f"SF{n % 100000:05d}"],
+        "lv": [f"RĒĶ-{n % 10000}", f"SIA{n % 100000:05d}"],
+        "hu": [f"{rng.choice(['SZLA', 'KSZ', 'E'])}-{year}-{n % 10000}", f"{year}/{n % 100000:05d}"],
+        "ro": [f"BV {n % 10000:04d}", f"FCT{n % 100000:05d}"],
+    }.get(lang, [])
+    if kind == "receipt":
+        forms = [f"{n % 10000:04d}", f"{rng.randint(1, 9)}/{n % 10000:04d}", f"{n:06d}"]
+        per = []
+    return rng.choice(forms + per * 2)
 
 
-# Line-item tables: which columns are printed (the fixtures' table has them all).
-TABLES = ["full", "compact", "gross"]
-COMPACT_HEAD = {"en": ["Description", "Qty", "Price", "Amount"],
-                "de": ["Artikel", "Anzahl", "Preis", "Summe"],
-                "fr": ["Article", "Quantité", "Prix", "Total"],
-                "pl": ["Towar", "Ilość", "Cena", "Wartość"],
-                "uk": ["Товар", "Кількість", "Ціна", "Сума"],
-                "ru": ["Товар", "Количество", "Цена", "Сумма"]}
-GROSS_HEAD = {"en": "Gross", "de": "Brutto", "fr": "TTC", "pl": "Brutto", "uk": "З ПДВ",
-              "ru": "С НДС"}
-
-
-def draw_table(p: g.Pen, doc: g.Doc, x0: float, y: float, x1: float, variant: str) -> float:
-    """A line-item table with one of the column sets of `TABLES`; returns the y below it."""
-    if variant == "full":
-        return g.draw_table(p, doc, x0, y, x1)
-    lab = g.L[doc.lang]
-    if variant == "compact":
-        head = COMPACT_HEAD[doc.lang]
-        cols = [x0, x0 + 250, x0 + 320, x0 + 400, x1]
-    else:  # description, qty, unit price, VAT %, net, gross
-        head = [lab["head"][1], lab["head"][2], lab["head"][4], lab["head"][5], lab["head"][6],
-                GROSS_HEAD[doc.lang]]
-        cols = [x0, x0 + 190, x0 + 230, x0 + 300, x0 + 340, x0 + 410, x1]
-    p.hline(x0, x1, y, 0.8)
-    y += 12
-    for i, h in enumerate(head):
-        if i == 0:
-            p.text(cols[0] + 3, y, h, 7.5, bold=True)
-        else:
-            p.text(cols[i + 1] - 3, y, h, 7.5, bold=True, align="right")
-    y += 5
-    p.hline(x0, x1, y, 0.8)
-    for it in doc.items:
-        desc = g.wrap(it.description, 8.5, cols[1] - cols[0] - 6)
-        y += 12
-        for k, dl in enumerate(desc):
-            p.text(cols[0] + 3, y + 11 * k, dl, 8.5)
-        gross = (it.net * (100 + it.rate) / 100).quantize(g.CENT)
-        if variant == "compact":
-            vals = [g.qty_text(it.qty, doc.lang) + " " + g.unit_text(doc, it.unit),
-                    g.money(it.price, doc.lang), g.money(it.net, doc.lang)]
-        else:
-            vals = [g.qty_text(it.qty, doc.lang), g.money(it.price, doc.lang),
-                    f"{it.rate.normalize():f}", g.money(it.net, doc.lang), g.money(gross, doc.lang)]
-        for i, v in enumerate(vals, 1):
-            p.text(cols[i + 1] - 3, y, v, 8.5, align="right")
-        y += 11 * (len(desc) - 1) + 5
-        p.hline(x0, x1, y, 0.3)
-    return y
+def random_doc(rng: random.Random, lang: str, kind: str, family: str, held_out: bool, name: str) -> sd.Doc:
+    c = sw.country(rng, lang)
+    fam = sl.FAMILIES[family]
+    seller = sw.make_company(rng, c, two_line_p=0.25)
+    buyer = None
+    if kind != "receipt":
+        bc = c if rng.random() < 0.8 else sw.country(rng, rng.choice(sv.LANGS))
+        buyer = sw.make_company(rng, bc, two_line_p=0.15)
+    year = rng.randint(2019, 2026)
+    start = datetime.date(year, rng.randint(1, 12), rng.randint(1, 28))
+    due = None
+    if kind in ("invoice", "credit_note") and rng.random() < 0.55:
+        due = (start + datetime.timedelta(days=rng.choice([7, 10, 14, 30, 45, 60]))).isoformat()
+    fx = D(str(FX[c.currency]))
+    q = D(1) if c.decimals == 0 else D("0.01")
+    rates = [D(r) for r in c.rates]
+    lines = []
+    if kind == "receipt":
+        for desc in rng.sample(c.food, k=rng.randint(1, min(6, len(c.food)))):
+            price = (D(str(rng.uniform(0.4, 12))) * fx).quantize(q)
+            rate = rates[-1] if len(rates) > 1 and rng.random() < 0.6 else rates[0]
+            qty = D(rng.choice(["1", "1", "1", "2", "3", "0.5", "1.25"]))
+            lines.append(sd.Line(desc, qty, "kg" if qty % 1 else "pcs", max(price, q), rate))
+    else:
+        scale = D(rng.choice(["0.2", "1", "1", "3", "10", "40"]))
+        n_items = rng.randint(8, 14) if fam.get("pages") == "multi" else rng.randint(1, 9)
+        pool = list(c.items)
+        for i in range(n_items):
+            desc = pool[i % len(pool)] if i < len(pool) else f"{rng.choice(pool)} ({i + 1})"
+            price = (D(str(rng.uniform(2, 300))) * scale * fx).quantize(q)
+            rate = rates[0] if rng.random() < 0.8 else rng.choice(rates)
+            qty = D(rng.choice(["1", "2", "3", "5", "10", "0.5", "12", "2.5", "40"]))
+            disc = D(rng.choice(["5", "10", "15", "20"])) if (fam.get("discount") or rng.random() < 0.08) and rng.random() < 0.6 else D(0)
+            lines.append(sd.Line(desc, qty, rng.choice(["pcs", "pcs", "h", "kg", "m"]), max(price, q), rate, disc))
+    sign = 1
+    credit = None
+    if kind == "credit_note":
+        want_neg = lang in sd.NEGATIVE_CREDIT
+        if rng.random() < 0.2:
+            want_neg = not want_neg
+        if fam.get("credit"):
+            want_neg = fam["credit"] == "neg"
+        sign = -1 if want_neg else 1
+        credit = "negative" if want_neg else "positive"
+    cur = rng.choice(c.cur_print)
+    cur_pos = "suffix"
+    if cur in ("£", "€") and (lang in ("en", "nl") or rng.random() < 0.3):
+        cur_pos = "prefix"
+    elif len(cur) == 3 and rng.random() < 0.3:
+        cur_pos = "prefix"
+    if kind != "receipt" and rng.random() < 0.12:
+        cur_pos = "header"
+    noise = 0.35 if rng.random() < 0.25 else 0.0
+    if noise and rng.random() < 0.3 and cur_pos == "suffix":
+        cur_pos = "glued"
+    doc = sd.Doc(
+        name=name, lang=lang, country=c, kind=kind, held_out=held_out,
+        number=doc_number(rng, lang, year, kind), date=start.isoformat(), due=due,
+        date_style=rng.choice(c.date_styles[:2] if rng.random() < 0.7 else c.date_styles),
+        fmt=rng.choice(c.money_fmts), cur=cur, cur_pos=cur_pos, seller=seller, buyer=buyer,
+        lines=lines, sign=sign, labels=labels_for(lang, rng, held_out), noise=noise,
+        rng=random.Random(rng.getrandbits(32)),
+    )
+    if kind != "receipt" and seller.iban and rng.random() < 0.75:
+        doc.bank_iban = seller.iban
+    if c.cc == "RU" and kind != "receipt" and rng.random() < 0.8:
+        doc.account = sw.bank_account_ru(rng)
+    if kind in ("invoice",) and (fam.get("prepaid") or rng.random() < 0.1):
+        doc.prepaid = (doc.total() * D(rng.choice(["0.3", "0.5", "0.2"]))).quantize(D(1) * (10 if doc.total() > 1000 else 1))
+    if kind == "receipt" and rng.random() < 0.5:
+        doc.rounding_step = CASH_STEP.get(c.currency, CASH_STEP_LANG.get(lang, D(0)))
+    if fam.get("rounding") and rng.random() < 0.8:
+        doc.rounding_step = D(1) if c.decimals == 0 or c.currency == "CZK" else D("0.05")
+    doc.credit = credit
+    return doc
 
 
 def stamp_image(rng: random.Random, name: str, tax_line: str) -> "Image.Image":
@@ -310,207 +249,6 @@ def signatures(c, p: g.Pen, doc: g.Doc, x0: float, x1: float, y: float, rng: ran
     return end
 
 
-def render_layout(doc: g.Doc, layout: str, two_pages: bool, rng: random.Random) -> bytes:
-    """Invoice-like layouts: `classic` (the fixtures' renderer), `left`, `stacked` (training)
-    and `boxed` (held out)."""
-    import io
-
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen import canvas
-
-    if layout == "classic":
-        return g.render_pdf(doc, page_split=two_pages)
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=A4, invariant=1, pageCompression=1)
-    w, h = A4
-    p = g.Pen(c, w, h)
-    x0, x1 = 50, w - 50
-    lab = g.L[doc.lang]
-    title = lab["titles"][doc.kind]
-    table = rng.choice(TABLES)
-    if layout == "left":
-        p.text(x0, 70, title, 20, bold=True)
-        y = 96
-        for k, v in meta_pairs(doc):
-            p.text(x0, y, f"{k} {v}", 10)
-            y += 14
-        ys = g.draw_party(p, x1 - 220, 60, lab["seller"], doc.seller, doc.lang)
-        yb = g.draw_party(p, x0, y + 16, lab["buyer"], doc.buyer, doc.lang)
-        y = max(ys, yb) + 16
-        y = draw_table(p, doc, x0, y, x1, table)
-        if two_pages:
-            c.showPage()
-            y = 60
-        y = totals_block(p, doc, x0, y, 230, boxed=False)
-    elif layout == "stacked":
-        y = g.draw_party(p, x0, 60, lab["seller"], doc.seller, doc.lang)
-        p.text(x1, 66, title, 17, bold=True, align="right")
-        my = 92
-        for k, v in meta_pairs(doc):
-            p.text(x1 - 150, my, k, 8)
-            p.text(x1 - 150, my + 13, v, 10, bold=True)
-            my += 32
-        y = g.draw_party(p, x0, max(y, my) + 10, lab["buyer"], doc.buyer, doc.lang) + 16
-        y = draw_table(p, doc, x0, y, x1, table)
-        if two_pages:
-            c.showPage()
-            y = 60
-        y = totals_block(p, doc, x1 - 240, y, 240, boxed=rng.random() < 0.5)
-    else:  # boxed
-        p.text((x0 + x1) / 2, 60, title, 16, bold=True, align="center")
-        y = g.draw_party(p, x0, 84, lab["seller"], doc.seller, doc.lang)
-        yb = g.draw_party(p, x0 + 260, 84, lab["buyer"], doc.buyer, doc.lang)
-        y = max(y, yb) + 14
-        cols = [x0, x0 + 160, x0 + 320, x1]
-        p.hline(x0, x1, y, 0.6)
-        for i, (k, v) in enumerate(meta_pairs(doc)):
-            p.text(cols[i] + 4, y + 10, k, 7.5)
-            p.text(cols[i] + 4, y + 24, v, 10, bold=True)
-        p.text(cols[2] + 4, y + 10, lab["due"], 7.5)
-        p.hline(x0, x1, y + 30, 0.6)
-        for cx in cols:
-            p.vline(cx, y, y + 30, 0.6)
-        y = draw_table(p, doc, x0, y + 44, x1, table)
-        if two_pages:
-            c.showPage()
-            y = 60
-        y = totals_block(p, doc, x0, y + 6, 250, boxed=True)
-    if doc.iban or doc.account:
-        y = g.draw_bank(p, doc, x1 - 230, y + 10) + 6
-    signatures(c, p, doc, x0, x1, y, rng)
-    c.showPage()
-    c.save()
-    return buf.getvalue()
-
-
-def render_receipt(doc: g.Doc, layout: str, total_label: str, rng: random.Random) -> bytes:
-    """Till receipts, 58-80 mm wide: `till` (training) or `slip` (held out). Prices are gross."""
-    import io
-
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
-
-    lang = doc.lang
-    cur = g.L[lang]["currency_word"] or doc.currency
-    dt = g.date_text(doc.date, rng.choice(["dmy_dot", "iso", "dmy_slash"] if lang != "en" else ["dmy_slash", "iso"]))
-    time = f"{rng.randint(7, 21):02d}:{rng.randint(0, 59):02d}"
-    rows: list[tuple[str, str, float, bool]] = []  # left, right, size, bold
-    rows.append((doc.seller.name, "", 8.5, True))
-    rows += [(a, "", 7.5, False) for a in doc.seller.address]
-    rows.append((f"{doc.seller.tax_label} {doc.seller.tax_id}", "", 7.5, False))
-    rows.append(("", "", 6, False))
-    if layout == "till":
-        rows.append((f"{RECEIPT_NO[lang]} {doc.number}", f"{dt} {time}", 7.5, False))
-        rows.append(("--", "", 6, False))
-    gross_total = D("0")
-    for it in doc.items:
-        gross = (it.price * (100 + it.rate) / 100).quantize(g.CENT)
-        line = (gross * it.qty).quantize(g.CENT)
-        gross_total += line
-        if it.qty == 1:
-            rows.append((it.description, g.money(line, lang), 7.5, False))
-        else:
-            rows.append((it.description, "", 7.5, False))
-            rows.append((f"  {g.qty_text(it.qty, lang)} x {g.money(gross, lang)}", g.money(line, lang), 7.5, False))
-    rows.append(("--", "", 6, False))
-    vat_lines = vat_by_rate_gross(doc)
-    if layout == "till":
-        rows.append((f"{total_label} {cur}", g.money(gross_total, lang), 10, True))
-        for rate, base, amount in vat_lines:
-            rows.append((f"{RECEIPT_VAT[lang]} {rate.normalize():f}%", g.money(amount, lang), 7.5, False))
-        rows.append((RECEIPT_NET[lang], g.money(gross_total - sum(a for _, _, a in vat_lines), lang), 7.5, False))
-    else:
-        rows.append((total_label, f"{cur} {g.money(gross_total, lang)}", 12, True))
-        rows.append(("", "", 6, False))
-        rows.append((f"{RECEIPT_VAT[lang]} %   {RECEIPT_NET[lang]}", RECEIPT_VAT[lang], 7, True))
-        for rate, base, amount in vat_lines:
-            rows.append((f"{rate.normalize():f}%   {g.money(base, lang)}", g.money(amount, lang), 7.5, False))
-        rows.append(("", "", 6, False))
-        rows.append((f"{RECEIPT_NO[lang]} {doc.number}", "", 7.5, False))
-        rows.append((f"{dt} {time}", "", 7.5, False))
-    rows.append(("", "", 6, False))
-    rows.append((THANKS[lang], "", 7.5, False))
-    width = rng.choice([58, 72, 80]) * mm
-    height = sum(r[2] * 1.45 for r in rows) + 40
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(width, height), invariant=1, pageCompression=1)
-    pen = g.Pen(c, width, height)
-    y = 20.0
-    for i, (left, right, size, bold) in enumerate(rows):
-        y += size * 1.45
-        if left == "--":
-            pen.hline(6, width - 6, y - 3, 0.4)
-            continue
-        centred = not right and (i < len(doc.seller.address) + 2 or left == THANKS[lang])
-        if centred:
-            for k, part in enumerate(g.wrap(left, size, width - 12)):
-                pen.text(width / 2, y + k * size * 1.2, part, size, bold=bold, align="center")
-            y += (len(g.wrap(left, size, width - 12)) - 1) * size * 1.2
-        else:
-            pen.text(6, y, left[:40], size, bold=bold)
-        if right:
-            pen.text(width - 6, y, right, size, bold=bold, align="right")
-    c.showPage()
-    c.save()
-    return buf.getvalue()
-
-
-def vat_by_rate_gross(doc: g.Doc) -> list[tuple[D, D, D]]:
-    """A receipt's VAT per rate, computed from the gross amounts it prints."""
-    rates: dict = {}
-    for it in doc.items:
-        gross = ((it.price * (100 + it.rate) / 100).quantize(g.CENT) * it.qty).quantize(g.CENT)
-        rates[it.rate] = rates.get(it.rate, D("0")) + gross
-    out = []
-    for r, gross in sorted(rates.items(), reverse=True):
-        vat = (gross * r / (100 + r)).quantize(g.CENT)
-        out.append((r, gross - vat, vat))
-    return out
-
-
-def write(out: pathlib.Path, doc: g.Doc, rng: random.Random, held_out: bool, pool_i: int) -> None:
-    two_pages = False
-    if doc.kind == "receipt":
-        layout = "slip" if held_out else "till"
-        total_label = rng.choice(RECEIPT_TOTAL[doc.lang][1 if held_out else 0])
-        pdf = render_receipt(doc, layout, total_label, rng)
-        lines = vat_by_rate_gross(doc)
-        truth = g.receipt_truth_fix(doc, doc.truth())
-        gross = sum(b + v for _, b, v in lines)
-        truth["total"] = f"{gross:.2f}"
-        truth["vat"] = f"{sum(v for _, _, v in lines):.2f}"
-        vat_lines = [f"{v:.2f}" for _, _, v in lines]
-    else:
-        layout = rng.choice(["boxed"] if held_out else ["classic", "left", "stacked"])
-        lab = labels_for(doc.lang, rng, held_out)
-        two_pages = rng.random() < 0.15
-        with Labels(doc.lang, lab):
-            pdf = render_layout(doc, layout, two_pages, rng)
-        truth = doc.truth()
-        vat_lines = [f"{v:.2f}" for _, _, v in doc.vat_by_rate()]
-    truth["synthetic"] = {"layout": layout, "held_out": held_out, "lang": doc.lang,
-                          "pages": 2 if two_pages else 1, "vat_lines": vat_lines}
-    if rng.random() < 1 / 3:
-        dpi = rng.choice([150, 200, 300])
-        pages = [g.scan_look(pg, seed=pool_i * 10 + k, angle=rng.uniform(-1.5, 1.5),
-                             noise=rng.uniform(0.4, 1.0))
-                 for k, pg in enumerate(g.rasterize(pdf, dpi))]
-        if rng.random() < 0.4:
-            if len(pages) == 1:
-                (out / f"{doc.name}.png").write_bytes(g.png_bytes(g.to_bilevel(pages[0]), dpi=(dpi, dpi)))
-            else:
-                (out / f"{doc.name}.tiff").write_bytes(tiff_bytes([g.to_bilevel(pg) for pg in pages], dpi))
-        else:
-            q = rng.randint(35, 80)
-            if len(pages) == 1:
-                (out / f"{doc.name}.jpg").write_bytes(g.jpeg_bytes(pages[0], q, dpi))
-            else:
-                (out / f"{doc.name}.pdf").write_bytes(
-                    g.image_pdf([(g.jpeg_bytes(pg, q, dpi), pg.size, dpi) for pg in pages]))
-        truth["synthetic"]["scan_dpi"] = dpi
-    else:
-        (out / f"{doc.name}.pdf").write_bytes(pdf)
-    (out / f"{doc.name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
 
 
 def tiff_bytes(pages: list, dpi: int) -> bytes:
@@ -521,6 +259,63 @@ def tiff_bytes(pages: list, dpi: int) -> bytes:
     return buf.getvalue()
 
 
+
+
+def choose_family(rng: random.Random, kind: str, held_out: bool) -> str:
+    names = sl.families_for(kind, held_out)
+    special = [n for n in names if sl.FAMILIES[n].get("form") or sl.FAMILIES[n].get("credit")]
+    if kind in ("act", "waybill", "credit_note") and special and rng.random() < (0.3 if kind == "credit_note" else 0.5):
+        return rng.choice(special)
+    generic = [n for n in names if n not in special and not (set(sl.FAMILIES[n]["kinds"]) - {kind} and len(sl.FAMILIES[n]["kinds"]) == 1)]
+    return rng.choice(generic or names)
+
+
+def page_count(pdf: bytes) -> int:
+    import pypdfium2 as pdfium
+
+    d = pdfium.PdfDocument(pdf)
+    n = len(d)
+    d.close()
+    return n
+
+
+def write(out: pathlib.Path, doc: sd.Doc, family: str, rng: random.Random, seq: int) -> None:
+    if doc.kind == "receipt":
+        pdf = sl.render_receipt(doc, family, rng)
+    else:
+        pdf = sl.render_invoice(doc, family, rng)
+    truth = doc.truth()
+    pages = page_count(pdf)
+    truth["synthetic"] = {
+        "family": family, "layout": family, "held_out": doc.held_out, "lang": doc.lang,
+        "language": doc.lang, "country": doc.country.cc, "kind": doc.kind, "pages": pages,
+        "vat_lines": [f"{v:.2f}" for _, _, v in doc.by_rate()], "noise": bool(doc.noise),
+    }
+    if doc.credit:
+        truth["synthetic"]["credit"] = doc.credit
+    if rng.random() < 1 / 3:
+        dpi = rng.choice([150, 200, 300]) if doc.kind != "receipt" else rng.choice([200, 300])
+        pages_img = [g.scan_look(pg, seed=seq * 10 + k, angle=rng.uniform(-1.5, 1.5),
+                                 noise=rng.uniform(0.4, 1.0))
+                     for k, pg in enumerate(g.rasterize(pdf, dpi))]
+        if rng.random() < 0.4:
+            if len(pages_img) == 1:
+                (out / f"{doc.name}.png").write_bytes(g.png_bytes(g.to_bilevel(pages_img[0]), dpi=(dpi, dpi)))
+            else:
+                (out / f"{doc.name}.tiff").write_bytes(tiff_bytes([g.to_bilevel(pg) for pg in pages_img], dpi))
+        else:
+            q = rng.randint(35, 80)
+            if len(pages_img) == 1:
+                (out / f"{doc.name}.jpg").write_bytes(g.jpeg_bytes(pages_img[0], q, dpi))
+            else:
+                (out / f"{doc.name}.pdf").write_bytes(
+                    g.image_pdf([(g.jpeg_bytes(pg, q, dpi), pg.size, dpi) for pg in pages_img]))
+        truth["synthetic"]["scan_dpi"] = dpi
+    else:
+        (out / f"{doc.name}.pdf").write_bytes(pdf)
+    (out / f"{doc.name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -529,8 +324,6 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=20261125)
     a = ap.parse_args()
     g.register_fonts()
-    pool = pools()
-    langs = sorted(pool)
     rng = random.Random(a.seed)
     root = pathlib.Path(a.out)
     for split, n, held in (("train", a.train, False), ("holdout", a.holdout, True)):
@@ -538,10 +331,14 @@ def main() -> int:
         out.mkdir(parents=True, exist_ok=True)
         for old in out.iterdir():
             old.unlink()
+        mix = HELD_MIX if held else TRAIN_MIX
+        langs = sorted(mix)
         for i in range(n):
-            lang = langs[i % len(langs)]
-            doc = random_doc(rng, pool, lang, f"{split}-{i:04d}-{lang}")
-            write(out, doc, rng, held, i)
+            lang = rng.choices(langs, weights=[mix[x] for x in langs])[0]
+            kind = rng.choice(KINDS)
+            family = choose_family(rng, kind, held)
+            doc = random_doc(rng, lang, kind, family, held, f"{split}-{i:04d}-{lang}")
+            write(out, doc, family, rng, i + (100000 if held else 0))
         print(f"{split}: {n} documents in {out}", file=sys.stderr)
     return 0
 
