@@ -99,7 +99,7 @@ def doc_number(rng: random.Random, lang: str, year: int, kind: str) -> str:
         "de": [f"RE{year}{n % 100000:05d}", f"R-{year}-{n % 10000:04d}"],
         "cs": [f"{year}{n % 100000:05d}", f"FV{year % 100}{n % 10000:04d}"],
         "sk": [f"{year}{n % 100000:05d}", f"OF{year % 100}{n % 10000:04d}"],
-        "lt": [f"ABC Nr. {n % 100000:05d}", f"SF{n % 100000:05d}"],
+        "lt": [f"{rng.choice(['ABC', 'VLN', 'KNS'])}{n % 100000:05d}", f"SF{n % 100000:05d}"],
         "lv": [f"RĒĶ-{n % 10000}", f"SIA{n % 100000:05d}"],
         "hu": [f"{rng.choice(['SZLA', 'KSZ', 'E'])}-{year}-{n % 10000}", f"{year}/{n % 100000:05d}"],
         "ro": [f"BV {n % 10000:04d}", f"FCT{n % 100000:05d}"],
@@ -289,7 +289,8 @@ def write(out: pathlib.Path, doc: sd.Doc, family: str, rng: random.Random, seq: 
     truth["synthetic"] = {
         "family": family, "layout": family, "held_out": doc.held_out, "lang": doc.lang,
         "language": doc.lang, "country": doc.country.cc, "kind": doc.kind, "pages": pages,
-        "vat_lines": [f"{v:.2f}" for _, _, v in doc.by_rate()], "noise": bool(doc.noise),
+        "vat_lines": [f"{v:.2f}" for _, _, v in doc.by_rate()] if doc.vat_printed else [],
+        "noise": bool(doc.noise),
     }
     if doc.credit:
         truth["synthetic"]["credit"] = doc.credit

@@ -76,6 +76,8 @@ class Doc:
     bank_iban: str | None = None
     account: str | None = None
     credit: str | None = None  # a credit note's printed sign: negative | positive
+    vat_printed: bool = True
+    payable_printed: bool = False  # a payable line printed although nothing was prepaid
 
     # --- arithmetic -------------------------------------------------------------------
     @property
@@ -172,16 +174,17 @@ class Doc:
             "seller_tax_id": self.seller.tax_id,
             "currency": self.country.currency,
             "total": f"{self.total():.2f}",
-            "vat": f"{self.vat():.2f}",
         }
+        if self.vat_printed:
+            t["vat"] = f"{self.vat():.2f}"
+            t["net"] = f"{self.net():.2f}"
         if self.buyer is not None:
             t["buyer_name"] = self.buyer.name
         if self.due:
             t["due_date"] = self.due
         if self.bank_iban:
             t["iban"] = self.bank_iban
-        t["net"] = f"{self.net():.2f}"
-        if self.prepaid or self.rounding():
+        if self.prepaid or self.rounding() or self.payable_printed:
             t["prepaid"] = f"{self.prepaid:.2f}"
             t["payable"] = f"{self.payable():.2f}"
         if self.kind != "receipt":

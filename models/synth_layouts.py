@@ -491,6 +491,7 @@ class R:
             rows.append((doc.lab("payable"), doc.m(doc.payable()), True))
         elif self.rng.random() < 0.3:
             rows.append((doc.lab("payable"), doc.m(doc.payable()), True))
+            doc.payable_printed = True
         return rows
 
     def totals(self, y):
@@ -607,10 +608,8 @@ class R:
             else:
                 y = self.title_and_meta(y)
                 y = self.parties(y)
-        if fam.get("cur_header"):
-            pass
         if doc.cur_pos == "header":
-            self.t(self.x1, y - 2, f"{doc.country.currency}", 8, align="right")
+            self.t(self.x1, y - 2, f"{sv.CURRENCY_WORD[doc.lang]}{sv.colon(doc.lang)} {doc.country.currency}", 8, align="right")
             y += 8
         y = self.items(y)
         y = self.totals(y)
@@ -717,9 +716,11 @@ def render_receipt(doc: Doc, family: str, rng: random.Random) -> bytes:
         rows.append((f"{vat_word} %   {net_word}", vat_word, 7, True))
         for r, base, v in br:
             rows.append((f"{tags[r]} {doc.rate_text(r)}   {doc.m(base, cur=False)}", doc.m(v, cur=False), 7.5, False))
-    elif fam != "thermal":
+    elif fam != "thermal" or rng.random() < 0.5:
         for r, base, v in br:
             rows.append((f"{vat_word} {doc.rate_text(r)}", doc.m(v, cur=False), 7.5, False))
+    else:
+        doc.vat_printed = False  # a narrow slip without any VAT line: no VAT in the truth
     if fam in ("slip", "card_slip"):
         rows.append(("", "", 6, False))
         rows.append((no, "", 7.5, False))

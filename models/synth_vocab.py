@@ -480,6 +480,27 @@ RECEIPT_NO = {'en': 'Receipt No.',
               'da': 'Bon nr.',
               'hu': 'Nyugtaszám',
               'ro': 'Nr. bon'}
+# "Currency" (documents that print the currency once, not beside each amount).
+CURRENCY_WORD = {'en': 'Currency',
+                 'de': 'Währung',
+                 'fr': 'Devise',
+                 'pl': 'Waluta',
+                 'uk': 'Валюта',
+                 'ru': 'Валюта',
+                 'nl': 'Valuta',
+                 'it': 'Valuta',
+                 'es': 'Moneda',
+                 'pt': 'Moeda',
+                 'cs': 'Měna',
+                 'sk': 'Mena',
+                 'lt': 'Valiuta',
+                 'lv': 'Valūta',
+                 'et': 'Valuuta',
+                 'fi': 'Valuutta',
+                 'sv': 'Valuta',
+                 'da': 'Valuta',
+                 'hu': 'Pénznem',
+                 'ro': 'Monedă'}
 LANGS = tuple(V)
 
 
