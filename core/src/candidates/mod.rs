@@ -518,7 +518,7 @@ fn extract_line(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::clean;
     use crate::types::{BBox, Source, TextPage, Unit, Word};

@@ -22,6 +22,179 @@ fn max_amount(cands: &Candidates) -> Decimal {
         .unwrap_or(Decimal::ZERO)
 }
 
+/// Whether `net + vat = total` is arithmetic support: net, VAT and total share a sign (credit
+/// notes print all three negative), VAT is below net in size (no VAT rate reaches 100 %) and
+/// the net is not the total itself: `0 + 5 = 5` or `VAT = total` supports nothing.
+fn adds_up(n: &Scored, v: &Scored, t: &Scored) -> bool {
+    let same_sign =
+        |a: Decimal, b: Decimal| a.is_zero() || a.is_sign_negative() == b.is_sign_negative();
+    !n.2.is_zero()
+        && same_sign(n.2, t.2)
+        && same_sign(v.2, t.2)
+        && v.2.abs() < n.2.abs()
+        && n.1 != t.1
+        && v.1 != t.1
+        && n.2 + v.2 == t.2
+}
+
+/// The chosen totals, each `(score, candidate index, value)`.
+#[derive(Debug, Default, Clone, Copy)]
+struct Chosen {
+    net: Option<Scored>,
+    vat: Option<(f32, Decimal, Option<usize>)>,
+    total: Option<Scored>,
+    payable: Option<Scored>,
+    prepaid: Option<Scored>,
+    /// `net + VAT = total` held (one VAT amount or the sum of the per-rate ones).
+    consistent: bool,
+}
+
+/// Chooses net, VAT, total, payable and prepaid together (issue 14, "joint consistency"):
+///
+/// * among the best candidates of each, the combination whose printed arithmetic holds wins
+///   over individually higher-scored values: `net + VAT = total` (one VAT amount, or the sum of
+///   the per-rate VAT amounts), then `total - prepaid = payable` (or `payable = total`);
+/// * arithmetic may not rescue a total scored more than [`CONSISTENCY_BONUS`] below the best
+///   one (on a receipt, `change + total = cash` adds up too);
+/// * a credit note's amounts share one sign: when net, VAT and total add up with negative
+///   values, all three stay negative;
+/// * without any labelled total, a net + VAT = total triple found anywhere among the amounts
+///   (the VAT a plausible rate of the net) gives the three, at low confidence: the structure
+///   alone answers when the label vocabulary is unknown.
+fn choose(
+    nets: &[Scored],
+    vats: &[Scored],
+    tots: &[Scored],
+    pays: &[Scored],
+    pres: &[Scored],
+) -> Chosen {
+    let mut out = Chosen {
+        net: nets.first().copied(),
+        vat: vats.first().map(|v| (v.0, v.2, Some(v.1))),
+        total: tots.first().copied(),
+        ..Chosen::default()
+    };
+    let total_floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
+    let eligible = || tots.iter().filter(move |t| t.0 >= total_floor);
+    let mut best: Option<(f32, Scored, Scored, Scored)> = None;
+    for t in eligible() {
+        for n in nets {
+            for v in vats {
+                if adds_up(n, v, t) {
+                    let s = n.0 + v.0 + t.0;
+                    if best.is_none_or(|b| s > b.0) {
+                        best = Some((s, *n, *v, *t));
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, n, v, t)) = best {
+        out.net = Some(n);
+        out.vat = Some((v.0, v.2, Some(v.1)));
+        out.total = Some(t);
+        out.consistent = true;
+    } else {
+        // Several VAT lines (one per rate): total - net equals their sum.
+        'outer: for n in nets {
+            for t in eligible() {
+                let diff = t.2 - n.2;
+                if diff.is_zero()
+                    || diff.is_sign_negative() != t.2.is_sign_negative()
+                    || diff.abs() >= n.2.abs()
+                {
+                    continue;
+                }
+                let others = || vats.iter().filter(|v| v.1 != n.1 && v.1 != t.1);
+                let sum: Decimal = others().map(|v| v.2).sum();
+                let mut seen: Vec<Decimal> = Vec::new();
+                for v in others() {
+                    if !seen.contains(&v.2) {
+                        seen.push(v.2);
+                    }
+                }
+                let sum_distinct: Decimal = seen.iter().copied().sum();
+                if sum == diff || sum_distinct == diff {
+                    out.net = Some(*n);
+                    out.total = Some(*t);
+                    let conf = vats.iter().map(|v| v.0).fold(0.0, f32::max);
+                    out.vat = Some((conf, diff, vats.first().map(|v| v.1)));
+                    out.consistent = true;
+                    break 'outer;
+                }
+            }
+        }
+    }
+    // Payable and prepaid: `total - prepaid = payable` (or payable = total) chooses among
+    // the best payable and prepaid candidates; otherwise the best payable stands alone.
+    out.payable = pays.first().copied();
+    out.prepaid = pres.first().copied().map(|p| (p.0, p.1, p.2.abs()));
+    if let Some(t) = out.total {
+        let mut best_pay: Option<(f32, Scored, Option<Scored>)> = None;
+        for p in pays.iter().filter(|p| p.1 != t.1) {
+            if p.2 == t.2 && best_pay.is_none_or(|b| p.0 > b.0) {
+                best_pay = Some((p.0, *p, None));
+            }
+            for q in pres
+                .iter()
+                .filter(|q| q.1 != p.1 && q.1 != t.1 && !q.2.is_zero())
+            {
+                let s = p.0 + q.0;
+                if t.2 - q.2.abs() == p.2 && best_pay.is_none_or(|b| s > b.0) {
+                    best_pay = Some((s, *p, Some((q.0, q.1, q.2.abs()))));
+                }
+            }
+        }
+        if let Some((_, p, q)) = best_pay {
+            out.payable = Some(p);
+            if q.is_some() {
+                out.prepaid = q;
+            }
+        }
+    }
+    out
+}
+
+/// A `net + VAT = total` triple among all of a document's money amounts, for documents whose
+/// total no label announced: VAT between 1 % and 27 % of the net (the range of the world's
+/// standard and reduced rates), the total the largest such sum and not smaller than any other
+/// amount printed below the first half of the document. Returns (net, VAT, total) candidates.
+fn structural_triple(cands: &Candidates) -> Option<(usize, usize, usize)> {
+    let amounts: Vec<(usize, Decimal, usize)> = cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.decimals == 2 && c.scheme.is_none())
+        .filter_map(|(i, c)| dec(c).filter(|d| !d.is_zero()).map(|d| (i, d, c.span.line)))
+        .take(400)
+        .collect();
+    let largest = amounts.iter().map(|a| a.1.abs()).max()?;
+    let mut best: Option<(Decimal, (usize, usize, usize))> = None;
+    for t in amounts.iter().filter(|t| t.1.abs() == largest) {
+        for n in amounts.iter().filter(|n| n.0 != t.0 && n.2 <= t.2) {
+            let v = t.1 - n.1;
+            if v.is_zero() || v.is_sign_negative() != t.1.is_sign_negative() {
+                continue;
+            }
+            let rate = v.abs() / n.1.abs();
+            if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
+                continue;
+            }
+            if let Some(vc) = amounts
+                .iter()
+                .find(|a| a.0 != n.0 && a.0 != t.0 && a.1 == v && a.2 <= t.2)
+                && best.is_none_or(|b| t.1.abs() > b.0)
+            {
+                best = Some((t.1.abs(), (n.0, vc.0, t.0)));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// Confidence of totals that only the printed arithmetic supports (no known label).
+const STRUCTURAL_CONFIDENCE: f32 = 0.35;
+
 pub(super) fn totals(
     ctx: &mut Ctx<'_>,
     feats: &[(usize, CandidateFeatures)],
@@ -35,75 +208,40 @@ pub(super) fn totals(
             .take(6)
             .collect()
     };
-    let (nets, vats, tots, pays) = (
+    let (nets, vats, tots, pays, pres) = (
         top(Field::Net),
         top(Field::Vat),
         top(Field::Total),
         top(Field::Payable),
+        top(Field::Prepaid),
     );
-    let mut net = nets.first().copied();
-    let mut vat = vats.first().copied();
-    let mut total = tots.first().copied();
-    let mut vat_value: Option<(f32, Decimal, Option<usize>)> = vat.map(|v| (v.0, v.2, Some(v.1)));
-    // Joint choice: net + vat = total, with a positive net and a VAT below it (no VAT rate
-    // reaches 100 %): `0 + 5 = 5` or `VAT = total` is no arithmetic support. Adding up earns a
-    // total CONSISTENCY_BONUS, so a total scored more than that below the best one cannot win
-    // through arithmetic (on a receipt, `change + total = cash` adds up too).
-    let total_floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
-    let mut best: Option<(f32, Scored, Scored, Scored)> = None;
-    for n in &nets {
-        for v in &vats {
-            for t in tots.iter().filter(|t| t.0 >= total_floor) {
-                let plausible = n.2 > Decimal::ZERO && v.2 >= Decimal::ZERO && v.2 < n.2;
-                if plausible && n.1 != t.1 && n.2 + v.2 == t.2 {
-                    let s = n.0 + v.0 + t.0;
-                    if best.is_none_or(|b| s > b.0) {
-                        best = Some((s, *n, *v, *t));
-                    }
-                }
-            }
-        }
+    let mut chosen = choose(&nets, &vats, &tots, &pays, &pres);
+    let mut structural = false;
+    if chosen.total.is_none()
+        && chosen.payable.is_none()
+        && let Some((n, v, t)) = structural_triple(cands)
+    {
+        let pick = |i: usize| {
+            cands
+                .items
+                .get(i)
+                .and_then(dec)
+                .map(|d| (STRUCTURAL_CONFIDENCE, i, d))
+        };
+        chosen.net = pick(n);
+        chosen.vat = pick(v).map(|(s, i, d)| (s, d, Some(i)));
+        chosen.total = pick(t);
+        chosen.consistent = chosen.net.is_some() && chosen.vat.is_some() && chosen.total.is_some();
+        structural = true;
     }
-    let mut consistent = false;
-    if let Some((_, n, v, t)) = best {
-        net = Some(n);
-        vat = Some(v);
-        total = Some(t);
-        vat_value = Some((v.0, v.2, Some(v.1)));
-        consistent = true;
-    } else {
-        // Several VAT lines (one per rate): total - net equals their sum.
-        'outer: for n in &nets {
-            for t in tots.iter().filter(|t| t.0 >= total_floor) {
-                let diff = t.2 - n.2;
-                if diff <= Decimal::ZERO || diff >= n.2 {
-                    continue;
-                }
-                let sum: Decimal = vats
-                    .iter()
-                    .filter(|v| v.1 != n.1 && v.1 != t.1)
-                    .map(|v| v.2)
-                    .sum();
-                let sum_distinct: Decimal = {
-                    let mut seen: Vec<Decimal> = Vec::new();
-                    for v in vats.iter().filter(|v| v.1 != n.1 && v.1 != t.1) {
-                        if !seen.contains(&v.2) {
-                            seen.push(v.2);
-                        }
-                    }
-                    seen.iter().copied().sum()
-                };
-                if sum == diff || sum_distinct == diff {
-                    net = Some(*n);
-                    total = Some(*t);
-                    let conf = vats.iter().map(|v| v.0).fold(0.0, f32::max);
-                    vat_value = Some((conf, diff, vats.first().map(|v| v.1)));
-                    consistent = true;
-                    break 'outer;
-                }
-            }
-        }
-    }
+    let Chosen {
+        mut net,
+        vat: mut vat_value,
+        mut total,
+        payable,
+        prepaid,
+        consistent,
+    } = chosen;
     // `NET TOTAL` printed last, below the VAT lines, as the largest amount: the final total of a
     // receipt, not a net amount.
     if total.is_none()
@@ -120,16 +258,20 @@ pub(super) fn totals(
         total = Some(n);
         net = None;
     }
-    let bonus = if consistent { CONSISTENCY_BONUS } else { 0.0 };
+    let bonus = if consistent && !structural {
+        CONSISTENCY_BONUS
+    } else {
+        0.0
+    };
     if !consistent {
         // Without arithmetic support, keep VAT only when it is plausible against the total.
         if let (Some(v), Some(t)) = (vat_value, total)
-            && v.1 >= t.2
+            && v.1.abs() >= t.2.abs()
         {
             vat_value = None;
         }
         if let (Some(n), Some(t)) = (net, total)
-            && n.2 > t.2
+            && n.2.abs() > t.2.abs()
         {
             net = None;
         }
@@ -152,28 +294,23 @@ pub(super) fn totals(
             ctx.put("/totals/vat", s + bonus, &c.span);
         }
     }
-    let _ = vat;
-    if let Some((s, i, d)) = pays.first().copied()
+    if let Some((s, i, d)) = payable
         && let Some(c) = cands.items.get(i)
     {
         ctx.result.totals.payable = Some(d.to_string());
         ctx.put("/totals/payable", s, &c.span);
     }
-    for (field, ptr) in [
-        (Field::Discount, "/totals/discount"),
-        (Field::Prepaid, "/totals/prepaid"),
-    ] {
-        if let Some((s, i, d)) = top(field).first().copied()
-            && let Some(c) = cands.items.get(i)
-        {
-            let d = d.abs();
-            if field == Field::Discount {
-                ctx.result.totals.discount = Some(d.to_string());
-            } else {
-                ctx.result.totals.prepaid = Some(d.to_string());
-            }
-            ctx.put(ptr, s, &c.span);
-        }
+    if let Some((s, i, d)) = prepaid
+        && let Some(c) = cands.items.get(i)
+    {
+        ctx.result.totals.prepaid = Some(d.to_string());
+        ctx.put("/totals/prepaid", s, &c.span);
+    }
+    if let Some((s, i, d)) = top(Field::Discount).first().copied()
+        && let Some(c) = cands.items.get(i)
+    {
+        ctx.result.totals.discount = Some(d.abs().to_string());
+        ctx.put("/totals/discount", s, &c.span);
     }
 }
 
@@ -225,4 +362,94 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         }
     }
     ctx.result.taxes = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidates::extract;
+    use crate::candidates::tests::doc_from;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_consistent_set_beats_higher_scored_single_values() {
+        // The best-scored total (a line amount) does not add up; the second does.
+        let tots = [(0.9, 1, d("50.00")), (0.8, 2, d("119.00"))];
+        let nets = [(0.7, 3, d("100.00"))];
+        let vats = [(0.6, 4, d("19.00"))];
+        let c = choose(&nets, &vats, &tots, &[], &[]);
+        assert!(c.consistent);
+        assert_eq!(c.total.map(|t| t.2), Some(d("119.00")));
+        assert_eq!(c.vat.map(|v| v.1), Some(d("19.00")));
+        // A total far below the best one is not rescued by arithmetic.
+        let tots = [(0.9, 1, d("50.00")), (0.5, 2, d("119.00"))];
+        let c = choose(&nets, &vats, &tots, &[], &[]);
+        assert!(!c.consistent);
+        assert_eq!(c.total.map(|t| t.2), Some(d("50.00")));
+    }
+
+    #[test]
+    fn credit_notes_add_up_negative() {
+        let tots = [(0.9, 1, d("-119.00"))];
+        let nets = [(0.7, 2, d("100.00")), (0.6, 3, d("-100.00"))];
+        let vats = [(0.6, 4, d("-19.00"))];
+        let c = choose(&nets, &vats, &tots, &[], &[]);
+        assert!(c.consistent);
+        assert_eq!(c.net.map(|n| n.2), Some(d("-100.00")));
+        assert_eq!(c.vat.map(|v| v.1), Some(d("-19.00")));
+        // Mixed signs are no support.
+        let c = choose(&[(0.7, 2, d("100.00"))], &vats, &tots, &[], &[]);
+        assert!(!c.consistent);
+    }
+
+    #[test]
+    fn payable_is_total_less_prepaid() {
+        let tots = [(0.9, 1, d("119.00"))];
+        let pays = [(0.8, 2, d("19.00")), (0.7, 3, d("69.00"))];
+        let pres = [(0.6, 4, d("-50.00"))];
+        let c = choose(&[], &[], &tots, &pays, &pres);
+        assert_eq!(c.payable.map(|p| p.2), Some(d("69.00")));
+        assert_eq!(c.prepaid.map(|p| p.2), Some(d("50.00")));
+        // Without a prepaid amount that explains it, the best payable stands.
+        let c = choose(&[], &[], &tots, &pays, &[]);
+        assert_eq!(c.payable.map(|p| p.2), Some(d("19.00")));
+    }
+
+    #[test]
+    fn several_rates_sum_to_the_vat() {
+        let tots = [(0.9, 1, d("126.00"))];
+        let nets = [(0.8, 2, d("110.00"))];
+        let vats = [(0.6, 3, d("14.00")), (0.5, 4, d("2.00"))];
+        let c = choose(&nets, &vats, &tots, &[], &[]);
+        assert!(c.consistent);
+        assert_eq!(c.vat.map(|v| v.1), Some(d("16.00")));
+    }
+
+    #[test]
+    fn unlabelled_totals_come_from_the_arithmetic() {
+        // Labels in a language the vocabulary does not know: the structure answers.
+        let doc = doc_from(&[
+            ("Xyzzy 1 kpl 40.00", 50.0, 100.0),
+            ("Plugh 2 kpl 60.00", 50.0, 120.0),
+            ("Blorp 100.00", 300.0, 200.0),
+            ("Quux 24 % 24.00", 300.0, 220.0),
+            ("Frobnitz 124.00", 300.0, 240.0),
+        ]);
+        let cands = extract(&doc);
+        let (n, v, t) = structural_triple(&cands).expect("triple");
+        let val = |i: usize| cands.items[i].value.clone();
+        assert_eq!(
+            (val(n), val(v), val(t)),
+            ("100.00".into(), "24.00".into(), "124.00".into())
+        );
+        // No triple: nothing is guessed.
+        let doc = doc_from(&[
+            ("Blorp 100.00", 300.0, 200.0),
+            ("Frobnitz 180.00", 300.0, 240.0),
+        ]);
+        assert!(structural_triple(&extract(&doc)).is_none());
+    }
 }
