@@ -281,11 +281,8 @@ class R:
         if meta == "grid":
             n = len(pairs)
             cols = [self.x0 + i * (self.x1 - self.x0) / max(n, 3) for i in range(max(n, 3) + 1)]
-            extra = []
-            if fam.get("form"):
-                extra = [(sv.word(doc.lang, "page").upper() if False else "", "")]
             self.p.hline(self.x0, self.x1, y, 0.6)
-            for i, (k, v) in enumerate(pairs + extra[: max(0, 3 - n)]):
+            for i, (k, v) in enumerate(pairs):
                 self.t(cols[i] + 4, y + 10, k, 7.5)
                 self.t(cols[i] + 4, y + 24, v, 10, bold=True)
             self.p.hline(self.x0, self.x1, y + 30, 0.6)
@@ -378,8 +375,7 @@ class R:
 
     # --- items ---------------------------------------------------------------------------
     def columns(self, variant):
-        doc, x0, x1 = self.doc, self.x0, self.x1
-        W = x1 - x0
+        doc = self.doc
         lab = lambda k: sv.word(doc.lang, k)  # noqa: E731
         if variant == "compact":
             return [(lab("desc"), 0.0, "l"), (lab("qty"), 0.62, "r"), (lab("price"), 0.8, "r"), (lab("amount"), 1.0, "r")]
@@ -467,11 +463,11 @@ class R:
     # --- totals ---------------------------------------------------------------------------
     def total_rows(self):
         """(label, value, bold) in print order."""
-        doc, fam = self.doc, self.fam
+        doc = self.doc
         rows = []
         if doc.discount_total():
-            rows.append((doc.lab("net").rstrip(":") + " (" + sv.word(doc.lang, "gross").lower() + ")" if False else sv.word(doc.lang, "amount"),
-                         doc.m(doc.net() + doc.discount_total()), False))
+            # The lines before their discounts, the discount, then the net.
+            rows.append((sv.word(doc.lang, "amount"), doc.m(doc.net() + doc.discount_total()), False))
             rows.append((doc.lab("discount"), doc.m(-doc.discount_total()), False))
         rows.append((doc.lab("net"), doc.m(doc.net()), False))
         br = doc.by_rate()
@@ -583,7 +579,11 @@ class R:
         return y + 6
 
     def signatures(self, y):
-        doc = self.doc
+        """Signature lines with a scribble on them and, sometimes, the seller's round stamp
+        over them (images and paths: not in the text layer)."""
+        from reportlab.lib.utils import ImageReader
+
+        doc, rng, c = self.doc, self.rng, self.c
         if y > self.h - 90:
             return y
         y += 34
@@ -591,6 +591,23 @@ class R:
         self.t(self.x0, y + 10, sv.word(doc.lang, "issued"), 8)
         self.p.hline(self.x1 - 160, self.x1, y, 0.5)
         self.t(self.x1 - 160, y + 10, sv.word(doc.lang, "received"), 8)
+        for sx in (self.x0 + 20, self.x1 - 140):
+            if rng.random() < 0.6:
+                path = c.beginPath()
+                px, py = sx, y - rng.uniform(2, 8)
+                path.moveTo(px, self.h - py)
+                for _ in range(rng.randint(4, 8)):
+                    nx, ny = px + rng.uniform(8, 22), y - rng.uniform(0, 18)
+                    path.curveTo(px + 4, self.h - (py - rng.uniform(-10, 10)), nx - 4,
+                                 self.h - (ny + rng.uniform(-10, 10)), nx, self.h - ny)
+                    px, py = nx, ny
+                c.setLineWidth(rng.uniform(0.6, 1.2))
+                c.drawPath(path, stroke=1, fill=0)
+        if rng.random() < 0.4:
+            img = stamp_image(rng, doc.seller.name, f"{doc.seller.tax_label} {doc.seller.tax_id}")
+            side = rng.uniform(80, 110)
+            sx = self.x0 + rng.uniform(60, 160)
+            c.drawImage(ImageReader(img), sx, self.h - (y + side / 2), side, side, mask="auto")
         return y + 14
 
     def render(self) -> bytes:
@@ -623,6 +640,42 @@ class R:
         self.c.showPage()
         self.c.save()
         return self.buf.getvalue()
+
+
+def stamp_image(rng: random.Random, name: str, tax_line: str):
+    """A round company stamp as an RGBA image (ink colour, uneven, slightly rotated)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    size = 360
+    img = Image.new("RGBA", (size, size), (255, 255, 255, 0))
+    d = ImageDraw.Draw(img)
+    ink = rng.choice([(40, 60, 170), (60, 40, 150), (150, 30, 40)])
+    alpha = rng.randint(150, 220)
+    c = size // 2
+    for r, w in ((c - 6, 6), (c - 40, 3)):
+        d.ellipse([c - r, c - r, c + r, c + r], outline=ink + (alpha,), width=w)
+    font = ImageFont.truetype(str(g.FONT_DIR / "DejaVuSans-Bold.ttf"), 26)
+    small = ImageFont.truetype(str(g.FONT_DIR / "DejaVuSans.ttf"), 20)
+    lines = g.wrap(name, 8, 80)[:3]
+    y = c - 16 * len(lines) - 10
+    for ln in lines:
+        d.text((c, y), ln, font=font, fill=ink + (alpha,), anchor="mm")
+        y += 32
+    d.text((c, y + 4), tax_line, font=small, fill=ink + (alpha,), anchor="mm")
+    # Text around the ring: the tax line's characters placed one by one.
+    ring = (" * " + tax_line) * 2
+    import math
+    for i, ch in enumerate(ring):
+        a = 2 * math.pi * i / len(ring)
+        x, yy = c + (c - 24) * math.sin(a), c - (c - 24) * math.cos(a)
+        d.text((x, yy), ch, font=small, fill=ink + (alpha,), anchor="mm")
+    # Uneven ink: knock out random specks.
+    px = img.load()
+    for _ in range(size * 30):
+        x, yy = rng.randrange(size), rng.randrange(size)
+        if px[x, yy][3]:
+            px[x, yy] = (255, 255, 255, 0)
+    return img.rotate(rng.uniform(-25, 25), resample=Image.BICUBIC)
 
 
 def sw_amount_words(doc: Doc) -> str:

@@ -477,7 +477,7 @@ COUNTRIES: dict[str, list[Country]] = {
           "Rugbrød|Mælk 1 l|Kaffe|Æbler|Danskvand|Ost", "Danske Bank|Nordea|Jyske Bank"),
     ],
     "hu": [
-        C("hu", "HU", "HUF", "Ft|HUF", " ,|.,", "ymd_dot|ymd_dot_plain|iso|long", "27|18|5", "Adószám|Közösségi adószám",
+        C("hu", "HU", "HUF", "Ft|HUF", " ,| ,|.,", "ymd_dot|ymd_dot_plain|iso|long", "27|18|5", "Adószám|Közösségi adószám",
           "Kft.|Zrt.|Bt.|Nyrt.", "Nagy|Kovács|Tóth|Szabó|Horváth|Varga|Kiss|Molnár|Németh",
           "Építőipari|Szállítmányozási|Informatikai|Nyomda|Villamossági|Kereskedelmi",
           "Váci út {n}.|Andrássy út {n}.|Fő utca {n}.|Ipari park {n}.|Kossuth Lajos utca {n}.",
