@@ -599,14 +599,37 @@ def macro(fields_json: dict, header: set[str]) -> dict:
 def held_out_synthetic(onnx_path: pathlib.Path) -> dict:
     """Rules against the final model on the synthetic documents whose layouts and label
     wordings were excluded from training (models/synth.py `holdout`)."""
-    report = {}
+    report: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         for who, flags in (("rules", ["--scorer", "rules"]), ("model", ["--model", str(onnx_path)])):
             res = accuracy(flags, SYNTH / "holdout", pathlib.Path(tmp) / "acc.json")
-            report[who] = macro(res["fields"], set(res["macro_f1_fields"]))
+            header = set(res["macro_f1_fields"])
+            report[who] = macro(res["fields"], header)
             report[who]["documents"] = res["documents"]
+            for key in ("kind", "language"):
+                report[who][f"by_{key}"] = breakdown(res, key, header)
     print(f"synthetic held-out: rules/model {line(report)}", file=sys.stderr)
+    for key in ("kind", "language"):
+        cells = [f"{v} {report['rules'][f'by_{key}'][v]['macro_f1']}/{report['model'][f'by_{key}'][v]['macro_f1']}"
+                 for v in report["model"][f"by_{key}"]]
+        print(f"synthetic held-out by {key}: macro rules/model " + ", ".join(cells), file=sys.stderr)
     return report
+
+
+def breakdown(res: dict, key: str, header: set[str]) -> dict:
+    """Macro F1 and field F1 of an accuracy run over the synthetic held-out set, per value of the
+    truth's `synthetic.<key>` (kind: invoice, receipt, ...; language)."""
+    tallies: dict = {}
+    count: dict = {}
+    for d in res["per_document"]:
+        truth = json.loads((SYNTH / "holdout" / (d["id"] + TRUTH)).read_text())
+        v = str(truth.get("synthetic", {}).get(key, "?"))
+        count[v] = count.get(v, 0) + 1
+        for f in d["fields"]:
+            agg = tallies.setdefault(v, {}).setdefault(f["field"], {"labelled": 0, "predicted": 0, "correct": 0})
+            for c in agg:
+                agg[c] += f[c]
+    return {v: {**macro(t, header), "documents": count[v]} for v, t in sorted(tallies.items())}
 
 
 def summary(metrics: dict) -> None:
