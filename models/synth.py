@@ -184,6 +184,8 @@ def random_doc(rng: random.Random, lang: str, kind: str, family: str, held_out: 
     if fam.get("rounding") and rng.random() < 0.8:
         doc.rounding_step = D(1) if c.decimals == 0 or c.currency == "CZK" else D("0.05")
     doc.credit = credit
+    if kind == "credit_note" and rng.random() < 0.6:
+        doc.reference = doc_number(rng, lang, year, "invoice")
     return doc
 
 

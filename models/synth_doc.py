@@ -77,6 +77,7 @@ class Doc:
     account: str | None = None
     credit: str | None = None  # a credit note's printed sign: negative | positive
     vat_printed: bool = True
+    reference: str | None = None  # a credit note's corrected invoice
     payable_printed: bool = False  # a payable line printed although nothing was prepaid
 
     # --- arithmetic -------------------------------------------------------------------
@@ -137,7 +138,7 @@ class Doc:
         if not cur or self.cur_pos == "header":
             return s
         if self.cur_pos == "prefix":
-            return f"{self.cur} {s}" if len(self.cur) > 1 else f"{self.cur}{s}"
+            return f"{self.cur} {s}" if len(self.cur) > 1 or s.startswith("-") else f"{self.cur}{s}"
         if self.cur_pos == "glued":
             return f"{s}{self.cur}"
         return f"{s} {self.cur}"

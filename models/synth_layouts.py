@@ -188,6 +188,8 @@ class R:
         pairs = [(doc.lab("number"), doc.number), (doc.lab("date"), doc.d(doc.date))]
         if doc.due:
             pairs.append((doc.lab("due"), doc.d(doc.due)))
+        if doc.reference:
+            pairs.append((sv.CREDIT_REF[doc.lang] + sv.colon(doc.lang), doc.reference))
         return pairs
 
     def letterhead(self, y):
@@ -276,7 +278,7 @@ class R:
             for k, v in pairs:
                 self.t(x, y, k, 7.5)
                 self.t(x, y + 13, v, 10, bold=True)
-                x += 150
+                x += (self.x1 - self.x0) / max(len(pairs), 3)
             return y + 30
         if meta == "grid":
             n = len(pairs)

@@ -501,6 +501,27 @@ CURRENCY_WORD = {'en': 'Currency',
                  'da': 'Valuta',
                  'hu': 'Pénznem',
                  'ro': 'Monedă'}
+# The corrected invoice a credit note refers to (another number near the credit note's own).
+CREDIT_REF = {'en': 'Corrects invoice',
+              'de': 'zur Rechnung',
+              'fr': "Facture d'origine",
+              'pl': 'Dotyczy faktury',
+              'uk': 'До рахунку',
+              'ru': 'К счёту',
+              'nl': 'Betreft factuur',
+              'it': 'Rif. fattura',
+              'es': 'Rectifica la factura',
+              'pt': 'Referente à fatura',
+              'cs': 'K faktuře',
+              'sk': 'K faktúre',
+              'lt': 'Koreguojama sąskaita',
+              'lv': 'Koriģē rēķinu',
+              'et': 'Parandatav arve',
+              'fi': 'Hyvitettävä lasku',
+              'sv': 'Avser faktura',
+              'da': 'Vedrørende faktura',
+              'hu': 'Helyesbített számla',
+              'ro': 'Stornează factura'}
 LANGS = tuple(V)
 
 
