@@ -22,13 +22,18 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
   with valid mod-97 check digits; names printed over two lines on some documents (the truth is
   the name joined by a space);
 * invoices, credit notes (negative throughout, or positive under a credit-note title, per
-  country practice), acts, waybills and receipts; 1-14 line items, one to three VAT rates, line
-  discounts, prepaid amounts and payable, cash rounding lines, payment and change on receipts;
+  country practice; most name the invoice they correct), acts, waybills and receipts; 1-14
+  line items, one to three VAT rates, line discounts, prepaid amounts and payable, cash rounding
+  lines, payment and change on receipts, receipts without any VAT line (no VAT in their truth);
+  signature scribbles and round stamps (images, not in the text layer);
 * 48 layout families (`synth_layouts.FAMILIES`, listed in its docstring);
 * a third of the documents are degraded scans (150-300 DPI, rotation, grain, blur, JPEG, some
   binarised); a quarter carry text-level OCR noise on printed amounts and dates ("3. 38",
   spaced digits, O for 0, l for 1, a comma for the decimal point, separators in dates); the
   truth keeps the clean values.
+
+`python models/synth_report.py acc.json` breaks `accuracy --json` figures down by family,
+language, kind, scan / text layer and noise.
 
 The held-out set differs from training in all three at once:
 * layout family: `synth_layouts.HELD_OUT` (14 of the 48: ruled_meta_grid, footer_seller_grid,
