@@ -268,6 +268,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=20261125)
     a = ap.parse_args()
     g.register_fonts()
+    sv.check()
     rng = random.Random(a.seed)
     root = pathlib.Path(a.out)
     for split, n, held in (("train", a.train, False), ("holdout", a.holdout, True)):
