@@ -15,7 +15,7 @@ exports it to ONNX.
    a tuning one (`real_rows`), or the run stops.
 1. Generates the synthetic documents (models/synth.py, `--seed`) into `target/synth`, and
    exports candidate feature rows with the engine's own Rust code (`target/debug/export_features`,
-   the same `feature_vector` inference uses) from the ZUGFeRD PDFs, the SROIE receipts (their
+   the same `feature_vector` inference uses; `pin_binaries` holds one build for the whole run) from the ZUGFeRD PDFs, the SROIE receipts (their
    own OCR lines, `--boxes`, and their images) of the tuning part, and the synthetic training
    documents.
 2. Grouped cross-validation: the folds are the split files' (groups whole, one fold per group
@@ -57,8 +57,11 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.isotonic import IsotonicRegression
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-# The dev-profile binaries (the workspace builds one profile; see scripts/retrain.sh).
-BIN = ROOT / "target" / "debug"
+# The dev-profile binaries (the workspace builds one profile; see scripts/retrain.sh), and where
+# a run pins them (`pin_binaries`).
+BUILT = ROOT / "target" / "debug"
+BIN = ROOT / "target" / "train" / "bin"
+BINARIES = ("export_features", "accuracy")
 SPLITS = ROOT / "benches" / "splits"
 # The tuning documents of each real set, linked (never copied) by `tuning_view`.
 VIEW = ROOT / "target" / "train" / "tune"
@@ -152,6 +155,22 @@ def check_view(view: pathlib.Path, split: dict) -> None:
     for p in view.iterdir():
         doc = next((p.name[: -len(s)] for s in [TRUTH, *INPUT_SUFFIXES] if p.name.endswith(s)), None)
         assert doc in tune, f"{p}: not a tuning document of {split['set']}"
+
+
+def pin_binaries() -> None:
+    """Links (or copies) the built binaries into `BIN`, so that every export and accuracy run of
+    one training run uses the same build even when the workspace is rebuilt meanwhile (cargo
+    writes a new file, the link keeps the old one)."""
+    BIN.mkdir(parents=True, exist_ok=True)
+    for name in BINARIES:
+        src, dst = BUILT / name, BIN / name
+        if not src.is_file():
+            sys.exit(f"train.py: no {src}; build it: cargo build -p folio-bench --bin export_features --bin accuracy")
+        dst.unlink(missing_ok=True)
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
 
 
 def hash_group(g: str) -> int:
@@ -354,6 +373,7 @@ def main() -> int:
     timings: dict = {}
     start = time.monotonic()
     splits = {ds: load_split(ds) for ds in ("zugferd", "sroie")}
+    pin_binaries()
     folds = splits["zugferd"]["folds"]
     assert all(s["folds"] == folds for s in splits.values()), "the split files disagree on the folds"
     for ds, split in splits.items():
