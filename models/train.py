@@ -12,12 +12,12 @@ exports it to ONNX.
    else, into `target/train/tune/<set>/`; every export and every accuracy run reads that folder,
    so a frozen document is never exported, trained on, calibrated on or evaluated on. Checked
    twice: the folder holds only tuning ids (`check_view`), and every exported row's document is
-   a tuning one (`real_rows`), or the run stops.
+   a tuning one (`export`), or the run stops.
 1. Generates the synthetic documents (models/synth.py, `--seed`) into `target/synth`, and
    exports candidate feature rows with the engine's own Rust code (`target/debug/export_features`,
-   the same `feature_vector` inference uses; `pin_binaries` holds one build for the whole run) from the ZUGFeRD PDFs, the SROIE receipts (their
-   own OCR lines, `--boxes`, and their images) of the tuning part, and the synthetic training
-   documents.
+   the same `feature_vector` inference uses; `pin_binaries` holds one build for the whole run)
+   from the ZUGFeRD PDFs, the SROIE receipts (their own OCR lines, `--boxes`, and their images)
+   of the tuning part, and the synthetic training documents.
 2. Grouped cross-validation: the folds are the split files' (groups whole, one fold per group
    where a set has as few tuning groups as folds: zugferd is then leave-one-group-out); the
    synthetic training documents are dealt into the same number of folds by seller. Per field,
