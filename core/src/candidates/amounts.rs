@@ -1,6 +1,7 @@
 //! Amount parsing in every common format (`1 234,56`, `1.234,56`, `1,234.56`, `1'234.56`,
 //! `-12.00`, `12.00-`, `(12.00)`, `1234`), with currency symbols or codes attached or next to it
-//! (`€ 12,50`, `12.50 EUR`, `RM 12.50`, `100 zł`, `15 грн`), and currency detection.
+//! (`€ 12,50`, `12.50 EUR`, `EUR12.50`, `RM 12.50`, `100 zł`, `15 грн`, `1 250 Ft`), OCR
+//! readings of them (`1O,5O`, `3. 38`), and currency detection.
 //!
 //! A single separator followed by exactly three digits (`1.234`, `9.000`) is ambiguous: it is a
 //! thousands separator unless the document's decimal separator (the one its two-decimal amounts
@@ -64,6 +65,13 @@ const CURRENCIES: &[(&str, &str)] = &[
     ("NOK", "NOK"),
     ("DKK", "DKK"),
     ("HUF", "HUF"),
+    ("Ft", "HUF"),
+    ("RON", "RON"),
+    ("lei", "RON"),
+    ("Lei", "RON"),
+    ("LEI", "RON"),
+    ("BGN", "BGN"),
+    ("ISK", "ISK"),
     ("CAD", "CAD"),
     ("AUD", "AUD"),
     ("CNY", "CNY"),
@@ -214,12 +222,22 @@ pub fn parse_number(s: &str, decimal_hint: Option<char>) -> Option<(Decimal, u32
 }
 
 /// Finds all amounts in `text`, skipping byte ranges in `masked` (dates, ids, times ...).
+///
+/// Beyond the printed formats, OCR readings of them count: letters read for digits inside an
+/// otherwise numeric token ([`ocr_digits`]), decimals split by a space (`3. 38`, `3 .38`,
+/// `1 234,5 6`) and space-grouped integers (`1 250 Ft`), each only in numeric context
+/// ([`find_split_amounts`]).
 pub fn find_amounts(
     text: &str,
     decimal_hint: Option<char>,
     masked: &[(usize, usize)],
 ) -> Vec<AmountMatch> {
-    let mut out = Vec::new();
+    let mapped = ocr_digits(text);
+    let text = mapped.as_ref();
+    let mut out = find_split_amounts(text, decimal_hint, masked);
+    let mut masked = masked.to_vec();
+    masked.extend(out.iter().map(|a| (a.start, a.end)));
+    let masked = masked.as_slice();
     for m in NUMBER.find_iter(text) {
         let (mut s, mut e) = (m.start(), m.end());
         let num = m.as_str();
@@ -290,7 +308,265 @@ pub fn find_amounts(
             percent,
         });
     }
+    out.sort_by_key(|a| a.start);
     out
+}
+
+/// What OCR reads for a digit: `O`/`o` for 0, `l`/`I`/`|` for 1 (and `S` for 5, only between
+/// two digits).
+fn digit_for(c: char) -> Option<char> {
+    match c {
+        'O' | 'o' => Some('0'),
+        'l' | 'I' | '|' => Some('1'),
+        _ => None,
+    }
+}
+
+/// A numeric token after OCR repair: an amount (`12.50`, `1.234,56`), a date (`05.02.2022`),
+/// a time (`12:30`) or a run of at least three digits.
+static NUMERIC_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:[0-9]{1,3}(?:[.,'’][0-9]{3})*(?:[.,][0-9]{1,2})?|[0-9]+[.,][0-9]{1,2}|[0-9]{1,4}[./-][0-9]{1,2}[./-][0-9]{2,4}|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?|[0-9]{3,})$",
+    )
+    .expect("numeric token regex")
+});
+
+/// The text with letters that OCR reads for digits (`1O.5O`, `l2,50`, `2O22`) replaced by those
+/// digits, in numeric context only: a whitespace-separated token (less a currency code or
+/// symbol at either end, a sign, brackets and closing punctuation) made of digits, such letters
+/// and separators only, holding at least two real digits and no more such letters than digits,
+/// that reads as an amount, a date, a time or a number of three or more digits once repaired.
+/// `S` becomes 5 only between two digits. Byte offsets are unchanged (every replacement is one
+/// ASCII byte for one), so matches in the result are matches in `text`. `No.12`, `IO`,
+/// `I/2024`, `INV-2O22`, `Total:1O` stay as they are.
+pub fn ocr_digits(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    // Most lines have no such letter next to a digit or separator: nothing to look at.
+    let near_digit = |k: usize| {
+        let next_to = |j: Option<usize>| {
+            j.and_then(|j| bytes.get(j))
+                .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'.' | b','))
+        };
+        next_to(k.checked_sub(1)) || next_to(Some(k + 1))
+    };
+    if !(0..bytes.len())
+        .any(|k| matches!(bytes[k], b'O' | b'o' | b'l' | b'I' | b'|' | b'S') && near_digit(k))
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let in_core = |c: char| {
+        c.is_ascii_digit() || digit_for(c).is_some() || matches!(c, '.' | ',' | ':' | '/' | '-')
+    };
+    let mut out: Option<Vec<u8>> = None;
+    let mut tokens: Vec<(usize, usize)> = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        if c.is_whitespace() {
+            if let Some(st) = start.take() {
+                tokens.push((st, i));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(st) = start {
+        tokens.push((st, text.len()));
+    }
+    for (ts, te) in tokens {
+        if !bytes[ts..te].iter().any(u8::is_ascii_digit) {
+            continue;
+        }
+        let mut s = ts;
+        let mut e = te;
+        // Currency glued on either side (`EURl2.50`, `1O,5O€`).
+        if let Some(len) = glued_currency(&text[s..e], true) {
+            s += len;
+        }
+        while e > s && matches!(bytes[e - 1], b'.' | b',' | b';' | b':' | b')') {
+            e -= 1;
+        }
+        if let Some(len) = glued_currency(&text[s..e], false) {
+            e -= len;
+        }
+        while s < e && matches!(bytes[s], b'(' | b'-' | b'+') {
+            s += 1;
+        }
+        while e > s && matches!(bytes[e - 1], b'.' | b',' | b';' | b':' | b')' | b'-') {
+            e -= 1;
+        }
+        let Some(core) = text.get(s..e) else {
+            continue;
+        };
+        if core.is_empty() || !core.chars().all(in_core) {
+            continue;
+        }
+        let digits = core.chars().filter(char::is_ascii_digit).count();
+        let letters = core.chars().filter(|&c| digit_for(c).is_some()).count();
+        if letters == 0 || digits < 2 || letters > digits {
+            continue;
+        }
+        let repaired: String = core.chars().map(|c| digit_for(c).unwrap_or(c)).collect();
+        if !NUMERIC_TOKEN.is_match(&repaired) {
+            continue;
+        }
+        let buf = out.get_or_insert_with(|| bytes.to_vec());
+        buf[s..e].copy_from_slice(repaired.as_bytes());
+    }
+    // `S` for 5 between two digits (`1S0`, after the repairs above).
+    let cur: &[u8] = out.as_deref().unwrap_or(bytes);
+    let fives: Vec<usize> = (1..cur.len().saturating_sub(1))
+        .filter(|&k| cur[k] == b'S' && cur[k - 1].is_ascii_digit() && cur[k + 1].is_ascii_digit())
+        .collect();
+    if !fives.is_empty() {
+        let buf = out.get_or_insert_with(|| bytes.to_vec());
+        for k in fives {
+            buf[k] = b'5';
+        }
+    }
+    match out {
+        // Only ASCII bytes were replaced by ASCII bytes: still UTF-8.
+        Some(buf) => String::from_utf8(buf)
+            .map(std::borrow::Cow::Owned)
+            .unwrap_or(std::borrow::Cow::Borrowed(text)),
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
+/// The byte length of a currency token at the start (`prefix`) or end of a token, where the
+/// rest of the token begins (ends) with a digit or a letter OCR reads for one.
+fn glued_currency(tok: &str, prefix: bool) -> Option<usize> {
+    let digitish =
+        |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit() || digit_for(c).is_some());
+    CURRENCIES.iter().find_map(|(cur, _)| {
+        if prefix {
+            let rest = tok.strip_prefix(cur)?;
+            let rest = rest.strip_prefix('.').unwrap_or(rest);
+            digitish(rest.chars().next()).then_some(tok.len() - rest.len())
+        } else {
+            let rest = tok.strip_suffix(cur)?;
+            digitish(rest.chars().next_back()).then_some(cur.len())
+        }
+    })
+}
+
+/// A decimal split by OCR (`3. 38`, `3 .38`, `3 . 38`, `1 234,5 6`) or an integer grouped by
+/// spaces (`1 250`, taken only with a currency).
+static SPLIT_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?P<int>[0-9]{1,3}(?: [0-9]{3})+|[0-9]+)(?:(?P<sep> ?[.,] ?)(?P<f1>[0-9]) ?(?P<f2>[0-9]))?",
+    )
+    .expect("split amount regex")
+});
+
+/// Amounts that OCR split with spaces, in numeric context only:
+/// - a decimal with a space at its separator or between its two decimals (`3. 38`, `3 .38`,
+///   `1 234,5 6`) with a currency attached, or with the document's decimal separator and
+///   nothing after it on the line but a tax code letter (the amount column of a receipt): a
+///   list number followed by a quantity (`3. 38 pcs`, `1. 12 Stück`) is not an amount;
+/// - an integer grouped by single spaces (`1 250`) with a currency before or after it
+///   (`1 250 Ft`, `Kč 1 250`); without one, `12 345` stays two numbers.
+///
+/// Digits glued to letters or other digits, and masked ranges, are skipped as in
+/// [`find_amounts`].
+fn find_split_amounts(
+    text: &str,
+    decimal_hint: Option<char>,
+    masked: &[(usize, usize)],
+) -> Vec<AmountMatch> {
+    let mut out = Vec::new();
+    for c in SPLIT_NUMBER.captures_iter(text) {
+        let (Some(m), Some(int)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        let (s0, e0) = (m.start(), m.end());
+        let spaced_int = int.as_str().contains(' ');
+        let split = match (c.name("sep"), c.name("f1"), c.name("f2")) {
+            (Some(sep), Some(f1), Some(f2)) => {
+                if !sep.as_str().contains(' ') && f2.start() == f1.end() {
+                    // Printed whole (`1 234,56`): the regular reading takes it.
+                    continue;
+                }
+                Some((sep.as_str().trim().chars().next().unwrap_or('.'), f1, f2))
+            }
+            _ => None,
+        };
+        if split.is_none() && !spaced_int {
+            continue;
+        }
+        if masked.iter().any(|&(a, b)| a < e0 && s0 < b) {
+            continue;
+        }
+        let before = text[..s0].chars().next_back();
+        let after = text[e0..].chars().next();
+        if before.is_some_and(|c| {
+            c.is_ascii_digit()
+                || matches!(c, '.' | ',')
+                || c.is_alphabetic() && currency_suffix_at(text, s0).is_none()
+        }) || after.is_some_and(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | ':' | '/'))
+        {
+            continue;
+        }
+        // A currency attached or one space away.
+        let before_trim = text[..s0].trim_end_matches(' ');
+        let cur_before = (before_trim.len() + 1 >= s0)
+            .then(|| currency_suffix_at(text, before_trim.len()))
+            .flatten();
+        let after_sp = e0 + (text[e0..].len() - text[e0..].trim_start_matches(' ').len()).min(1);
+        let cur_after = currency_prefix_at(text, after_sp);
+        if cur_after.is_none() && after.is_some_and(char::is_alphabetic) {
+            continue;
+        }
+        let currency = cur_before.map(|c| c.1).or(cur_after.map(|c| c.1));
+        let int_digits: String = int.as_str().chars().filter(char::is_ascii_digit).collect();
+        let (value, decimals, sep) = match split {
+            Some((sep, f1, f2)) => {
+                let v = format!("{int_digits}.{}{}", f1.as_str(), f2.as_str());
+                (v, 2u32, Some(sep))
+            }
+            None => (int_digits, 0u32, None),
+        };
+        let in_context = currency.is_some()
+            || sep.is_some_and(|sep| decimal_hint == Some(sep) && ends_line(&text[e0..]));
+        if !in_context {
+            continue;
+        }
+        let Ok(value) = Decimal::from_str(&value) else {
+            continue;
+        };
+        let (mut s, mut e) = (s0, e0);
+        if let Some((cs, _)) = cur_before {
+            s = cs;
+        } else if let Some((ce, _)) = cur_after {
+            e = ce;
+        }
+        let mut negative = false;
+        if text[..s].ends_with('-')
+            && !text[..s - 1]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+        {
+            negative = true;
+            s -= 1;
+        }
+        out.push(AmountMatch {
+            start: s,
+            end: e,
+            value: if negative { -value } else { value },
+            decimals,
+            currency,
+            percent: false,
+        });
+    }
+    out
+}
+
+/// Whether nothing follows on the line but spaces, a closing sign and a one-letter tax code
+/// (`A`, `B`, `*`): the end of a receipt's amount column.
+fn ends_line(rest: &str) -> bool {
+    let t = rest.trim();
+    let t = t.strip_prefix('-').unwrap_or(t).trim_start();
+    t.is_empty() || t.chars().count() == 1 && t.chars().all(|c| c.is_alphabetic() || c == '*')
 }
 
 /// The decimal separator most two-decimal amounts of a document use (`,` or `.`), if any.
@@ -382,6 +658,102 @@ mod tests {
         assert_eq!(c, ["EUR", "EUR"]);
         assert!(find_currencies("EUROPA").is_empty());
         assert_eq!(currency_of_word("RM"), Some("MYR"));
+    }
+
+    #[test]
+    fn ocr_letters_for_digits_in_numeric_context() {
+        assert_eq!(ocr_digits("Total 1O.5O"), "Total 10.50");
+        assert_eq!(ocr_digits("l2,50 EUR"), "12,50 EUR");
+        assert_eq!(ocr_digits("Datum O5.O2.2O22"), "Datum 05.02.2022");
+        assert_eq!(ocr_digits("EURl2.50"), "EUR12.50");
+        assert_eq!(ocr_digits("1S0 g"), "150 g");
+        assert_eq!(vals("Summe 1O,5O"), ["10.50"]);
+        // Words, codes and ids stay as printed.
+        for t in [
+            "No.12",
+            "IO",
+            "I/2024",
+            "Sol 12",
+            "Total",
+            "lol 2",
+            "ID 1O",
+            "INV-2O22",
+            "S.50",
+            "Hotel 12",
+            "Il 12.5",
+            "Total:1O.5O",
+            "lO 2",
+        ] {
+            assert_eq!(ocr_digits(t), t, "{t}");
+        }
+        // Offsets are unchanged: matches point into the printed text.
+        let t = "Zahlbetrag: 1O,5O €";
+        let a = find_amounts(t, None, &[]);
+        assert_eq!(&t[a[0].start..a[0].end], "1O,5O €");
+    }
+
+    #[test]
+    fn split_decimals_in_numeric_context() {
+        let one = |t: &str, hint: Option<char>| -> Vec<String> {
+            find_amounts(t, hint, &[])
+                .iter()
+                .map(|a| a.value.to_string())
+                .collect()
+        };
+        // At the end of an amount line, with the document's decimal separator.
+        assert_eq!(one("KAFIJA 3. 38", Some('.')), ["3.38"]);
+        assert_eq!(one("Kopā 3 .38", Some('.')), ["3.38"]);
+        assert_eq!(one("Iš viso 12 ,50 A", Some(',')), ["12.50"]);
+        assert_eq!(one("Celkem 1 234,5 6", Some(',')), ["1234.56"]);
+        // With a currency, wherever it is.
+        assert_eq!(one("EUR 3. 38 paid", None), ["3.38"]);
+        assert_eq!(one("3 ,38€ x", None), ["3.38"]);
+        // Not amounts: a list number and a quantity, another decimal separator, a phone.
+        assert_eq!(one("3. 38 pcs", Some('.')), ["3", "38"]);
+        assert_eq!(one("1. 12 Stück", Some('.')), ["1", "12"]);
+        assert_eq!(one("Pos 3. 38", Some(',')), ["3", "38"]);
+        assert_eq!(one("Tel. 030 12 34", Some('.')), ["30", "12", "34"]);
+        // Printed whole, the regular reading stays.
+        assert_eq!(one("1 234,56", None), ["1234.56"]);
+    }
+
+    #[test]
+    fn currency_glued_and_spaced_integers() {
+        let a = find_amounts("EUR12.50", None, &[]);
+        assert_eq!(
+            (a[0].value.to_string(), a[0].currency),
+            ("12.50".into(), Some("EUR"))
+        );
+        let a = find_amounts("12,50€", None, &[]);
+        assert_eq!(
+            (a[0].value.to_string(), a[0].currency),
+            ("12.50".into(), Some("EUR"))
+        );
+        let a = find_amounts("RM12.50", None, &[]);
+        assert_eq!(a[0].currency, Some("MYR"));
+        let a = find_amounts("12.50zł", None, &[]);
+        assert_eq!(
+            (a[0].value.to_string(), a[0].currency),
+            ("12.50".into(), Some("PLN"))
+        );
+        let a = find_amounts("Kč 1 250,00", None, &[]);
+        assert_eq!(
+            (a[0].value.to_string(), a[0].currency),
+            ("1250.00".into(), Some("CZK"))
+        );
+        let a = find_amounts("Összesen: 1 250 Ft", None, &[]);
+        assert_eq!(a.len(), 1, "{a:?}");
+        assert_eq!(
+            (a[0].value.to_string(), a[0].currency),
+            ("1250".into(), Some("HUF"))
+        );
+        let a = find_amounts("Total 12 345,00 lei", None, &[]);
+        assert_eq!(
+            (a[0].value.to_string(), a[0].currency),
+            ("12345.00".into(), Some("RON"))
+        );
+        // Without a currency, space-separated integers stay apart.
+        assert_eq!(vals("a 12 345 b"), ["12", "345"]);
     }
 
     #[test]

@@ -1,14 +1,20 @@
-//! Date parsing: numeric (`dd.mm.yyyy`, `dd/mm/yyyy`, `yyyy-mm-dd`, `dd-mm-yy`, `mm/dd/yyyy`) and
-//! written month names in en, de, fr, pl, uk, ru (`3. März 2024`, `12 janvier 2024`,
-//! `5 maja 2024`, `15 березня 2024 р.`, `1 января 2024 г.`, `Jan 5, 2024`, `05-Jan-2024`).
+//! Date parsing: numeric (`dd.mm.yyyy`, `dd/mm/yyyy`, `yyyy-mm-dd`, `dd-mm-yy`, `mm/dd/yyyy`,
+//! `yyyy. mm. dd.`, and OCR readings such as `05. 02, 2022`, `05-02 2022`, `O5.O2.2O22`) and
+//! written month names in en, de, fr, pl, uk, ru, nl, it, es, pt, cs, sk, lt, lv, et, fi, sv,
+//! da, hu, ro (`3. März 2024`, `12 janvier 2024`, `5 maja 2024`, `15 березня 2024 р.`,
+//! `1 января 2024 г.`, `Jan 5, 2024`, `05-Jan-2024`, `5 de febrero de 2022`,
+//! `2022. február 5.`, `2022 m. vasario 5 d.`).
 //!
 //! Day/month order: numeric dates are day-first (as printed in Europe and Malaysia) unless the
 //! day-first reading is impossible (`12/31/2024`), or the document is month-first: the caller
 //! passes `month_first` when its unambiguous numeric dates are month-first (see
 //! [`document_is_month_first`]). Two-digit years are 2000-2069 / 1970-1999.
 
+use super::amounts::ocr_digits;
+use super::labels::fold_diacritics;
 use chrono::NaiveDate;
 use regex::Regex;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// A date found in a text.
@@ -117,6 +123,216 @@ const MONTHS: &[(&str, u32)] = &[
     ("listopada", 11),
     ("grudzień", 12),
     ("grudnia", 12),
+    // Dutch
+    ("januari", 1),
+    ("februari", 2),
+    ("maart", 3),
+    ("mrt", 3),
+    ("mei", 5),
+    ("augustus", 8),
+    // Italian
+    ("gennaio", 1),
+    ("gen", 1),
+    ("febbraio", 2),
+    ("marzo", 3),
+    ("aprile", 4),
+    ("maggio", 5),
+    ("mag", 5),
+    ("giugno", 6),
+    ("giu", 6),
+    ("luglio", 7),
+    ("lug", 7),
+    ("agosto", 8),
+    ("ago", 8),
+    ("settembre", 9),
+    ("set", 9),
+    ("ottobre", 10),
+    ("ott", 10),
+    ("dicembre", 12),
+    ("dic", 12),
+    // Spanish
+    ("enero", 1),
+    ("ene", 1),
+    ("febrero", 2),
+    ("abril", 4),
+    ("abr", 4),
+    ("mayo", 5),
+    ("junio", 6),
+    ("julio", 7),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("octubre", 10),
+    ("noviembre", 11),
+    ("diciembre", 12),
+    // Portuguese
+    ("janeiro", 1),
+    ("fevereiro", 2),
+    ("fev", 2),
+    ("março", 3),
+    ("maio", 5),
+    ("junho", 6),
+    ("julho", 7),
+    ("setembro", 9),
+    ("outubro", 10),
+    ("out", 10),
+    ("novembro", 11),
+    ("dezembro", 12),
+    // Czech (nominative and genitive)
+    ("leden", 1),
+    ("ledna", 1),
+    ("únor", 2),
+    ("února", 2),
+    ("březen", 3),
+    ("března", 3),
+    ("duben", 4),
+    ("dubna", 4),
+    ("květen", 5),
+    ("května", 5),
+    ("červen", 6),
+    ("června", 6),
+    ("červenec", 7),
+    ("července", 7),
+    ("srpen", 8),
+    ("srpna", 8),
+    ("září", 9),
+    ("říjen", 10),
+    ("října", 10),
+    ("listopadu", 11),
+    ("prosinec", 12),
+    ("prosince", 12),
+    // Slovak
+    ("január", 1),
+    ("januára", 1),
+    ("február", 2),
+    ("februára", 2),
+    ("marec", 3),
+    ("apríl", 4),
+    ("apríla", 4),
+    ("máj", 5),
+    ("mája", 5),
+    ("jún", 6),
+    ("júna", 6),
+    ("júl", 7),
+    ("júla", 7),
+    ("augusta", 8),
+    ("septembra", 9),
+    ("október", 10),
+    ("októbra", 10),
+    ("novembra", 11),
+    ("decembra", 12),
+    // Lithuanian (genitive, as in dates, and nominative)
+    ("sausio", 1),
+    ("sausis", 1),
+    ("vasario", 2),
+    ("vasaris", 2),
+    ("kovo", 3),
+    ("kovas", 3),
+    ("balandžio", 4),
+    ("balandis", 4),
+    ("gegužės", 5),
+    ("gegužė", 5),
+    ("birželio", 6),
+    ("birželis", 6),
+    ("liepos", 7),
+    ("liepa", 7),
+    ("rugpjūčio", 8),
+    ("rugpjūtis", 8),
+    ("rugsėjo", 9),
+    ("rugsėjis", 9),
+    ("spalio", 10),
+    ("spalis", 10),
+    ("lapkričio", 11),
+    ("lapkritis", 11),
+    ("gruodžio", 12),
+    ("gruodis", 12),
+    // Latvian
+    ("janvāris", 1),
+    ("janvārī", 1),
+    ("februāris", 2),
+    ("februārī", 2),
+    ("marts", 3),
+    ("martā", 3),
+    ("aprīlis", 4),
+    ("aprīlī", 4),
+    ("maijs", 5),
+    ("maijā", 5),
+    ("jūnijs", 6),
+    ("jūnijā", 6),
+    ("jūlijs", 7),
+    ("jūlijā", 7),
+    ("augusts", 8),
+    ("augustā", 8),
+    ("septembris", 9),
+    ("septembrī", 9),
+    ("oktobris", 10),
+    ("oktobrī", 10),
+    ("novembris", 11),
+    ("novembrī", 11),
+    ("decembris", 12),
+    ("decembrī", 12),
+    // Estonian
+    ("jaanuar", 1),
+    ("veebruar", 2),
+    ("märts", 3),
+    ("aprill", 4),
+    ("juuni", 6),
+    ("juuli", 7),
+    ("oktoober", 10),
+    ("detsember", 12),
+    // Finnish (nominative and the partitive of dates)
+    ("tammikuu", 1),
+    ("tammikuuta", 1),
+    ("helmikuu", 2),
+    ("helmikuuta", 2),
+    ("maaliskuu", 3),
+    ("maaliskuuta", 3),
+    ("huhtikuu", 4),
+    ("huhtikuuta", 4),
+    ("toukokuu", 5),
+    ("toukokuuta", 5),
+    ("kesäkuu", 6),
+    ("kesäkuuta", 6),
+    ("heinäkuu", 7),
+    ("heinäkuuta", 7),
+    ("elokuu", 8),
+    ("elokuuta", 8),
+    ("syyskuu", 9),
+    ("syyskuuta", 9),
+    ("lokakuu", 10),
+    ("lokakuuta", 10),
+    ("marraskuu", 11),
+    ("marraskuuta", 11),
+    ("joulukuu", 12),
+    ("joulukuuta", 12),
+    // Swedish and Danish
+    ("augusti", 8),
+    ("maj", 5),
+    // Hungarian
+    ("január", 1),
+    ("február", 2),
+    ("febr", 2),
+    ("március", 3),
+    ("márc", 3),
+    ("április", 4),
+    ("ápr", 4),
+    ("május", 5),
+    ("június", 6),
+    ("július", 7),
+    ("augusztus", 8),
+    ("szeptember", 9),
+    ("szept", 9),
+    // Romanian
+    ("ianuarie", 1),
+    ("ian", 1),
+    ("februarie", 2),
+    ("martie", 3),
+    ("aprilie", 4),
+    ("iunie", 6),
+    ("iulie", 7),
+    ("septembrie", 9),
+    ("octombrie", 10),
+    ("noiembrie", 11),
+    ("decembrie", 12),
     // Ukrainian
     ("січня", 1),
     ("січень", 1),
@@ -169,14 +385,25 @@ const MONTHS: &[(&str, u32)] = &[
     ("декабрь", 12),
 ];
 
-/// Month number of a (possibly abbreviated, any-case) month name.
+/// Month names with Latin diacritics folded (`März` and `Marz`, `února` and `unora` alike).
+static MONTH_INDEX: LazyLock<HashMap<String, u32>> = LazyLock::new(|| {
+    MONTHS
+        .iter()
+        .map(|&(n, m)| (fold_diacritics(n).into_owned(), m))
+        .collect()
+});
+
+/// Month number of a (possibly abbreviated, any-case, accents optional) month name.
 pub fn month_number(word: &str) -> Option<u32> {
     let w = word.trim_end_matches('.').to_lowercase();
-    MONTHS.iter().find(|(n, _)| *n == w).map(|&(_, m)| m)
+    MONTH_INDEX.get(fold_diacritics(&w).as_ref()).copied()
 }
 
+/// Numeric dates: day or year, separator, month, separator (a mark, or a space alone), year or
+/// day. Mixed and spaced separators (`05. 02, 2022`, `05-02 2022`) are what OCR makes of a
+/// printed `05.02.2022`; [`separators`] says which mixes are dates.
 static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"([0-9]{1,4})\s?([./-])\s?([0-9]{1,2})\s?([./-])\s?([0-9]{2,4})")
+    Regex::new(r"([0-9]{1,4})\s?([./,-])\s?([0-9]{1,2})(?:\s?([./,-])\s?|(\s))([0-9]{2,4})")
         .expect("date regex")
 });
 // The month word's length (3 to 12 letters day-first, 3 to 9 month-first) is checked in code:
@@ -187,7 +414,7 @@ static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
 // the same result without retrying every letter of a long word).
 static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"[«„“\x22]?([0-9]{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(\p{L}+)\.?,?[\s/-]{0,2}'?([0-9]{4}|[0-9]{2})",
+        r"[«„“\x22]?([0-9]{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(?:(?:de|di)\s{1,2})?(\p{L}+)\.?,?[\s/-]{0,2}(?:(?:de|del)\s{1,2})?'?([0-9]{4}|[0-9]{2})",
     )
     .expect("date regex")
 });
@@ -195,6 +422,39 @@ static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(\p{L}+)\.?\s{0,2}([0-9]{1,2})(?:st|nd|rd|th)?,?\s{0,2}([0-9]{4})")
         .expect("date regex")
 });
+/// Year first with a written month: Hungarian `2022. február 5.`, Lithuanian
+/// `2022 m. vasario 5 d.`.
+static YEAR_MONTH_DAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([0-9]{4})\.?\s{1,2}(?:m\.\s{0,2})?(\p{L}+)\.?\s{0,2}([0-9]{1,2})")
+        .expect("date regex")
+});
+
+/// Short month abbreviations of the further languages (`out`, `set`, `ago`, `gen`, ...) that are
+/// also everyday words: dates with them need a four-digit year (`2 out 10` is no date).
+const SHORT_NEEDS_FULL_YEAR: &[&str] = &[
+    "gen", "mag", "giu", "lug", "ago", "set", "ott", "dic", "ene", "abr", "fev", "out", "mrt",
+    "mei", "ian", "febr",
+];
+
+/// Whether two separators of a numeric date make a date, and whether the mix is odd (an OCR
+/// reading of a regular date): a regular date repeats one of `.`, `/`, `-`; odd ones mix them
+/// or a comma (`05. 02, 2022`, `05,02.2022`) or end with a space after `-` or `/`
+/// (`05-02 2022`), and need a four-digit year (`1.05 2022` stays an amount and a number).
+fn separators(s1: char, s2: char, a_len: usize, b_len: usize, y_len: usize) -> Option<bool> {
+    let mark = |c: char| matches!(c, '.' | '/' | '-');
+    if s1 == s2 && mark(s1) {
+        return Some(false);
+    }
+    let full_year = if a_len == 4 { y_len <= 2 } else { y_len == 4 };
+    let ok = full_year
+        && if mark(s1) {
+            mark(s2) || s2 == ',' || (s2 == ' ' && s1 != '.' && a_len <= 2)
+        } else {
+            // A comma first: `05,02.2022` (two-digit day and month only).
+            s1 == ',' && matches!(s2, '.' | ',' | '/') && a_len == 2 && b_len == 2
+        };
+    ok.then_some(true)
+}
 
 fn year_of(s: &str) -> Option<i32> {
     let y: i32 = s.parse().ok()?;
@@ -239,18 +499,37 @@ fn boundary_after_alpha_ok(text: &str, start: usize, _end: usize) -> bool {
 }
 
 /// Finds all dates in `text`.
+///
+/// Letters that OCR reads for digits (`O` for `0`, `l` for `1`) count as digits where the token
+/// is otherwise a date ([`ocr_digits`]).
 pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
+    let mapped = ocr_digits(text);
+    let text = mapped.as_ref();
     let mut out: Vec<DateMatch> = Vec::new();
-    for c in NUMERIC.captures_iter(text) {
-        let (Some(m), Some(a), Some(s1), Some(b), Some(s2), Some(y)) =
-            (c.get(0), c.get(1), c.get(2), c.get(3), c.get(4), c.get(5))
-        else {
+    // A failed candidate (`12.50, 05` of `12.50, 05.02.2022`) must not swallow the start of a
+    // real date: the search goes on one character after a failed match's start.
+    let mut pos = 0;
+    while let Some(c) = NUMERIC.captures_at(text, pos) {
+        let Some(m) = c.get(0) else { break };
+        pos = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+        let (Some(a), Some(s1), Some(b), Some(y)) = (c.get(1), c.get(2), c.get(3), c.get(6)) else {
             continue;
         };
-        if s1.as_str() != s2.as_str() || !boundary_ok(text, m.start(), m.end()) {
+        let s1c = s1.as_str().chars().next().unwrap_or(' ');
+        let s2c = match (c.get(4), c.get(5)) {
+            (Some(s2), _) => s2.as_str().chars().next().unwrap_or(' '),
+            _ => ' ',
+        };
+        let (a_s, b_s, y_s) = (a.as_str(), b.as_str(), y.as_str());
+        let Some(odd) = separators(s1c, s2c, a_s.len(), b_s.len(), y_s.len()) else {
+            continue;
+        };
+        if !boundary_ok(text, m.start(), m.end()) {
             continue;
         }
-        let (a_s, b_s, y_s) = (a.as_str(), b.as_str(), y.as_str());
+        // Odd readings are day-first like the dotted dates they come from (unless a slash or
+        // dash date reads only month-first).
+        let dotted = s1c == '.' || (odd && s1c == ',');
         let parsed = if a_s.len() == 4 {
             // yyyy-mm-dd
             let (Ok(yy), Ok(mm), Ok(dd)) = (a_s.parse::<i32>(), b_s.parse(), y_s.parse()) else {
@@ -269,7 +548,7 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
             let md = NaiveDate::from_ymd_opt(yy, p, q);
             match (dm, md) {
                 // Dotted dates are day-first wherever they are written (DE, PL, UK, RU, FR).
-                (Some(d1), Some(_)) if s1.as_str() == "." => Some((d1, false)),
+                (Some(d1), Some(_)) if dotted => Some((d1, false)),
                 (Some(d1), Some(d2)) if d1 != d2 => Some((if month_first { d2 } else { d1 }, true)),
                 (Some(d), _) | (None, Some(d)) => Some((d, false)),
                 _ => None,
@@ -284,6 +563,7 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
                 date,
                 ambiguous,
             });
+            pos = m.end();
         }
     }
     let free =
@@ -292,15 +572,17 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
     // day, year): the same checks with the day and month groups in the other order.
     // Matches are tried at every start (`15/03 від 15 березня 2024`: the failed candidate
     // `03 від 15` must not swallow the day of the real date).
-    for (re, day_group, month_group, month_len) in [
-        (&*DAY_MONTH_YEAR, 1, 2, 3..=12),
-        (&*MONTH_DAY_YEAR, 2, 1, 3..=9),
+    for (re, day_group, month_group, year_group, month_len) in [
+        (&*DAY_MONTH_YEAR, 1, 2, 3, 3..=12),
+        (&*MONTH_DAY_YEAR, 2, 1, 3, 3..=9),
+        (&*YEAR_MONTH_DAY, 3, 2, 1, 3..=12),
     ] {
         let mut pos = 0;
         while let Some(c) = re.captures_at(text, pos) {
             let Some(m) = c.get(0) else { break };
             pos = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
-            let (Some(d), Some(mon), Some(y)) = (c.get(day_group), c.get(month_group), c.get(3))
+            let (Some(d), Some(mon), Some(y)) =
+                (c.get(day_group), c.get(month_group), c.get(year_group))
             else {
                 continue;
             };
@@ -321,6 +603,12 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
             if !free(&out, m.start(), m.end())
                 || !boundary_after_alpha_ok(text, m.start(), m.end())
                 || text[m.end()..].starts_with(|c: char| c.is_ascii_digit())
+            {
+                continue;
+            }
+            if y.as_str().len() == 2
+                && SHORT_NEEDS_FULL_YEAR
+                    .contains(&mon.as_str().trim_end_matches('.').to_lowercase().as_str())
             {
                 continue;
             }
@@ -350,11 +638,16 @@ pub fn document_is_month_first<'a>(texts: impl Iterator<Item = &'a str>) -> bool
     let (mut dm, mut md) = (0, 0);
     for t in texts {
         for c in NUMERIC.captures_iter(t) {
-            let (Some(a), Some(s), Some(b), Some(y)) = (c.get(1), c.get(2), c.get(3), c.get(5))
+            let (Some(a), Some(s), Some(b), Some(s2), Some(y)) =
+                (c.get(1), c.get(2), c.get(3), c.get(4), c.get(6))
             else {
                 continue;
             };
-            if a.as_str().len() > 2 || s.as_str() == "." || year_of(y.as_str()).is_none() {
+            if a.as_str().len() > 2
+                || !matches!(s.as_str(), "/" | "-")
+                || s2.as_str() != s.as_str()
+                || year_of(y.as_str()).is_none()
+            {
                 continue;
             }
             let (Ok(p), Ok(q)) = (a.as_str().parse::<u32>(), b.as_str().parse::<u32>()) else {
@@ -411,6 +704,44 @@ mod tests {
         assert_eq!(one("5 Dec 18"), "2018-12-05");
         assert_eq!(one("December 25th, 2023"), "2023-12-25");
         assert_eq!(one("1er août 2023"), "2023-08-01");
+    }
+
+    #[test]
+    fn written_months_in_further_languages() {
+        assert_eq!(one("5 februari 2022"), "2022-02-05");
+        assert_eq!(one("5 febbraio 2022"), "2022-02-05");
+        assert_eq!(one("5 de febrero de 2022"), "2022-02-05");
+        assert_eq!(one("5 de fevereiro de 2022"), "2022-02-05");
+        assert_eq!(one("5. února 2022"), "2022-02-05");
+        assert_eq!(one("5. unora 2022"), "2022-02-05");
+        assert_eq!(one("5. februára 2022"), "2022-02-05");
+        assert_eq!(one("5. helmikuuta 2022"), "2022-02-05");
+        assert_eq!(one("5 februarie 2022"), "2022-02-05");
+        assert_eq!(one("5. veebruar 2022"), "2022-02-05");
+        assert_eq!(one("2022. február 5."), "2022-02-05");
+        assert_eq!(one("2022 m. vasario 5 d."), "2022-02-05");
+        assert_eq!(one("5 set 2022"), "2022-09-05");
+        // Short abbreviations that are everyday words need a four-digit year.
+        assert!(find_dates("2 out 10", false).is_empty());
+        assert!(find_dates("3 set 12", false).is_empty());
+    }
+
+    #[test]
+    fn ocr_readings_of_numeric_dates() {
+        assert_eq!(one("Datum: 05. 02, 2022"), "2022-02-05");
+        assert_eq!(one("05 .02.2022"), "2022-02-05");
+        assert_eq!(one("05-02 2022"), "2022-02-05");
+        assert_eq!(one("2022. 02. 05."), "2022-02-05");
+        assert_eq!(one("05,02.2022"), "2022-02-05");
+        assert_eq!(one("O5.O2.2O22"), "2022-02-05");
+        // A failed candidate does not swallow the real date after it.
+        assert_eq!(one("12.50, 05.02.2022"), "2022-02-05");
+        // Amounts and numbers next to each other are not dates.
+        assert!(find_dates("1.05 2022", false).is_empty());
+        assert!(find_dates("12,50 2022", false).is_empty());
+        assert!(find_dates("1,05.2022", false).is_empty());
+        assert!(find_dates("3.12, 24", false).is_empty());
+        assert!(find_dates("Tel 12-34 5678", false).is_empty());
     }
 
     #[test]

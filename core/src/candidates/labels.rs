@@ -1,8 +1,11 @@
-//! Multilingual label vocabulary (en, de, fr, pl, uk, ru; Malaysian receipt English) and matching.
+//! Multilingual label vocabulary (en, de, fr, pl, uk, ru; Malaysian receipt English; nl, it, es,
+//! pt, cs, sk, lt, lv, et, fi, sv, da, hu, ro) and matching.
 //!
 //! Text is normalised to lower-case alphanumeric words (`ё` → `е`, everything else a separator),
-//! so `USt-IdNr.:` is the word sequence `ust idnr`. A phrase matches a run of consecutive words;
-//! the longest phrase wins at each position. Long words (7+ characters) tolerate one OCR edit.
+//! so `USt-IdNr.:` is the word sequence `ust idnr`; for matching, Latin diacritics are folded
+//! (`Číslo` and `Cislo`, `Nº` and `No` are the same word). A phrase matches a run of consecutive
+//! words; the longest phrase wins at each position. Long words (7+ characters) tolerate one OCR
+//! edit.
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -1434,6 +1437,1646 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
     ),
 ];
 
+/// The vocabulary of further European languages: nl, it, es, pt, cs, sk, lt, lv, et, fi, sv, da,
+/// hu, ro (invoices, receipts, acceptance acts and delivery notes), on the same keys. Matched
+/// after [`VOCAB`] (ties between equally long phrases keep [`VOCAB`]'s order) and, like it,
+/// with diacritics folded, so `Číslo faktury` and `Cislo faktury` are one phrase.
+///
+/// Decisions: delivery-note and act names (`pakbon`, `dodací list`, `važtaraštis`, ...) are
+/// [`LabelKey::Title`] (their number follows the title) and never [`LabelKey::Number`], as with
+/// `Lieferschein`, so that an invoice quoting its delivery note keeps its own number; payment
+/// references (`viitenumero`, `variabilní symbol`, `OCR`) are [`LabelKey::CustomerNumber`];
+/// Hungarian `számlaszám` is a bank account number (the invoice's is `számla sorszáma`); CVR,
+/// IČO, KvK, Y-tunnus and the like are registration numbers, `DIČ` a tax id whose shape decides
+/// whether it is a VAT id (Czech `CZ…`) or not (Slovak).
+const VOCAB_EU: &[(LabelKey, &[&str])] = &[
+    (
+        K::Total,
+        &[
+            // nl
+            "totaal",
+            "totaalbedrag",
+            "totaal bedrag",
+            "eindtotaal",
+            "totaal incl btw",
+            "totaal inclusief btw",
+            "bedrag incl btw",
+            // it
+            "totale",
+            "totale documento",
+            "totale fattura",
+            "importo totale",
+            "totale complessivo",
+            "totale ivato",
+            "totale iva inclusa",
+            "totale euro",
+            // es
+            "importe total",
+            "total factura",
+            "total con iva",
+            "total iva incluido",
+            "total importe",
+            // pt
+            "valor total",
+            "total com iva",
+            "total da fatura",
+            "total documento",
+            // cs
+            "celkem",
+            "celkem s dph",
+            "celkem včetně dph",
+            "celková částka",
+            "celkem kč",
+            "cena celkem",
+            // sk
+            "spolu",
+            "celkom",
+            "spolu s dph",
+            "celkom s dph",
+            "celková suma",
+            "suma spolu",
+            "spolu eur",
+            // lt
+            "iš viso",
+            "viso",
+            "iš viso su pvm",
+            "viso su pvm",
+            "suma su pvm",
+            "bendra suma",
+            "galutinė suma",
+            // lv
+            "kopā",
+            "kopsumma",
+            "kopā ar pvn",
+            "summa ar pvn",
+            "kopējā summa",
+            "summa kopā",
+            // et
+            "kokku",
+            "summa kokku",
+            "arve summa",
+            "kokku koos käibemaksuga",
+            "kokku eur",
+            "summa koos km ga",
+            // fi
+            "yhteensä",
+            "kokonaissumma",
+            "loppusumma",
+            "yhteensä sis alv",
+            "laskun summa",
+            "summa",
+            // sv
+            "totalt",
+            "totalbelopp",
+            "summa inkl moms",
+            "totalt inkl moms",
+            "belopp inkl moms",
+            // da
+            "i alt",
+            "total inkl moms",
+            "beløb i alt",
+            "totalbeløb",
+            "i alt inkl moms",
+            // hu
+            "bruttó",
+            "összesen",
+            "végösszeg",
+            "bruttó összesen",
+            "bruttó végösszeg",
+            "bruttó érték",
+            "számla végösszege",
+            "mindösszesen",
+            // ro
+            "total factură",
+            "total cu tva",
+            "valoare totală",
+            "total valoare",
+        ],
+    ),
+    (
+        K::Net,
+        &[
+            // nl
+            "totaal excl btw",
+            "totaal exclusief btw",
+            "bedrag excl btw",
+            "netto bedrag",
+            "nettobedrag",
+            "excl btw",
+            // it
+            "imponibile",
+            "totale imponibile",
+            "imponibile iva",
+            "totale netto",
+            "imponibile euro",
+            // es
+            "base imponible",
+            "importe neto",
+            "total sin iva",
+            "base imp",
+            // pt
+            "base tributável",
+            "valor sem iva",
+            "total sem iva",
+            "total ilíquido",
+            "valor líquido",
+            "base de incidência",
+            "incidência",
+            // cs
+            "základ daně",
+            "celkem bez dph",
+            "bez dph",
+            "cena bez dph",
+            // sk
+            "základ dane",
+            "spolu bez dph",
+            "celkom bez dph",
+            // lt
+            "suma be pvm",
+            "iš viso be pvm",
+            "viso be pvm",
+            "be pvm",
+            "apmokestinamoji suma",
+            // lv
+            "summa bez pvn",
+            "kopā bez pvn",
+            "bez pvn",
+            "ar pvn apliekamā summa",
+            // et
+            "summa käibemaksuta",
+            "kokku käibemaksuta",
+            "käibemaksuta",
+            "maksustatav summa",
+            "summa km ta",
+            "summa ilma km ta",
+            // fi
+            "veroton",
+            "veroton yhteensä",
+            "yhteensä ilman alv",
+            "ilman alv",
+            "veroton hinta",
+            // sv
+            "exkl moms",
+            "summa exkl moms",
+            "belopp exkl moms",
+            "nettobelopp",
+            "totalt exkl moms",
+            "momspliktigt belopp",
+            // da
+            "ekskl moms",
+            "beløb ekskl moms",
+            "total ekskl moms",
+            "momsgrundlag",
+            "nettobeløb",
+            // hu
+            "nettó",
+            "nettó összesen",
+            "nettó érték",
+            "nettó összeg",
+            "nettó érték összesen",
+            "adóalap",
+            // ro
+            "total fără tva",
+            "valoare fără tva",
+            "baza de impozitare",
+            "bază impozabilă",
+            "valoare netă",
+            "fără tva",
+        ],
+    ),
+    (
+        K::Vat,
+        &[
+            // nl
+            "btw",
+            "btw bedrag",
+            "totaal btw",
+            "bedrag btw",
+            // it
+            "iva",
+            "totale iva",
+            "importo iva",
+            "totale imposta",
+            "di cui iva",
+            // es
+            "cuota iva",
+            "total iva",
+            "importe iva",
+            // pt
+            "valor iva",
+            "total do iva",
+            // cs
+            "dph",
+            "dph celkem",
+            "výše dph",
+            "částka dph",
+            "daň z přidané hodnoty",
+            // sk
+            "suma dph",
+            "dph spolu",
+            "daň z pridanej hodnoty",
+            // lt
+            "pvm",
+            "pvm suma",
+            "iš viso pvm",
+            // lv
+            "pvn",
+            "pvn summa",
+            "pvn kopā",
+            // et
+            "käibemaks",
+            "käibemaksu summa",
+            "km summa",
+            "käibemaks kokku",
+            // fi
+            "alv",
+            "arvonlisävero",
+            "alv osuus",
+            "alv yhteensä",
+            "alv määrä",
+            "alv n osuus",
+            // sv
+            "moms",
+            "momsbelopp",
+            "summa moms",
+            "varav moms",
+            "moms totalt",
+            // da
+            "momsbeløb",
+            "heraf moms",
+            "moms i alt",
+            // hu
+            "áfa",
+            "áfa összesen",
+            "áfa összeg",
+            "áfa érték",
+            "áfa tartalom",
+            // ro
+            "valoare tva",
+            "suma tva",
+            "tva colectată",
+        ],
+    ),
+    (
+        K::Payable,
+        &[
+            // nl
+            "te betalen",
+            "totaal te betalen",
+            "te voldoen",
+            "openstaand bedrag",
+            // it
+            "totale da pagare",
+            "netto a pagare",
+            "da pagare",
+            "importo da pagare",
+            // es
+            "total a pagar",
+            "importe a pagar",
+            "a pagar",
+            // pt
+            "valor a pagar",
+            // cs
+            "k úhradě",
+            "celkem k úhradě",
+            "k zaplacení",
+            "zbývá uhradit",
+            // sk
+            "k úhrade",
+            "celkom k úhrade",
+            "suma k úhrade",
+            "na úhradu",
+            // lt
+            "mokėti",
+            "iš viso mokėti",
+            "mokėtina suma",
+            "suma mokėti",
+            // lv
+            "apmaksai",
+            "kopā apmaksai",
+            "summa apmaksai",
+            "kopā samaksai",
+            "samaksai",
+            // et
+            "tasuda",
+            "kokku tasuda",
+            "tasumisele kuulub",
+            "maksmisele kuulub",
+            // fi
+            "maksettava",
+            "maksettava yhteensä",
+            "maksettava määrä",
+            // sv
+            "att betala",
+            "summa att betala",
+            "belopp att betala",
+            "totalt att betala",
+            // da
+            "at betale",
+            "beløb at betale",
+            "i alt at betale",
+            "total at betale",
+            // hu
+            "fizetendő",
+            "fizetendő összeg",
+            "fizetendő végösszeg",
+            "összesen fizetendő",
+            // ro
+            "total de plată",
+            "de plată",
+            "rest de plată",
+        ],
+    ),
+    (
+        K::Subtotal,
+        &[
+            "subtotaal",
+            "subtotale",
+            "totale parziale",
+            "mezisoučet",
+            "medzisúčet",
+            "tarpinė suma",
+            "starpsumma",
+            "vahesumma",
+            "välisumma",
+            "delsumma",
+            "részösszeg",
+            "részösszesen",
+        ],
+    ),
+    (
+        K::Discount,
+        &[
+            "korting",
+            "sconto",
+            "descuento",
+            "desconto",
+            "sleva",
+            "zľava",
+            "nuolaida",
+            "atlaide",
+            "allahindlus",
+            "soodustus",
+            "alennus",
+            "kedvezmény",
+            "engedmény",
+            "reducere",
+        ],
+    ),
+    (
+        K::Prepaid,
+        &[
+            "reeds betaald",
+            "vooruitbetaald",
+            "aanbetaling",
+            "acconto",
+            "già pagato",
+            "anticipo",
+            "ya pagado",
+            "adiantamento",
+            "já pago",
+            "záloha",
+            "uhrazeno zálohou",
+            "odpočet zálohy",
+            "zaplaceno",
+            "uhradené zálohou",
+            "zaplatené",
+            "avansas",
+            "sumokėta",
+            "jau sumokėta",
+            "avanss",
+            "priekšapmaksa",
+            "samaksāts",
+            "ettemaks",
+            "tasutud",
+            "ennakkomaksu",
+            "maksettu",
+            "förskott",
+            "redan betalt",
+            "forudbetalt",
+            "forudbetaling",
+            "allerede betalt",
+            "előleg",
+            "már kifizetve",
+            "avans",
+            "achitat",
+        ],
+    ),
+    (
+        K::Rounding,
+        &[
+            "afronding",
+            "afrondingsverschil",
+            "arrotondamento",
+            "redondeo",
+            "arredondamento",
+            "zaokrouhlení",
+            "zaokrúhlenie",
+            "apvalinimas",
+            "noapaļošana",
+            "ümardus",
+            "ümardamine",
+            "pyöristys",
+            "öresavrundning",
+            "avrundning",
+            "afrunding",
+            "øreafrunding",
+            "kerekítés",
+            "rotunjire",
+        ],
+    ),
+    (
+        K::Cash,
+        &[
+            "contant",
+            "contanten",
+            "contanti",
+            "contante",
+            "pagamento contante",
+            "efectivo",
+            "tarjeta",
+            "entregado",
+            "numerário",
+            "dinheiro",
+            "multibanco",
+            "cartão",
+            "hotově",
+            "hotovost",
+            "platba kartou",
+            "hotovosť",
+            "v hotovosti",
+            "grynieji",
+            "grynaisiais",
+            "mokėta kortele",
+            "skaidra nauda",
+            "skaidrā naudā",
+            "sularaha",
+            "pangakaart",
+            "käteinen",
+            "pankkikortti",
+            "maksukortti",
+            "kontant",
+            "kontanter",
+            "kontokort",
+            "dankort",
+            "készpénz",
+            "bankkártya",
+            "numerar",
+        ],
+    ),
+    (
+        K::Change,
+        &[
+            "wisselgeld",
+            "resto",
+            "cambio",
+            "troco",
+            "vráceno",
+            "vrátit",
+            "vydané",
+            "grąža",
+            "atlikums",
+            "tagastus",
+            "vaihtoraha",
+            "växel",
+            "tillbaka",
+            "byttepenge",
+            "visszajáró",
+        ],
+    ),
+    (
+        K::Date,
+        &[
+            // nl
+            "factuurdatum",
+            "datum factuur",
+            "bondatum",
+            // it
+            "data fattura",
+            "data documento",
+            "data emissione",
+            "data di emissione",
+            // es
+            "fecha",
+            "fecha factura",
+            "fecha de factura",
+            "fecha de emisión",
+            "fecha emisión",
+            "fecha expedición",
+            "fecha de expedición",
+            // pt
+            "data de emissão",
+            "data emissão",
+            "data da fatura",
+            "data do documento",
+            // cs
+            "datum vystavení",
+            "vystaveno",
+            "datum vyhotovení",
+            // sk
+            "dátum",
+            "dátum vyhotovenia",
+            "dátum vystavenia",
+            "vystavené",
+            // lt
+            "sąskaitos data",
+            "išrašymo data",
+            "išrašyta",
+            // lv
+            "datums",
+            "rēķina datums",
+            "izrakstīšanas datums",
+            "izrakstīts",
+            // et
+            "kuupäev",
+            "arve kuupäev",
+            "väljastamise kuupäev",
+            // fi
+            "päiväys",
+            "päivämäärä",
+            "laskun päiväys",
+            "laskun päivämäärä",
+            "laskutuspäivä",
+            // sv
+            "fakturadatum",
+            // da
+            "dato",
+            "fakturadato",
+            // hu
+            "kelt",
+            "kelte",
+            "számla kelte",
+            "kiállítás dátuma",
+            "kiállítás kelte",
+            "számla kelte",
+            "dátum",
+            // ro
+            "data emiterii",
+            "data facturii",
+            "data emitere",
+            "data factură",
+        ],
+    ),
+    (
+        K::DateWeak,
+        &["van", "del", "din", "ze dne", "zo dňa", "dňa"],
+    ),
+    (
+        K::DueDate,
+        &[
+            // nl
+            "vervaldatum",
+            "uiterste betaaldatum",
+            "te betalen voor",
+            "betalen voor",
+            // it
+            "scadenza",
+            "data scadenza",
+            "data di scadenza",
+            "scadenza pagamento",
+            // es
+            "fecha de vencimiento",
+            "fecha vencimiento",
+            "vencimiento",
+            // pt
+            "data de vencimento",
+            "data vencimento",
+            "vencimento",
+            // cs
+            "datum splatnosti",
+            "splatnost",
+            "splatno",
+            // sk
+            "dátum splatnosti",
+            "splatnosť",
+            "splatné",
+            // lt
+            "apmokėti iki",
+            "mokėjimo terminas",
+            "apmokėjimo terminas",
+            "apmokėjimo data",
+            // lv
+            "apmaksas termiņš",
+            "samaksas termiņš",
+            "apmaksāt līdz",
+            // et
+            "maksetähtaeg",
+            "tähtaeg",
+            "maksetähtpäev",
+            "tasuda hiljemalt",
+            // fi
+            "eräpäivä",
+            "maksupäivä",
+            // sv
+            "förfallodatum",
+            "förfallodag",
+            "betala senast",
+            "att betala senast",
+            // da
+            "forfaldsdato",
+            "betalingsfrist",
+            "sidste rettidige betalingsdato",
+            "betales senest",
+            // hu
+            "fizetési határidő",
+            "esedékesség",
+            "fizetési határidő dátuma",
+            "határidő",
+            // ro
+            "data scadenței",
+            "scadența",
+            "scadent",
+            "termen de plată",
+            "data scadentă",
+        ],
+    ),
+    (
+        K::DeliveryDate,
+        &[
+            "leverdatum",
+            "leveringsdatum",
+            "data consegna",
+            "data di consegna",
+            "fecha de entrega",
+            "fecha entrega",
+            "data de entrega",
+            "datum uskutečnění zdanitelného plnění",
+            "datum zdanitelného plnění",
+            "duzp",
+            "datum dodání",
+            "dátum dodania",
+            "dátum dodania tovaru",
+            "pristatymo data",
+            "piegādes datums",
+            "tarnekuupäev",
+            "tarne kuupäev",
+            "toimituspäivä",
+            "leveransdatum",
+            "leveringsdato",
+            "teljesítés dátuma",
+            "teljesítés kelte",
+            "teljesítés",
+            "data livrării",
+        ],
+    ),
+    (
+        K::Number,
+        &[
+            // nl
+            "factuurnummer",
+            "factuurnr",
+            "factuur nr",
+            "factuur nummer",
+            "nummer factuur",
+            "creditnota nr",
+            "creditnotanummer",
+            "bonnummer",
+            "kassabon nr",
+            // it
+            "fattura n",
+            "fattura nr",
+            "fattura numero",
+            "numero fattura",
+            "n fattura",
+            "num fattura",
+            "numero documento",
+            "documento n",
+            "nota di credito n",
+            "scontrino n",
+            "numero scontrino",
+            "ricevuta n",
+            // es
+            "factura n",
+            "factura no",
+            "factura número",
+            "número de factura",
+            "número factura",
+            "n factura",
+            "no factura",
+            "no de factura",
+            "num factura",
+            "factura simplificada n",
+            "factura simplificada no",
+            "abono n",
+            "recibo n",
+            "recibo no",
+            // pt
+            "fatura n",
+            "fatura no",
+            "fatura número",
+            "número da fatura",
+            "n fatura",
+            "no fatura",
+            "fatura recibo n",
+            "fatura recibo no",
+            "fatura simplificada n",
+            "fatura simplificada no",
+            "nota de crédito n",
+            "nota de crédito no",
+            "número do documento",
+            // cs
+            "číslo faktury",
+            "faktura č",
+            "faktura číslo",
+            "daňový doklad č",
+            "daňový doklad číslo",
+            "číslo dokladu",
+            "doklad č",
+            "doklad číslo",
+            "dobropis č",
+            "účtenka č",
+            "číslo účtenky",
+            // sk
+            "číslo faktúry",
+            "faktúra č",
+            "faktúra číslo",
+            "pokladničný doklad č",
+            // lt
+            "sąskaitos nr",
+            "sąskaitos faktūros nr",
+            "sąskaita faktūra nr",
+            "pvm sąskaitos faktūros nr",
+            "pvm sąskaita faktūra nr",
+            "pvm sąskaita faktūra serija",
+            "sąskaitos numeris",
+            "serija ir nr",
+            "kvito nr",
+            "čekio nr",
+            // lv
+            "rēķina nr",
+            "rēķins nr",
+            "rēķina numurs",
+            "čeka nr",
+            "kvīts nr",
+            "dokumenta nr",
+            // et
+            "arve nr",
+            "arve number",
+            "arvenumber",
+            "arve nr",
+            "tšeki nr",
+            "kviitungi nr",
+            "dokumendi nr",
+            // fi
+            "laskun numero",
+            "laskunumero",
+            "lasku nro",
+            "laskun nro",
+            "lasku nr",
+            "kuitti nro",
+            "kuitin numero",
+            "kuittinumero",
+            "hyvityslasku nro",
+            // sv
+            "fakturanummer",
+            "fakturanr",
+            "faktura nr",
+            "kvittonummer",
+            "kvitto nr",
+            "kreditfaktura nr",
+            // da
+            "fakturanummer",
+            "kvitteringsnummer",
+            "kvittering nr",
+            "kreditnota nr",
+            "bon nr",
+            // hu
+            "számla sorszáma",
+            "számla sorszám",
+            "számla száma",
+            "számla szám",
+            "sorszám",
+            "nyugta sorszáma",
+            "nyugtaszám",
+            "bizonylatszám",
+            "bizonylat sorszáma",
+            // ro
+            "factura seria",
+            "factură seria",
+            "factura nr",
+            "număr factură",
+            "nr factură",
+            "seria",
+            "bon fiscal nr",
+            "chitanța nr",
+            "chitanță nr",
+        ],
+    ),
+    (
+        K::NumberGeneric,
+        &[
+            "nro", "numero", "número", "numurs", "numeris", "číslo", "szám",
+        ],
+    ),
+    (
+        K::CustomerNumber,
+        &[
+            "klantnummer",
+            "debiteurnummer",
+            "klant nr",
+            "codice cliente",
+            "cod cliente",
+            "número de cliente",
+            "código cliente",
+            "código de cliente",
+            "n cliente",
+            "no cliente",
+            "číslo zákazníka",
+            "zákaznické číslo",
+            "variabilní symbol",
+            "variabilný symbol",
+            "konstantní symbol",
+            "konštantný symbol",
+            "specifický symbol",
+            "kliento kodas",
+            "kliento nr",
+            "klienta nr",
+            "klienta kods",
+            "kliendi nr",
+            "kliendikood",
+            "viitenumero",
+            "viite",
+            "asiakasnumero",
+            "asiakasnro",
+            "kundnummer",
+            "kundnr",
+            "ocr",
+            "ocr nummer",
+            "kundenummer",
+            "kundenr",
+            "vevőkód",
+            "vevő azonosító",
+            "cod client",
+            "pakbonnummer",
+            "ordernummer",
+            "bestelnummer",
+            "numero ordine",
+            "número de pedido",
+            "číslo objednávky",
+            "užsakymo nr",
+            "pasūtījuma nr",
+            "tellimuse nr",
+            "tilausnumero",
+            "ordrenummer",
+            "rendelésszám",
+            "referentie",
+        ],
+    ),
+    (
+        K::Title,
+        &[
+            // nl
+            "factuur",
+            "creditnota",
+            "creditfactuur",
+            "kassabon",
+            "pakbon",
+            "afleverbon",
+            "leveringsbon",
+            "vrachtbrief",
+            "proces verbaal van oplevering",
+            // it
+            "fattura",
+            "fattura elettronica",
+            "fattura accompagnatoria",
+            "nota di credito",
+            "scontrino",
+            "scontrino fiscale",
+            "documento commerciale",
+            "ricevuta",
+            "ricevuta fiscale",
+            "documento di trasporto",
+            "ddt",
+            "bolla di consegna",
+            "verbale di collaudo",
+            // es
+            "factura",
+            "factura simplificada",
+            "factura rectificativa",
+            "abono",
+            "recibo",
+            "albarán",
+            "nota de entrega",
+            "acta de recepción",
+            "acta de entrega",
+            // pt
+            "fatura",
+            "fatura recibo",
+            "fatura simplificada",
+            "nota de crédito",
+            "talão",
+            "guia de remessa",
+            "guia de transporte",
+            "auto de receção",
+            "auto de recepção",
+            // cs
+            "daňový doklad",
+            "faktura daňový doklad",
+            "opravný daňový doklad",
+            "dobropis",
+            "účtenka",
+            "pokladní doklad",
+            "dodací list",
+            "předávací protokol",
+            // sk
+            "faktúra",
+            "pokladničný doklad",
+            "preberací protokol",
+            "odovzdávací protokol",
+            // lt
+            "sąskaita faktūra",
+            "pvm sąskaita faktūra",
+            "kreditinė sąskaita faktūra",
+            "kvitas",
+            "kasos čekis",
+            "važtaraštis",
+            "priėmimo perdavimo aktas",
+            "atliktų darbų aktas",
+            "aktas",
+            // lv
+            "rēķins",
+            "rēķins pavadzīme",
+            "kredītrēķins",
+            "pavadzīme",
+            "preču pavadzīme",
+            "kases čeks",
+            "kvīts",
+            "pieņemšanas nodošanas akts",
+            "akts",
+            // et
+            "arve",
+            "kreeditarve",
+            "kassatšekk",
+            "tšekk",
+            "kviitung",
+            "saateleht",
+            "üleandmise vastuvõtmise akt",
+            "akt",
+            // fi
+            "lasku",
+            "hyvityslasku",
+            "kuitti",
+            "kassakuitti",
+            "lähete",
+            "rahtikirja",
+            "vastaanottotodistus",
+            "luovutuspöytäkirja",
+            // sv
+            "kreditfaktura",
+            "kvitto",
+            "kassakvitto",
+            "följesedel",
+            "fraktsedel",
+            // da
+            "kreditnota",
+            "kvittering",
+            "følgeseddel",
+            "fragtbrev",
+            "afleveringsprotokol",
+            // hu
+            "számla",
+            "jóváíró számla",
+            "helyesbítő számla",
+            "sztornó számla",
+            "nyugta",
+            "szállítólevél",
+            "teljesítési igazolás",
+            "átadás átvételi jegyzőkönyv",
+            // ro
+            "factură",
+            "factură fiscală",
+            "factură storno",
+            "bon fiscal",
+            "chitanță",
+            "aviz de însoțire",
+            "aviz de însoțire a mărfii",
+            "proces verbal de recepție",
+        ],
+    ),
+    (
+        K::Seller,
+        &[
+            "verkoper",
+            "leverancier",
+            "cedente",
+            "cedente prestatore",
+            "fornitore",
+            "venditore",
+            "vendedor",
+            "proveedor",
+            "emisor",
+            "fornecedor",
+            "emitente",
+            "dodavatel",
+            "prodávající",
+            "dodávateľ",
+            "predávajúci",
+            "pardavėjas",
+            "tiekėjas",
+            "pārdevējs",
+            "piegādātājs",
+            "müüja",
+            "tarnija",
+            "myyjä",
+            "laskuttaja",
+            "säljare",
+            "leverantör",
+            "sælger",
+            "leverandør",
+            "eladó",
+            "szállító",
+            "számlakibocsátó",
+            "furnizor",
+            "vânzător",
+            "prestator",
+        ],
+    ),
+    (
+        K::Buyer,
+        &[
+            "koper",
+            "klant",
+            "afnemer",
+            "factuuradres",
+            "gefactureerd aan",
+            "cessionario",
+            "cessionario committente",
+            "committente",
+            "cliente",
+            "acquirente",
+            "destinatario",
+            "comprador",
+            "facturar a",
+            "adquirente",
+            "odběratel",
+            "kupující",
+            "odberateľ",
+            "kupujúci",
+            "pirkėjas",
+            "gavėjas",
+            "užsakovas",
+            "pircējs",
+            "saņēmējs",
+            "maksātājs",
+            "ostja",
+            "tellija",
+            "maksja",
+            "ostaja",
+            "asiakas",
+            "laskutusosoite",
+            "tilaaja",
+            "köpare",
+            "kund",
+            "fakturaadress",
+            "køber",
+            "faktureringsadresse",
+            "vevő",
+            "megrendelő",
+            "vásárló",
+            "cumpărător",
+            "beneficiar",
+        ],
+    ),
+    (
+        K::Consignee,
+        &[
+            "afleveradres",
+            "leveradres",
+            "destinazione merce",
+            "luogo di consegna",
+            "dirección de entrega",
+            "lugar de entrega",
+            "local de entrega",
+            "morada de entrega",
+            "dodací adresa",
+            "místo dodání",
+            "dodacia adresa",
+            "miesto dodania",
+            "pristatymo adresas",
+            "piegādes adrese",
+            "tarneaadress",
+            "toimitusosoite",
+            "leveransadress",
+            "leveringsadresse",
+            "szállítási cím",
+            "adresa de livrare",
+            "loc de livrare",
+        ],
+    ),
+    (
+        K::Name,
+        &[
+            "naam",
+            "bedrijfsnaam",
+            "ragione sociale",
+            "denominazione",
+            "razón social",
+            "denominação social",
+            "obchodní jméno",
+            "obchodné meno",
+            "nosaukums",
+            "nimi",
+            "namn",
+            "navn",
+            "cégnév",
+            "denumire",
+        ],
+    ),
+    (
+        K::Address,
+        &[
+            "indirizzo",
+            "dirección",
+            "morada",
+            "endereço",
+            "adresa",
+            "adresas",
+            "adrese",
+            "aadress",
+            "osoite",
+            "adress",
+            "cím",
+            "sídlo",
+        ],
+    ),
+    (
+        K::VatId,
+        &[
+            "btw nummer",
+            "btw nr",
+            "btw id",
+            "btw identificatienummer",
+            "btw no",
+            "partita iva",
+            "p iva",
+            "piva",
+            "nif iva",
+            "número de iva",
+            "ič dph",
+            "pvm mokėtojo kodas",
+            "pvm kodas",
+            "pvn reģ nr",
+            "pvn maksātāja nr",
+            "pvn numurs",
+            "pvn reģistrācijas nr",
+            "kmkr",
+            "kmkr nr",
+            "km reg nr",
+            "alv nro",
+            "alv numero",
+            "alv tunnus",
+            "momsreg nr",
+            "momsregistreringsnummer",
+            "moms nr",
+            "momsnummer",
+            "közösségi adószám",
+            "cod tva",
+            "cod de tva",
+        ],
+    ),
+    (
+        K::TaxId,
+        &[
+            "codice fiscale",
+            "cod fisc",
+            "nif",
+            "cif",
+            "nipc",
+            "contribuinte",
+            "n contribuinte",
+            "no contribuinte",
+            "dič",
+            "adószám",
+            "cod fiscal",
+            "cui",
+            "c u i",
+            "cod unic de înregistrare",
+        ],
+    ),
+    (
+        K::RegNo,
+        &[
+            "kvk",
+            "kvk nummer",
+            "kvk nr",
+            "ič",
+            "ičo",
+            "įmonės kodas",
+            "juridinio asmens kodas",
+            "reģ nr",
+            "reģistrācijas nr",
+            "vienotais reģistrācijas nr",
+            "registrikood",
+            "reg kood",
+            "y tunnus",
+            "ytunnus",
+            "org nr",
+            "organisationsnummer",
+            "cvr",
+            "cvr nr",
+            "cégjegyzékszám",
+            "nr reg com",
+            "nr ord reg com",
+            "reg com",
+        ],
+    ),
+    (
+        K::Bank,
+        &[
+            "banca", "banco", "banka", "bankas", "pank", "pankki", "bancă",
+        ],
+    ),
+    (
+        K::Account,
+        &[
+            "rekeningnummer",
+            "rekening",
+            "conto corrente",
+            "número de cuenta",
+            "cuenta",
+            "conta",
+            "číslo účtu",
+            "účet",
+            "atsiskaitomoji sąskaita",
+            "konts",
+            "arveldusarve",
+            "tilinumero",
+            "bankgiro",
+            "plusgiro",
+            "kontonummer",
+            "számlaszám",
+            "bankszámlaszám",
+            "bankszámla",
+            "cont",
+            "cont bancar",
+        ],
+    ),
+    (
+        K::Phone,
+        &[
+            "telefoon",
+            "telefono",
+            "teléfono",
+            "telefone",
+            "puhelin",
+            "puh",
+            "tlf",
+            "tālrunis",
+            "tālr",
+        ],
+    ),
+    (
+        K::Email,
+        &[
+            "correo",
+            "correo electrónico",
+            "sähköposti",
+            "e pasts",
+            "e post",
+        ],
+    ),
+    (
+        K::Contract,
+        &[
+            "contratto",
+            "contrato",
+            "smlouva",
+            "zmluva",
+            "sutartis",
+            "līgums",
+            "leping",
+            "sopimus",
+            "avtal",
+            "kontrakt",
+            "szerződés",
+        ],
+    ),
+    (
+        K::Order,
+        &[
+            "bestelling",
+            "ordine",
+            "pedido",
+            "encomenda",
+            "objednávka",
+            "užsakymas",
+            "pasūtījums",
+            "tellimus",
+            "tilaus",
+            "beställning",
+            "ordre",
+            "bestilling",
+            "megrendelés",
+            "comanda",
+        ],
+    ),
+    (
+        K::Version,
+        &[
+            "versie", "versione", "versão", "verze", "verzia", "versija", "versioon", "versio",
+            "verzió", "versiune",
+        ],
+    ),
+    (
+        K::Period,
+        &[
+            "periode",
+            "periodo",
+            "período",
+            "období",
+            "obdobie",
+            "laikotarpis",
+            "periods",
+            "periood",
+            "laskutuskausi",
+            "időszak",
+            "perioada",
+        ],
+    ),
+    (
+        K::PaymentTerms,
+        &[
+            "betalingsvoorwaarden",
+            "betaaltermijn",
+            "condizioni di pagamento",
+            "modalità di pagamento",
+            "forma de pago",
+            "condiciones de pago",
+            "forma de pagamento",
+            "condições de pagamento",
+            "způsob platby",
+            "forma úhrady",
+            "spôsob platby",
+            "spôsob úhrady",
+            "mokėjimo būdas",
+            "apmaksas veids",
+            "makseviis",
+            "maksuehdot",
+            "betalningsvillkor",
+            "betalingsbetingelser",
+            "fizetési mód",
+            "fizetés módja",
+            "modalitate de plată",
+        ],
+    ),
+    (
+        K::Currency,
+        &[
+            "tipo de cambio",
+            "valuta",
+            "moneda",
+            "moeda",
+            "měna",
+            "mena",
+            "valiuta",
+            "valuuta",
+            "valuutta",
+            "valută",
+            "pénznem",
+        ],
+    ),
+    (
+        K::Count,
+        &[
+            "aantal artikelen",
+            "numero articoli",
+            "počet položek",
+            "počet položiek",
+            "artiklite arv",
+            "antal artiklar",
+            "antal varer",
+        ],
+    ),
+    (
+        K::ColDesc,
+        &[
+            "omschrijving",
+            "beschrijving",
+            "descrizione",
+            "descripción",
+            "concepto",
+            "descrição",
+            "designação",
+            "popis",
+            "označení",
+            "položka",
+            "pavadinimas",
+            "aprašymas",
+            "nosaukums",
+            "kirjeldus",
+            "nimetus",
+            "kuvaus",
+            "tuote",
+            "beskrivning",
+            "benämning",
+            "beskrivelse",
+            "varenavn",
+            "megnevezés",
+            "termék",
+            "denumire",
+            "denumirea produselor sau a serviciilor",
+        ],
+    ),
+    (
+        K::ColSku,
+        &[
+            "codice",
+            "código",
+            "kód",
+            "kodas",
+            "kods",
+            "kood",
+            "koodi",
+            "cikkszám",
+            "cod",
+            "tuotenumero",
+            "artikelnr",
+        ],
+    ),
+    (
+        K::ColQty,
+        &[
+            "aantal",
+            "hoeveelheid",
+            "quantità",
+            "qtà",
+            "qta",
+            "cantidad",
+            "cant",
+            "quantidade",
+            "qtd",
+            "množství",
+            "počet",
+            "množstvo",
+            "kiekis",
+            "daudzums",
+            "kogus",
+            "määrä",
+            "kpl",
+            "antal",
+            "mennyiség",
+            "menny",
+            "cantitate",
+        ],
+    ),
+    (
+        K::ColUnit,
+        &[
+            "eenheid",
+            "unità",
+            "unidad",
+            "unidade",
+            "jednotka",
+            "mj",
+            "vienetas",
+            "mato vnt",
+            "mērv",
+            "mērvienība",
+            "ühik",
+            "yksikkö",
+            "enhet",
+            "enhed",
+            "mértékegység",
+            "um",
+            "u m",
+        ],
+    ),
+    (
+        K::ColUnitPrice,
+        &[
+            "prijs",
+            "eenheidsprijs",
+            "stukprijs",
+            "prezzo",
+            "prezzo unitario",
+            "precio",
+            "precio unitario",
+            "preço",
+            "preço unitário",
+            "jednotková cena",
+            "cena za mj",
+            "cena za jednotku",
+            "kaina",
+            "vieneto kaina",
+            "vienības cena",
+            "hind",
+            "ühiku hind",
+            "hinta",
+            "yksikköhinta",
+            "a hinta",
+            "pris",
+            "á pris",
+            "a pris",
+            "enhedspris",
+            "egységár",
+            "nettó egységár",
+            "preț",
+            "preț unitar",
+        ],
+    ),
+    (
+        K::ColVatRate,
+        &[
+            "btw",
+            "btw %",
+            "iva",
+            "iva %",
+            "aliquota iva",
+            "aliquota",
+            "tipo iva",
+            "% iva",
+            "taxa iva",
+            "dph",
+            "dph %",
+            "sazba dph",
+            "sadzba dph",
+            "pvm",
+            "pvm %",
+            "pvm tarifas",
+            "pvn",
+            "pvn %",
+            "pvn likme",
+            "km %",
+            "käibemaksu määr",
+            "alv",
+            "alv %",
+            "moms",
+            "moms %",
+            "momssats",
+            "áfa",
+            "áfa %",
+            "áfakulcs",
+            "áfa kulcs",
+            "cota tva",
+            "cota",
+        ],
+    ),
+    (
+        K::ColVatAmount,
+        &[
+            "btw bedrag",
+            "importo iva",
+            "cuota iva",
+            "valor iva",
+            "částka dph",
+            "výše dph",
+            "suma dph",
+            "pvm suma",
+            "pvn summa",
+            "käibemaksu summa",
+            "km summa",
+            "alv määrä",
+            "momsbelopp",
+            "momsbeløb",
+            "áfa összeg",
+            "áfa érték",
+            "valoare tva",
+            "valoarea tva",
+        ],
+    ),
+    (
+        K::ColAmount,
+        &[
+            "bedrag",
+            "totaal",
+            "importo",
+            "totale",
+            "importe",
+            "valor",
+            "montante",
+            "částka",
+            "celkem",
+            "cena celkem",
+            "suma",
+            "spolu",
+            "summa",
+            "hind kokku",
+            "yhteensä",
+            "belopp",
+            "beløb",
+            "érték",
+            "nettó érték",
+            "összeg",
+            "valoare",
+            "valoare fără tva",
+        ],
+    ),
+    (
+        K::ColAmountGross,
+        &[
+            "bruttó",
+            "bruttó érték",
+            "totale ivato",
+            "total con iva",
+            "valor com iva",
+            "celkem s dph",
+            "spolu s dph",
+            "suma su pvm",
+            "summa ar pvn",
+        ],
+    ),
+];
+
 /// A normalised word of a text with its byte range in that text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NormWord {
@@ -1494,12 +3137,76 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
     out
 }
 
+/// Folds Latin diacritics to their base letters (`á` → `a`, `ł` → `l`, `ß` → `ss`, `º` → `o`),
+/// leaving every other character (Cyrillic included) as it is. Labels and month names are
+/// compared folded: OCR and hurried typing drop accents, and `Nº`, `N°` and `No` are one word.
+pub fn fold_diacritics(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.is_ascii() {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match fold_char(c) {
+            Some(f) => out.push_str(f),
+            None => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn fold_char(c: char) -> Option<&'static str> {
+    Some(match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' | 'ª' => "a",
+        'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' | 'Ā' | 'Ă' | 'Ą' => "A",
+        'ç' | 'ć' | 'č' => "c",
+        'Ç' | 'Ć' | 'Č' => "C",
+        'ď' | 'đ' => "d",
+        'Ď' | 'Đ' => "D",
+        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' => "e",
+        'È' | 'É' | 'Ê' | 'Ë' | 'Ē' | 'Ė' | 'Ę' | 'Ě' => "E",
+        'ģ' | 'ğ' => "g",
+        'Ģ' | 'Ğ' => "G",
+        'ì' | 'í' | 'î' | 'ï' | 'ī' | 'į' | 'ı' => "i",
+        'Ì' | 'Í' | 'Î' | 'Ï' | 'Ī' | 'Į' | 'İ' => "I",
+        'ķ' => "k",
+        'Ķ' => "K",
+        'ĺ' | 'ľ' | 'ł' | 'ļ' => "l",
+        'Ĺ' | 'Ľ' | 'Ł' | 'Ļ' => "L",
+        'ñ' | 'ń' | 'ň' | 'ņ' => "n",
+        'Ñ' | 'Ń' | 'Ň' | 'Ņ' => "N",
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ő' | 'ø' | 'ō' | 'º' => "o",
+        'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ő' | 'Ø' | 'Ō' => "O",
+        'ŕ' | 'ř' => "r",
+        'Ŕ' | 'Ř' => "R",
+        'ś' | 'š' | 'ş' | 'ș' => "s",
+        'Ś' | 'Š' | 'Ş' | 'Ș' => "S",
+        'ť' | 'ţ' | 'ț' => "t",
+        'Ť' | 'Ţ' | 'Ț' => "T",
+        'ù' | 'ú' | 'û' | 'ü' | 'ů' | 'ű' | 'ū' | 'ų' => "u",
+        'Ù' | 'Ú' | 'Û' | 'Ü' | 'Ů' | 'Ű' | 'Ū' | 'Ų' => "U",
+        'ý' | 'ÿ' => "y",
+        'Ý' | 'Ÿ' => "Y",
+        'ź' | 'ż' | 'ž' => "z",
+        'Ź' | 'Ż' | 'Ž' => "Z",
+        'ß' => "ss",
+        'æ' => "ae",
+        'Æ' => "AE",
+        'œ' => "oe",
+        'Œ' => "OE",
+        'þ' => "th",
+        'ð' => "d",
+        _ => return None,
+    })
+}
+
 struct Phrase {
     key: LabelKey,
     words: Vec<String>,
     /// Character count of each word.
     word_chars: Vec<usize>,
     chars: usize,
+    /// Words at least this long tolerate one OCR edit.
+    fuzzy_min: usize,
 }
 
 /// Phrases with lookup by first word: exact first words in a map, and (for the OCR tolerance of
@@ -1509,13 +3216,23 @@ struct PhraseIndex {
     phrases: Vec<Phrase>,
     by_first: HashMap<String, Vec<usize>>,
     fuzzy_by_len: HashMap<usize, Vec<usize>>,
+    /// Every word of every phrase: a text word that is one of them is no misspelling of
+    /// another (`käibemaksuga`, with VAT, is not `käibemaksuta`, without).
+    known: std::collections::HashSet<String>,
 }
 
 static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
     let mut phrases = Vec::new();
-    for (key, list) in VOCAB {
+    let tiers = [(VOCAB, FUZZY_MIN_CHARS), (VOCAB_EU, FUZZY_MIN_CHARS_EU)];
+    for (key, list, fuzzy_min) in tiers
+        .iter()
+        .flat_map(|&(v, f)| v.iter().map(move |(k, l)| (k, l, f)))
+    {
         for p in *list {
-            let words: Vec<String> = norm_words(p).into_iter().map(|w| w.text).collect();
+            let words: Vec<String> = norm_words(p)
+                .into_iter()
+                .map(|w| fold_diacritics(&w.text).into_owned())
+                .collect();
             if words.is_empty() {
                 continue;
             }
@@ -1526,6 +3243,7 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
                 words,
                 word_chars,
                 chars,
+                fuzzy_min,
             });
         }
     }
@@ -1533,19 +3251,29 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
     let mut fuzzy_by_len: HashMap<usize, Vec<usize>> = HashMap::new();
     for (i, p) in phrases.iter().enumerate() {
         by_first.entry(p.words[0].clone()).or_default().push(i);
-        if p.word_chars[0] >= FUZZY_MIN_CHARS {
+        if p.word_chars[0] >= p.fuzzy_min {
             fuzzy_by_len.entry(p.word_chars[0]).or_default().push(i);
         }
     }
+    let known = phrases
+        .iter()
+        .flat_map(|p| p.words.iter().cloned())
+        .collect();
     PhraseIndex {
         phrases,
         by_first,
         fuzzy_by_len,
+        known,
     }
 });
 
 /// Words at least this long tolerate one OCR edit.
 const FUZZY_MIN_CHARS: usize = 7;
+
+/// The same for [`VOCAB_EU`]: its many 7- and 8-letter words are one edit away from everyday
+/// words of other languages (`contant` / `contact`, `kundenr` / `Kunden`), so only longer ones
+/// tolerate an edit; accents dropped by OCR are handled by folding.
+const FUZZY_MIN_CHARS_EU: usize = 9;
 
 /// A label found in a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -1583,9 +3311,15 @@ fn within_one_edit(a: &str, b: &str) -> bool {
     ra.chars().nth(1).is_none() && rb.chars().nth(1).is_none()
 }
 
-fn word_matches(text: &str, text_chars: usize, phrase: &str, phrase_chars: usize) -> bool {
+fn word_matches(
+    text: &str,
+    text_chars: usize,
+    phrase: &str,
+    phrase_chars: usize,
+    fuzzy_min: usize,
+) -> bool {
     text == phrase
-        || (phrase_chars >= FUZZY_MIN_CHARS
+        || (phrase_chars >= fuzzy_min
             && text_chars.abs_diff(phrase_chars) <= 1
             && within_one_edit(text, phrase))
 }
@@ -1602,9 +3336,24 @@ pub fn find_labels(text: &str) -> Vec<LabelHit> {
 
 /// Like [`find_labels`], with only the phrases of keys accepted by `keep`.
 pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<LabelHit> {
-    let words = norm_words(text);
-    let word_chars: Vec<usize> = words.iter().map(|w| w.text.chars().count()).collect();
+    let mut words = norm_words(text);
+    for w in &mut words {
+        if let std::borrow::Cow::Owned(f) = fold_diacritics(&w.text) {
+            w.text = f;
+        }
+    }
     let index = &*PHRASES;
+    // Character counts, 0 for words of the vocabulary (they match exactly or not at all).
+    let word_chars: Vec<usize> = words
+        .iter()
+        .map(|w| {
+            if index.known.contains(&w.text) {
+                0
+            } else {
+                w.text.chars().count()
+            }
+        })
+        .collect();
     let mut out = Vec::new();
     let mut candidates: Vec<usize> = Vec::new();
     let mut i = 0;
@@ -1642,6 +3391,7 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
                     word_chars[i + k],
                     &p.words[k],
                     p.word_chars[k],
+                    p.fuzzy_min,
                 )
             });
             if !ok {
@@ -1687,6 +3437,25 @@ const INCLUSIVE: &[&str] = &[
     "brutto",
     "gross",
     "includes",
+    // Further languages (folded): incl. / with VAT.
+    "inclusief",
+    "compreso",
+    "compresa",
+    "inclusa",
+    "incluso",
+    "incluido",
+    "incluida",
+    "com",
+    "con",
+    "vc",
+    "vcetne",
+    "vratane",
+    "su",
+    "ar",
+    "koos",
+    "sis",
+    "med",
+    "cu",
 ];
 const EXCLUSIVE: &[&str] = &[
     "excluding",
@@ -1699,16 +3468,68 @@ const EXCLUSIVE: &[&str] = &[
     "netto",
     "net",
     "without",
+    // Further languages (folded): excl. / without VAT.
+    "exclusief",
+    "zonder",
+    "senza",
+    "esclusa",
+    "sin",
+    "sem",
+    "bez",
+    "be",
+    "ilma",
+    "ilman",
+    "utan",
+    "uden",
+    "ekskl",
+    "fara",
 ];
 
 /// `Total sales (inclusive of GST)` is a gross total even where `total sales` alone reads as
 /// net; `Total (excl. VAT)` is net.
 fn apply_modifiers(text: &str, hits: &mut Vec<LabelHit>) {
     const ABSORB: &[&str] = &[
-        "of", "gst", "sst", "vat", "tax", "taxes", "mwst", "ust", "tva", "ндс", "пдв", "rm", "eur",
+        "of",
+        "gst",
+        "sst",
+        "vat",
+        "tax",
+        "taxes",
+        "mwst",
+        "ust",
+        "tva",
+        "ндс",
+        "пдв",
+        "rm",
+        "eur",
         "%",
+        "btw",
+        "iva",
+        "dph",
+        "pvm",
+        "pvn",
+        "alv",
+        "moms",
+        "afa",
+        "km",
+        "kaibemaksuga",
+        "kaibemaksuta",
+        "kc",
+        "czk",
+        "huf",
+        "ft",
+        "ron",
+        "lei",
+        "pln",
+        "sek",
+        "dkk",
     ];
-    let words = norm_words(text);
+    let mut words = norm_words(text);
+    for w in &mut words {
+        if let std::borrow::Cow::Owned(f) = fold_diacritics(&w.text) {
+            w.text = f;
+        }
+    }
     let mut drop_from: Vec<(usize, usize)> = Vec::new();
     for h in hits.iter_mut() {
         if !matches!(h.key, LabelKey::Total | LabelKey::Net) {
@@ -1841,6 +3662,160 @@ mod tests {
         }
         assert!(LabelKey::ColQty.is_column());
         assert!(!LabelKey::Total.is_column());
+    }
+
+    #[test]
+    fn european_vocabulary() {
+        // (language, printed label, key it announces): real wording of invoices, receipts,
+        // acts and delivery notes, with and without diacritics.
+        let cases: &[(&str, &str, LabelKey)] = &[
+            ("nl", "Factuurnummer: 2024-001", K::Number),
+            ("nl", "Factuurdatum", K::Date),
+            ("nl", "Vervaldatum", K::DueDate),
+            ("nl", "Totaal excl. btw", K::Net),
+            ("nl", "BTW 21%", K::Vat),
+            ("nl", "Te betalen", K::Payable),
+            ("nl", "BTW-nummer NL123456789B01", K::VatId),
+            ("it", "Fattura n. 12/2024", K::Number),
+            ("it", "Imponibile", K::Net),
+            ("it", "IVA 22%", K::Vat),
+            ("it", "Totale documento", K::Total),
+            ("it", "P.IVA 01234567890", K::VatId),
+            ("it", "di cui IVA 1,23", K::Vat),
+            ("es", "Nº Factura: A-123", K::Number),
+            ("es", "Fecha de emisión", K::Date),
+            ("es", "Base imponible", K::Net),
+            ("es", "Total a pagar", K::Payable),
+            ("es", "Total sin IVA", K::Net),
+            ("pt", "Fatura nº FT 2024/15", K::Number),
+            ("pt", "Data de emissão", K::Date),
+            ("pt", "Data de vencimento", K::DueDate),
+            ("pt", "Total com IVA", K::Total),
+            ("cs", "Číslo faktury", K::Number),
+            ("cs", "Cislo faktury", K::Number),
+            ("cs", "Datum vystavení", K::Date),
+            ("cs", "Datum splatnosti", K::DueDate),
+            ("cs", "Základ daně", K::Net),
+            ("cs", "Celkem k úhradě", K::Payable),
+            ("cs", "DIČ: CZ12345678", K::TaxId),
+            ("sk", "Faktúra č. 2024001", K::Number),
+            ("sk", "Dátum vyhotovenia", K::Date),
+            ("sk", "Spolu s DPH", K::Total),
+            ("sk", "IČ DPH SK2020123456", K::VatId),
+            ("lt", "Sąskaitos faktūros Nr.", K::Number),
+            ("lt", "Suma be PVM", K::Net),
+            ("lt", "PVM suma", K::Vat),
+            ("lt", "Iš viso su PVM", K::Total),
+            ("lv", "Rēķina Nr.", K::Number),
+            ("lv", "Summa apmaksai", K::Payable),
+            ("lv", "PVN 21%", K::Vat),
+            ("et", "Arve nr", K::Number),
+            ("et", "Kuupäev", K::Date),
+            ("et", "Maksetähtaeg", K::DueDate),
+            ("et", "Summa käibemaksuta", K::Net),
+            ("et", "Käibemaks 22%", K::Vat),
+            ("fi", "Laskun numero", K::Number),
+            ("fi", "Eräpäivä", K::DueDate),
+            ("fi", "Erapaiva", K::DueDate),
+            ("fi", "ALV 24%", K::Vat),
+            ("fi", "Yhteensä", K::Total),
+            ("fi", "Viitenumero", K::CustomerNumber),
+            ("sv", "Fakturanummer", K::Number),
+            ("sv", "Förfallodatum", K::DueDate),
+            ("sv", "Moms 25%", K::Vat),
+            ("sv", "Att betala", K::Payable),
+            ("da", "Fakturadato", K::Date),
+            ("da", "Moms i alt", K::Vat),
+            ("da", "I alt", K::Total),
+            ("da", "CVR-nr. 12345678", K::RegNo),
+            ("hu", "Számla sorszáma", K::Number),
+            ("hu", "Kelt", K::Date),
+            ("hu", "Teljesítés dátuma", K::DeliveryDate),
+            ("hu", "Nettó", K::Net),
+            ("hu", "ÁFA", K::Vat),
+            ("hu", "Bruttó", K::Total),
+            ("hu", "Fizetendő", K::Payable),
+            ("hu", "Bankszámlaszám", K::Account),
+            ("ro", "Factura seria", K::Number),
+            ("ro", "Data emiterii", K::Date),
+            ("ro", "Total de plată", K::Payable),
+            ("ro", "Total de plata", K::Payable),
+            ("ro", "TVA", K::Vat),
+            ("ro", "Furnizor", K::Seller),
+            ("ro", "Cumpărător", K::Buyer),
+        ];
+        for &(lang, text, want) in cases {
+            let k = keys(text);
+            assert!(k.first() == Some(&want), "{lang}: {text} -> {k:?}");
+        }
+        // Modifiers in other languages turn a total into a net total and back.
+        assert_eq!(keys("Totaal excl BTW 100,00")[0], K::Net);
+        assert_eq!(keys("Totale senza IVA 100,00")[0], K::Net);
+        assert_eq!(keys("Kopā bez PVN 100,00")[0], K::Net);
+        assert_eq!(keys("Totalt inkl. moms 125,00")[0], K::Total);
+        // Payment references and bank accounts are not document numbers.
+        assert!(!keys("Variabilní symbol 2024001").contains(&K::Number));
+        assert!(!keys("Számlaszám: 11773016-11111018").contains(&K::Number));
+        // `Tipo de cambio` is an exchange rate, not change given back.
+        assert!(!keys("Tipo de cambio 1,0823").contains(&K::Change));
+        // Everyday words one edit away from a new label are not that label; a label word is
+        // no misspelling of another.
+        assert!(!keys("Sales Contact").contains(&K::Cash));
+        assert!(keys("Kunden AG Mitte").is_empty());
+        assert!(!keys("Summa käibemaksuga").contains(&K::Net));
+        assert!(keys("Rechnungsnumer 12").contains(&K::Number));
+    }
+
+    #[test]
+    fn folds_latin_diacritics_only() {
+        assert_eq!(fold_diacritics("Číslo účtu"), "Cislo uctu");
+        assert_eq!(fold_diacritics("Straße"), "Strasse");
+        assert_eq!(fold_diacritics("Nº"), "No");
+        assert_eq!(fold_diacritics("Счёт й"), "Счёт й");
+        assert!(matches!(
+            fold_diacritics("abc"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        // Accented and unaccented wording match alike, old vocabularies included.
+        assert!(keys("Fallig am").contains(&K::DueDate));
+        assert!(keys("Numero de facture").contains(&K::Number));
+    }
+
+    #[test]
+    fn phrases_mean_one_thing() {
+        // A phrase (folded) announces one key, apart from table column headers and a few
+        // deliberate pairs of the original vocabulary (e.g. `total due`: total and payable).
+        let mut by_phrase: HashMap<Vec<String>, Vec<LabelKey>> = HashMap::new();
+        for p in &PHRASES.phrases {
+            if !p.key.is_column() {
+                let e = by_phrase.entry(p.words.clone()).or_default();
+                if !e.contains(&p.key) {
+                    e.push(p.key);
+                }
+            }
+        }
+        let mut clashes: Vec<String> = by_phrase
+            .into_iter()
+            .filter(|(_, k)| k.len() > 1)
+            .map(|(w, _)| w.join(" "))
+            .collect();
+        clashes.sort();
+        assert_eq!(
+            clashes,
+            [
+                "auftragsnummer",
+                "bestellnummer",
+                "bestellung",
+                "from",
+                "ihre bestellung",
+                "leistungszeitraum",
+                "order number",
+                "total due",
+                "zahlungsziel",
+                "номер рахунку",
+                "рахунок no",
+            ]
+        );
     }
 
     #[test]
