@@ -1,7 +1,9 @@
 //! Document type and structure type.
 //!
 //! # Document type
-//! Keyword evidence in six languages (en, de, fr, pl, uk, ru), weighted by where it is printed:
+//! Keyword evidence in twenty languages (en, de, fr, pl, uk, ru, nl, it, es, pt, cs, sk, lt, lv,
+//! et, fi, sv, da, hu, ro; text lower-cased with Latin diacritics folded), weighted by where it
+//! is printed:
 //! a match in a title-like line (first page, near the top, short or printed larger than the
 //! median line) counts most, a line near the top of the first page less, any other line little
 //! (body mentions add up to at most [`BODY_CAP`] per type). Where phrases overlap, the longest
@@ -257,10 +259,52 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
             None,
         ),
         (Receipt, r"чек", 1.0, TitleOnly),
+        // Further European languages (nl, it, es, pt, cs, sk, lt, lv, et, fi, sv, da, hu, ro),
+        // on text with Latin diacritics folded (`faktúra` reads `faktura`).
+        (
+            Invoice,
+            r"factuur|btw[- ]factuur|fattura|fattura elettronica|fattura accompagnatoria|factura|factura fiscala|fatura|fatura[- ]recibo",
+            1.0,
+            None,
+        ),
+        (
+            Invoice,
+            r"danovy doklad|faktura[- ]+danovy doklad|(?:pvm )?saskaita[- ]faktura|rekins|rekins[- ]pavadzime|arve|lasku|szamla|szamla sorszama",
+            1.0,
+            None,
+        ),
+        (
+            CreditNote,
+            r"creditnota|creditfactuur|nota di credito|nota credito|factura rectificativa|nota de credito|dobropis|opravny danovy doklad|opravna faktura|kreditine (?:pvm )?saskaita[- ]faktura|kreditrekins|kreeditarve|hyvityslasku|kreditfaktura|kreditnota|jovairo szamla|helyesbito szamla|sztorno szamla|factura storno|factura de stornare|nota de credit",
+            1.3,
+            None,
+        ),
+        (CreditNote, r"abono", 1.3, TitleOnly),
+        (
+            Act,
+            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|afleveringsprotokol|teljesitesi igazolas|atadas[- ]atveteli jegyzokonyv|proces[- ]verbal de (?:receptie|predare[- ]primire)",
+            1.4,
+            None,
+        ),
+        (Act, r"aktas|akts|akt", 1.0, TitleOnly),
+        (
+            Waybill,
+            r"pakbon|afleverbon|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|veoseleht|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie",
+            1.2,
+            None,
+        ),
+        (Waybill, r"ddt", 1.0, TitleOnly),
+        (
+            Receipt,
+            r"kassabon|kassaticket|betaalbewijs|scontrino|scontrino fiscale|documento commerciale|ricevuta(?: fiscale)?|factura simplificada|fatura simplificada|recibo|talao|uctenka|pokladni doklad|pokladnicny doklad|kasos cekis|kvitas|kases ceks|kvits|kassatsekk|kviitung|kassakuitti|kuitti|kassakvitto|kvitto|kvittering|nyugta|bon fiscal|chitanta",
+            1.2,
+            None,
+        ),
+        (Receipt, r"tsekk|cekis|ceks|blokk", 1.0, TitleOnly),
         // Contract.
         (
             Contract,
-            r"contract|agreement|[a-zäöüß]*vertrag|contrat|umowa|договір|договор|контракт",
+            r"contract|agreement|[a-zäöüß]*vertrag|contrat|umowa|договір|договор|контракт|contratto|contrato|smlouva|zmluva|sutartis|ligums|leping|sopimus|avtal|kontrakt|szerzodes",
             1.3,
             TitleOnly,
         ),
@@ -284,7 +328,7 @@ static COMPILED: LazyLock<Vec<Rule>> = LazyLock::new(|| {
 /// Words of cash payment (receipt evidence).
 static CASH_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:cash|change|tendered|rounding|cashier|thank you|come again|tunai|baki|r[uü]ckgeld|gegeben|bar|esp[eè]ces|rendu|monnaie|merci de votre visite|reszta|got[oó]wka|kasjer|решта|готівка|здача|сдача|наличные|кассир|касир|дякуємо за покупку|спасибо за покупку)\b",
+        r"\b(?:cash|change|tendered|rounding|cashier|thank you|come again|tunai|baki|r[uü]ckgeld|gegeben|bar|esp[eè]ces|rendu|monnaie|merci de votre visite|reszta|got[oó]wka|kasjer|решта|готівка|здача|сдача|наличные|кассир|касир|дякуємо за покупку|спасибо за покупку|contant|wisselgeld|contanti|resto|efectivo|dinheiro|troco|hotovost|hotove|vraceno|grynieji|graza|skaidra nauda|atlikums|sularaha|tagastus|kateinen|vaihtoraha|kontant|vaxel|byttepenge|keszpenz|visszajaro|numerar|bedankt|grazie|gracias|obrigado|dekujeme|dakujeme|aciu|paldies|aitah|kiitos|tack for|tak for|koszonjuk|multumim)\b",
     )
     .ok()
 });
@@ -297,7 +341,8 @@ static TIME_OF_DAY: LazyLock<Option<Regex>> =
 static GST_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\b(?:gst|sst)\b").ok());
 
 fn normalise(text: &str) -> String {
-    text.to_lowercase().replace('ё', "е").replace('’', "'")
+    let lower = text.to_lowercase().replace('ё', "е").replace('’', "'");
+    crate::candidates::labels::fold_diacritics(&lower).into_owned()
 }
 
 /// How much a line's mentions weigh, and whether it is title-like.
@@ -676,6 +721,64 @@ mod tests {
             ("Dienstleistungsvertrag", Contract),
             ("Vertrag über Lieferung", Contract),
             ("Service Agreement", Contract),
+        ];
+        for &(title, want) in cases {
+            assert_eq!(code(&titled(title, &[])), want, "{title}");
+        }
+    }
+
+    #[test]
+    fn titles_in_further_languages() {
+        use DocumentType::*;
+        let cases: &[(&str, DocumentType)] = &[
+            ("FACTUUR", Invoice),
+            ("Creditnota 2024-12", CreditNote),
+            ("Kassabon", Receipt),
+            ("Pakbon 778", Waybill),
+            ("Fattura n. 12/2024", Invoice),
+            ("Nota di credito n. 3", CreditNote),
+            ("Scontrino fiscale", Receipt),
+            ("Documento di trasporto n. 9", Waybill),
+            ("Verbale di collaudo", Act),
+            ("Factura nº A-123", Invoice),
+            ("Factura rectificativa R-1", CreditNote),
+            ("Factura simplificada", Receipt),
+            ("Albarán 55", Waybill),
+            ("Fatura FT 2024/15", Invoice),
+            ("Guia de remessa GR 1", Waybill),
+            ("Faktura - daňový doklad č. 2024001", Invoice),
+            ("Dobropis č. 5", CreditNote),
+            ("Dodací list č. 7", Waybill),
+            ("Předávací protokol", Act),
+            ("Faktúra č. 2024001", Invoice),
+            ("Pokladničný doklad", Receipt),
+            ("PVM sąskaita faktūra", Invoice),
+            ("Važtaraštis Nr. 4", Waybill),
+            ("Priėmimo-perdavimo aktas", Act),
+            ("Rēķins Nr. 15", Invoice),
+            ("Pavadzīme Nr. 15", Waybill),
+            ("Arve nr 12", Invoice),
+            ("Kreeditarve nr 3", CreditNote),
+            ("Saateleht nr 4", Waybill),
+            ("Lasku 1234", Invoice),
+            ("Hyvityslasku 12", CreditNote),
+            ("Kuitti", Receipt),
+            ("Faktura 2024-77", Invoice),
+            ("Kreditfaktura 3", CreditNote),
+            ("Följesedel 8", Waybill),
+            ("Kvittering", Receipt),
+            ("Følgeseddel 8", Waybill),
+            ("Számla", Invoice),
+            ("Jóváíró számla", CreditNote),
+            ("Nyugta", Receipt),
+            ("Szállítólevél", Waybill),
+            ("Teljesítési igazolás", Act),
+            ("Factură seria ABC nr. 123", Invoice),
+            ("Factură storno", CreditNote),
+            ("Bon fiscal", Receipt),
+            ("Aviz de însoțire a mărfii", Waybill),
+            ("Proces-verbal de recepție", Act),
+            ("Contratto di fornitura", Contract),
         ];
         for &(title, want) in cases {
             assert_eq!(code(&titled(title, &[])), want, "{title}");
