@@ -79,7 +79,7 @@ REAL_SETS = [("zugferd", "zugferd", []), ("sroie", "sroie", ["--boxes"]), ("sroi
 # ->85.1 at 0.3, ->89.2 at 0; held-out-style synthetic VAT 94.0->95.7 / 94.7 / 86.0).
 # `--no-synthetic-training` leaves them out (the held-out synthetic set is always evaluated).
 SYNTH_WEIGHT = 0.3
-SYNTH_SET = ("synth", "synth", [])
+SYNTH_SET: tuple[str, str, list[str]] = ("synth", "synth", [])
 # A labelled document's input and truth files, as `folio_bench::dataset::discover` finds them.
 TRUTH = ".truth.json"
 INPUT_SUFFIXES = [".boxes.txt"] + [f".{e}" for e in (
@@ -99,7 +99,7 @@ MODEL_MIN = 0.3
 KEY_FIELDS = ["number", "date", "seller_name", "total"]
 # The accuracy runs of the end-to-end cross-validation: (name, set, accuracy flags).
 E2E_RUNS = [("zugferd", "zugferd", ["--visual"]), ("sroie_boxes", "sroie", ["--boxes"])]
-E2E_IMAGES = ("sroie_images", "sroie", [])
+E2E_IMAGES: tuple[str, str, list[str]] = ("sroie_images", "sroie", [])
 
 
 def folder(data: pathlib.Path, ds: str) -> pathlib.Path:
@@ -556,8 +556,8 @@ def end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, 
     totals: dict = {name: {"rules": {}, "model": {}} for name, _, _ in runs}
     header: set[str] = set()
     run_time: dict = {name: 0.0 for name, _, _ in runs}
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = pathlib.Path(tmp)
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = pathlib.Path(tmp_name)
         for k in range(folds):
             tr = fold != k
             m = model(seed).fit(X[tr], y[tr], sample_weight=weight[tr])
