@@ -192,6 +192,63 @@ fn structural_triple(cands: &Candidates) -> Option<(usize, usize, usize)> {
     best.map(|b| b.1)
 }
 
+/// Net and VAT of a chosen total that no label announced: two amounts printed above the total
+/// (or on its line, outside table bodies) with `net + VAT = total`, the VAT between 1 % and 27 %
+/// of the net. A printed percentage that gives the VAT from the net to the cent, and nearness
+/// to the total's line, choose among several such pairs. Returns (net, VAT) candidates.
+fn structural_split(
+    cands: &Candidates,
+    total: &Scored,
+    table_lines: &[bool],
+) -> Option<(usize, usize)> {
+    let t_line = cands.items.get(total.1)?.span.line;
+    let amounts: Vec<(usize, Decimal, usize)> = cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            *i != total.1
+                && c.kind == CandidateKind::Amount
+                && c.decimals == 2
+                && c.scheme.is_none()
+                && c.span.line <= t_line
+                && !table_lines.get(c.span.line).copied().unwrap_or(false)
+        })
+        .filter_map(|(i, c)| dec(c).filter(|d| !d.is_zero()).map(|d| (i, d, c.span.line)))
+        .take(200)
+        .collect();
+    let rates: Vec<Decimal> = cands
+        .of(CandidateKind::Amount)
+        .filter(|c| c.scheme.as_deref() == Some("percent"))
+        .filter_map(dec)
+        .collect();
+    let mut best: Option<((bool, std::cmp::Reverse<usize>), (usize, usize))> = None;
+    for n in &amounts {
+        let v = total.2 - n.1;
+        if v.is_zero()
+            || v.is_sign_negative() != total.2.is_sign_negative()
+            || n.1.is_sign_negative() != total.2.is_sign_negative()
+        {
+            continue;
+        }
+        let rate = v.abs() / n.1.abs();
+        if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
+            continue;
+        }
+        for vc in amounts.iter().filter(|a| a.0 != n.0 && a.1 == v) {
+            let printed_rate = rates
+                .iter()
+                .any(|r| (n.1 * r / Decimal::ONE_HUNDRED).round_dp(2) == v);
+            let distance = t_line.abs_diff(n.2) + t_line.abs_diff(vc.2);
+            let key = (printed_rate, std::cmp::Reverse(distance));
+            if best.as_ref().is_none_or(|b| key > b.0) {
+                best = Some((key, (n.0, vc.0)));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
 /// Confidence of totals that only the printed arithmetic supports (no known label).
 const STRUCTURAL_CONFIDENCE: f32 = 0.35;
 
@@ -232,6 +289,24 @@ pub(super) fn totals(
         chosen.vat = pick(v).map(|(s, i, d)| (s, d, Some(i)));
         chosen.total = pick(t);
         chosen.consistent = chosen.net.is_some() && chosen.vat.is_some() && chosen.total.is_some();
+        structural = true;
+    }
+    // A total without the net and VAT that explain it: the amounts above it that do.
+    if !chosen.consistent
+        && (chosen.net.is_none() || chosen.vat.is_none())
+        && let Some(t) = chosen.total
+        && let Some((n, v)) = structural_split(cands, &t, &cands.table_lines(ctx.doc.lines.len()))
+    {
+        let pick = |i: usize| {
+            cands
+                .items
+                .get(i)
+                .and_then(dec)
+                .map(|d| (STRUCTURAL_CONFIDENCE, i, d))
+        };
+        chosen.net = pick(n);
+        chosen.vat = pick(v).map(|(s, i, d)| (s, d, Some(i)));
+        chosen.consistent = chosen.net.is_some() && chosen.vat.is_some();
         structural = true;
     }
     let Chosen {
@@ -445,6 +520,17 @@ mod tests {
             (val(n), val(v), val(t)),
             ("100.00".into(), "24.00".into(), "124.00".into())
         );
+        // A labelled total whose net and VAT carry unknown labels: the amounts above it.
+        let total = cands
+            .items
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.value == "124.00")
+            .map(|(i, c)| (0.9, i, dec(c).unwrap()))
+            .unwrap();
+        let lines = cands.table_lines(doc.lines.len());
+        let (n, v) = structural_split(&cands, &total, &lines).expect("split");
+        assert_eq!((val(n), val(v)), ("100.00".into(), "24.00".into()));
         // No triple: nothing is guessed.
         let doc = doc_from(&[
             ("Blorp 100.00", 300.0, 200.0),
