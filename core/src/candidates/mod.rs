@@ -413,7 +413,10 @@ fn extract_line(
                     .min()
                     .unwrap_or(text.len());
                 let rest = text[h.end..next_label].trim_matches([' ', ':', '.', '#']);
-                if rest.is_empty() && h.key != LabelKey::Title {
+                // A table's header row (`# | Description | Qty ...`) is no grid of labels: the
+                // value under its `#` is the first row's position.
+                let table_header = hits.iter().filter(|o| o.key.is_column()).count() >= 2;
+                if rest.is_empty() && h.key != LabelKey::Title && !table_header {
                     let (bb, _) = line.range_bbox(h.start, h.end)?;
                     let (l2, s, e) = value_below(doc, line, &bb)?;
                     let t = l2.text[s..e].trim_end_matches([',', ';']);
@@ -674,6 +677,17 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(n, ["86671-B"]);
+    }
+
+    #[test]
+    fn a_table_header_is_no_grid_of_labels() {
+        // `#` over the first row's position is no document number.
+        let d = doc_from(&[
+            ("# Description Qty Price Amount", 10.0, 10.0),
+            ("1 Consulting 2 100.00 200.00", 10.0, 24.0),
+        ]);
+        let c = extract(&d);
+        assert_eq!(c.of(CandidateKind::DocNumber).count(), 0);
     }
 
     #[test]
