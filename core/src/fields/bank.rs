@@ -6,6 +6,21 @@ use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::result::{BankAccount, PartyRole};
 use crate::types::Span;
 
+/// The party an IBAN belongs to: the buyer's when it is printed inside a labelled buyer block
+/// or on a line that names the buyer (`Your account`, `Konto des Kunden`, a direct-debit
+/// mandate's debtor), else the seller's (the account to pay to).
+fn owner(cands: &Candidates, c: &Candidate) -> PartyRole {
+    let in_buyer_block = cands
+        .parties
+        .iter()
+        .any(|p| p.role == LabelKey::Buyer && p.label_line.is_some() && p.contains(&c.span));
+    if in_buyer_block || cands.line_has(c.span.line, LabelKey::Buyer) {
+        PartyRole::Buyer
+    } else {
+        PartyRole::Seller
+    }
+}
+
 pub(super) fn bank_accounts(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let doc = ctx.doc;
     let mut seen: Vec<String> = Vec::new();
@@ -19,7 +34,7 @@ pub(super) fn bank_accounts(ctx: &mut Ctx<'_>, cands: &Candidates) {
         let idx = ctx.result.bank_accounts.len();
         let mut acc = BankAccount {
             iban: Some(c.value.clone()),
-            party: Some(PartyRole::Seller),
+            party: Some(owner(cands, c)),
             ..BankAccount::default()
         };
         let conf = if c.checksum_valid == Some(true) {
@@ -72,5 +87,45 @@ pub(super) fn bank_accounts(ctx: &mut Ctx<'_>, cands: &Candidates) {
             }
         }
         ctx.result.bank_accounts.push(acc);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::candidates::extract;
+    use crate::candidates::tests::doc_from;
+    use crate::fields::{RuleScorer, extract as fields};
+    use crate::result::PartyRole;
+
+    #[test]
+    fn an_iban_in_the_buyer_block_is_the_buyers() {
+        let doc = doc_from(&[
+            ("Rechnung Nr. 4711", 10.0, 10.0),
+            ("Rechnungsempfänger:", 10.0, 40.0),
+            ("Kunde AG", 10.0, 54.0),
+            ("IBAN DE02 1203 0000 0000 2020 51", 10.0, 68.0),
+            ("Gesamtbetrag 119,00", 10.0, 200.0),
+            (
+                "Bankverbindung: IBAN DE89 3704 0044 0532 0130 00",
+                10.0,
+                300.0,
+            ),
+        ]);
+        let r = fields(&doc, &extract(&doc), &RuleScorer);
+        let owners: Vec<_> = r
+            .bank_accounts
+            .iter()
+            .map(|a| (a.iban.clone().unwrap_or_default(), a.party))
+            .collect();
+        assert_eq!(
+            owners,
+            [
+                ("DE02120300000000202051".to_string(), Some(PartyRole::Buyer)),
+                (
+                    "DE89370400440532013000".to_string(),
+                    Some(PartyRole::Seller)
+                ),
+            ]
+        );
     }
 }
