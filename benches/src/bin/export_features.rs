@@ -14,18 +14,27 @@
 //! First line: `{"names": [...]}`; then one line per row:
 //! `{"doc", "group", "field", "cand", "value", "label", "x": [...]}`. Documents the engine
 //! cannot read are reported on stderr and skipped.
+//!
+//! `--parties` writes the party model's rows instead (`models/train_parties.py`): one per role
+//! (seller, buyer) and party candidate with a name, as `folio::fields::party_model::party_vector`
+//! builds it, labelled by whether the name the candidate gives the Result matches the truth's
+//! `seller_name` / `buyer_name` by the shared scoring rule (roles without a truth are skipped):
+//! `{"doc", "group", "role", "cand", "source", "name", "label", "x": [...]}`.
 
 use clap::Parser;
 use folio::candidates;
 use folio::clean;
 use folio::fields::Field;
 use folio::fields::features::{FeatureContext, candidate_features};
+use folio::fields::party_model::{self, PARTY_ROLES, PartyContext, party_vector};
 use folio::fields::vector::{MODEL_FIELDS, feature_names, feature_vector};
 use folio::types::TextPage;
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
-use folio_bench::score::{amounts_match, ids_match, normalize_text, parse_decimal, to_cents};
+use folio_bench::score::{
+    amounts_match, ids_match, normalize_text, parse_decimal, texts_match, to_cents,
+};
 use rayon::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -41,6 +50,9 @@ struct Args {
     /// Parallel documents.
     #[arg(long)]
     jobs: Option<usize>,
+    /// Rows of the party model instead of the field model.
+    #[arg(long)]
+    parties: bool,
     /// Labelled folder.
     dir: PathBuf,
 }
@@ -167,6 +179,55 @@ fn pages_of(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<TextP
     }
 }
 
+/// The truth key of a party role.
+fn role_key(role: folio::candidates::labels::LabelKey) -> &'static str {
+    if role == folio::candidates::labels::LabelKey::Buyer {
+        "buyer_name"
+    } else {
+        "seller_name"
+    }
+}
+
+/// The party model's rows of a document.
+fn party_rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<String>, String> {
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(&doc.truth).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let group = truth
+        .get("seller_name")
+        .and_then(Value::as_str)
+        .map(normalize_text)
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| doc.id.clone());
+    let pages = pages_of(engine, doc, boxes)?;
+    let clean = clean::clean(&pages);
+    let cands = candidates::extract(&clean);
+    let ctx = PartyContext::new(&clean, &cands);
+    let mut out = Vec::new();
+    for role in PARTY_ROLES {
+        let Some(t) = truth
+            .get(role_key(role))
+            .and_then(Value::as_str)
+            .filter(|t| !t.trim().is_empty())
+        else {
+            continue;
+        };
+        for (i, c) in cands.parties.iter().enumerate() {
+            let Some(name) = party_model::output_name(c, &cands) else {
+                continue;
+            };
+            let x = party_vector(&ctx, &cands, i, role);
+            out.push(
+                json!({"doc": doc.id, "group": group, "role": role_key(role), "cand": i,
+                       "source": format!("{:?}", c.source), "name": name,
+                       "label": texts_match(t, &name), "x": x})
+                .to_string(),
+            );
+        }
+    }
+    Ok(out)
+}
+
 fn rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<String>, String> {
     let truth: Value =
         serde_json::from_str(&std::fs::read_to_string(&doc.truth).map_err(|e| e.to_string())?)
@@ -236,11 +297,23 @@ fn main() -> ExitCode {
     let results: Vec<(String, Result<Vec<String>, String>)> = found
         .docs
         .par_iter()
-        .map(|d| (d.id.clone(), rows(&engine, d, args.boxes)))
+        .map(|d| {
+            let r = if args.parties {
+                party_rows(&engine, d, args.boxes)
+            } else {
+                rows(&engine, d, args.boxes)
+            };
+            (d.id.clone(), r)
+        })
         .collect();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let _ = writeln!(out, "{}", json!({"names": feature_names()}));
+    let names = if args.parties {
+        party_model::feature_names()
+    } else {
+        feature_names()
+    };
+    let _ = writeln!(out, "{}", json!({"names": names}));
     let (mut docs, mut n) = (0, 0);
     for (id, r) in results {
         match r {

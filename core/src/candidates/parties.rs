@@ -38,6 +38,23 @@ pub enum PartySource {
     AddressWindow,
     /// The block around an unassigned tax id.
     IdBlock,
+    /// Any other short text block of the first page or the foot of the last page (footer
+    /// register columns, right-hand letterheads, unlabelled party blocks), in variants with the
+    /// name on one line or joined over two; only the learned scorer chooses these.
+    Block,
+}
+
+impl PartySource {
+    /// Every source, in a fixed order (the learned scorer's one-hot columns).
+    pub const ALL: [PartySource; 7] = [
+        PartySource::Labelled,
+        PartySource::Form,
+        PartySource::Letterhead,
+        PartySource::SenderLine,
+        PartySource::AddressWindow,
+        PartySource::IdBlock,
+        PartySource::Block,
+    ];
 }
 
 /// One place that may name a party.
@@ -1334,7 +1351,101 @@ pub fn find(doc: &CleanDocument) -> Vec<PartyCandidate> {
     let taken: Vec<PartyCandidate> = out[..labelled_count].to_vec();
     windows(&p, &taken, &mut out);
     id_blocks(&p, &taken, &mut out);
+    plain_blocks(&p, &mut out);
     out
+}
+
+/// Most [`PartySource::Block`] candidates of a document (blocks are taken top to bottom).
+const MAX_BLOCKS: usize = 40;
+
+/// Whether a segment may start a party name: meaningful text that is no key, label, title,
+/// boilerplate, sentence or number.
+fn may_name(text: &str) -> bool {
+    let t = text.trim();
+    let party = labels::find_labels(t)
+        .first()
+        .is_some_and(|h| h.word == 0 && h.key.is_party() && stands_alone(t, h.end));
+    meaningful(t)
+        && !boilerplate(t)
+        && !sentence_like(t)
+        && !digit_heavy(&without_parens(t))
+        && !t.ends_with(':')
+        && !party
+        && !is_address_like(t)
+}
+
+/// Short blocks of the first page and of the foot of the last page as candidates: the name is
+/// the first segment that may name a party (the first part of a `name · street · town` line),
+/// alone and, when the next segment is neither address nor id, joined with it; the address is
+/// the block's address run.
+fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
+    let (Some(first), Some(last)) = (p.doc.pages.first(), p.doc.pages.last()) else {
+        return;
+    };
+    let mut added = 0;
+    for b in &p.blocks {
+        let foot = b.page == last.page && b.bbox.y0 > last.height * 0.7;
+        if (b.page != first.page && !foot) || b.segments.len() > 8 || added >= MAX_BLOCKS {
+            continue;
+        }
+        let segs: Vec<Segment> = b.segments.iter().map(|&i| p.segs[i].clone()).collect();
+        let Some(at) = segs
+            .iter()
+            .take(3)
+            .position(|s| may_name(&cut_details(s).text))
+        else {
+            continue;
+        };
+        let head = &segs[at];
+        let (name, mut address) = match sender_parts(&head.text) {
+            Some(parts) => (
+                sub_span(head, parts[0].0, parts[0].1),
+                parts[1..]
+                    .iter()
+                    .map(|&(s, e)| sub_span(head, s, e))
+                    .filter(|s| is_address_like(&s.text))
+                    .map(|s| (clean_text(&s.text), s))
+                    .collect(),
+            ),
+            None => (cut_details(head), Vec::new()),
+        };
+        let rest = &segs[at + 1..];
+        if address.is_empty() {
+            address = address_run(rest);
+        }
+        let mut variants = vec![name.clone()];
+        if let Some(next) = rest.first()
+            && sender_parts(&head.text).is_none()
+            && may_name(&next.text)
+            && !is_id_line(&next.text)
+            && !is_party_id_line(&next.text)
+        {
+            variants.push(merge_spans(&name, next));
+        }
+        for v in variants {
+            let text = clean_text(&v.text);
+            // A name another source found stays a candidate as a plain block too (the other
+            // source may have suggested the wrong role); only plain blocks are deduplicated.
+            let known = out.iter().any(|c| {
+                c.source == PartySource::Block
+                    && c.name
+                        .as_ref()
+                        .is_some_and(|(n, _)| n.eq_ignore_ascii_case(&text))
+            });
+            if known || letters(&text) < 3 {
+                continue;
+            }
+            added += 1;
+            out.push(PartyCandidate {
+                role: LabelKey::Seller,
+                source: PartySource::Block,
+                name: Some((text, v)),
+                address: address.clone(),
+                region: segs.clone(),
+                label_line: None,
+            });
+        }
+    }
 }
 
 /// A piece of a span: `start..end` are byte offsets in the span's text; the box is narrowed in

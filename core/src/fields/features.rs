@@ -128,6 +128,11 @@ pub trait FieldScorer: Send + Sync {
     fn fill_threshold(&self, _field: Field) -> f32 {
         MIN_SCORE
     }
+    /// Whether seller and buyer are chosen by the learned party model
+    /// ([`super::party_model`]) rather than by the rules.
+    fn learned_parties(&self) -> bool {
+        false
+    }
 }
 
 /// The score a field's best candidate needs by default for the field to be filled (the rules'

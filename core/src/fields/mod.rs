@@ -17,6 +17,7 @@ mod header;
 mod items;
 pub mod model;
 mod parties;
+pub mod party_model;
 mod receipt;
 mod totals;
 pub mod trees;
@@ -91,7 +92,12 @@ pub fn extract(
     totals::totals(&mut ctx, &feats, cands, scorer);
     totals::taxes(&mut ctx, cands);
     header::title_language_currency(&mut ctx, cands);
-    parties::party_fields(&mut ctx, cands);
+    let party_model = if scorer.learned_parties() {
+        party_model::PartyModel::embedded()
+    } else {
+        None
+    };
+    parties::party_fields(&mut ctx, cands, party_model);
     bank::bank_accounts(&mut ctx, cands);
     items::line_items(&mut ctx, cands);
     extras::signatories_and_extras(&mut ctx, cands);

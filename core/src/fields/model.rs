@@ -439,6 +439,10 @@ impl FieldScorer for ModelScorer {
             _ => MIN_SCORE,
         }
     }
+
+    fn learned_parties(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

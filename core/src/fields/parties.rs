@@ -1,5 +1,6 @@
 //! Parties: seller, buyer and consignee from the party blocks, with their ids and contacts.
 
+use super::party_model::{PARTY_ROLES, PartyContext, PartyModel, party_vector};
 use super::{Ctx, clean_name};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::parties::{PartyCandidate, PartySource};
@@ -7,7 +8,7 @@ use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::result::{DocumentResult, Party};
 
 /// A party name without trailing registration numbers (`AEON CO. (M) BHD (126926-H)`).
-fn clean_party_name(s: &str) -> String {
+pub(super) fn clean_party_name(s: &str) -> String {
     let mut words: Vec<&str> = s.split_whitespace().collect();
     while words.len() > 1
         && words
@@ -84,10 +85,12 @@ fn assign_id(ctx: &mut Ctx<'_>, role: &str, p: &mut Party, c: &Candidate, conf: 
     }
 }
 
-/// Rule confidence of a party candidate for the role its source suggests.
-fn party_score(c: &PartyCandidate) -> f32 {
+/// Rule confidence of a party candidate for the role its source suggests (0 for plain blocks:
+/// only the learned scorer chooses those).
+pub(super) fn party_score(c: &PartyCandidate) -> f32 {
     let company = c.is_company();
     let base = match c.source {
+        PartySource::Block => return 0.0,
         PartySource::Form => 0.9,
         PartySource::Labelled => 0.85,
         PartySource::Letterhead => 0.6,
@@ -109,15 +112,12 @@ fn best_party<'a>(
     role: LabelKey,
     exclude: Option<&PartyCandidate>,
 ) -> Option<&'a PartyCandidate> {
-    let same_name = |a: &PartyCandidate, b: &PartyCandidate| match (&a.name, &b.name) {
-        (Some((x, _)), Some((y, _))) => x.eq_ignore_ascii_case(y),
-        _ => false,
-    };
     let mut best: Option<(f32, &PartyCandidate)> = None;
-    for c in all.iter().filter(|c| c.role == role && c.name.is_some()) {
-        if let Some(e) = exclude
-            && (same_name(c, e) || c.region.iter().any(|s| e.contains(s)))
-        {
+    for c in all
+        .iter()
+        .filter(|c| c.role == role && c.name.is_some() && c.source != PartySource::Block)
+    {
+        if exclude.is_some_and(|e| same_party(c, e)) {
             continue;
         }
         let s = party_score(c);
@@ -128,18 +128,96 @@ fn best_party<'a>(
     best.map(|(_, c)| c)
 }
 
-pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates) {
+/// Whether two candidates name the same party: the same name, or overlapping areas.
+fn same_party(c: &PartyCandidate, e: &PartyCandidate) -> bool {
+    let same_name = match (&c.name, &e.name) {
+        (Some((x, _)), Some((y, _))) => x.eq_ignore_ascii_case(y),
+        _ => false,
+    };
+    same_name || c.region.iter().any(|s| e.contains(s))
+}
+
+/// The rules' seller and buyer (indices into `all`).
+pub(super) fn rule_picks(all: &[PartyCandidate]) -> (Option<usize>, Option<usize>) {
+    let index = |c: &PartyCandidate| all.iter().position(|x| std::ptr::eq(x, c));
+    let seller = best_party(all, LabelKey::Seller, None);
+    let buyer = best_party(all, LabelKey::Buyer, seller);
+    (seller.and_then(index), buyer.and_then(index))
+}
+
+/// The model's seller and buyer with their calibrated probabilities, chosen jointly: the pair
+/// (either may be none) of the highest expected number of right parties (the sum of their
+/// probabilities), where the buyer never names the seller's party; then each is kept when it
+/// reaches its role's fill threshold. Choosing the pair keeps a buyer's block from becoming the
+/// seller when the true seller scores only a little lower.
+fn model_picks(
+    model: &PartyModel,
+    doc: &crate::types::CleanDocument,
+    cands: &Candidates,
+) -> [Option<(usize, f32)>; 2] {
+    let ctx = PartyContext::new(doc, cands);
+    let named: Vec<usize> = (0..cands.parties.len())
+        .filter(|&i| cands.parties[i].name.is_some())
+        .collect();
+    let score = |i: usize, role: LabelKey| model.score(&party_vector(&ctx, cands, i, role));
+    let sellers: Vec<(usize, f32)> = named
+        .iter()
+        .map(|&i| (i, score(i, PARTY_ROLES[0])))
+        .collect();
+    let buyers: Vec<(usize, f32)> = named
+        .iter()
+        .map(|&i| (i, score(i, PARTY_ROLES[1])))
+        .collect();
+    let best_buyer = |seller: Option<usize>| {
+        buyers
+            .iter()
+            .filter(|(j, _)| {
+                seller.is_none_or(|i| !same_party(&cands.parties[*j], &cands.parties[i]))
+            })
+            .copied()
+            .fold(None, |best: Option<(usize, f32)>, x| match best {
+                Some(b) if b.1 >= x.1 => Some(b),
+                _ => Some(x),
+            })
+    };
+    let mut pair: [Option<(usize, f32)>; 2] = [None, best_buyer(None)];
+    let mut best = pair[1].map_or(0.0, |(_, p)| p);
+    for &(i, ps) in &sellers {
+        let b = best_buyer(Some(i));
+        let total = ps + b.map_or(0.0, |(_, p)| p);
+        if total > best {
+            best = total;
+            pair = [Some((i, ps)), b];
+        }
+    }
+    for (k, role) in PARTY_ROLES.into_iter().enumerate() {
+        pair[k] = pair[k].filter(|(_, p)| *p >= model.fill_threshold(role));
+    }
+    pair
+}
+
+/// Seller, buyer and consignee: seller and buyer by the learned party model when one is given
+/// (confidence: its calibrated probability), by the rules otherwise.
+pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&PartyModel>) {
     let doc = ctx.doc;
     let all = &cands.parties;
-    let seller_c = best_party(all, LabelKey::Seller, None);
-    let buyer_c = best_party(all, LabelKey::Buyer, seller_c);
+    let [seller_pick, buyer_pick] = match model {
+        Some(m) => model_picks(m, doc, cands),
+        None => {
+            let (s, b) = rule_picks(all);
+            let conf = |i: usize| (i, party_score(&all[i]));
+            [s.map(conf), b.map(conf)]
+        }
+    };
+    let seller_c = seller_pick.map(|(i, _)| &all[i]);
+    let buyer_c = buyer_pick.map(|(i, _)| &all[i]);
     let mut seller = Party::default();
     let mut buyer = Party::default();
-    if let Some(c) = seller_c {
-        seller = fill_party(ctx, "seller", c, cands, party_score(c));
+    if let Some((i, conf)) = seller_pick {
+        seller = fill_party(ctx, "seller", &all[i], cands, conf);
     }
-    if let Some(c) = buyer_c {
-        buyer = fill_party(ctx, "buyer", c, cands, party_score(c));
+    if let Some((i, conf)) = buyer_pick {
+        buyer = fill_party(ctx, "buyer", &all[i], cands, conf);
     }
     // Ids and contacts outside every labelled section and the buyer's area belong to the seller
     // (footers, letterheads).
@@ -184,5 +262,112 @@ pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates) {
             party: p,
             role: "consignee".into(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidates;
+    use crate::clean;
+    use crate::types::{BBox, CleanDocument, Source, TextPage, Unit, Word};
+
+    /// A page of `(text, x, y, height)` rows; words 0.5 height wide per character.
+    fn doc(rows: &[(&str, f32, f32, f32)]) -> CleanDocument {
+        let mut words = Vec::new();
+        for &(text, x, y, h) in rows {
+            let mut x = x;
+            for t in text.split(' ') {
+                let x1 = x + t.chars().count() as f32 * h * 0.5;
+                words.push(Word {
+                    text: t.into(),
+                    bbox: BBox::new(x, y, x1, y + h),
+                    confidence: 1.0,
+                });
+                x = x1 + h * 0.4;
+            }
+        }
+        clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words,
+        }])
+    }
+
+    /// Seller and buyer names chosen by the embedded party model.
+    fn chosen(rows: &[(&str, f32, f32, f32)]) -> (Option<String>, Option<String>) {
+        let d = doc(rows);
+        let cands = candidates::extract(&d);
+        let mut ctx = Ctx {
+            doc: &d,
+            result: DocumentResult::empty(),
+        };
+        let model = PartyModel::embedded().expect("embedded party model");
+        party_fields(&mut ctx, &cands, Some(model));
+        let p = ctx.result.parties;
+        (p.seller.name, p.buyer.name)
+    }
+
+    #[test]
+    fn buyer_first_in_two_labelled_columns() {
+        let (seller, buyer) = chosen(&[
+            ("Bill to:", 40.0, 100.0, 10.0),
+            ("Supplier:", 320.0, 100.0, 10.0),
+            ("Harbour Foods Ltd", 40.0, 114.0, 10.0),
+            ("Brightline Systems Ltd", 320.0, 114.0, 10.0),
+            ("21 Market Row", 40.0, 128.0, 10.0),
+            ("4 Quay Street", 320.0, 128.0, 10.0),
+            ("Norwich NR2 1NB", 40.0, 142.0, 10.0),
+            ("Bristol BS1 4DJ", 320.0, 142.0, 10.0),
+            ("Invoice number: 2024-77", 40.0, 220.0, 10.0),
+            ("Total  240.00 GBP", 320.0, 400.0, 10.0),
+        ]);
+        assert_eq!(seller.as_deref(), Some("Brightline Systems Ltd"));
+        assert_eq!(buyer.as_deref(), Some("Harbour Foods Ltd"));
+    }
+
+    #[test]
+    fn a_title_word_is_never_the_seller() {
+        let (seller, _) = chosen(&[
+            ("FACTUUR", 40.0, 40.0, 22.0),
+            ("Jansen Installatietechniek B.V.", 360.0, 90.0, 10.0),
+            ("Kanaalweg 14", 360.0, 102.0, 10.0),
+            ("3526 KL Utrecht", 360.0, 114.0, 10.0),
+            ("De Vries Bouw B.V.", 40.0, 130.0, 10.0),
+            ("Dorpsstraat 3", 40.0, 142.0, 10.0),
+            ("1234 AB Amsterdam", 40.0, 154.0, 10.0),
+            ("Factuurnummer: F-3391", 40.0, 200.0, 10.0),
+            ("Totaal  605,00 EUR", 320.0, 400.0, 10.0),
+        ]);
+        assert!(seller.as_deref().is_none_or(|s| !s.contains("FACTUUR")));
+    }
+
+    #[test]
+    fn a_name_printed_over_two_lines_is_one_name() {
+        let (seller, _) = chosen(&[
+            ("POPULAR BOOK", 150.0, 20.0, 12.0),
+            ("CO. (M) SDN BHD", 150.0, 33.0, 12.0),
+            ("NO 8, JALAN 7/118B", 150.0, 46.0, 10.0),
+            ("56000 KUALA LUMPUR", 150.0, 58.0, 10.0),
+            ("TAX INVOICE", 150.0, 90.0, 10.0),
+            ("TOTAL  12.50", 150.0, 200.0, 10.0),
+        ]);
+        assert_eq!(seller.as_deref(), Some("POPULAR BOOK CO. (M) SDN BHD"));
+    }
+
+    #[test]
+    fn rules_never_choose_a_plain_block() {
+        let d = doc(&[
+            ("Some Block Name", 300.0, 400.0, 10.0),
+            ("Other words here", 300.0, 412.0, 10.0),
+        ]);
+        let cands = candidates::extract(&d);
+        let (s, b) = rule_picks(&cands.parties);
+        for i in s.into_iter().chain(b) {
+            assert_ne!(cands.parties[i].source, PartySource::Block);
+        }
     }
 }

@@ -1,0 +1,669 @@
+//! The learned party scorer: which party candidate ([`crate::candidates::parties`]) names the
+//! seller, and which the buyer. A gradient-boosted model trained by `models/train_parties.py`
+//! on the vectors of [`party_vector`] (one row per role and candidate), exported to ONNX,
+//! evaluated natively ([`super::trees`]) and calibrated by an isotonic map, so that a score is the
+//! probability that the candidate's name is the party's.
+//!
+//! The features are layout-invariant: where the block sits on its page (relative position and
+//! size, page index), how large its name is printed against the median line, legal-form words of
+//! many countries, the party label on or above it, the ids, IBAN and contacts inside it and how
+//! near the closest tax id is, address-like lines, the name's repetition elsewhere in the
+//! document, label or title words inside the name, the name's word count and letter case, and
+//! the rules' own choice. Training export (`export_features --parties`) and inference call the
+//! same function, so they cannot drift apart.
+
+use super::parties::{clean_party_name, party_score, rule_picks};
+use super::trees::TreeEnsemble;
+use crate::candidates::labels::{self, LabelKey};
+use crate::candidates::parties::{PartyCandidate, PartySource, is_address_like, is_company_like};
+use crate::candidates::receipt::clean_seller;
+use crate::candidates::{CandidateKind, Candidates};
+use crate::error::{Error, Result};
+use crate::types::CleanDocument;
+use serde::Deserialize;
+use std::sync::LazyLock;
+
+/// The model committed in `models/` (built into the library).
+pub const EMBEDDED_PARTY_MODEL: &[u8] = include_bytes!("../../../models/parties.onnx");
+/// Its calibration: `{"x": [...], "y": [...], "fill": {"seller": p, "buyer": p}}`.
+pub const EMBEDDED_PARTY_CALIBRATION: &str =
+    include_str!("../../../models/parties.calibration.json");
+
+/// The roles the model scores.
+pub const PARTY_ROLES: [LabelKey; 2] = [LabelKey::Seller, LabelKey::Buyer];
+
+/// Legal forms of companies in many countries, as normalised words (lower case, without dots):
+/// `GmbH`, `B.V.`, `S.r.l.`, `Sp. z o.o.` (`sp` + `z` + `oo`), `ТОВ`, `ООО` ...
+const LEGAL_FORMS: &[&str] = &[
+    "gmbh", "ag", "kg", "ohg", "ug", "mbh", "kgaa", "ek", "ev", "eg", "se", "ltd", "limited",
+    "plc", "llc", "llp", "lp", "inc", "corp", "pty", "bv", "nv", "vof", "cv", "bvba", "sprl",
+    "sarl", "sas", "sasu", "sa", "eurl", "snc", "sca", "srl", "spa", "sapa", "snc", "sl", "slu",
+    "lda", "sro", "as", "spol", "uab", "ab", "sia", "ou", "oü", "aps", "oy", "oyj", "asa", "hf",
+    "kft", "zrt", "nyrt", "bt", "doo", "dd", "ad", "ood", "eood", "sdn", "bhd", "berhad", "kk",
+    "ооо", "оао", "зао", "ао", "пао", "ип", "тов", "фоп", "пп", "пат", "прат", "ват", "тзов", "ад",
+    "оод", "еоод", "ltda", "cia", "sc", "spzoo",
+];
+
+/// Normalised words of a name: lower case, dots and brackets dropped.
+fn name_words(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '«' | '»' | '"' | '“'))
+        .map(|w| {
+            w.chars()
+                .filter(|c| !matches!(c, '.' | '(' | ')' | '\'' | '`' | '„'))
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Whether a name holds a legal-form word (`Sp. z o.o.` read as `sp`, `z`, `oo`).
+pub fn has_legal_form(text: &str) -> bool {
+    let w = name_words(text);
+    w.iter().enumerate().any(|(i, x)| {
+        LEGAL_FORMS.contains(&x.as_str())
+            || (x == "sp" && w.get(i + 1).is_some_and(|n| n == "z"))
+            || (x == "s" && w.get(i + 1).is_some_and(|n| n == "a" || n == "l"))
+    })
+}
+
+/// The name a candidate gives the Result (registration numbers dropped, a receipt's OCR
+/// confusions repaired): what training compares with the truth.
+pub fn output_name(c: &PartyCandidate, cands: &Candidates) -> Option<String> {
+    let (n, _) = c.name.as_ref()?;
+    let mut name = clean_party_name(n);
+    if cands.receipt.is_some() {
+        let cleaned = clean_seller(&name);
+        if !cleaned.is_empty() {
+            name = cleaned;
+        }
+    }
+    (!name.is_empty()).then_some(name)
+}
+
+/// Lower-case alphanumeric words joined by single spaces (for finding a name again).
+fn plain(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What the vectors of one document share.
+pub struct PartyContext<'a> {
+    doc: &'a CleanDocument,
+    median_height: f32,
+    /// Plain text of every line.
+    plain_lines: Vec<String>,
+    /// The rules' seller and buyer (indices into `cands.parties`).
+    rule_seller: Option<usize>,
+    rule_buyer: Option<usize>,
+    /// Each candidate's rank from the top (page, then y).
+    order: Vec<usize>,
+    /// Mean OCR confidence of the document's words (1 for text layers).
+    ocr: f32,
+}
+
+impl<'a> PartyContext<'a> {
+    /// The context of a document and its candidates.
+    pub fn new(doc: &'a CleanDocument, cands: &Candidates) -> Self {
+        let mut heights: Vec<f32> = doc.lines.iter().map(|l| l.bbox.height()).collect();
+        heights.sort_by(f32::total_cmp);
+        let median_height = heights
+            .get(heights.len() / 2)
+            .copied()
+            .unwrap_or(1.0)
+            .max(1e-3);
+        let (rule_seller, rule_buyer) = rule_picks(&cands.parties);
+        let key = |c: &PartyCandidate| {
+            c.name
+                .as_ref()
+                .map(|(_, s)| (s.page, s.bbox.y0))
+                .or_else(|| c.region.first().map(|s| (s.page, s.bbox.y0)))
+                .unwrap_or((u32::MAX, 0.0))
+        };
+        let mut idx: Vec<usize> = (0..cands.parties.len()).collect();
+        idx.sort_by(|&a, &b| {
+            let (ka, kb) = (key(&cands.parties[a]), key(&cands.parties[b]));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+        let mut order = vec![0; idx.len()];
+        for (rank, i) in idx.into_iter().enumerate() {
+            order[i] = rank;
+        }
+        let (mut sum, mut n) = (0.0f32, 0usize);
+        for t in doc.lines.iter().flat_map(|l| &l.tokens) {
+            sum += t.confidence;
+            n += 1;
+        }
+        PartyContext {
+            doc,
+            median_height,
+            plain_lines: doc.lines.iter().map(|l| plain(&l.text)).collect(),
+            rule_seller,
+            rule_buyer,
+            order,
+            ocr: if n == 0 { 1.0 } else { sum / n as f32 },
+        }
+    }
+}
+
+/// Label classes of the label on or above a block.
+const LABEL_CLASSES: usize = 6;
+
+fn label_class(key: LabelKey) -> usize {
+    match key {
+        LabelKey::Seller => 0,
+        LabelKey::Buyer => 1,
+        LabelKey::Consignee => 2,
+        LabelKey::Title => 3,
+        _ => 4,
+    }
+}
+
+/// Names of the vector's columns (in `models/parties.metrics.json`).
+pub fn feature_names() -> Vec<String> {
+    let mut v: Vec<String> = PartySource::ALL
+        .iter()
+        .map(|s| format!("source_{s:?}").to_lowercase())
+        .collect();
+    for s in [
+        "suggested_seller",
+        "suggested_buyer",
+        "suggested_consignee",
+        "role_seller",
+        "role_matches_suggestion",
+        "page_index",
+        "last_page",
+        "pages",
+        "rel_x0",
+        "rel_y0",
+        "rel_x1",
+        "rel_y1",
+        "rel_width",
+        "rel_height",
+        "name_height_ratio",
+        "name_taller_share",
+        "name_rel_cx",
+        "legal_form",
+        "company_like",
+        "legal_form_last_word",
+    ] {
+        v.push(s.into());
+    }
+    for c in ["seller", "buyer", "consignee", "title", "other", "none"] {
+        v.push(format!("label_above_{c}"));
+    }
+    for s in [
+        "labelled_section",
+        "name_party_label",
+        "name_title_word",
+        "name_label_words",
+        "name_has_colon",
+        "title_on_name_line",
+        "tax_ids_inside",
+        "tax_id_valid_inside",
+        "tax_id_invalid_inside",
+        "iban_inside",
+        "phone_inside",
+        "email_inside",
+        "nearest_tax_id_distance",
+        "address_lines",
+        "address_like_region_lines",
+        "region_lines",
+        "name_repeats",
+        "name_on_other_page",
+        "name_in_a_footer",
+        "name_words",
+        "name_chars",
+        "name_capitals_ratio",
+        "name_digits_ratio",
+        "name_lines",
+        "name_address_like",
+        "order_from_top",
+        "candidates",
+        "same_name_candidates",
+        "rule_score",
+        "rule_pick_this_role",
+        "rule_pick_other_role",
+        "receipt",
+        "ocr_confidence",
+    ] {
+        v.push(s.into());
+    }
+    v
+}
+
+/// Width of the vector.
+pub fn party_feature_count() -> usize {
+    feature_names().len()
+}
+
+/// The vector of candidate `i` of `cands.parties` for `role` (seller or buyer).
+pub fn party_vector(
+    ctx: &PartyContext<'_>,
+    cands: &Candidates,
+    i: usize,
+    role: LabelKey,
+) -> Vec<f32> {
+    let c = &cands.parties[i];
+    let doc = ctx.doc;
+    let b = |x: bool| if x { 1.0 } else { 0.0 };
+    let mut v: Vec<f32> = PartySource::ALL.iter().map(|s| b(*s == c.source)).collect();
+    v.push(b(c.role == LabelKey::Seller));
+    v.push(b(c.role == LabelKey::Buyer));
+    v.push(b(c.role == LabelKey::Consignee));
+    v.push(b(role == LabelKey::Seller));
+    v.push(b(role == c.role));
+
+    // Where the block is.
+    let name_span = c.name.as_ref().map(|(_, s)| s);
+    let anchor = name_span.or(c.region.first());
+    let page_no = anchor.map_or(1, |s| s.page);
+    let page_pos = doc
+        .pages
+        .iter()
+        .position(|p| p.page == page_no)
+        .unwrap_or(0);
+    let (pw, ph) = doc
+        .pages
+        .get(page_pos)
+        .map_or((1.0, 1.0), |p| (p.width.max(1e-3), p.height.max(1e-3)));
+    v.push(page_pos.min(3) as f32);
+    v.push(b(page_pos + 1 == doc.pages.len()));
+    v.push(doc.pages.len().min(4) as f32);
+    let bbox = c.bbox().or(anchor.map(|s| s.bbox));
+    match bbox {
+        Some(bb) => {
+            v.extend([bb.x0 / pw, bb.y0 / ph, bb.x1 / pw, bb.y1 / ph]);
+            v.extend([bb.width() / pw, bb.height() / ph]);
+        }
+        None => v.extend([-1.0; 6]),
+    }
+    // How large the name is printed.
+    let name_h = name_span.map_or(0.0, |s| {
+        doc.lines
+            .get(s.line)
+            .map_or(s.bbox.height(), |l| l.bbox.height().min(s.bbox.height()))
+    });
+    v.push((name_h / ctx.median_height).min(5.0));
+    let page_lines = doc.lines.iter().filter(|l| l.page == page_no);
+    let (mut taller, mut count) = (0usize, 0usize);
+    for l in page_lines {
+        count += 1;
+        if l.bbox.height() > name_h * 1.05 {
+            taller += 1;
+        }
+    }
+    v.push(if count == 0 {
+        1.0
+    } else {
+        taller as f32 / count as f32
+    });
+    v.push(name_span.map_or(-1.0, |s| s.bbox.cx() / pw));
+
+    // The name.
+    let name = c.name.as_ref().map_or("", |(n, _)| n.as_str());
+    let words = name_words(name);
+    v.push(b(has_legal_form(name)));
+    v.push(b(is_company_like(name)));
+    v.push(b(words.last().is_some_and(|w| {
+        LEGAL_FORMS.contains(&w.as_str()) || w == "oo"
+    })));
+
+    // The label on or above the block.
+    let first_line = c
+        .region
+        .iter()
+        .chain(name_span)
+        .map(|s| s.line)
+        .min()
+        .unwrap_or(0);
+    let mut above = None;
+    if let Some(l) = c.label_line {
+        above = cands
+            .labels_of(l)
+            .iter()
+            .find(|h| h.key.is_party())
+            .map(|h| h.key);
+    }
+    if above.is_none() {
+        for l in (first_line.saturating_sub(2)..=first_line).rev() {
+            if doc.lines.get(l).is_none_or(|x| x.page != page_no) {
+                continue;
+            }
+            let hits = cands.labels_of(l);
+            let titles = cands.line_titles.get(l).map_or(&[][..], Vec::as_slice);
+            if let Some(h) = hits.iter().find(|h| h.key.is_party()) {
+                above = Some(h.key);
+                break;
+            }
+            if !titles.is_empty() {
+                above = Some(LabelKey::Title);
+                break;
+            }
+            if let Some(h) = hits.first() {
+                above = Some(h.key);
+                break;
+            }
+        }
+    }
+    let mut onehot = [0.0; LABEL_CLASSES];
+    onehot[above.map_or(LABEL_CLASSES - 1, label_class)] = 1.0;
+    v.extend(onehot);
+    v.push(b(c.label_line.is_some()));
+    let hits = labels::find_labels(name);
+    v.push(b(hits.iter().any(|h| h.key.is_party())));
+    v.push(b(hits.iter().any(|h| h.key == LabelKey::Title)));
+    v.push(hits.iter().map(|h| h.words).sum::<usize>().min(5) as f32);
+    v.push(b(name.contains(':')));
+    v.push(b(name_span.is_some_and(|s| {
+        cands.line_titles.get(s.line).is_some_and(|t| !t.is_empty())
+    })));
+
+    // Ids and contacts inside, and the nearest tax id.
+    let inside: Vec<_> = cands.items.iter().filter(|x| c.contains(&x.span)).collect();
+    let tax: Vec<_> = inside
+        .iter()
+        .filter(|x| x.kind == CandidateKind::TaxId)
+        .collect();
+    v.push(tax.len().min(3) as f32);
+    v.push(b(tax.iter().any(|x| x.checksum_valid == Some(true))));
+    v.push(b(tax.iter().any(|x| x.checksum_valid == Some(false))));
+    v.push(b(inside.iter().any(|x| x.kind == CandidateKind::Iban)));
+    v.push(b(inside.iter().any(|x| x.kind == CandidateKind::Phone)));
+    v.push(b(inside.iter().any(|x| x.kind == CandidateKind::Email)));
+    let nearest = bbox.map_or(1.0, |bb| {
+        cands
+            .of(CandidateKind::TaxId)
+            .filter(|x| x.span.page == page_no)
+            .map(|x| {
+                let dy = (x.span.bbox.y0 - bb.y1)
+                    .max(bb.y0 - x.span.bbox.y1)
+                    .max(0.0);
+                let dx = (x.span.bbox.x0 - bb.x1)
+                    .max(bb.x0 - x.span.bbox.x1)
+                    .max(0.0);
+                (dy / ph).max(dx / pw)
+            })
+            .fold(1.0f32, f32::min)
+    });
+    v.push(nearest);
+    v.push(c.address.len().min(5) as f32);
+    v.push(
+        c.region
+            .iter()
+            .filter(|s| is_address_like(&s.text))
+            .count()
+            .min(5) as f32,
+    );
+    v.push(c.region.len().min(12) as f32);
+
+    // The name elsewhere in the document.
+    let p = plain(name);
+    let (mut repeats, mut other_page, mut footer) = (0usize, false, false);
+    if p.len() >= 4 {
+        for (li, text) in ctx.plain_lines.iter().enumerate() {
+            if name_span.is_some_and(|s| s.line == li) || !text.contains(&p) {
+                continue;
+            }
+            repeats += 1;
+            let line = &doc.lines[li];
+            other_page |= line.page != page_no;
+            footer |= doc
+                .page(line.page)
+                .is_some_and(|pg| line.bbox.y0 > pg.height * 0.8);
+        }
+    }
+    v.push(repeats.min(5) as f32);
+    v.push(b(other_page));
+    v.push(b(footer));
+
+    // The name's shape.
+    let letters = name.chars().filter(|ch| ch.is_alphabetic()).count();
+    let capitals = name.chars().filter(|ch| ch.is_uppercase()).count();
+    let digits = name.chars().filter(char::is_ascii_digit).count();
+    let chars = name.chars().filter(|ch| !ch.is_whitespace()).count().max(1);
+    v.push(words.len().min(12) as f32);
+    v.push(name.chars().count().min(80) as f32);
+    v.push(capitals as f32 / letters.max(1) as f32);
+    v.push(digits as f32 / chars as f32);
+    v.push(name_span.map_or(0.0, |s| {
+        let line_h = doc
+            .lines
+            .get(s.line)
+            .map_or(1.0, |l| l.bbox.height().max(1e-3));
+        (s.bbox.height() / line_h).round().clamp(1.0, 4.0)
+    }));
+    v.push(b(is_address_like(name)));
+
+    // The document around it.
+    let n = cands.parties.len().max(1);
+    v.push(ctx.order.get(i).copied().unwrap_or(0) as f32 / n as f32);
+    v.push(n.min(60) as f32);
+    v.push(
+        cands
+            .parties
+            .iter()
+            .filter(|o| {
+                o.name
+                    .as_ref()
+                    .is_some_and(|(x, _)| x.eq_ignore_ascii_case(name))
+            })
+            .count()
+            .saturating_sub(1)
+            .min(5) as f32,
+    );
+    v.push(party_score(c));
+    let (this, other) = if role == LabelKey::Seller {
+        (ctx.rule_seller, ctx.rule_buyer)
+    } else {
+        (ctx.rule_buyer, ctx.rule_seller)
+    };
+    v.push(b(this == Some(i)));
+    v.push(b(other == Some(i)));
+    v.push(b(cands.receipt.is_some() || cands.style.receipt));
+    v.push(ctx.ocr);
+    v
+}
+
+/// Isotonic map from the raw probability to the observed probability of being right.
+#[derive(Debug, Deserialize)]
+struct PartyCalibration {
+    x: Vec<f32>,
+    y: Vec<f32>,
+    /// Per role, the calibrated probability the best candidate needs to fill the party.
+    #[serde(default)]
+    fill: std::collections::HashMap<String, f32>,
+}
+
+impl PartyCalibration {
+    fn apply(&self, p: f32) -> f32 {
+        let (x, y) = (&self.x, &self.y);
+        if x.is_empty() {
+            return p;
+        }
+        if p <= x[0] {
+            return y[0];
+        }
+        if p >= x[x.len() - 1] {
+            return y[y.len() - 1];
+        }
+        let k = x.partition_point(|v| *v <= p);
+        let (x0, x1, y0, y1) = (x[k - 1], x[k], y[k - 1], y[k]);
+        if x1 <= x0 {
+            y1
+        } else {
+            y0 + (y1 - y0) * (p - x0) / (x1 - x0)
+        }
+    }
+}
+
+/// The learned party scorer.
+#[derive(Debug)]
+pub struct PartyModel {
+    trees: TreeEnsemble,
+    calibration: PartyCalibration,
+}
+
+impl PartyModel {
+    /// A model of the tree-ensemble family and its calibration; checks the input width.
+    pub fn from_bytes(model: &[u8], calibration: &str) -> Result<Self> {
+        let trees = TreeEnsemble::from_onnx(model, party_feature_count())?.ok_or_else(|| {
+            Error::Model("the party model must be a binary TreeEnsembleClassifier".into())
+        })?;
+        let calibration: PartyCalibration = serde_json::from_str(calibration)
+            .map_err(|e| Error::Model(format!("party calibration: {e}")))?;
+        let ok = calibration.x.len() == calibration.y.len()
+            && calibration.x.windows(2).all(|w| w[0] <= w[1])
+            && calibration.y.iter().all(|y| (0.0..=1.0).contains(y))
+            && calibration.fill.values().all(|t| (0.0..=1.0).contains(t));
+        if !ok {
+            return Err(Error::Model(
+                "party calibration: x ascending, y and fill within 0..1, as many x as y".into(),
+            ));
+        }
+        Ok(PartyModel { trees, calibration })
+    }
+
+    /// The embedded model (loaded once; `None` only if the committed files do not match the
+    /// code, which a unit test rules out).
+    pub fn embedded() -> Option<&'static PartyModel> {
+        static MODEL: LazyLock<Option<PartyModel>> = LazyLock::new(|| {
+            PartyModel::from_bytes(EMBEDDED_PARTY_MODEL, EMBEDDED_PARTY_CALIBRATION).ok()
+        });
+        MODEL.as_ref()
+    }
+
+    /// The calibrated probability of a vector (a tiny share of the raw one keeps the model's
+    /// order among candidates that calibrate alike).
+    pub fn score(&self, row: &[f32]) -> f32 {
+        let p = self.trees.predict_row(row)[1];
+        self.calibration.apply(p) + 1e-4 * p
+    }
+
+    /// The calibrated probability the best candidate of a role needs to be taken.
+    pub fn fill_threshold(&self, role: LabelKey) -> f32 {
+        let key = if role == LabelKey::Buyer {
+            "buyer"
+        } else {
+            "seller"
+        };
+        self.calibration.fill.get(key).copied().unwrap_or(0.3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidates;
+    use crate::clean;
+    use crate::types::{BBox, Source, TextPage, Unit, Word};
+
+    fn doc(rows: &[(&str, f32, f32, f32)]) -> CleanDocument {
+        let mut words = Vec::new();
+        for &(text, x, y, h) in rows {
+            let mut x = x;
+            for t in text.split(' ') {
+                let x1 = x + t.chars().count() as f32 * h * 0.5;
+                words.push(Word {
+                    text: t.into(),
+                    bbox: BBox::new(x, y, x1, y + h),
+                    confidence: 1.0,
+                });
+                x = x1 + h * 0.4;
+            }
+        }
+        clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words,
+        }])
+    }
+
+    #[test]
+    fn legal_forms_of_many_countries() {
+        for n in [
+            "Lieferant GmbH",
+            "Jansen B.V.",
+            "Rossi S.r.l.",
+            "Kowalski Sp. z o.o.",
+            "ТОВ «Світанок»",
+            "ООО Ромашка",
+            "Virtanen Oy",
+            "Nagy Kft.",
+            "Novak s.r.o.",
+            "AMANO SDN BHD",
+            "Garcia S.L.",
+        ] {
+            assert!(has_legal_form(n), "{n}");
+        }
+        for n in [
+            "Max Mustermann",
+            "FACTUUR",
+            "Guest Name: Jan",
+            "Hauptstraße 5",
+        ] {
+            assert!(!has_legal_form(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn one_vector_per_candidate_and_role_with_the_named_width() {
+        let d = doc(&[
+            ("Nordlicht Handels GmbH", 40.0, 30.0, 18.0),
+            ("Hafenstraße 12", 40.0, 52.0, 10.0),
+            ("20457 Hamburg", 40.0, 64.0, 10.0),
+            ("Rechnung", 40.0, 140.0, 14.0),
+            ("Kunde AG", 40.0, 170.0, 10.0),
+            (
+                "Nordlicht Handels GmbH · USt-IdNr. DE123456789",
+                40.0,
+                760.0,
+                8.0,
+            ),
+        ]);
+        let cands = candidates::extract(&d);
+        let ctx = PartyContext::new(&d, &cands);
+        let names = feature_names();
+        assert!(!cands.parties.is_empty());
+        let col = |n: &str| names.iter().position(|x| x == n).expect(n);
+        for i in 0..cands.parties.len() {
+            for role in PARTY_ROLES {
+                let v = party_vector(&ctx, &cands, i, role);
+                assert_eq!(v.len(), names.len());
+                assert!(v.iter().all(|x| x.is_finite()));
+                assert_eq!(v[col("role_seller")], f32::from(role == LabelKey::Seller));
+            }
+        }
+        let head = cands
+            .parties
+            .iter()
+            .position(|c| {
+                c.name
+                    .as_ref()
+                    .is_some_and(|(n, s)| n == "Nordlicht Handels GmbH" && s.bbox.y0 < 100.0)
+            })
+            .expect("letterhead candidate");
+        let v = party_vector(&ctx, &cands, head, LabelKey::Seller);
+        assert_eq!(v[col("legal_form")], 1.0);
+        assert!(
+            v[col("name_height_ratio")] > 1.4,
+            "{}",
+            v[col("name_height_ratio")]
+        );
+        assert_eq!(v[col("name_in_a_footer")], 1.0);
+        assert!(v[col("rel_y0")] < 0.1);
+    }
+
+    #[test]
+    fn the_embedded_model_loads_with_the_vector_width() {
+        let m = PartyModel::embedded().expect("embedded party model");
+        let p = m.score(&vec![0.0; party_feature_count()]);
+        assert!((0.0..=1.01).contains(&p));
+    }
+}

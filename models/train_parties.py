@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Trains the party model (models/parties.onnx): which party candidate names the seller, which the buyer.
+
+Rows come from `export_features --parties` (one per role and party candidate, the vector of
+`folio::fields::party_model::party_vector`), labelled positive when the name the candidate gives
+the Result matches the truth's name by the shared scoring rule (normalised difflib ratio >= 0.8).
+Data: the TUNING part only of ../shared/data/zugferd (text layer, as `accuracy --visual` reads it)
+and ../shared/data/sroie (the dataset's OCR boxes; seller only), per benches/splits/*.json, and a
+synthetic training set (`models/synth.py`, truth with seller_name and buyer_name).
+
+Evaluation: grouped cross-validation over the split's own folds of the tuning part (groups are
+whole: a seller, scenario or shop never sits in training and test at once); each synthetic
+document is its own group, spread over the same number of folds. Reported: top-1 accuracy of the
+chosen candidate per set and role, rules (the candidate the rule scorer picks) -> model.
+Calibration: an isotonic map fitted on the out-of-fold scores of each document's chosen
+candidate; per role the fill threshold is half the best F1 the calibrated out-of-fold choices
+reach (filling a value right with probability p pays for F1 when p is above half the F1). The final model is fitted on every row and exported with skl2onnx.
+
+    .venv/bin/python models/train_parties.py [--synth DIR] [--reuse-rows]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+from sklearn.ensemble import GradientBoostingClassifier
+from sklearn.isotonic import IsotonicRegression
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SEED = 20261126
+FOLDS = 5
+PARAMS = dict(n_estimators=300, max_depth=2, learning_rate=0.1, subsample=1.0, random_state=SEED)
+
+
+def export(exe: pathlib.Path, data: pathlib.Path, boxes: bool, out: pathlib.Path, reuse: bool) -> pathlib.Path:
+    if reuse and out.exists():
+        return out
+    cmd = [str(exe), "--parties", "--jobs", "2"] + (["--boxes"] if boxes else []) + [str(data)]
+    with out.open("w") as f:
+        subprocess.run(cmd, stdout=f, check=True)
+    return out
+
+
+def load(path: pathlib.Path, tag: str, split: dict | None):
+    """Rows of one set: (names, list of row dicts with tag, fold and group set). With a split,
+    only its tuning part is kept."""
+    names = None
+    rows = []
+    with path.open() as f:
+        for i, line in enumerate(f):
+            r = json.loads(line)
+            if i == 0:
+                names = r["names"]
+                continue
+            if split is not None:
+                d = split["documents"].get(r["doc"])
+                if d is None or d["part"] != "tune":
+                    continue
+                r["fold"] = int(d["fold"])
+                r["group"] = d["group"]
+            else:
+                h = int(hashlib.sha256(r["doc"].encode()).hexdigest(), 16)
+                r["fold"] = h % FOLDS
+                r["group"] = "synth:" + r["doc"]
+            r["tag"] = tag
+            rows.append(r)
+    return names, rows
+
+
+def choices(rows, scores):
+    """Per (tag, doc, role): the top-scored row's index, its score, whether any row is right,
+    and the rules' choice (the row whose `rule_pick_this_role` is set)."""
+    out = {}
+    for i, r in enumerate(rows):
+        k = (r["tag"], r["doc"], r["role"])
+        out.setdefault(k, []).append(i)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"),
+                    help="folder with zugferd/ and sroie/ (or folders holding only their tuning parts)")
+    ap.add_argument("--synth", default=str(ROOT / "target" / "party_synth"))
+    ap.add_argument("--synth-train", type=int, default=400)
+    ap.add_argument("--synth-seed", type=int, default=1414)
+    ap.add_argument("--synth-weight", type=float, default=1.0)
+    ap.add_argument("--exe", default=str(ROOT / "target" / "debug" / "export_features"))
+    ap.add_argument("--reuse-rows", action="store_true")
+    ap.add_argument("--out", default=str(ROOT / "models"))
+    ap.add_argument("--estimators", type=int, default=PARAMS["n_estimators"])
+    ap.add_argument("--depth", type=int, default=PARAMS["max_depth"])
+    ap.add_argument("--learning-rate", type=float, default=PARAMS["learning_rate"])
+    ap.add_argument("--cv-only", action="store_true", help="report the cross-validation, write nothing")
+    args = ap.parse_args()
+    PARAMS.update(n_estimators=args.estimators, max_depth=args.depth, learning_rate=args.learning_rate)
+    data = pathlib.Path(args.data)
+    work = ROOT / "target" / "party_rows"
+    work.mkdir(parents=True, exist_ok=True)
+    exe = pathlib.Path(args.exe)
+    synth = pathlib.Path(args.synth)
+    if not (synth / "train").exists():
+        subprocess.run(
+            [sys.executable, str(ROOT / "models" / "synth.py"), str(synth), "--train", str(args.synth_train),
+             "--holdout", "0", "--seed", str(args.synth_seed)],
+            check=True,
+        )
+    sets = [
+        ("zugferd", export(exe, data / "zugferd", False, work / "zugferd.jsonl", args.reuse_rows),
+         json.loads((ROOT / "benches" / "splits" / "zugferd.json").read_text())),
+        ("sroie", export(exe, data / "sroie", True, work / "sroie.jsonl", args.reuse_rows),
+         json.loads((ROOT / "benches" / "splits" / "sroie.json").read_text())),
+        ("synthetic", export(exe, synth / "train", False, work / "synth.jsonl", args.reuse_rows), None),
+    ]
+    names, rows = None, []
+    for tag, path, split in sets:
+        n, r = load(path, tag, split)
+        names = names or n
+        assert n == names, "feature names differ between exports"
+        rows += r
+    X = np.array([r["x"] for r in rows], dtype=np.float32)
+    y = np.array([bool(r["label"]) for r in rows])
+    fold = np.array([r["fold"] for r in rows])
+    w = np.array([args.synth_weight if r["tag"] == "synthetic" else 1.0 for r in rows])
+    rule_col = names.index("rule_pick_this_role")
+    print(f"{len(rows)} rows, {int(y.sum())} positive, {len(names)} features", file=sys.stderr)
+
+    # Grouped cross-validation over the folds.
+    oof = np.zeros(len(rows))
+    for k in range(FOLDS):
+        test = fold == k
+        m = GradientBoostingClassifier(**PARAMS).fit(X[~test], y[~test], sample_weight=w[~test])
+        oof[test] = m.predict_proba(X[test])[:, 1]
+    groups = choices(rows, oof)
+    acc = {}
+    chosen = {"seller_name": [], "buyer_name": []}
+    for (tag, doc, role), idx in groups.items():
+        best = max(idx, key=lambda i: oof[i])
+        rule = [i for i in idx if X[i, rule_col] > 0.5]
+        a = acc.setdefault((tag, role), [0, 0, 0, 0])
+        a[0] += 1
+        a[1] += int(bool(rule) and y[rule[0]])
+        a[2] += int(y[best])
+        a[3] += int(y[idx].any())
+        chosen[role].append((oof[best], bool(y[best])))
+    cv = {}
+    print("grouped CV top-1 accuracy %, rules -> model (documents; reachable = a right candidate exists)")
+    for (tag, role), (n, r, m, reach) in sorted(acc.items()):
+        cv[f"{tag}/{role}"] = {"documents": n, "rules": round(100 * r / n, 1), "model": round(100 * m / n, 1),
+                                "reachable": round(100 * reach / n, 1)}
+        print(f"  {tag:10s} {role:12s} n={n:4d}  rules {100*r/n:5.1f} -> model {100*m/n:5.1f}  (reachable {100*reach/n:5.1f})")
+
+    # Calibration of the chosen candidates' scores and per-role fill thresholds.
+    s = np.array([p for v in chosen.values() for p, _ in v])
+    c = np.array([ok for v in chosen.values() for _, ok in v], dtype=float)
+    iso = IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(s, c)
+    # Filling a party that is right with probability p pays for F1 when p is above half the F1
+    # reached (as for the field model): each role's threshold is half its best out-of-fold F1.
+    fill = {}
+    for role, v in chosen.items():
+        cal = iso.predict(np.array([p for p, _ in v])) if v else np.array([])
+        ok = np.array([o for _, o in v])
+        best_f1 = 0.0
+        for t in sorted(set(np.round(cal, 4)) | {0.0}):
+            pred = cal >= t
+            tp = int((pred & ok).sum())
+            best_f1 = max(best_f1, 2 * tp / (pred.sum() + len(v)) if len(v) else 0.0)
+        fill[role.split("_")[0]] = round(best_f1 / 2, 4)
+        print(f"  fill {role}: {best_f1 / 2:.3f} (best out-of-fold F1 {100 * best_f1:.1f})")
+    bins = np.minimum((iso.predict(s) * 10).astype(int), 9)
+    ece = sum(abs(c[bins == b].mean() - iso.predict(s)[bins == b].mean()) * (bins == b).sum()
+              for b in range(10) if (bins == b).any()) / len(s)
+
+    if args.cv_only:
+        return 0
+    final = GradientBoostingClassifier(**PARAMS).fit(X, y, sample_weight=w)
+    from skl2onnx import to_onnx
+
+    out = pathlib.Path(args.out)
+    onnx = to_onnx(final, X[:1], options={id(final): {"zipmap": False}}, target_opset=17).SerializeToString()
+    (out / "parties.onnx").write_bytes(onnx)
+    (out / "parties.calibration.json").write_text(json.dumps(
+        {"x": [round(float(v), 6) for v in iso.X_thresholds_], "y": [round(float(v), 6) for v in iso.y_thresholds_],
+         "fill": fill}, indent=1) + "\n")
+    metrics = {
+        "features": names,
+        "params": {k: v for k, v in PARAMS.items()},
+        "synthetic_weight": args.synth_weight,
+        "rows": len(rows),
+        "positive": int(y.sum()),
+        "documents": {tag: len({r["doc"] for r in rows if r["tag"] == tag}) for tag, _, _ in sets},
+        "grouped_cv_top1": cv,
+        "fill": fill,
+        "calibration_ece_in_sample": round(float(ece), 4),
+        "sha256": hashlib.sha256(onnx).hexdigest(),
+        "bytes": len(onnx),
+    }
+    (out / "parties.metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    print(f"wrote {out / 'parties.onnx'} ({len(onnx)} bytes)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
