@@ -273,11 +273,19 @@ pub(super) fn totals(
         top(Field::Prepaid),
     );
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres);
-    let mut structural = false;
-    if chosen.total.is_none()
-        && chosen.payable.is_none()
-        && let Some((n, v, t)) = structural_triple(cands)
-    {
+    // Amounts only the printed arithmetic supports: net and VAT of a total no label announced
+    // (the whole triple when there is no total either), at STRUCTURAL_CONFIDENCE.
+    let structural = if chosen.total.is_none() && chosen.payable.is_none() {
+        structural_triple(cands).map(|(n, v, t)| (n, v, Some(t)))
+    } else if !chosen.consistent && (chosen.net.is_none() || chosen.vat.is_none()) {
+        chosen.total.and_then(|t| {
+            structural_split(cands, &t, &cands.table_lines(ctx.doc.lines.len()))
+                .map(|(n, v)| (n, v, None))
+        })
+    } else {
+        None
+    };
+    if let Some((n, v, t)) = structural {
         let pick = |i: usize| {
             cands
                 .items
@@ -287,28 +295,12 @@ pub(super) fn totals(
         };
         chosen.net = pick(n);
         chosen.vat = pick(v).map(|(s, i, d)| (s, d, Some(i)));
-        chosen.total = pick(t);
+        if let Some(t) = t {
+            chosen.total = pick(t);
+        }
         chosen.consistent = chosen.net.is_some() && chosen.vat.is_some() && chosen.total.is_some();
-        structural = true;
     }
-    // A total without the net and VAT that explain it: the amounts above it that do.
-    if !chosen.consistent
-        && (chosen.net.is_none() || chosen.vat.is_none())
-        && let Some(t) = chosen.total
-        && let Some((n, v)) = structural_split(cands, &t, &cands.table_lines(ctx.doc.lines.len()))
-    {
-        let pick = |i: usize| {
-            cands
-                .items
-                .get(i)
-                .and_then(dec)
-                .map(|d| (STRUCTURAL_CONFIDENCE, i, d))
-        };
-        chosen.net = pick(n);
-        chosen.vat = pick(v).map(|(s, i, d)| (s, d, Some(i)));
-        chosen.consistent = chosen.net.is_some() && chosen.vat.is_some();
-        structural = true;
-    }
+    let structural = structural.is_some();
     let Chosen {
         mut net,
         vat: mut vat_value,
