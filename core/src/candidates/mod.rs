@@ -50,7 +50,9 @@ pub enum CandidateKind {
     Email,
     /// A phone number.
     Phone,
-    /// A reference number after a contract or order label (`label` says which).
+    /// A reference number: after a contract or order label (`label` says which), or, with no
+    /// label, the number-like value of a `Key:` whose key the vocabulary does not know (the
+    /// document number's structural fallback).
     Reference,
 }
 
@@ -280,6 +282,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     for (line, hits) in doc.lines.iter().zip(&line_labels) {
         extract_line(doc, line, hits, &style, &mut items);
     }
+    unknown_key_numbers(doc, &line_labels, &style, &mut items);
     let mut tables = tables::find_tables(doc);
     for cell in tables
         .iter_mut()
@@ -300,6 +303,89 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         style,
         receipt,
     }
+}
+
+/// Number-like values of `Key:` pairs whose key no label of the vocabulary names, in the upper
+/// half of the first page: `Referentie: 2025/691`, or the key alone with the value on the line
+/// below. The value holds two digits or more, is at most 25 characters of letters, digits and
+/// `-/._`, and is no date, no amount with decimals and no value another candidate already
+/// holds (ids, IBANs, phones). They become unlabelled [`CandidateKind::Reference`]s, which the
+/// field stage reads as the document number only when no labelled number was found.
+fn unknown_key_numbers(
+    doc: &CleanDocument,
+    line_labels: &[Vec<LabelHit>],
+    style: &DocStyle,
+    items: &mut Vec<Candidate>,
+) {
+    let Some(first) = doc.pages.first() else {
+        return;
+    };
+    let taken = |items: &[Candidate], line: usize, s: usize, e: usize| {
+        items.iter().any(|c| {
+            c.span.line == line
+                && c.span.start < e
+                && s < c.span.end
+                && c.kind != CandidateKind::Amount
+        })
+    };
+    let number_like = |v: &str| {
+        let digits = v.chars().filter(char::is_ascii_digit).count();
+        let decimals = v
+            .rfind([',', '.'])
+            .is_some_and(|p| v.len() - p == 3 && v[p + 1..].chars().all(|c| c.is_ascii_digit()));
+        digits >= 2
+            && v.chars().count() <= 25
+            && v.chars().all(|c| c.is_alphanumeric() || "-/._".contains(c))
+            && !decimals
+            && dates::find_dates(v, style.month_first).is_empty()
+    };
+    let mut found = Vec::new();
+    for (line, hits) in doc.lines.iter().zip(line_labels) {
+        if line.page != first.page || line.bbox.y0 > first.height * 0.5 || !hits.is_empty() {
+            continue;
+        }
+        let text = line.text.as_str();
+        let Some(colon) = text.find(':') else {
+            continue;
+        };
+        let key = text[..colon].trim();
+        let key_ok = (3..=30).contains(&key.chars().count())
+            && key.split_whitespace().count() <= 3
+            && key
+                .chars()
+                .all(|c| c.is_alphabetic() || c == ' ' || c == '.')
+            && key.chars().next().is_some_and(char::is_alphabetic);
+        if !key_ok {
+            continue;
+        }
+        let rest = &text[colon + 1..];
+        let value = rest.trim();
+        let (target, s) = if value.is_empty() {
+            // The value alone on the next line of the same page.
+            match doc.lines.get(line.index + 1) {
+                Some(next)
+                    if next.page == line.page
+                        && !next.text.trim().contains(' ')
+                        && next.bbox.y0 - line.bbox.y1 < 2.0 * line.bbox.height().max(1.0) =>
+                {
+                    (next, next.text.len() - next.text.trim_start().len())
+                }
+                _ => continue,
+            }
+        } else if !value.contains(' ') {
+            (line, colon + 1 + (rest.len() - rest.trim_start().len()))
+        } else {
+            continue;
+        };
+        let v = target.text[s..].trim_end();
+        let e = s + v.len();
+        if number_like(v) && !taken(items, target.index, s, e) {
+            let mut c = cand(CandidateKind::Reference, v.to_string(), target, s, e);
+            c.label = None;
+            found.push(c);
+        }
+    }
+    items.extend(found);
 }
 
 fn extract_line(
@@ -677,6 +763,25 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(n, ["86671-B"]);
+    }
+
+    #[test]
+    fn numbers_of_unknown_keys_are_unlabelled_references() {
+        let d = doc_from(&[
+            ("Tunnus:", 10.0, 10.0),
+            ("2025/691", 10.0, 22.0),
+            ("Gebühr: 1.250,00", 10.0, 40.0),
+            ("Zeitpunkt: 04.01.2025", 10.0, 60.0),
+            ("Belegkennung: FCT-86579", 10.0, 80.0),
+            ("Hinweis: bitte zahlen", 10.0, 100.0),
+        ]);
+        let c = extract(&d);
+        let refs: Vec<_> = c
+            .of(CandidateKind::Reference)
+            .filter(|c| c.label.is_none())
+            .map(|c| c.value.clone())
+            .collect();
+        assert_eq!(refs, ["2025/691", "FCT-86579"]);
     }
 
     #[test]

@@ -7,6 +7,9 @@ use crate::fields::features::CandidateFeatures;
 use crate::types::Span;
 use std::collections::BTreeMap;
 
+/// Confidence of a document number read from a `Key:` the vocabulary does not know.
+const UNKNOWN_KEY_CONFIDENCE: f32 = 0.3;
+
 /// Number, date and due date: the scorer's best candidate of each (a due date is never the
 /// document date's candidate).
 pub(super) fn number_and_dates(
@@ -22,6 +25,13 @@ pub(super) fn number_and_dates(
     {
         ctx.result.document.number = Some(c.value.clone());
         ctx.put("/document/number", s, &c.span);
+    } else if let Some(c) = cands
+        .of(CandidateKind::Reference)
+        .find(|c| c.label.is_none())
+    {
+        // No labelled number: the first number of a `Key:` the vocabulary does not know.
+        ctx.result.document.number = Some(c.value.clone());
+        ctx.put("/document/number", UNKNOWN_KEY_CONFIDENCE, &c.span);
     }
     let date = best(Field::Date);
     if let Some((s, i)) = date
