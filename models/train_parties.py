@@ -108,7 +108,7 @@ def main() -> int:
     if not (synth / "train").exists():
         subprocess.run(
             [sys.executable, str(ROOT / "models" / "synth.py"), str(synth), "--train", str(args.synth_train),
-             "--holdout", "0", "--seed", str(args.synth_seed)],
+             "--holdout", "120", "--seed", str(args.synth_seed)],
             check=True,
         )
     sets = [

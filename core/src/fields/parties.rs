@@ -145,11 +145,15 @@ pub(super) fn rule_picks(all: &[PartyCandidate]) -> (Option<usize>, Option<usize
     (seller.and_then(index), buyer.and_then(index))
 }
 
-/// The model's seller and buyer with their calibrated probabilities, chosen jointly: the pair
-/// (either may be none) of the highest expected number of right parties (the sum of their
-/// probabilities), where the buyer never names the seller's party; then each is kept when it
-/// reaches its role's fill threshold. Choosing the pair keeps a buyer's block from becoming the
-/// seller when the true seller scores only a little lower.
+/// Seller probabilities this close to the best one count as tied.
+const SELLER_TIE: f32 = 0.02;
+
+/// The model's seller and buyer with their calibrated probabilities: the seller of the highest
+/// probability, where candidates within [`SELLER_TIE`] of it count as tied (the isotonic map is a
+/// step function) and the tie goes to the one that leaves the best buyer; the buyer is the best
+/// candidate not naming the seller's party. Each is kept when it reaches its role's fill
+/// threshold. The tie rule keeps a buyer's block from becoming the seller when the true seller
+/// scores the same.
 fn model_picks(
     model: &PartyModel,
     doc: &crate::types::CleanDocument,
@@ -180,9 +184,10 @@ fn model_picks(
                 _ => Some(x),
             })
     };
+    let top = sellers.iter().map(|(_, p)| *p).fold(0.0f32, f32::max);
     let mut pair: [Option<(usize, f32)>; 2] = [None, best_buyer(None)];
-    let mut best = pair[1].map_or(0.0, |(_, p)| p);
-    for &(i, ps) in &sellers {
+    let mut best = f32::MIN;
+    for &(i, ps) in sellers.iter().filter(|(_, p)| *p >= top - SELLER_TIE) {
         let b = best_buyer(Some(i));
         let total = ps + b.map_or(0.0, |(_, p)| p);
         if total > best {
