@@ -222,7 +222,9 @@ fn structural_split(
         .filter(|c| c.scheme.as_deref() == Some("percent"))
         .filter_map(dec)
         .collect();
-    let mut best: Option<((bool, std::cmp::Reverse<usize>), (usize, usize))> = None;
+    // (printed rate confirms, -distance to the total's line), (net, VAT)
+    type Ranked = ((bool, std::cmp::Reverse<usize>), (usize, usize));
+    let mut best: Option<Ranked> = None;
     for n in &amounts {
         let v = total.2 - n.1;
         if v.is_zero()
