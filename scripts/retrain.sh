@@ -7,7 +7,9 @@
 #   bash scripts/retrain.sh [TRAIN_FLAGS...]     e.g. --no-e2e (quick), --e2e-images, --seed S
 #
 # Writes models/fields.onnx, models/fields.calibration.json and models/fields.metrics.json, and
-# prints the summary (tune-CV and synthetic held-out figures, rules -> model, time per phase).
+# prints the summary (tune-CV and synthetic held-out figures, rules -> model, time per phase);
+# then trains the party model (models/train_parties.py: models/parties.onnx, its calibration and
+# metrics), with the same --data and --out. --fields-only skips the party model.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -19,4 +21,18 @@ if [ ! -x .venv/bin/python ] || [ ! -f .venv/.requirements.sha256 ] \
 fi
 # The dev profile: the workspace builds one profile for builds and tests.
 cargo build -q -p folio-bench --bin export_features --bin accuracy
-exec .venv/bin/python models/train.py "$@"
+# --data and --out go to both trainers; --fields-only is this script's own.
+shared=()
+fields=()
+parties=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --data|--out) shared+=("$1" "$2"); fields+=("$1" "$2"); shift 2 ;;
+        --fields-only) parties=0; shift ;;
+        *) fields+=("$1"); shift ;;
+    esac
+done
+.venv/bin/python models/train.py ${fields[@]+"${fields[@]}"}
+if [ "$parties" = 1 ]; then
+    .venv/bin/python models/train_parties.py ${shared[@]+"${shared[@]}"}
+fi
