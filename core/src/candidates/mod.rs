@@ -98,6 +98,9 @@ pub struct Candidates {
     pub line_titles: Vec<Vec<LabelHit>>,
     /// Places that may name a party (seller, buyer, consignee).
     pub parties: Vec<PartyCandidate>,
+    /// Label hits inside each party candidate's name (same index as `parties`; a title or a
+    /// `Guest Name:` read as a name shows here).
+    pub party_name_labels: Vec<Vec<LabelHit>>,
     /// Document-wide conventions: date order, decimal separator, language, receipt or not.
     pub style: DocStyle,
     /// What a till receipt's own reading found (only for receipts).
@@ -294,12 +297,22 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .map(|a| a.value);
     }
     let receipt = style.receipt.then(|| receipt::read(doc));
+    let parties = parties::find(doc);
+    let party_name_labels = parties
+        .iter()
+        .map(|p| {
+            p.name
+                .as_ref()
+                .map_or_else(Vec::new, |(n, _)| labels::find_labels(n))
+        })
+        .collect();
     Candidates {
         items,
         tables,
         line_labels,
         line_titles,
-        parties: parties::find(doc),
+        parties,
+        party_name_labels,
         style,
         receipt,
     }

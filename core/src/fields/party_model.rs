@@ -14,7 +14,7 @@
 
 use super::parties::{clean_party_name, party_score, rule_picks};
 use super::trees::TreeEnsemble;
-use crate::candidates::labels::{self, LabelKey};
+use crate::candidates::labels::LabelKey;
 use crate::candidates::parties::{PartyCandidate, PartySource, is_address_like, is_company_like};
 use crate::candidates::receipt::clean_seller;
 use crate::candidates::{CandidateKind, Candidates};
@@ -353,7 +353,10 @@ pub fn party_vector(
     onehot[above.map_or(LABEL_CLASSES - 1, label_class)] = 1.0;
     v.extend(onehot);
     v.push(b(c.label_line.is_some()));
-    let hits = labels::find_labels(name);
+    let hits = cands
+        .party_name_labels
+        .get(i)
+        .map_or(&[][..], Vec::as_slice);
     v.push(b(hits.iter().any(|h| h.key.is_party())));
     v.push(b(hits.iter().any(|h| h.key == LabelKey::Title)));
     v.push(hits.iter().map(|h| h.words).sum::<usize>().min(5) as f32);
