@@ -625,6 +625,18 @@ pub(crate) mod tests {
     use crate::clean;
     use crate::types::{BBox, Source, TextPage, Unit, Word};
 
+    /// A 600 x 800 pt text-layer page of these words, cleaned.
+    pub(crate) fn page_doc(words: Vec<Word>) -> CleanDocument {
+        clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            words,
+        }])
+    }
+
     pub(crate) fn doc_from(lines: &[(&str, f32, f32)]) -> CleanDocument {
         // (text, x, y): words of a line spaced by their length.
         let mut words = Vec::new();
@@ -644,14 +656,25 @@ pub(crate) mod tests {
                 x += wdt + 4.0;
             }
         }
-        clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            words,
-        }])
+        page_doc(words)
+    }
+
+    /// A page of `(text, x, y, height)` rows; words 0.5 height wide per character.
+    pub(crate) fn doc_rows(rows: &[(&str, f32, f32, f32)]) -> CleanDocument {
+        let mut words = Vec::new();
+        for &(text, x, y, h) in rows {
+            let mut x = x;
+            for t in text.split(' ') {
+                let x1 = x + t.chars().count() as f32 * h * 0.5;
+                words.push(Word {
+                    text: t.into(),
+                    bbox: BBox::new(x, y, x1, y + h),
+                    confidence: 1.0,
+                });
+                x = x1 + h * 0.4;
+            }
+        }
+        page_doc(words)
     }
 
     #[test]

@@ -274,33 +274,7 @@ pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<
 mod tests {
     use super::*;
     use crate::candidates;
-    use crate::clean;
-    use crate::types::{BBox, CleanDocument, Source, TextPage, Unit, Word};
-
-    /// A page of `(text, x, y, height)` rows; words 0.5 height wide per character.
-    fn doc(rows: &[(&str, f32, f32, f32)]) -> CleanDocument {
-        let mut words = Vec::new();
-        for &(text, x, y, h) in rows {
-            let mut x = x;
-            for t in text.split(' ') {
-                let x1 = x + t.chars().count() as f32 * h * 0.5;
-                words.push(Word {
-                    text: t.into(),
-                    bbox: BBox::new(x, y, x1, y + h),
-                    confidence: 1.0,
-                });
-                x = x1 + h * 0.4;
-            }
-        }
-        clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            words,
-        }])
-    }
+    use crate::candidates::tests::doc_rows as doc;
 
     /// Seller and buyer names chosen by the embedded party model.
     fn chosen(rows: &[(&str, f32, f32, f32)]) -> (Option<String>, Option<String>) {

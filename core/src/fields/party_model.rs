@@ -561,32 +561,7 @@ impl PartyModel {
 mod tests {
     use super::*;
     use crate::candidates;
-    use crate::clean;
-    use crate::types::{BBox, Source, TextPage, Unit, Word};
-
-    fn doc(rows: &[(&str, f32, f32, f32)]) -> CleanDocument {
-        let mut words = Vec::new();
-        for &(text, x, y, h) in rows {
-            let mut x = x;
-            for t in text.split(' ') {
-                let x1 = x + t.chars().count() as f32 * h * 0.5;
-                words.push(Word {
-                    text: t.into(),
-                    bbox: BBox::new(x, y, x1, y + h),
-                    confidence: 1.0,
-                });
-                x = x1 + h * 0.4;
-            }
-        }
-        clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            words,
-        }])
-    }
+    use crate::candidates::tests::doc_rows as doc;
 
     #[test]
     fn legal_forms_of_many_countries() {
