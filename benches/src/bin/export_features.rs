@@ -28,7 +28,7 @@ use folio::fields::Field;
 use folio::fields::features::{FeatureContext, candidate_features};
 use folio::fields::party_model::{self, PARTY_ROLES, PartyContext, party_vector};
 use folio::fields::vector::{MODEL_FIELDS, feature_names, feature_vector};
-use folio::types::TextPage;
+use folio::types::{CleanDocument, TextPage};
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
@@ -188,8 +188,13 @@ fn role_key(role: folio::candidates::labels::LabelKey) -> &'static str {
     }
 }
 
-/// The party model's rows of a document.
-fn party_rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<String>, String> {
+/// A document's truth, its group (the normalised seller name, else its id), its cleaned pages
+/// and their candidates: what both kinds of rows start from.
+fn prepare(
+    engine: &Engine,
+    doc: &LabelledDoc,
+    boxes: bool,
+) -> Result<(Value, String, CleanDocument, candidates::Candidates), String> {
     let truth: Value =
         serde_json::from_str(&std::fs::read_to_string(&doc.truth).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
@@ -202,6 +207,12 @@ fn party_rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<Str
     let pages = pages_of(engine, doc, boxes)?;
     let clean = clean::clean(&pages);
     let cands = candidates::extract(&clean);
+    Ok((truth, group, clean, cands))
+}
+
+/// The party model's rows of a document.
+fn party_rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<String>, String> {
+    let (truth, group, clean, cands) = prepare(engine, doc, boxes)?;
     let ctx = PartyContext::new(&clean, &cands);
     let mut out = Vec::new();
     for role in PARTY_ROLES {
@@ -229,18 +240,7 @@ fn party_rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<Str
 }
 
 fn rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<String>, String> {
-    let truth: Value =
-        serde_json::from_str(&std::fs::read_to_string(&doc.truth).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
-    let group = truth
-        .get("seller_name")
-        .and_then(Value::as_str)
-        .map(normalize_text)
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| doc.id.clone());
-    let pages = pages_of(engine, doc, boxes)?;
-    let clean = clean::clean(&pages);
-    let cands = candidates::extract(&clean);
+    let (truth, group, clean, cands) = prepare(engine, doc, boxes)?;
     let ctx = FeatureContext::new(&clean, &cands);
     let mut out = Vec::new();
     for i in 0..cands.items.len() {
