@@ -192,7 +192,8 @@ fn structural_triple(cands: &Candidates) -> Option<(usize, usize, usize)> {
     best.map(|b| b.1)
 }
 
-/// Net and VAT of a chosen total that no label announced: two amounts printed above the total
+/// Net and VAT that explain a chosen total (where the scored net and VAT do not add up to it, or
+/// no label announced them): two amounts printed above the total
 /// (or on its line, outside table bodies) with `net + VAT = total`, the VAT between 1 % and 27 %
 /// of the net. A printed percentage that gives the VAT from the net to the cent, and nearness
 /// to the total's line, choose among several such pairs. Returns (net, VAT) candidates.
@@ -275,11 +276,13 @@ pub(super) fn totals(
         top(Field::Prepaid),
     );
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres);
-    // Amounts only the printed arithmetic supports: net and VAT of a total no label announced
-    // (the whole triple when there is no total either), at STRUCTURAL_CONFIDENCE.
+    // Amounts only the printed arithmetic supports, at STRUCTURAL_CONFIDENCE: the net and VAT
+    // that explain a total whose chosen net and VAT do not add up to it (or are missing), and
+    // the whole triple when there is no total either. A consistent set is preferred to
+    // individually higher-scored values.
     let structural = if chosen.total.is_none() && chosen.payable.is_none() {
         structural_triple(cands).map(|(n, v, t)| (n, v, Some(t)))
-    } else if !chosen.consistent && (chosen.net.is_none() || chosen.vat.is_none()) {
+    } else if !chosen.consistent {
         chosen.total.and_then(|t| {
             structural_split(cands, &t, &cands.table_lines(ctx.doc.lines.len()))
                 .map(|(n, v)| (n, v, None))
@@ -495,6 +498,21 @@ mod tests {
         let c = choose(&nets, &vats, &tots, &[], &[]);
         assert!(c.consistent);
         assert_eq!(c.vat.map(|v| v.1), Some(d("16.00")));
+    }
+
+    #[test]
+    fn a_vat_that_does_not_add_up_gives_way_to_one_that_does() {
+        // The VAT-labelled 5.00 does not explain the total; 100.00 + 24.00 does.
+        let doc = doc_from(&[
+            ("Net amount 100.00", 300.0, 200.0),
+            ("Deposit VAT 5.00", 300.0, 220.0),
+            ("Qwerty 24.00", 300.0, 240.0),
+            ("Total 124.00", 300.0, 260.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("124.00"));
+        assert_eq!(r.totals.net.as_deref(), Some("100.00"));
+        assert_eq!(r.totals.vat.as_deref(), Some("24.00"));
     }
 
     #[test]
