@@ -252,6 +252,41 @@ fn structural_split(
     best.map(|b| b.1)
 }
 
+/// The candidate printed below a net and a VAT amount (outside table bodies) whose value is
+/// their sum: a total whose label the vocabulary does not know. The VAT must be a plausible
+/// share of the net (same sign, below it).
+fn sum_below(cands: &Candidates, net: &Scored, vat: Decimal, vat_idx: usize) -> Option<usize> {
+    if net.2.is_zero()
+        || vat.is_zero()
+        || vat.is_sign_negative() != net.2.is_sign_negative()
+        || vat.abs() >= net.2.abs()
+    {
+        return None;
+    }
+    let sum = net.2 + vat;
+    let below = cands
+        .items
+        .get(net.1)?
+        .span
+        .line
+        .max(cands.items.get(vat_idx)?.span.line);
+    let table_lines = cands.table_lines(below + 1);
+    cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            *i != net.1
+                && *i != vat_idx
+                && c.kind == CandidateKind::Amount
+                && c.scheme.is_none()
+                && c.span.line >= below
+                && !table_lines.get(c.span.line).copied().unwrap_or(false)
+        })
+        .find(|(_, c)| dec(c) == Some(sum))
+        .map(|(i, _)| i)
+}
+
 /// Confidence of totals that only the printed arithmetic supports (no known label).
 const STRUCTURAL_CONFIDENCE: f32 = 0.35;
 
@@ -305,7 +340,17 @@ pub(super) fn totals(
         }
         chosen.consistent = chosen.net.is_some() && chosen.vat.is_some() && chosen.total.is_some();
     }
-    let structural = structural.is_some();
+    let mut structural = structural.is_some();
+    // Net and VAT without a total (its label unknown): the amount printed below both that is
+    // their sum.
+    if chosen.total.is_none()
+        && let (Some(n), Some((_, v, Some(vi)))) = (chosen.net, chosen.vat)
+        && let Some(t) = sum_below(cands, &n, v, vi)
+    {
+        chosen.total = Some((STRUCTURAL_CONFIDENCE, t, n.2 + v));
+        chosen.consistent = true;
+        structural = true;
+    }
     let Chosen {
         mut net,
         vat: mut vat_value,
@@ -513,6 +558,22 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("124.00"));
         assert_eq!(r.totals.net.as_deref(), Some("100.00"));
         assert_eq!(r.totals.vat.as_deref(), Some("24.00"));
+    }
+
+    #[test]
+    fn net_and_vat_find_their_unlabelled_total_below() {
+        // A credit note whose total label the vocabulary does not know.
+        let doc = doc_from(&[
+            ("Net amount -99.49", 300.0, 200.0),
+            ("VAT 21% -20.89", 300.0, 220.0),
+            ("Qwerty zork: -120.38", 300.0, 240.0),
+            ("Rounding -0.02", 300.0, 260.0),
+            ("Plugh: -120.40", 300.0, 280.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.net.as_deref(), Some("-99.49"));
+        assert_eq!(r.totals.vat.as_deref(), Some("-20.89"));
+        assert_eq!(r.totals.total.as_deref(), Some("-120.38"));
     }
 
     #[test]
