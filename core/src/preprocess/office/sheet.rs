@@ -223,6 +223,83 @@ fn read_xls(
     Ok(pages(out))
 }
 
+/// BIFF8 records that hold one cell, its row and column in their first four bytes.
+const BIFF_CELLS: &[u16] = &[
+    0x0006, 0x00D6, 0x00FD, 0x0201, 0x0203, 0x0204, 0x0205, 0x027E,
+];
+/// MULRK and MULBLANK: a row, a first column, the cells, the last column in their last two bytes.
+const BIFF_MULTI: &[u16] = &[0x00BD, 0x00BE];
+/// BOF: a substream (a sheet) starts.
+const BIFF_BOF: u16 = 0x0809;
+
+/// Refuses an XLS whose cell records span more than the cell budget in one sheet, before
+/// calamine reads it: calamine lays a sheet's cells out over their whole extent (rows times
+/// columns), so two cells at opposite corners of the 65,536 x 65,536 grid made it allocate
+/// about 136 GB and abort the process (found by the `sheet` fuzz target). The workbook stream's
+/// records are only scanned (row and column of every cell record per substream); a file that is
+/// no compound file, or has no workbook stream, is left to calamine's own errors.
+fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
+    use std::io::Read;
+    let Ok(mut cf) = cfb::CompoundFile::open(Cursor::new(bytes)) else {
+        return Ok(());
+    };
+    let Some(name) = ["Workbook", "Book"].into_iter().find(|n| cf.is_stream(n)) else {
+        return Ok(());
+    };
+    let mut stream = Vec::new();
+    let read = cf
+        .open_stream(name)
+        .and_then(|s| s.take(bytes.len() as u64 * 2).read_to_end(&mut stream));
+    if read.is_err() {
+        return Ok(());
+    }
+    let max = budget.remaining(Resource::SheetCells);
+    let u16_at = |d: &[u8], i: usize| d.get(i..i + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    // (min row, max row, min col, max col) of the current substream's cells.
+    let mut extent: Option<(u16, u16, u16, u16)> = None;
+    let too_big = |e: Option<(u16, u16, u16, u16)>| {
+        e.is_some_and(|(r0, r1, c0, c1)| (u64::from(r1 - r0) + 1) * (u64::from(c1 - c0) + 1) > max)
+    };
+    let mut pos = 0usize;
+    while let (Some(typ), Some(len)) = (u16_at(&stream, pos), u16_at(&stream, pos + 2)) {
+        let start = pos + 4;
+        let end = (start + usize::from(len)).min(stream.len());
+        let data = &stream[start.min(end)..end];
+        let mut cell = |row: u16, first: u16, last: u16| {
+            let (r0, r1, c0, c1) = extent.unwrap_or((row, row, first, last));
+            extent = Some((
+                r0.min(row),
+                r1.max(row),
+                c0.min(first),
+                c1.max(last.max(first)),
+            ));
+        };
+        if typ == BIFF_BOF {
+            if too_big(extent) {
+                return Err(budget.exceeded(Resource::SheetCells, READING));
+            }
+            extent = None;
+        } else if BIFF_CELLS.contains(&typ) {
+            if let (Some(row), Some(col)) = (u16_at(data, 0), u16_at(data, 2)) {
+                cell(row, col, col);
+            }
+        } else if BIFF_MULTI.contains(&typ)
+            && let (Some(row), Some(first), Some(last)) = (
+                u16_at(data, 0),
+                u16_at(data, 2),
+                data.len().checked_sub(2).and_then(|i| u16_at(data, i)),
+            )
+        {
+            cell(row, first, last);
+        }
+        pos = start + usize::from(len);
+    }
+    if too_big(extent) {
+        return Err(budget.exceeded(Resource::SheetCells, READING));
+    }
+    Ok(())
+}
+
 /// Parses an XLSX or XLS workbook, charging `budget` (returned with what is left of it).
 pub(super) fn parse(bytes: &[u8], ft: FileType, mut budget: Budget) -> Result<(OfficeDoc, Budget)> {
     let cur = Cursor::new(bytes.to_vec());
@@ -241,6 +318,7 @@ pub(super) fn parse(bytes: &[u8], ft: FileType, mut budget: Budget) -> Result<(O
                 let pw = matches!(e, XlsError::Password);
                 sheet_err("XLS", pw, e.to_string())
             };
+            xls_extent_check(bytes, &budget)?;
             // calamine's XLS reader panics on some damaged files (slice bounds, overflow) instead
             // of answering an error; such a file is damaged, not an engine bug.
             let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -411,6 +489,54 @@ mod tests {
             ("xl/_rels/workbook.xml.rels", wb_rels),
             ("xl/worksheets/sheet1.xml", sheet.as_bytes()),
         ])
+    }
+
+    /// A compound file whose `Workbook` stream holds these BIFF records.
+    fn xls_with(records: &[(u16, Vec<u8>)]) -> Vec<u8> {
+        use std::io::Write;
+        let mut stream = Vec::new();
+        for (typ, data) in records {
+            stream.extend_from_slice(&typ.to_le_bytes());
+            stream.extend_from_slice(&(data.len() as u16).to_le_bytes());
+            stream.extend_from_slice(data);
+        }
+        let mut cf = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
+        cf.create_stream("Workbook")
+            .unwrap()
+            .write_all(&stream)
+            .unwrap();
+        cf.into_inner().into_inner()
+    }
+
+    fn number(row: u16, col: u16) -> (u16, Vec<u8>) {
+        let mut d = Vec::new();
+        d.extend_from_slice(&row.to_le_bytes());
+        d.extend_from_slice(&col.to_le_bytes());
+        d.extend_from_slice(&[0, 0]);
+        d.extend_from_slice(&1.5f64.to_le_bytes());
+        (0x0203, d)
+    }
+
+    #[test]
+    fn xls_cells_at_far_corners_are_refused_before_calamine() {
+        // Two cells at opposite corners: calamine would lay out 65,001 x 65,001 cells.
+        let bof = (BIFF_BOF, vec![0, 6, 0x10, 0, 0, 0, 0, 0]);
+        let far = xls_with(&[bof.clone(), number(0, 0), number(65_000, 65_000)]);
+        let e = parse(&far, FileType::Xls).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::FileTooLarge);
+        assert!(e.to_string().starts_with("limits.max_sheet_cells"), "{e}");
+        // A MULRK spanning the columns counts its last column too.
+        let mut mulrk = vec![0, 0, 0, 0];
+        mulrk.extend_from_slice(&[0; 6]);
+        mulrk.extend_from_slice(&60_000u16.to_le_bytes());
+        let wide = xls_with(&[bof.clone(), (0x00BD, mulrk), number(60_000, 0)]);
+        let budget = Budget::new(&Limits::default());
+        assert!(xls_extent_check(&wide, &budget).is_err());
+        // Cells close together pass the check (whatever calamine then makes of the stub).
+        let near = xls_with(&[bof, number(0, 0), number(10, 5)]);
+        assert!(xls_extent_check(&near, &budget).is_ok());
+        // Not a compound file: left to calamine.
+        assert!(xls_extent_check(b"not an xls", &budget).is_ok());
     }
 
     #[test]
