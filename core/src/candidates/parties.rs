@@ -1475,6 +1475,7 @@ fn sub_span(span: &Span, start: usize, end: usize) -> Span {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::candidates::tests::page_doc;
     use crate::clean;
     use crate::types::{Source, TextPage, Unit, Word};
 
@@ -1495,18 +1496,11 @@ mod tests {
     }
 
     fn doc(rows: &[(&str, f32, f32)]) -> CleanDocument {
-        let words = rows
-            .iter()
-            .flat_map(|&(t, x, y)| line_words(t, x, y))
-            .collect();
-        clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            words,
-        }])
+        page_doc(
+            rows.iter()
+                .flat_map(|&(t, x, y)| line_words(t, x, y))
+                .collect(),
+        )
     }
 
     fn names(c: &[PartyCandidate], role: LabelKey) -> Vec<(PartySource, String)> {

@@ -1,6 +1,6 @@
 //! Parties: seller, buyer and consignee from the party blocks, with their ids and contacts.
 
-use super::party_model::{PARTY_ROLES, PartyContext, PartyModel, party_vector};
+use super::party_model::{PARTY_ROLES, PartyContext, PartyModel, party_vectors};
 use super::{Ctx, clean_name};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::parties::{PartyCandidate, PartySource};
@@ -163,15 +163,15 @@ fn model_picks(
     let named: Vec<usize> = (0..cands.parties.len())
         .filter(|&i| cands.parties[i].name.is_some())
         .collect();
-    let score = |i: usize, role: LabelKey| model.score(&party_vector(&ctx, cands, i, role));
-    let sellers: Vec<(usize, f32)> = named
+    // Each candidate's features once, scored for both roles.
+    type Scores = Vec<(usize, f32)>;
+    let (sellers, buyers): (Scores, Scores) = named
         .iter()
-        .map(|&i| (i, score(i, PARTY_ROLES[0])))
-        .collect();
-    let buyers: Vec<(usize, f32)> = named
-        .iter()
-        .map(|&i| (i, score(i, PARTY_ROLES[1])))
-        .collect();
+        .map(|&i| {
+            let [s, b] = party_vectors(&ctx, cands, i);
+            ((i, model.score(&s)), (i, model.score(&b)))
+        })
+        .unzip();
     let best_buyer = |seller: Option<usize>| {
         buyers
             .iter()

@@ -466,9 +466,43 @@ pub fn party_vector(
     };
     v.push(b(this == Some(i)));
     v.push(b(other == Some(i)));
-    v.push(b(cands.receipt.is_some() || cands.style.receipt));
+    v.push(b(cands.style.receipt));
     v.push(ctx.ocr);
     v
+}
+
+/// Columns of the party vector that depend on the role scored (the rest is the candidate's).
+static ROLE_COLUMNS: std::sync::LazyLock<[usize; 4]> = std::sync::LazyLock::new(|| {
+    let names = feature_names();
+    let col = |n: &str| names.iter().position(|x| x == n).unwrap_or(0);
+    [
+        col("role_seller"),
+        col("role_matches_suggestion"),
+        col("rule_pick_this_role"),
+        col("rule_pick_other_role"),
+    ]
+});
+
+/// The seller and the buyer vector of candidate `i` ([`party_vector`] for each of
+/// [`PARTY_ROLES`]), the candidate's features computed once and only the role columns set per
+/// role.
+pub fn party_vectors(ctx: &PartyContext<'_>, cands: &Candidates, i: usize) -> [Vec<f32>; 2] {
+    let seller = party_vector(ctx, cands, i, LabelKey::Seller);
+    let mut buyer = seller.clone();
+    let b = |x: bool| if x { 1.0 } else { 0.0 };
+    let [role_seller, matches, this, other] = *ROLE_COLUMNS;
+    let suggested = cands.parties.get(i).map(|c| c.role);
+    for (col, value) in [
+        (role_seller, 0.0),
+        (matches, b(suggested == Some(LabelKey::Buyer))),
+        (this, b(ctx.rule_buyer == Some(i))),
+        (other, b(ctx.rule_seller == Some(i))),
+    ] {
+        if let Some(x) = buyer.get_mut(col) {
+            *x = value;
+        }
+    }
+    [seller, buyer]
 }
 
 /// Isotonic map from the raw probability to the observed probability of being right.
@@ -611,8 +645,10 @@ mod tests {
         assert!(!cands.parties.is_empty());
         let col = |n: &str| names.iter().position(|x| x == n).expect(n);
         for i in 0..cands.parties.len() {
-            for role in PARTY_ROLES {
+            let both = party_vectors(&ctx, &cands, i);
+            for (k, role) in PARTY_ROLES.into_iter().enumerate() {
                 let v = party_vector(&ctx, &cands, i, role);
+                assert_eq!(both[k], v, "candidate {i}, {role:?}");
                 assert_eq!(v.len(), names.len());
                 assert!(v.iter().all(|x| x.is_finite()));
                 assert_eq!(v[col("role_seller")], f32::from(role == LabelKey::Seller));

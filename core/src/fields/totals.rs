@@ -255,7 +255,13 @@ fn structural_split(
 /// The candidate printed below a net and a VAT amount (outside table bodies) whose value is
 /// their sum: a total whose label the vocabulary does not know. The VAT must be a plausible
 /// share of the net (same sign, below it).
-fn sum_below(cands: &Candidates, net: &Scored, vat: Decimal, vat_idx: usize) -> Option<usize> {
+fn sum_below(
+    cands: &Candidates,
+    table_lines: &[bool],
+    net: &Scored,
+    vat: Decimal,
+    vat_idx: usize,
+) -> Option<usize> {
     if net.2.is_zero()
         || vat.is_zero()
         || vat.is_sign_negative() != net.2.is_sign_negative()
@@ -270,7 +276,6 @@ fn sum_below(cands: &Candidates, net: &Scored, vat: Decimal, vat_idx: usize) -> 
         .span
         .line
         .max(cands.items.get(vat_idx)?.span.line);
-    let table_lines = cands.table_lines(below + 1);
     cands
         .items
         .iter()
@@ -311,6 +316,7 @@ pub(super) fn totals(
         top(Field::Prepaid),
     );
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres);
+    let table_lines = cands.table_lines(ctx.doc.lines.len());
     // Amounts only the printed arithmetic supports, at STRUCTURAL_CONFIDENCE: the net and VAT
     // that explain a total whose chosen net and VAT do not add up to it (or are missing), and
     // the whole triple when there is no total either. A consistent set is preferred to
@@ -318,10 +324,9 @@ pub(super) fn totals(
     let structural = if chosen.total.is_none() && chosen.payable.is_none() {
         structural_triple(cands).map(|(n, v, t)| (n, v, Some(t)))
     } else if !chosen.consistent {
-        chosen.total.and_then(|t| {
-            structural_split(cands, &t, &cands.table_lines(ctx.doc.lines.len()))
-                .map(|(n, v)| (n, v, None))
-        })
+        chosen
+            .total
+            .and_then(|t| structural_split(cands, &t, &table_lines).map(|(n, v)| (n, v, None)))
     } else {
         None
     };
@@ -345,7 +350,7 @@ pub(super) fn totals(
     // their sum.
     if chosen.total.is_none()
         && let (Some(n), Some((_, v, Some(vi)))) = (chosen.net, chosen.vat)
-        && let Some(t) = sum_below(cands, &n, v, vi)
+        && let Some(t) = sum_below(cands, &table_lines, &n, v, vi)
     {
         chosen.total = Some((STRUCTURAL_CONFIDENCE, t, n.2 + v));
         chosen.consistent = true;
