@@ -164,10 +164,19 @@ class Doc:
     def title(self) -> str:
         return self.labels["t_" + self.kind]
 
+    def document_type(self) -> str:
+        """The Result's type code: an invoice titled as a tax invoice ("Tax Invoice", the
+        Russian "счёт-фактура") is a TAX_INVOICE, as the engine's classifier decides
+        (core/src/classify.rs); a Ukrainian "рахунок-фактура" stays an INVOICE."""
+        title = self.title().lower().replace("ё", "е")
+        if self.kind == "invoice" and ("tax invoice" in title or (self.lang == "ru" and "счет-фактура" in title)):
+            return "TAX_INVOICE"
+        return DOC_TYPE[self.kind]
+
     # --- truth -----------------------------------------------------------------------------
     def truth(self) -> dict:
         t: dict = {
-            "document_type": DOC_TYPE[self.kind],
+            "document_type": self.document_type(),
             "number": self.number,
             "date": self.date,
             "seller_name": self.seller.name,

@@ -352,7 +352,8 @@ def labelled_docs(data: pathlib.Path, sets: list, fields: list[str]) -> dict:
                 continue
             truth = json.loads(t.read_text())
             for f in fields:
-                if f in truth:
+                if f in truth and not (f == "prepaid" and float(truth[f]) == 0):
+                    # A zero prepaid is no label (export_features: nothing was prepaid).
                     docs[(tag, f)] = docs.get((tag, f), 0) + 1
     return docs
 
@@ -468,12 +469,15 @@ def main() -> int:
         e2e = end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, a.seed, timings)
         timings["end_to_end_cv"] = round(time.monotonic() - t0, 1)
 
+    rules_fields = fields_for_rules(e2e, report, sets)
+    print(f"fields left to the rules (the model lost to them in cross-validation): {rules_fields}", file=sys.stderr)
+
     t0 = time.monotonic()
     final = model(a.seed).fit(X, y, sample_weight=weight)
     out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / "fields.onnx"
     onnx_path.write_bytes(to_onnx_bytes(final, X))
-    calib = {**iso.to_json(), "fill": fill}
+    calib = {**iso.to_json(), "fill": fill, "rules_fields": rules_fields}
     (out / "fields.calibration.json").write_text(json.dumps(calib, indent=1) + "\n")
     timings["final_fit"] = round(time.monotonic() - t0, 1)
     t0 = time.monotonic()
@@ -508,6 +512,7 @@ def main() -> int:
         "ece_calibrated_by_set": ece_by_set,
         "ece_calibrated_by_source": ece_by_source,
         "fill_thresholds": fill,
+        "rules_fields": rules_fields,
         "reliability": table,
         "end_to_end": e2e,
         "synthetic_held_out": holdout,
@@ -519,6 +524,38 @@ def main() -> int:
     summary(metrics)
     print(f"wrote {onnx_path} ({metrics['onnx_bytes']} bytes, sha256 {metrics['onnx_sha256']})", file=sys.stderr)
     return 0
+
+
+# Fields the field model scores (core/src/fields/vector.rs MODEL_FIELDS, serde names).
+MODEL_FIELDS = ["number", "date", "due_date", "total", "vat", "net", "payable", "prepaid"]
+# Points of F1 by which the rules must beat the model for a field to be left to them.
+RULES_MARGIN = 0.5
+
+
+def pooled_f1(tallies: list[dict]) -> float | None:
+    n = {c: sum(t[c] for t in tallies) for c in ("labelled", "predicted", "correct")}
+    if not n["labelled"]:
+        return None
+    return 100 * 2 * n["correct"] / (n["labelled"] + n["predicted"])
+
+
+def fields_for_rules(e2e: dict, report: dict, sets: list) -> list[str]:
+    """The fields whose cross-validated F1 the model does not reach: the rules keep choosing
+    them (the calibration file's `rules_fields`). Counts are pooled over every set that labels
+    the field: end to end (the whole engine per fold, rules against fold models) when that ran,
+    else the candidate choice. A field leaves the model when the rules beat it by more than
+    RULES_MARGIN points."""
+    out = []
+    for f in MODEL_FIELDS:
+        if e2e:
+            got = {who: pooled_f1([r["counts"][who][f] for r in e2e.values() if f in r["counts"][who]])
+                   for who in ("rules", "model")}
+        else:
+            got = {who: pooled_f1([report[who][tag][f] for tag, _, _ in sets if f in report[who].get(tag, {})])
+                   for who in ("rules", "model")}
+        if got["rules"] is not None and got["model"] is not None and got["rules"] - got["model"] > RULES_MARGIN:
+            out.append(f)
+    return out
 
 
 def labelled_by_field(docs: dict) -> dict:
@@ -592,6 +629,8 @@ def end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, 
     report: dict = {}
     for name in totals:
         report[name] = {who: macro(totals[name][who], header) for who in ("rules", "model")}
+        for who in ("rules", "model"):
+            report[name][who]["extra"] = extra_f1(totals[name][who])
         report[name]["counts"] = totals[name]
         print(f"tune-CV end to end {name}: rules/model {line(report[name])}", file=sys.stderr)
     return report
@@ -599,8 +638,28 @@ def end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, 
 
 def line(r: dict) -> str:
     rf, mf = r["rules"], r["model"]
+    ex = rf.get("extra", {})
     return " ".join(f"{f} {rf['fields'][f]}/{mf['fields'][f]}" for f in rf["fields"]) + \
-        f" | macro {rf['macro_f1']}/{mf['macro_f1']}"
+        f" | macro {rf['macro_f1']}/{mf['macro_f1']}" + \
+        "".join(f" | {f} {ex[f]}/{mf.get('extra', {}).get(f)}" for f in ex)
+
+
+# Fields `accuracy` scores where the truth labels them but leaves out of its macro F1
+# (benches/src/score.rs EXTRA_FIELDS): reported beside the macro, rules -> model.
+EXTRA_FIELDS = ["document_type", "due_date", "net", "prepaid", "payable"]
+
+
+def extra_f1(fields_json: dict) -> dict:
+    """F1 (%) of the labelled EXTRA_FIELDS of an accuracy report's `fields`."""
+    out = {}
+    for f in EXTRA_FIELDS:
+        t = fields_json.get(f)
+        if not t or not t["labelled"]:
+            continue
+        p = t["correct"] / t["predicted"] if t["predicted"] else 0.0
+        r = t["correct"] / t["labelled"]
+        out[f] = round(100 * (2 * p * r / (p + r) if p + r else 0.0), 1)
+    return out
 
 
 def macro(fields_json: dict, header: set[str]) -> dict:
@@ -625,6 +684,7 @@ def held_out_synthetic(onnx_path: pathlib.Path) -> dict:
             res = accuracy(flags, SYNTH / "holdout", pathlib.Path(tmp) / "acc.json")
             header = set(res["macro_f1_fields"])
             report[who] = macro(res["fields"], header)
+            report[who]["extra"] = extra_f1(res["fields"])
             report[who]["documents"] = res["documents"]
             for key in ("kind", "language"):
                 report[who][f"by_{key}"] = breakdown(res, key, header)

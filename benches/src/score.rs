@@ -89,6 +89,22 @@ pub const FIELDS: [&str; 11] = [
     "line_items",
 ];
 
+/// Header fields beyond the shared data README's keys, scored where a truth labels them (the
+/// synthetic generator writes them; the shared sets do not): `document_type` (the Result's
+/// `document_type.code`), `due_date` (`document.due_date`), `net`, `prepaid` and `payable`
+/// (`totals.*`). Dates and types compare exactly, amounts by the amount rule. A `prepaid` of
+/// zero is not a label (the generator writes it beside a printed payable line; nothing was
+/// prepaid, and an engine that leaves the field empty is right). They are reported apart and
+/// are not part of the README's macro F1.
+pub const EXTRA_FIELDS: [&str; 5] = ["document_type", "due_date", "net", "prepaid", "payable"];
+
+/// Extra fields a generated truth (one with a `synthetic` object, `models/synth.py`) labels
+/// exactly where the document prints them: there a missing key means "not printed", and a
+/// predicted value counts as a wrong prediction (precision), not as unlabelled. (`payable` is
+/// not one of them: the Result states the amount to pay, the total, when no payable line is
+/// printed.)
+pub const COMPLETE_WHEN_GENERATED: [&str; 2] = ["due_date", "prepaid"];
+
 /// Secondary fields scored on matched line-item pairs only.
 pub const LINE_ITEM_FIELDS: [&str; 5] = [
     "line_items.description",
@@ -184,7 +200,7 @@ pub struct FieldOutcome {
 /// All field outcomes of one document.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DocScore {
-    /// [`FIELDS`] then [`LINE_ITEM_FIELDS`], in that order.
+    /// [`FIELDS`], [`EXTRA_FIELDS`] then [`LINE_ITEM_FIELDS`], in that order.
     pub fields: Vec<FieldOutcome>,
 }
 
@@ -360,7 +376,10 @@ impl Rule {
             "iban" => Rule::Iban,
             "total" | "vat" | "line_items.unit_price" => Rule::Amount,
             "line_items.quantity" | "line_items.vat_rate" => Rule::Decimal,
-            "date" | "currency" | "line_items.unit_code" => Rule::Exact,
+            "net" | "prepaid" | "payable" => Rule::Amount,
+            "date" | "currency" | "line_items.unit_code" | "document_type" | "due_date" => {
+                Rule::Exact
+            }
             _ => return None,
         })
     }
@@ -465,6 +484,14 @@ pub fn result_to_keys(result: &Value) -> Value {
         })
         .unwrap_or_default();
     m.insert("line_items".into(), Value::Array(items));
+    m.insert(
+        "document_type".into(),
+        opt(at(result, "/document_type/code")),
+    );
+    m.insert("due_date".into(), opt(at(result, "/document/due_date")));
+    for k in ["net", "prepaid", "payable"] {
+        m.insert(k.into(), opt(at(result, &format!("/totals/{k}"))));
+    }
     Value::Object(m)
 }
 
@@ -611,7 +638,7 @@ pub fn score_keys(pred: &Value, truth: &Value) -> DocScore {
 /// as asked.
 pub fn score_keys_with(pred: &Value, truth: &Value, strictness: Strictness) -> DocScore {
     let mut fields = Vec::new();
-    for field in FIELDS {
+    for field in FIELDS.iter().chain(EXTRA_FIELDS.iter()).copied() {
         if field == "line_items" {
             let rows = pred
                 .get("line_items")
@@ -629,15 +656,20 @@ pub fn score_keys_with(pred: &Value, truth: &Value, strictness: Strictness) -> D
             Some(Value::Array(a)) => a.iter().filter_map(|v| text_of(Some(v))).collect(),
             other => text_of(other).into_iter().collect(),
         };
-        fields.push(score_scalar(
-            field,
-            rule,
-            text_of(truth.get(field)),
-            predicted,
-            strictness,
-        ));
+        let labelled = text_of(truth.get(field)).filter(|t| {
+            // Nothing prepaid is no label (see EXTRA_FIELDS).
+            field != "prepaid" || parse_decimal(t).is_none_or(|d| !d.is_zero())
+        });
+        let complete = truth.get("synthetic").is_some() && COMPLETE_WHEN_GENERATED.contains(&field);
+        let mut outcome = score_scalar(field, rule, labelled, predicted, strictness);
+        if complete && outcome.tally.unlabelled > 0 {
+            // Not printed, yet predicted: a wrong prediction.
+            outcome.tally.unlabelled = 0;
+            outcome.tally.predicted += 1;
+        }
+        fields.push(outcome);
     }
-    // Keep the documented order: FIELDS then LINE_ITEM_FIELDS.
+    // Keep the documented order: FIELDS, EXTRA_FIELDS then LINE_ITEM_FIELDS.
     let (mut main, subs): (Vec<_>, Vec<_>) = fields
         .into_iter()
         .partition(|f| !f.field.starts_with("line_items."));
@@ -836,13 +868,61 @@ mod tests {
                 .collect::<Vec<_>>(),
             FIELDS
                 .iter()
+                .chain(EXTRA_FIELDS.iter())
                 .chain(LINE_ITEM_FIELDS.iter())
                 .copied()
                 .collect::<Vec<_>>()
         );
+        // The truth labels none of the extra fields.
+        for f in EXTRA_FIELDS {
+            assert_eq!(t(f).labelled, 0, "{f}");
+        }
         assert_eq!(
             s.get("buyer_name").map(|o| o.truth.clone()),
             Some(json!("Kunden AG"))
+        );
+    }
+
+    #[test]
+    fn extra_fields_are_scored_where_labelled() {
+        let result = json!({
+            "document": {"due_date": "2024-04-01"},
+            "document_type": {"code": "CREDIT_NOTE", "confidence": 0.9},
+            "totals": {"net": "-100.00", "prepaid": null, "payable": "-119.00"},
+        });
+        let truth = json!({"document_type": "CREDIT_NOTE", "due_date": "2024-04-02",
+                           "net": "-100", "prepaid": "0.00", "payable": "-119.00"});
+        let s = score_document(&result, &truth);
+        let t = |f: &str| s.get(f).map(|o| o.tally).unwrap_or_default();
+        let c = |l, p, c| FieldTally {
+            labelled: l,
+            predicted: p,
+            correct: c,
+            unlabelled: 0,
+        };
+        assert_eq!(t("document_type"), c(1, 1, 1));
+        assert_eq!(t("due_date"), c(1, 1, 0));
+        assert_eq!(t("net"), c(1, 1, 1));
+        assert_eq!(t("payable"), c(1, 1, 1));
+        // Nothing prepaid: no label, and the empty prediction is not counted.
+        assert_eq!(t("prepaid"), c(0, 0, 0));
+        // A generated truth without a due date: none is printed, the prediction is wrong.
+        let generated = json!({"synthetic": {}, "payable": "-119.00"});
+        let s = score_document(&result, &generated);
+        assert_eq!(s.get("due_date").map(|o| o.tally), Some(c(0, 1, 0)));
+        assert_eq!(s.get("prepaid").map(|o| o.tally), Some(c(0, 0, 0)));
+        let prepaid = json!({"prepaid": "50.00"});
+        let s = score_document(&result, &prepaid);
+        assert_eq!(s.get("prepaid").map(|o| o.tally), Some(c(1, 0, 0)));
+        // Not in the README's micro average.
+        assert_eq!(
+            score_document(&result, &truth)
+                .fields
+                .iter()
+                .filter(|f| FIELDS.contains(&f.field.as_str()))
+                .map(|f| f.tally.labelled)
+                .sum::<u64>(),
+            0
         );
     }
 

@@ -14,6 +14,9 @@
 //! - "рахунок-фактура" (Ukrainian practice: a request for payment) is an `INVOICE`; "счёт-фактура"
 //!   is a `TAX_INVOICE` (Russian VAT document) unless the document is Ukrainian (UAH or `uk`), where
 //!   it means the same as "рахунок-фактура".
+//! - Adjustments of a tax invoice (Ukrainian "розрахунок коригування", Russian "корректировочный
+//!   счёт-фактура") and a title "Korekta" / "Коригування" are `CREDIT_NOTE`: they change the
+//!   amounts of an earlier invoice, as a credit note does.
 //! - Delivery documents ("видаткова накладна", "товарная накладная", "ТТН", "Lieferschein", "WZ",
 //!   "bon de livraison") are `WAYBILL`.
 //! - Words that invoices also use in passing ("contract", "договір", "umowa", "avoir", "чек",
@@ -157,17 +160,13 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         ),
         (
             CreditNote,
-            r"кредит[- ]нота|кредитна нота|кредитовая нота",
+            r"кредит[- ]нота|кредитна нота|кредитовая нота|розрахунок коригування|корректировочн(?:ый|ая) сч[её]т(?:[- ]?фактура)?",
             1.3,
             None,
         ),
+        (CreditNote, r"korekta|коригування", 1.3, TitleOnly),
         // Tax invoice.
-        (
-            TaxInvoice,
-            r"податкова накладна|розрахунок коригування",
-            1.3,
-            None,
-        ),
+        (TaxInvoice, r"податкова накладна", 1.3, None),
         (TaxInvoice, r"tax invoice", 1.2, None),
         (TaxInvoice, r"сч[её]т[- ]?фактура", 1.3, RuTaxInvoice),
         // Act.
@@ -206,7 +205,7 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         // Waybill.
         (
             Waybill,
-            r"waybill|way bill|delivery note|consignment note|bill of lading|dispatch note",
+            r"waybill|way bill|delivery note|consignment note|bill of lading|dispatch note|packing slip|packing list",
             1.2,
             None,
         ),
@@ -275,21 +274,21 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         ),
         (
             CreditNote,
-            r"creditnota|creditfactuur|nota di credito|nota credito|factura rectificativa|nota de credito|dobropis|opravny danovy doklad|opravna faktura|kreditine (?:pvm )?saskaita[- ]faktura|kreditrekins|kreeditarve|hyvityslasku|kreditfaktura|kreditnota|jovairo szamla|helyesbito szamla|sztorno szamla|factura storno|factura de stornare|nota de credit",
+            r"creditnota|creditfactuur|nota di credito|nota credito|factura rectificativa|nota de credito|dobropis|opravny danovy doklad|opravna faktura|kreditine (?:pvm )?saskaita[- ]faktura|kreditrekins|kredita rekins|kreeditarve|hyvityslasku|kreditfaktura|kreditnota|jovairo szamla|helyesbito szamla|sztorno szamla|factura storno|factura de stornare|nota de credit",
             1.3,
             None,
         ),
         (CreditNote, r"abono", 1.3, TitleOnly),
         (
             Act,
-            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|afleveringsprotokol|teljesitesi igazolas|atadas[- ]atveteli jegyzokonyv|proces[- ]verbal de (?:receptie|predare[- ]primire)",
+            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|afleveringsprotokol|teljesitesi igazolas|teljesitesigazolas|certificato di regolare esecuzione|certificado de conformidad|auto de consignacao|protokol o prevzeti dila|leveransgodkannande|slutbesiktningsprotokoll|overtagelsesattest|atadas[- ]atveteli jegyzokonyv|proces[- ]verbal de (?:receptie|predare[- ]primire)",
             1.4,
             None,
         ),
         (Act, r"aktas|akts|akt", 1.0, TitleOnly),
         (
             Waybill,
-            r"pakbon|afleverbon|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|veoseleht|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie",
+            r"pakbon|afleverbon|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|veoseleht|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|leveringsseddel|lahetysluettelo|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie",
             1.2,
             None,
         ),
@@ -300,7 +299,12 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
             1.2,
             None,
         ),
-        (Receipt, r"tsekk|cekis|ceks|blokk", 1.0, TitleOnly),
+        (
+            Receipt,
+            r"tsekk|cekis|ceks|blokk|blok|bon|ticket",
+            1.0,
+            TitleOnly,
+        ),
         // Contract.
         (
             Contract,
@@ -779,6 +783,26 @@ mod tests {
             ("Aviz de însoțire a mărfii", Waybill),
             ("Proces-verbal de recepție", Act),
             ("Contratto di fornitura", Contract),
+            // Adjustment documents, corrections and till slips under a one-word title.
+            ("Розрахунок коригування № 2", CreditNote),
+            ("Корректировочный счёт-фактура № 4", CreditNote),
+            ("Коригування", CreditNote),
+            ("Korekta 3/2024", CreditNote),
+            ("Kredīta rēķins", CreditNote),
+            ("Packing Slip", Waybill),
+            ("Leveringsseddel", Waybill),
+            ("Lähetysluettelo", Waybill),
+            ("Certificato di regolare esecuzione", Act),
+            ("Certificado de conformidad", Act),
+            ("Auto de consignação", Act),
+            ("Protokol o převzetí díla", Act),
+            ("Leveransgodkännande", Act),
+            ("Slutbesiktningsprotokoll", Act),
+            ("Overtagelsesattest", Act),
+            ("Teljesítésigazolás", Act),
+            ("TICKET", Receipt),
+            ("Bon", Receipt),
+            ("Blok", Receipt),
         ];
         for &(title, want) in cases {
             assert_eq!(code(&titled(title, &[])), want, "{title}");

@@ -41,7 +41,8 @@ use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind, ein
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
-    DocScore, FIELDS, FieldTally, LINE_ITEM_FIELDS, Scoreboard, Strictness, score_document_with,
+    DocScore, EXTRA_FIELDS, FIELDS, FieldTally, LINE_ITEM_FIELDS, Scoreboard, Strictness,
+    score_document_with,
 };
 use folio_bench::split::{Part, Split};
 use rayon::prelude::*;
@@ -149,10 +150,11 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), String> {
     for f in &args.show_errors {
-        if !FIELDS.contains(&f.as_str()) && !LINE_ITEM_FIELDS.contains(&f.as_str()) {
+        let known = FIELDS.iter().chain(EXTRA_FIELDS.iter());
+        if !known.clone().any(|k| k == f) && !LINE_ITEM_FIELDS.contains(&f.as_str()) {
             return Err(format!(
                 "unknown field {f:?} (one of: {})",
-                FIELDS.join(", ")
+                known.copied().collect::<Vec<_>>().join(", ")
             ));
         }
     }
@@ -582,6 +584,12 @@ fn print_table(board: &Scoreboard) {
         print_row(f, &board.tally(f));
     }
     print_row("ALL (micro)", &board.overall());
+    if EXTRA_FIELDS.iter().any(|f| board.tally(f).labelled > 0) {
+        println!("beyond the shared scoring rules (where labelled; not in micro or macro):");
+        for f in EXTRA_FIELDS {
+            print_row(f, &board.tally(f));
+        }
+    }
     println!("matched line-item pairs:");
     for f in LINE_ITEM_FIELDS {
         print_row(f, &board.tally(f));
@@ -661,6 +669,7 @@ fn report_json(
 ) -> Value {
     let fields: serde_json::Map<String, Value> = FIELDS
         .iter()
+        .chain(EXTRA_FIELDS.iter())
         .chain(LINE_ITEM_FIELDS.iter())
         .map(|f| (f.to_string(), tally_json(&board.tally(f))))
         .collect();

@@ -33,7 +33,8 @@ use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
-    amounts_match, ids_match, normalize_text, parse_decimal, texts_match, to_cents,
+    COMPLETE_WHEN_GENERATED, amounts_match, ids_match, normalize_text, parse_decimal, texts_match,
+    to_cents,
 };
 use rayon::prelude::*;
 use rust_decimal::Decimal;
@@ -61,7 +62,10 @@ fn truth_key(f: Field) -> &'static str {
     match f {
         Field::Number => "number",
         Field::Date => "date",
+        Field::DueDate => "due_date",
         Field::Total => "total",
+        Field::Payable => "payable",
+        Field::Prepaid => "prepaid",
         Field::Vat => "vat",
         Field::Net => "net",
         _ => "",
@@ -76,7 +80,19 @@ fn label(field: Field, truth: &Value, value: &str) -> Option<bool> {
         let vat = parse_decimal(truth.get("vat")?.as_str()?)?;
         return Some(amounts_match(&(total - vat).to_string(), value));
     }
-    let t = truth.get(truth_key(field))?.as_str()?;
+    // A generated document's truth is complete for the fields the generator writes where
+    // printed (folio_bench::score::COMPLETE_WHEN_GENERATED): without one, none is printed and
+    // every candidate is a negative, so the model learns when to leave the field empty.
+    let complete =
+        truth.get("synthetic").is_some() && COMPLETE_WHEN_GENERATED.contains(&truth_key(field));
+    let Some(t) = truth.get(truth_key(field)).and_then(Value::as_str) else {
+        return complete.then_some(false);
+    };
+    if field == Field::Prepaid && parse_decimal(t).is_none_or(|d| d.is_zero()) {
+        // Nothing prepaid (the generator writes a zero beside a printed payable line): no
+        // amount on the page is the prepaid one.
+        return complete.then_some(false);
+    }
     if field == Field::Vat {
         // A document with several VAT rates prints one VAT amount per rate and the truth is
         // their sum (the engine adds the lines up): each printed per-rate amount is a VAT line.
@@ -91,7 +107,9 @@ fn label(field: Field, truth: &Value, value: &str) -> Option<bool> {
     }
     Some(match field {
         Field::Number => ids_match(t, value),
-        Field::Date => t == value,
+        Field::Date | Field::DueDate => t == value,
+        // Printed as a deduction ("-50.00") as often as not; the Result holds its size.
+        Field::Prepaid => amounts_match(t, value.trim_start_matches('-')),
         _ => amounts_match(t, value),
     })
 }
@@ -347,6 +365,27 @@ mod tests {
         assert_eq!(label(Field::Vat, &t, "19.00"), Some(true));
         assert_eq!(label(Field::Vat, &t, "7.00"), Some(false));
         assert_eq!(label(Field::Vat, &json!({"total": "1"}), "7.00"), None);
+        // Fields the shared sets do not label.
+        assert_eq!(label(Field::DueDate, &t, "2024-03-05"), None);
+        assert_eq!(label(Field::Payable, &t, "119.00"), None);
+        let t = json!({"due_date": "2024-04-04", "payable": "69.00", "prepaid": "50.00"});
+        assert_eq!(label(Field::DueDate, &t, "2024-04-04"), Some(true));
+        assert_eq!(label(Field::DueDate, &t, "2024-03-05"), Some(false));
+        assert_eq!(label(Field::Payable, &t, "69"), Some(true));
+        assert_eq!(label(Field::Prepaid, &t, "50.00"), Some(true));
+        assert_eq!(label(Field::Prepaid, &t, "-50.00"), Some(true));
+        assert_eq!(label(Field::Prepaid, &t, "69.00"), Some(false));
+        // Nothing prepaid labels nothing.
+        assert_eq!(
+            label(Field::Prepaid, &json!({"prepaid": "0.00"}), "0.00"),
+            None
+        );
+        // A generated document prints a due date or prepaid amount exactly when its truth
+        // has one: without it every candidate is a negative.
+        let generated = json!({"synthetic": {}, "prepaid": "0.00", "total": "1.00"});
+        assert_eq!(label(Field::DueDate, &generated, "2024-03-05"), Some(false));
+        assert_eq!(label(Field::Prepaid, &generated, "1.00"), Some(false));
+        assert_eq!(label(Field::Payable, &generated, "1.00"), None);
     }
 
     #[test]

@@ -229,9 +229,27 @@ pub fn is_address_like(text: &str) -> bool {
             && no_labels())
 }
 
+/// A street word (`Jalan`, `Street`, `Road`, `ul.`, `вул.` ...): with one, a line that opens
+/// with `No.` is a house number (`NO. 53, JALAN BESAR`, `No 5, Main Road`), not a document
+/// number.
+fn has_street_word(text: &str) -> bool {
+    static STREET_WORD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(concat!(
+            r"(?i)(stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|\bstreet\b|\broad\b|",
+            r"\bavenue\b|\blane\b|\bjalan\b|\bjln\b|\btaman\b|\blorong\b|\brue\b|",
+            r"\bboulevard\b|\bchemin\b|\bul\.|\bulica\b|\baleja\b|вул\.|вулиця|\bул\.|улица|",
+            r"\bcalle\b|\bvia\b|\bavenida\b|\brua\b|\bstraat\b|\bgatan\b|\bvej\b|\bkatu\b|",
+            r"\bútca\b|\butca\b|\biela\b|\bgatvė\b|\bstrada\b|\btänav\b)"
+        ))
+        .expect("street word regex")
+    });
+    STREET_WORD.is_match(text)
+}
+
 fn is_id_line(text: &str) -> bool {
     labels::find_labels(text).iter().any(|h| {
         h.word == 0
+            && !(h.key == LabelKey::NumberGeneric && has_street_word(text))
             && (h.key.is_tax_id()
                 || matches!(
                     h.key,
@@ -1691,6 +1709,39 @@ mod tests {
             ("(113825-W)", 80.0, 51.0),
         ]);
         assert_eq!(letterhead(&d).unwrap().text, "POPULAR BOOK CO. (M) SDN BHD");
+    }
+
+    #[test]
+    fn a_house_number_is_not_a_document_number() {
+        assert!(!is_id_line("NO 290, JALAN AIR PANAS,"));
+        assert!(!is_id_line("No. 5, Main Road"));
+        assert!(is_id_line("No. 4711"));
+        assert!(is_id_line("DOC NO. CS00011983"));
+        // A receipt's letterhead: registration number, then the street line opening with
+        // `NO`, a district line, the postcode line, the contacts.
+        let d = doc(&[
+            ("SYARIKAT PERNIAGAAN GIN KEE", 60.0, 25.0),
+            ("(81109-A)", 60.0, 37.0),
+            ("NO 290, JALAN AIR PANAS,", 60.0, 49.0),
+            ("SETAPAK,", 60.0, 61.0),
+            ("53200, KUALA LUMPUR.", 60.0, 73.0),
+            ("TEL: 03-40210276", 60.0, 85.0),
+        ]);
+        let found = find(&d);
+        let seller = found
+            .iter()
+            .find(|p| {
+                p.name
+                    .as_ref()
+                    .is_some_and(|(n, _)| n.starts_with("SYARIKAT"))
+            })
+            .unwrap_or_else(|| panic!("the letterhead is a candidate: {found:?}"));
+        let address: Vec<&str> = seller.address.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            address,
+            ["NO 290, JALAN AIR PANAS", "SETAPAK", "53200, KUALA LUMPUR."],
+            "{found:?}"
+        );
     }
 
     #[test]

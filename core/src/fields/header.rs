@@ -40,9 +40,25 @@ pub(super) fn number_and_dates(
         ctx.result.document.date = Some(c.value.clone());
         ctx.put("/document/date", s, &c.span);
     }
-    if let Some((s, i)) = best(Field::DueDate)
+    // The due date: the best candidate that is not the document date's, and, when it repeats
+    // the document date's value, one a due-date label introduces (the date printed twice is
+    // the issue date again; a due date on the day of issue is told apart by its label only).
+    let date_value = date.and_then(|(_, i)| item(i)).map(|c| c.value.as_str());
+    let due_labelled = |i: usize| {
+        feats.iter().any(|(j, f)| {
+            *j == i
+                && ([f.label, f.intro_label].contains(&Some(LabelKey::DueDate))
+                    || f.line_labels.contains(&LabelKey::DueDate))
+        })
+    };
+    let due = ranked(feats, scorer, Field::DueDate)
+        .into_iter()
+        .filter(|(_, i)| Some(*i) != date.map(|d| d.1))
+        .find(|(_, i)| {
+            item(*i).is_some_and(|c| Some(c.value.as_str()) != date_value || due_labelled(*i))
+        });
+    if let Some((s, i)) = due
         && let Some(c) = item(i)
-        && Some(i) != date.map(|d| d.1)
     {
         ctx.result.document.due_date = Some(c.value.clone());
         ctx.put("/document/due_date", s, &c.span);
@@ -128,5 +144,61 @@ pub(super) fn title_language_currency(ctx: &mut Ctx<'_>, cands: &Candidates) {
             .confidence
             .fields
             .insert("/document/currency".into(), 0.4);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::candidates::extract;
+    use crate::candidates::tests::doc_from;
+    use crate::fields::features::{CandidateFeatures, Field, FieldScorer, RuleScorer};
+
+    /// The rules, except that every date is as good a due date as the rules' document date.
+    struct EveryDateIsDue;
+
+    impl FieldScorer for EveryDateIsDue {
+        fn name(&self) -> &str {
+            "every date is due"
+        }
+
+        fn score(&self, field: Field, f: &CandidateFeatures) -> f32 {
+            match field {
+                Field::DueDate if Field::DueDate.admits(f) => 0.9,
+                _ => RuleScorer.score(field, f),
+            }
+        }
+    }
+
+    fn due_date(lines: &[(&str, f32, f32)]) -> Option<String> {
+        let doc = doc_from(lines);
+        crate::fields::extract(&doc, &extract(&doc), &EveryDateIsDue)
+            .document
+            .due_date
+    }
+
+    #[test]
+    fn the_issue_date_printed_again_is_no_due_date() {
+        // The sale date repeats the issue date: not a due date, whatever its score.
+        let repeated = due_date(&[
+            ("Faktura VAT nr 17", 10.0, 50.0),
+            ("Data wystawienia: 2024-03-28", 10.0, 70.0),
+            ("Data sprzedaży: 2024-03-28", 10.0, 90.0),
+        ]);
+        assert_eq!(repeated, None);
+        // Another date may be one.
+        let other = due_date(&[
+            ("Faktura VAT nr 17", 10.0, 50.0),
+            ("Data wystawienia: 2024-03-28", 10.0, 70.0),
+            ("Data sprzedaży: 2024-03-28", 10.0, 90.0),
+            ("2024-04-11", 10.0, 110.0),
+        ]);
+        assert_eq!(other.as_deref(), Some("2024-04-11"));
+        // Due on the day of issue, as its label says.
+        let labelled = due_date(&[
+            ("Invoice 17", 10.0, 50.0),
+            ("Invoice date: 2024-03-28", 10.0, 70.0),
+            ("Due date: 2024-03-28", 10.0, 90.0),
+        ]);
+        assert_eq!(labelled.as_deref(), Some("2024-03-28"));
     }
 }

@@ -160,6 +160,10 @@ struct NoisyCurve {
 /// calibrated cross-validated choices reach. Fields without one use [`MIN_SCORE`]. (Should a
 /// loaded model fail at run time, the rules' scores of that call face the same thresholds:
 /// such a field is left empty rather than filled on a weaker rule score.)
+///
+/// `"rules_fields": ["payable", ...]`, optional: fields the model could score but whose
+/// cross-validated F1 it did not reach (`models/train.py` compares the whole engine both ways
+/// per field): the rules keep choosing them, at the rules' threshold.
 #[derive(Debug, Deserialize)]
 struct Calibration {
     #[serde(flatten)]
@@ -170,6 +174,8 @@ struct Calibration {
     noisy: Option<NoisyCurve>,
     #[serde(default)]
     fill: HashMap<Field, f32>,
+    #[serde(default)]
+    rules_fields: Vec<Field>,
 }
 
 impl Calibration {
@@ -410,6 +416,14 @@ impl ModelScorer {
     }
 }
 
+impl ModelScorer {
+    /// Whether the model chooses this field (it scores it, and the calibration does not leave
+    /// it to the rules).
+    pub fn learns(&self, field: Field) -> bool {
+        MODEL_FIELDS.contains(&field) && !self.calibration.rules_fields.contains(&field)
+    }
+}
+
 impl FieldScorer for ModelScorer {
     fn name(&self) -> &str {
         "model"
@@ -423,7 +437,7 @@ impl FieldScorer for ModelScorer {
         if feats.is_empty() {
             return Vec::new();
         }
-        if MODEL_FIELDS.contains(&field) {
+        if self.learns(field) {
             // A model that fails at run time (it loaded and was checked) falls back to the rules
             // for this call rather than losing the document.
             if let Ok(s) = self.model_scores(field, feats) {
@@ -435,7 +449,7 @@ impl FieldScorer for ModelScorer {
 
     fn fill_threshold(&self, field: Field) -> f32 {
         match self.calibration.fill.get(&field) {
-            Some(t) if MODEL_FIELDS.contains(&field) => *t,
+            Some(t) if self.learns(field) => *t,
             _ => MIN_SCORE,
         }
     }
@@ -523,7 +537,10 @@ mod tests {
         let m = ModelScorer::embedded(None).expect("model loads (bash scripts/setup.sh)");
         for f in MODEL_FIELDS {
             let t = m.fill_threshold(f);
-            let expected = m.calibration.fill.get(&f).copied().unwrap_or(MIN_SCORE);
+            let expected = match m.calibration.fill.get(&f) {
+                Some(t) if m.learns(f) => *t,
+                _ => MIN_SCORE,
+            };
             assert_eq!(t, expected, "{f:?}");
             assert!((0.0..=1.0).contains(&t));
         }
@@ -532,7 +549,34 @@ mod tests {
             "train.py writes fill thresholds"
         );
         // Fields the rules score keep the rules' threshold.
-        assert_eq!(m.fill_threshold(Field::Payable), MIN_SCORE);
+        assert_eq!(m.fill_threshold(Field::Discount), MIN_SCORE);
+    }
+
+    #[test]
+    fn fields_left_to_the_rules_are_scored_by_the_rules() {
+        use crate::candidates::CandidateKind;
+        use crate::fields::features::plain_features;
+        let mut cal: serde_json::Value = serde_json::from_str(EMBEDDED_CALIBRATION).unwrap();
+        cal["fill"]["payable"] = serde_json::json!(0.9);
+        cal["rules_fields"] = serde_json::json!(["payable"]);
+        let m = ModelScorer::from_bytes(EMBEDDED_MODEL, &cal.to_string(), None).unwrap();
+        assert!(!m.learns(Field::Payable));
+        assert!(m.learns(Field::Total));
+        assert!(!m.learns(Field::Discount));
+        let amount = plain_features(CandidateKind::Amount);
+        assert_eq!(
+            m.score_batch(Field::Payable, &[&amount]),
+            vec![m.rules.score(Field::Payable, &amount)]
+        );
+        assert_eq!(
+            m.fill_threshold(Field::Payable),
+            MIN_SCORE,
+            "not the model's 0.9"
+        );
+        assert!(
+            Calibration::parse(r#"{"x": [0, 1], "y": [0, 1], "rules_fields": ["nope"]}"#).is_err(),
+            "an unknown field is a model error"
+        );
     }
 
     #[test]

@@ -22,6 +22,77 @@ fn max_amount(cands: &Candidates) -> Decimal {
         .unwrap_or(Decimal::ZERO)
 }
 
+/// Highest VAT rate (%) a summary row may state: no country's rate reaches it.
+const MAX_VAT_RATE: Decimal = Decimal::from_parts(30, 0, 0, false, 0);
+
+/// A VAT summary row found by its arithmetic, labelled or not: on one line a rate `p` %, a
+/// base `b` and an amount `a` with `a = b x p / 100` to the cent (one cent of slack for tills
+/// that compute the VAT from the gross). Each part is `(candidate index, value)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TaxRow {
+    rate: (usize, Decimal),
+    base: (usize, Decimal),
+    amount: (usize, Decimal),
+}
+
+/// The document's VAT summary rows by their arithmetic (see [`TaxRow`]), each printed row once
+/// (a summary printed twice counts once). A line with several rates gives the first that
+/// explains two of its amounts.
+fn tax_rows(cands: &Candidates) -> Vec<TaxRow> {
+    let cent = Decimal::new(1, 2);
+    let mut lines: std::collections::BTreeMap<usize, Vec<(usize, &Candidate)>> =
+        std::collections::BTreeMap::new();
+    for (i, c) in cands.items.iter().enumerate() {
+        if c.kind == CandidateKind::Amount {
+            lines.entry(c.span.line).or_default().push((i, c));
+        }
+    }
+    let mut out: Vec<TaxRow> = Vec::new();
+    for on_line in lines.values() {
+        let money: Vec<(usize, Decimal)> = on_line
+            .iter()
+            .filter(|(_, c)| c.scheme.is_none() && c.decimals == 2)
+            .filter_map(|(i, c)| dec(c).map(|d| (*i, d)))
+            .collect();
+        let rates = on_line
+            .iter()
+            .filter(|(_, c)| c.scheme.as_deref() == Some("percent"))
+            .filter_map(|(i, c)| dec(c).map(|d| (*i, d)))
+            .filter(|(_, p)| p.is_sign_positive() && !p.is_zero() && *p <= MAX_VAT_RATE);
+        'rates: for rate in rates {
+            for &base in &money {
+                for &amount in &money {
+                    let (b, a) = (base.1, amount.1);
+                    let same_sign = a.is_zero() || a.is_sign_negative() == b.is_sign_negative();
+                    if base.0 == amount.0 || a.is_zero() || !same_sign || a.abs() >= b.abs() {
+                        continue;
+                    }
+                    let expected = (b * rate.1 / Decimal::ONE_HUNDRED).round_dp(2);
+                    if (expected - a).abs() <= cent {
+                        let row = TaxRow { rate, base, amount };
+                        let same = |r: &TaxRow| {
+                            (r.rate.1, r.base.1, r.amount.1) == (rate.1, base.1, amount.1)
+                        };
+                        if !out.iter().any(same) {
+                            out.push(row);
+                        }
+                        break 'rates;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The net and VAT of summary rows that add up to `total` exactly: (sum of the bases, sum of
+/// the amounts).
+fn rows_explain(rows: &[TaxRow], total: Decimal) -> Option<(Decimal, Decimal)> {
+    let base: Decimal = rows.iter().map(|r| r.base.1).sum();
+    let vat: Decimal = rows.iter().map(|r| r.amount.1).sum();
+    (!rows.is_empty() && base + vat == total).then_some((base, vat))
+}
+
 /// Whether `net + vat = total` is arithmetic support: net, VAT and total share a sign (credit
 /// notes print all three negative), VAT is below net in size (no VAT rate reaches 100 %) and
 /// the net is not the total itself: `0 + 5 = 5` or `VAT = total` supports nothing.
@@ -316,6 +387,21 @@ pub(super) fn totals(
         top(Field::Prepaid),
     );
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres);
+    // VAT summary rows whose bases and amounts add up to the chosen total give net and VAT
+    // when the labelled candidates did not add up, or when several rates' rows tell a VAT
+    // other than the one chosen (one rate's amount taken for the whole).
+    if let Some(t) = chosen.total {
+        let rows = tax_rows(cands);
+        let chosen_vat = chosen.vat.map(|v| v.1);
+        if let Some((base, vat)) = rows_explain(&rows, t.2)
+            && (!chosen.consistent || (rows.len() > 1 && chosen_vat != Some(vat)))
+            && let Some(first) = rows.first()
+        {
+            chosen.net = Some((t.0, first.base.0, base));
+            chosen.vat = Some((t.0, vat, Some(first.amount.0)));
+            chosen.consistent = true;
+        }
+    }
     let table_lines = cands.table_lines(ctx.doc.lines.len());
     // Amounts only the printed arithmetic supports, at STRUCTURAL_CONFIDENCE: the net and VAT
     // that explain a total whose chosen net and VAT do not add up to it (or are missing), and
@@ -436,8 +522,30 @@ pub(super) fn totals(
     }
 }
 
-/// VAT summary lines: a VAT label and a percentage with one or two amounts.
+/// VAT summary lines: the rows found by their arithmetic when they explain the document's net
+/// and VAT (see [`TaxRow`]); else every line with a VAT label and a percentage with one or two
+/// amounts.
 pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
+    let rows = tax_rows(cands);
+    let totals = &ctx.result.totals;
+    let value = |s: &Option<String>| s.as_deref().and_then(|v| v.parse::<Decimal>().ok());
+    if let (Some(net), Some(vat)) = (value(&totals.net), value(&totals.vat))
+        && rows_explain(&rows, net + vat) == Some((net, vat))
+    {
+        let mut out = Vec::new();
+        for (idx, r) in rows.iter().enumerate() {
+            out.push(TaxLine {
+                rate: Some(r.rate.1.normalize().to_string()),
+                base: Some(r.base.1.to_string()),
+                amount: Some(r.amount.1.to_string()),
+            });
+            if let Some(c) = cands.items.get(r.rate.0) {
+                ctx.put(&format!("/taxes/{idx}/rate"), 0.8, &c.span);
+            }
+        }
+        ctx.result.taxes = out;
+        return;
+    }
     let mut out: Vec<TaxLine> = Vec::new();
     let table_lines = cands.table_lines(ctx.doc.lines.len());
     for (li, hits) in cands.line_labels.iter().enumerate() {
@@ -563,6 +671,67 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("124.00"));
         assert_eq!(r.totals.net.as_deref(), Some("100.00"));
         assert_eq!(r.totals.vat.as_deref(), Some("24.00"));
+    }
+
+    #[test]
+    fn summary_rows_without_a_vat_label_give_net_and_vat_by_their_arithmetic() {
+        // A till slip: two rates summarised under a header, no VAT word on the rows; the
+        // 23 % row alone was taken for the VAT before.
+        let doc = doc_from(&[
+            ("Pastel de nata 5,01", 10.0, 100.0),
+            ("Tosta mista 4,21", 10.0, 110.0),
+            ("TOTAL A PAGAR EUR 29,72", 10.0, 130.0),
+            ("Multibanco 29,72", 10.0, 140.0),
+            ("Total IVA % Total iliquido Total IVA", 10.0, 160.0),
+            ("A 23% 14,96 3,44", 10.0, 170.0),
+            ("B 6% 10,68 0,64", 10.0, 180.0),
+        ]);
+        let cands = extract(&doc);
+        let rows = tax_rows(&cands);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(
+            rows_explain(&rows, d("29.72")),
+            Some((d("25.64"), d("4.08")))
+        );
+        assert_eq!(rows_explain(&rows, d("29.71")), None);
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("29.72"));
+        assert_eq!(r.totals.vat.as_deref(), Some("4.08"));
+        assert_eq!(r.totals.net.as_deref(), Some("25.64"));
+        let taxes: Vec<_> = r
+            .taxes
+            .iter()
+            .map(|t| (t.rate.as_deref(), t.base.as_deref(), t.amount.as_deref()))
+            .collect();
+        assert_eq!(
+            taxes,
+            [
+                (Some("23"), Some("14.96"), Some("3.44")),
+                (Some("6"), Some("10.68"), Some("0.64"))
+            ]
+        );
+    }
+
+    #[test]
+    fn only_lines_whose_rate_explains_an_amount_are_summary_rows() {
+        let doc = doc_from(&[
+            // 10 % of 100.00 is 10.00, but 15.00 is printed: no row.
+            ("Rabatt 10% 100,00 15,00", 10.0, 100.0),
+            // A rate above any VAT rate.
+            ("Aufschlag 50% 20,00 10,00", 10.0, 120.0),
+            // A credit note's row: negative base and amount.
+            ("USt 19% -100,00 -19,00", 10.0, 140.0),
+        ]);
+        let rows = tax_rows(&extract(&doc));
+        let got: Vec<_> = rows
+            .iter()
+            .map(|r| (r.rate.1, r.base.1, r.amount.1))
+            .collect();
+        assert_eq!(got, [(d("19"), d("-100.00"), d("-19.00"))]);
+        assert_eq!(
+            rows_explain(&rows, d("-119.00")),
+            Some((d("-100.00"), d("-19.00")))
+        );
     }
 
     #[test]

@@ -7,12 +7,15 @@ use crate::candidates::CandidateKind;
 use crate::candidates::labels::LabelKey;
 
 /// Fields the model scores (those the labelled data has); the others stay with the rules.
-pub const MODEL_FIELDS: [Field; 5] = [
+pub const MODEL_FIELDS: [Field; 8] = [
     Field::Number,
     Field::Date,
+    Field::DueDate,
     Field::Total,
     Field::Vat,
     Field::Net,
+    Field::Payable,
+    Field::Prepaid,
 ];
 
 /// Label keys encoded one by one (any other key counts as "other").
@@ -212,7 +215,7 @@ mod tests {
         assert!(feature_vector(Field::Date, &amount).is_none());
         assert!(feature_vector(Field::Number, &amount).is_none());
         assert!(
-            feature_vector(Field::Payable, &amount).is_none(),
+            feature_vector(Field::Discount, &amount).is_none(),
             "not a model field"
         );
     }
