@@ -29,13 +29,18 @@ import subprocess
 import sys
 
 import numpy as np
+import train
 from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.isotonic import IsotonicRegression
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = 20261126
 FOLDS = 5
-PARAMS = dict(n_estimators=300, max_depth=2, learning_rate=0.1, subsample=1.0, random_state=SEED)
+# Chosen by the grouped cross-validation (2026-11-26): depth 2 (the earlier setting) swung by 8
+# points of SROIE seller top-1 when 27 of the 400 synthetic documents' features changed
+# (82.9 / 87.1 / 82.3 at synthetic weights 1 / 0.5 / 0.3); depths 3-5 held 92.8-94.0 there and
+# were better on the synthetic roles too; 200 trees of depth 4 were the best of those tried.
+PARAMS = dict(n_estimators=200, max_depth=4, learning_rate=0.1, subsample=1.0, random_state=SEED)
 
 
 def export(exe: pathlib.Path, data: pathlib.Path, boxes: bool, out: pathlib.Path, reuse: bool) -> pathlib.Path:
@@ -111,11 +116,16 @@ def main() -> int:
              "--holdout", "120", "--seed", str(args.synth_seed)],
             check=True,
         )
+    # The real sets are read through the tuning views train.py builds (links to the tuning
+    # documents only, made from the split by file name before anything is opened): no frozen
+    # document reaches the exporter. `load` keeps tuning rows only, as a second check.
+    splits = {ds: train.load_split(ds) for ds in ("zugferd", "sroie")}
+    views = {ds: train.tuning_view(data, ds, split) for ds, split in splits.items()}
     sets = [
-        ("zugferd", export(exe, data / "zugferd", False, work / "zugferd.jsonl", args.reuse_rows),
-         json.loads((ROOT / "benches" / "splits" / "zugferd.json").read_text())),
-        ("sroie", export(exe, data / "sroie", True, work / "sroie.jsonl", args.reuse_rows),
-         json.loads((ROOT / "benches" / "splits" / "sroie.json").read_text())),
+        ("zugferd", export(exe, views["zugferd"], False, work / "zugferd.jsonl", args.reuse_rows),
+         splits["zugferd"]),
+        ("sroie", export(exe, views["sroie"], True, work / "sroie.jsonl", args.reuse_rows),
+         splits["sroie"]),
         ("synthetic", export(exe, synth / "train", False, work / "synth.jsonl", args.reuse_rows), None),
     ]
     names, rows = None, []

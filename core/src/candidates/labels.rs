@@ -644,6 +644,9 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "invoice id",
             "invoice ref",
             "bill #",
+            "nr paragonu",
+            "paragon nr",
+            "чек no",
         ],
     ),
     (
@@ -655,6 +658,12 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "nummer",
             "numéro",
             "numer",
+            "numero",
+            "número",
+            "număr",
+            "numar",
+            "číslo",
+            "nro",
             "n",
             "номер",
             "#",
@@ -2132,6 +2141,8 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "creditnotanummer",
             "bonnummer",
             "kassabon nr",
+            "bonnr",
+            "bon nr",
             // it
             "fattura n",
             "fattura nr",
@@ -2160,6 +2171,12 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "abono n",
             "recibo n",
             "recibo no",
+            "no ticket",
+            "n ticket",
+            "ticket no",
+            "ticket n",
+            "número de ticket",
+            "número ticket",
             // pt
             "fatura n",
             "fatura no",
@@ -2174,6 +2191,10 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "nota de crédito n",
             "nota de crédito no",
             "número do documento",
+            "talão n",
+            "talão no",
+            "talão número",
+            "número do talão",
             // cs
             "číslo faktury",
             "faktura č",
@@ -2191,6 +2212,8 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "faktúra č",
             "faktúra číslo",
             "pokladničný doklad č",
+            "číslo bloku",
+            "blok č",
             // lt
             "sąskaitos nr",
             "sąskaitos faktūros nr",
@@ -2233,6 +2256,7 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "faktura nr",
             "kvittonummer",
             "kvitto nr",
+            "kvittonr",
             "kreditfaktura nr",
             // da
             "fakturanummer",
@@ -2258,6 +2282,9 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "nr factură",
             "seria",
             "bon fiscal nr",
+            "nr bon",
+            "număr bon",
+            "bon nr",
             "chitanța nr",
             "chitanță nr",
         ],
@@ -3764,6 +3791,46 @@ mod tests {
         assert!(keys("Kunden AG Mitte").is_empty());
         assert!(!keys("Summa käibemaksuga").contains(&K::Net));
         assert!(keys("Rechnungsnumer 12").contains(&K::Number));
+    }
+
+    #[test]
+    fn receipt_numbers_in_twenty_languages() {
+        // Till slips name their number in their own words, often glued (`Bonnr.`).
+        for label in [
+            "Receipt No. 12",
+            "Beleg-Nr. 12",
+            "Ticket n° 12",
+            "Nr paragonu 12",
+            "Чек № 12",
+            "Bonnr. 12",
+            "Scontrino n. 12",
+            "Nº ticket 12",
+            "Talão n.º 12",
+            "Účtenka č. 12",
+            "Číslo bloku 12",
+            "Kvito Nr. 12",
+            "Čeka Nr. 12",
+            "Tšeki nr 12",
+            "Kuitti nro 12",
+            "Kvittonr 12",
+            "Bon nr. 12",
+            "Nyugtaszám 12",
+            "Nr. bon 12",
+        ] {
+            let hits = find_labels(label);
+            assert_eq!(
+                hits.first().map(|h| (h.key, h.word)),
+                Some((K::Number, 0)),
+                "{label}: {hits:?}"
+            );
+        }
+        for generic in ["Număr: 12", "Číslo: 12", "Número: 12"] {
+            assert_eq!(
+                find_labels(generic).first().map(|h| h.key),
+                Some(K::NumberGeneric),
+                "{generic}"
+            );
+        }
     }
 
     #[test]

@@ -217,8 +217,14 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         let lw = lw.trim_end_matches([':', '.']);
         // Fillers, and the rest of a label (`Numer WZ:`, `Invoice No.:`).
         let label_rest = word.ends_with(':') && !word.chars().any(|c| c.is_ascii_digit());
+        // The ordinal of `n.º` printed apart (`Talão n.º 061066`, read `n. o`).
+        let ordinal = matches!(lw, "o" | "º") && text[..pos].ends_with('.');
         if !word.is_empty()
-            && (NUMBER_FILLERS.contains(&lw) || lw == "n°" || lw == "no°" || label_rest)
+            && (NUMBER_FILLERS.contains(&lw)
+                || lw == "n°"
+                || lw == "no°"
+                || label_rest
+                || ordinal)
         {
             pos = end;
             continue;
@@ -500,7 +506,9 @@ fn extract_line(
         } else if matches!(
             h.key,
             LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
-        ) {
+        ) && !(h.key == LabelKey::NumberGeneric && parties::has_street_word(text))
+        {
+            // (`Bd. Unirii nr. 17`, `NO 53, JALAN BESAR`: a house number, not the document's.)
             let found = number_after(text, h.end).map(|(s, e)| (line, s, e));
             let found = found.or_else(|| {
                 // Label alone at the end of its line, or followed only by the next label (a
@@ -832,7 +840,28 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn house_numbers_are_not_document_numbers() {
+        let doc = doc_from(&[
+            ("Alpha Instalatii Electrice S.A.", 10.0, 40.0),
+            ("Bd. Unirii nr. 17", 10.0, 55.0),
+            ("NO 53, JALAN BESAR", 10.0, 70.0),
+            ("Numar: FCT88186", 300.0, 100.0),
+        ]);
+        let numbers: Vec<String> = extract(&doc)
+            .of(CandidateKind::DocNumber)
+            .map(|c| c.value.clone())
+            .collect();
+        assert_eq!(numbers, ["FCT88186"]);
+    }
+
+    #[test]
     fn number_after_fillers() {
+        let t = "Talão n.o 061066  13/09/2020";
+        let (s, e) = number_after(t, "Talão n".len()).unwrap();
+        assert_eq!(&t[s..e], "061066");
+        let t = "Talão n.º 061066";
+        let (s, e) = number_after(t, "Talão n".len()).unwrap();
+        assert_eq!(&t[s..e], "061066");
         let t = "Handelsrechnung (380) Nr. 471102 vom";
         let (s, e) = number_after(t, "Handelsrechnung (380)".len()).unwrap();
         assert_eq!(&t[s..e], "471102");

@@ -232,14 +232,15 @@ pub fn is_address_like(text: &str) -> bool {
 /// A street word (`Jalan`, `Street`, `Road`, `ul.`, `вул.` ...): with one, a line that opens
 /// with `No.` is a house number (`NO. 53, JALAN BESAR`, `No 5, Main Road`), not a document
 /// number.
-fn has_street_word(text: &str) -> bool {
+pub(crate) fn has_street_word(text: &str) -> bool {
     static STREET_WORD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(concat!(
             r"(?i)(stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|\bstreet\b|\broad\b|",
             r"\bavenue\b|\blane\b|\bjalan\b|\bjln\b|\btaman\b|\blorong\b|\brue\b|",
             r"\bboulevard\b|\bchemin\b|\bul\.|\bulica\b|\baleja\b|вул\.|вулиця|\bул\.|улица|",
             r"\bcalle\b|\bvia\b|\bavenida\b|\brua\b|\bstraat\b|\bgatan\b|\bvej\b|\bkatu\b|",
-            r"\bútca\b|\butca\b|\biela\b|\bgatvė\b|\bstrada\b|\btänav\b)"
+            r"\bútca\b|\butca\b|\biela\b|\bgatvė\b|\bstrada\b|\btänav\b|\bcalea\b|",
+            r"\bbd\.|\bbulevardul\b|\bstr\b|\bpiața\b|\bpiata\b|\bsoseaua\b|\bșoseaua\b)"
         ))
         .expect("street word regex")
     });
