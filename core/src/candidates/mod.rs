@@ -220,11 +220,7 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         // The ordinal of `n.º` printed apart (`Talão n.º 061066`, read `n. o`).
         let ordinal = matches!(lw, "o" | "º") && text[..pos].ends_with('.');
         if !word.is_empty()
-            && (NUMBER_FILLERS.contains(&lw)
-                || lw == "n°"
-                || lw == "no°"
-                || label_rest
-                || ordinal)
+            && (NUMBER_FILLERS.contains(&lw) || lw == "n°" || lw == "no°" || label_rest || ordinal)
         {
             pos = end;
             continue;
