@@ -95,7 +95,12 @@ def main() -> int:
     ap.add_argument("--synth", default=str(ROOT / "target" / "party_synth"))
     ap.add_argument("--synth-train", type=int, default=400)
     ap.add_argument("--synth-seed", type=int, default=1414)
-    ap.add_argument("--synth-weight", type=float, default=1.0)
+    # 0.3 by the grouped CV of 2026-11-26 (mean top-1 over the five set/role rows, depth 4):
+    # weight 1.0 91.3 / 94.2 / 94.8 / 83.1 / 81.4 (SROIE seller, synthetic buyer, synthetic
+    # seller, zugferd buyer, zugferd seller), 0.5 89.8 / 93.9 / 94.5 / 93.2 / 93.2, 0.3 90.7 /
+    # 92.6 / 93.8 / 100 / 100, 0.2 91.6 / 91.6 / 94.0 / 100 / 89.8. The zugferd rows swing with
+    # one leave-one-group-out fold of 37 invoices: the choice is fragile, see models/README.md.
+    ap.add_argument("--synth-weight", type=float, default=0.3)
     ap.add_argument("--exe", default=str(ROOT / "target" / "debug" / "export_features"))
     ap.add_argument("--reuse-rows", action="store_true")
     ap.add_argument("--out", default=str(ROOT / "models"))

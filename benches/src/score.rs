@@ -681,6 +681,16 @@ pub fn score_keys_with(pred: &Value, truth: &Value, strictness: Strictness) -> D
 mod tests {
     use super::*;
 
+    /// A scored tally: labelled, predicted, correct.
+    fn tally(labelled: u64, predicted: u64, correct: u64) -> FieldTally {
+        FieldTally {
+            labelled,
+            predicted,
+            correct,
+            unlabelled: 0,
+        }
+    }
+
     fn result_json() -> Value {
         json!({
             "schema_version": "1.0",
@@ -835,12 +845,7 @@ mod tests {
     fn document_scoring() {
         let s = score_document(&result_json(), &truth_json());
         let t = |f: &str| s.get(f).map(|o| o.tally).unwrap_or_default();
-        let c = |l, p, c| FieldTally {
-            labelled: l,
-            predicted: p,
-            correct: c,
-            unlabelled: 0,
-        };
+        let c = tally;
         assert_eq!(t("number"), c(1, 1, 1));
         assert_eq!(t("date"), c(1, 1, 1));
         assert_eq!(t("currency"), c(1, 1, 1));
@@ -894,12 +899,7 @@ mod tests {
                            "net": "-100", "prepaid": "0.00", "payable": "-119.00"});
         let s = score_document(&result, &truth);
         let t = |f: &str| s.get(f).map(|o| o.tally).unwrap_or_default();
-        let c = |l, p, c| FieldTally {
-            labelled: l,
-            predicted: p,
-            correct: c,
-            unlabelled: 0,
-        };
+        let c = tally;
         assert_eq!(t("document_type"), c(1, 1, 1));
         assert_eq!(t("due_date"), c(1, 1, 0));
         assert_eq!(t("net"), c(1, 1, 1));

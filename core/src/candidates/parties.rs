@@ -98,6 +98,18 @@ impl PartyCandidate {
     }
 }
 
+/// Legal forms of companies in many countries, as normalised words (lower case, without dots):
+/// `GmbH`, `B.V.`, `S.r.l.`, `Sp. z o.o.` (`sp` + `z` + `oo`), `ТОВ`, `ООО` ...
+pub const LEGAL_FORMS: &[&str] = &[
+    "gmbh", "ag", "kg", "ohg", "ug", "mbh", "kgaa", "ek", "ev", "eg", "se", "ltd", "limited",
+    "plc", "llc", "llp", "lp", "inc", "corp", "pty", "bv", "nv", "vof", "cv", "bvba", "sprl",
+    "sarl", "sas", "sasu", "sa", "eurl", "snc", "sca", "srl", "spa", "sapa", "snc", "sl", "slu",
+    "lda", "sro", "as", "spol", "uab", "ab", "sia", "ou", "oü", "aps", "oy", "oyj", "asa", "hf",
+    "kft", "zrt", "nyrt", "bt", "doo", "dd", "ad", "ood", "eood", "sdn", "bhd", "berhad", "kk",
+    "ооо", "оао", "зао", "ао", "пао", "ип", "тов", "фоп", "пп", "пат", "прат", "ват", "тзов", "ад",
+    "оод", "еоод", "ltda", "cia", "sc", "spzoo",
+];
+
 static LEGAL: &[&str] = &[
     "gmbh",
     "ag",
@@ -337,7 +349,18 @@ fn boilerplate(text: &str) -> bool {
 /// A sentence of running text (`Vielen Dank für Ihren Auftrag.`), not a name.
 fn sentence_like(text: &str) -> bool {
     let words = labels::norm_words(text).len();
-    words >= 9 || (words >= 4 && text.trim_end().ends_with(['.', '!']) && !text.contains("  "))
+    let t = text.trim_end();
+    // The dot of an abbreviation (`Alpha Drukkerij V.O.F.`, `Rossi S.p.A.`, `Kovács Kft.`)
+    // ends a company name, not a sentence.
+    let last = t.split_whitespace().last().unwrap_or("");
+    let form: String = last
+        .chars()
+        .filter(|c| *c != '.')
+        .collect::<String>()
+        .to_lowercase();
+    let abbreviation = t.ends_with('.')
+        && (last.trim_end_matches('.').contains('.') || LEGAL_FORMS.contains(&form.as_str()));
+    words >= 9 || (words >= 4 && t.ends_with(['.', '!']) && !abbreviation && !text.contains("  "))
 }
 
 /// The seller name of the first page's letterhead: the most prominent company-like line at the
@@ -623,6 +646,10 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
         let text = l.text.as_str();
         i += 1;
         if is_id_line(text) || letters(text) < 2 {
+            continue;
+        }
+        // A label of its own (`Aan:`, `Bill to:`), known to the vocabulary or not: no name.
+        if name.is_none() && text.trim_end().ends_with(':') && labels::norm_words(text).len() <= 3 {
             continue;
         }
         if name.is_none() {
@@ -1713,6 +1740,27 @@ mod tests {
     }
 
     #[test]
+    fn a_label_line_is_no_name_and_a_dotted_legal_form_is_one() {
+        let d = doc(&[
+            ("Alpha Drukkerij V.O.F.", 370.0, 40.0),
+            ("Hoofdstraat 75, 3011 AD Rotterdam", 390.0, 52.0),
+            ("Aan:", 48.0, 180.0),
+            ("Horváth és Tóth Nyrt.", 48.0, 192.0),
+            ("Fő utca 57.", 48.0, 204.0),
+            ("7621 Pécs", 48.0, 216.0),
+        ]);
+        let found = find(&d);
+        let named = |n: &str| {
+            found
+                .iter()
+                .any(|c| c.name.as_ref().is_some_and(|(t, _)| t == n))
+        };
+        assert!(named("Alpha Drukkerij V.O.F."), "{found:?}");
+        assert!(named("Horváth és Tóth Nyrt."), "{found:?}");
+        assert!(!named("Aan"), "{found:?}");
+    }
+
+    #[test]
     fn a_house_number_is_not_a_document_number() {
         assert!(!is_id_line("NO 290, JALAN AIR PANAS,"));
         assert!(!is_id_line("No. 5, Main Road"));
@@ -1784,6 +1832,12 @@ mod tests {
         assert!(is_address_like("88802Spielkreis"));
         assert!(is_address_like("NO.53, JALAN SAGU 18"));
         assert!(!is_address_like("Kunden AG Mitte"));
+        // The dot of a legal form's abbreviation ends a name, not a sentence.
+        assert!(!sentence_like("Alpha Drukkerij V.O.F."));
+        assert!(!sentence_like("Rossi Consulenze S.p.A."));
+        assert!(!sentence_like("Kovács és Társa Kft."));
+        assert!(sentence_like("Vielen Dank für Ihren Auftrag."));
+        assert!(sentence_like("Please pay within 14 days."));
         assert!(digit_heavy("GLN 4333741000005 Lief-Nr"));
         assert!(!digit_heavy("Müller & Söhne 2 GmbH"));
     }

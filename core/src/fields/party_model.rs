@@ -15,7 +15,9 @@
 use super::parties::{clean_party_name, party_score, rule_picks};
 use super::trees::TreeEnsemble;
 use crate::candidates::labels::LabelKey;
-use crate::candidates::parties::{PartyCandidate, PartySource, is_address_like, is_company_like};
+use crate::candidates::parties::{
+    LEGAL_FORMS, PartyCandidate, PartySource, is_address_like, is_company_like,
+};
 use crate::candidates::receipt::clean_seller;
 use crate::candidates::{CandidateKind, Candidates};
 use crate::error::{Error, Result};
@@ -31,18 +33,6 @@ pub const EMBEDDED_PARTY_CALIBRATION: &str =
 
 /// The roles the model scores.
 pub const PARTY_ROLES: [LabelKey; 2] = [LabelKey::Seller, LabelKey::Buyer];
-
-/// Legal forms of companies in many countries, as normalised words (lower case, without dots):
-/// `GmbH`, `B.V.`, `S.r.l.`, `Sp. z o.o.` (`sp` + `z` + `oo`), `ТОВ`, `ООО` ...
-const LEGAL_FORMS: &[&str] = &[
-    "gmbh", "ag", "kg", "ohg", "ug", "mbh", "kgaa", "ek", "ev", "eg", "se", "ltd", "limited",
-    "plc", "llc", "llp", "lp", "inc", "corp", "pty", "bv", "nv", "vof", "cv", "bvba", "sprl",
-    "sarl", "sas", "sasu", "sa", "eurl", "snc", "sca", "srl", "spa", "sapa", "snc", "sl", "slu",
-    "lda", "sro", "as", "spol", "uab", "ab", "sia", "ou", "oü", "aps", "oy", "oyj", "asa", "hf",
-    "kft", "zrt", "nyrt", "bt", "doo", "dd", "ad", "ood", "eood", "sdn", "bhd", "berhad", "kk",
-    "ооо", "оао", "зао", "ао", "пао", "ип", "тов", "фоп", "пп", "пат", "прат", "ват", "тзов", "ад",
-    "оод", "еоод", "ltda", "cia", "sc", "spzoo",
-];
 
 /// Normalised words of a name: lower case, dots and brackets dropped.
 fn name_words(text: &str) -> Vec<String> {
