@@ -515,13 +515,23 @@ fn extract_line(
                     .map(|o| o.start)
                     .min()
                     .unwrap_or(text.len());
-                let rest = text[h.end..next_label].trim_matches([' ', ':', '.', '#']);
+                let rest = text[h.end..next_label].trim_matches([' ', ':', '.', '#', '°', 'º']);
+                // What stands between is no value: nothing, or one word without digits (the
+                // head of the next label, `Rg.-` of `Rg.-Datum`, which the vocabulary reads
+                // as `Datum`).
+                let no_value = rest.is_empty()
+                    || (rest.split_whitespace().count() == 1
+                        && !rest.chars().any(|c| c.is_ascii_digit()));
                 // A table's header row (`# | Description | Qty ...`) is no grid of labels: the
                 // value under its `#` is the first row's position.
                 let table_header = hits.iter().filter(|o| o.key.is_column()).count() >= 2;
-                if rest.is_empty() && h.key != LabelKey::Title && !table_header {
+                if no_value && h.key != LabelKey::Title && !table_header {
                     let (bb, _) = line.range_bbox(h.start, h.end)?;
                     let (l2, s, e) = value_below(doc, line, &bb)?;
+                    // A letter prefix printed apart (`FS 358/2022`) is part of the value.
+                    let e = number_after(&l2.text, s)
+                        .filter(|&(s2, _)| s2 == s)
+                        .map_or(e, |(_, e2)| e2);
                     let t = l2.text[s..e].trim_end_matches([',', ';']);
                     (t.chars().any(|c| c.is_ascii_digit())
                         && dates::find_dates(t, style.month_first).is_empty())
@@ -532,7 +542,11 @@ fn extract_line(
             });
             if let Some((l, s, e)) = found {
                 let v = &l.text[s..e];
-                let is_date = !dates::find_dates(v, style.month_first).is_empty();
+                // A strong number label right before it makes even a date-shaped value the
+                // number (`Nr faktury: 4/03/2022`, numbered per month and year).
+                let labelled_here =
+                    h.key == LabelKey::Number && std::ptr::eq(l, line) && v.contains('/');
+                let is_date = !labelled_here && !dates::find_dates(v, style.month_first).is_empty();
                 let is_amount_only = v.contains(['.', ','])
                     && v.chars()
                         .all(|c| c.is_ascii_digit() || c == '.' || c == ',');
@@ -833,6 +847,48 @@ pub(crate) mod tests {
         ]);
         let c = extract(&d);
         assert_eq!(c.of(CandidateKind::DocNumber).count(), 0);
+    }
+
+    #[test]
+    fn numbers_under_label_rows_and_after_strong_labels() {
+        let numbers = |lines: &[(&str, f32, f32)]| -> Vec<String> {
+            let doc = doc_from(lines);
+            extract(&doc)
+                .of(CandidateKind::DocNumber)
+                .map(|c| c.value.clone())
+                .collect()
+        };
+        // A label row whose next label the vocabulary reads in part (`Rg.-Datum`).
+        assert_eq!(
+            numbers(&[
+                ("Rechnungsnummer  Rg.-Datum", 10.0, 100.0),
+                ("25048213  01.07.2025", 10.0, 112.0),
+            ]),
+            ["25048213"]
+        );
+        // A series prefix printed apart under the label.
+        assert_eq!(
+            numbers(&[
+                ("Faktura nr:  Data:", 10.0, 100.0),
+                ("FS 358/2022  17.06.2022", 10.0, 112.0),
+            ]),
+            ["FS 358/2022"]
+        );
+        // `n°` closing the label.
+        assert_eq!(
+            numbers(&[
+                ("Facture n°  Date", 10.0, 100.0),
+                ("608/2022  19/07/2022", 10.0, 112.0),
+            ]),
+            ["608/2022"]
+        );
+        // Numbered per month and year: date-shaped, but the strong label says number.
+        assert_eq!(
+            numbers(&[("Nr faktury: 4/03/2022", 10.0, 100.0)]),
+            ["4/03/2022"]
+        );
+        // A generic `Nr` before a date does not make it a number.
+        assert!(numbers(&[("Nr 4/03/2022", 10.0, 100.0)]).is_empty());
     }
 
     #[test]
