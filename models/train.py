@@ -469,7 +469,7 @@ def main() -> int:
         e2e = end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, a.seed, timings)
         timings["end_to_end_cv"] = round(time.monotonic() - t0, 1)
 
-    rules_fields = fields_for_rules(e2e, report, sets)
+    rules_fields = fields_for_rules(e2e, report, sets, names)
     print(f"fields left to the rules (the model lost to them in cross-validation): {rules_fields}", file=sys.stderr)
 
     t0 = time.monotonic()
@@ -526,8 +526,9 @@ def main() -> int:
     return 0
 
 
-# Fields the field model scores (core/src/fields/vector.rs MODEL_FIELDS, serde names).
-MODEL_FIELDS = ["number", "date", "due_date", "total", "vat", "net", "payable", "prepaid"]
+# The feature vector's one-hot of the scored field (core/src/fields/vector.rs MODEL_FIELDS):
+# columns `field_<name>`, so the exported feature names say which fields the model scores.
+FIELD_COLUMN = "field_"
 # Points of F1 by which the rules must beat the model for a field to be left to them.
 RULES_MARGIN = 0.5
 
@@ -539,7 +540,7 @@ def pooled_f1(tallies: list[dict]) -> float | None:
     return 100 * 2 * n["correct"] / (n["labelled"] + n["predicted"])
 
 
-def fields_for_rules(e2e: dict, report: dict, sets: list) -> list[str]:
+def fields_for_rules(e2e: dict, report: dict, sets: list, names: list[str]) -> list[str]:
     """The fields whose cross-validated F1 the model does not reach: the rules keep choosing
     them (the calibration file's `rules_fields`). Per set that labels the field, the F1 of the
     rules less that of the model: end to end (the whole engine per fold, rules against fold
@@ -548,7 +549,7 @@ def fields_for_rules(e2e: dict, report: dict, sets: list) -> list[str]:
     as in a macro average: the 300 synthetic training documents do not outvote the real
     tuning sets."""
     out = []
-    for f in MODEL_FIELDS:
+    for f in (n[len(FIELD_COLUMN):] for n in names if n.startswith(FIELD_COLUMN)):
         diffs = []
         if e2e:
             tallies = [(r["counts"]["rules"].get(f), r["counts"]["model"].get(f)) for r in e2e.values()]
@@ -599,6 +600,7 @@ def end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, 
     synth_docs = sorted({(r["doc"], int(r["fold"])) for r in rows if r["ds"] == "synth"})
     totals: dict = {name: {"rules": {}, "model": {}} for name, _, _ in runs}
     header: set[str] = set()
+    extra_names: list[str] = []
     run_time: dict = {name: 0.0 for name, _, _ in runs}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = pathlib.Path(tmp_name)
@@ -625,6 +627,7 @@ def end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, 
                 for who, flags in (("rules", ["--scorer", "rules"]), ("model", ["--model", str(tmp / f"fold{k}.onnx")])):
                     res = accuracy([*extra, *flags, *select], folder(data, ds), tmp / "acc.json")
                     header.update(res["macro_f1_fields"])
+                    extra_names = res["extra_fields"]
                     for f, t in res["fields"].items():
                         agg = totals[name][who].setdefault(f, {"labelled": 0, "predicted": 0, "correct": 0})
                         for c in agg:
@@ -637,7 +640,7 @@ def end_to_end(data, rows, X, y, fold, folds, weight, best_raw, labelled, runs, 
     for name in totals:
         report[name] = {who: macro(totals[name][who], header) for who in ("rules", "model")}
         for who in ("rules", "model"):
-            report[name][who]["extra"] = extra_f1(totals[name][who])
+            report[name][who]["extra"] = extra_f1(totals[name][who], extra_names)
         report[name]["counts"] = totals[name]
         print(f"tune-CV end to end {name}: rules/model {line(report[name])}", file=sys.stderr)
     return report
@@ -651,15 +654,12 @@ def line(r: dict) -> str:
         "".join(f" | {f} {ex[f]}/{mf.get('extra', {}).get(f)}" for f in ex)
 
 
-# Fields `accuracy` scores where the truth labels them but leaves out of its macro F1
-# (benches/src/score.rs EXTRA_FIELDS): reported beside the macro, rules -> model.
-EXTRA_FIELDS = ["document_type", "due_date", "net", "prepaid", "payable"]
-
-
-def extra_f1(fields_json: dict) -> dict:
-    """F1 (%) of the labelled EXTRA_FIELDS of an accuracy report's `fields`."""
+def extra_f1(fields_json: dict, extra: list[str]) -> dict:
+    """F1 (%) of the labelled fields `extra` of an accuracy report's `fields`: those `accuracy`
+    scores where the truth labels them but leaves out of its macro F1 (its report's
+    `extra_fields`, benches/src/score.rs EXTRA_FIELDS), reported beside the macro."""
     out = {}
-    for f in EXTRA_FIELDS:
+    for f in extra:
         t = fields_json.get(f)
         if not t or not t["labelled"]:
             continue
@@ -691,7 +691,7 @@ def held_out_synthetic(onnx_path: pathlib.Path) -> dict:
             res = accuracy(flags, SYNTH / "holdout", pathlib.Path(tmp) / "acc.json")
             header = set(res["macro_f1_fields"])
             report[who] = macro(res["fields"], header)
-            report[who]["extra"] = extra_f1(res["fields"])
+            report[who]["extra"] = extra_f1(res["fields"], res["extra_fields"])
             report[who]["documents"] = res["documents"]
             for key in ("kind", "language"):
                 report[who][f"by_{key}"] = breakdown(res, key, header)

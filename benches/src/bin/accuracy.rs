@@ -703,6 +703,7 @@ fn report_json(
         })),
         "macro_f1": macro_f1(board).0,
         "macro_f1_fields": macro_f1(board).1,
+        "extra_fields": EXTRA_FIELDS,
         "einvoice_evidence_documents": runs.iter().filter(|r| r.einvoice_evidence).count(),
         "exact": args.exact,
         "warning_documents": warning_documents(runs),

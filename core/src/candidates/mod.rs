@@ -21,6 +21,7 @@ pub mod language;
 pub mod parties;
 pub mod receipt;
 pub mod tables;
+pub mod taxes;
 
 use crate::types::{CleanDocument, Line, Span};
 use labels::{LabelHit, LabelKey};
@@ -105,6 +106,8 @@ pub struct Candidates {
     pub style: DocStyle,
     /// What a till receipt's own reading found (only for receipts).
     pub receipt: Option<receipt::ReceiptReading>,
+    /// VAT summary rows found by their arithmetic (`rate x base = amount`).
+    pub tax_rows: Vec<taxes::TaxRow>,
 }
 
 impl Candidates {
@@ -299,6 +302,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .map(|a| a.value);
     }
     let receipt = style.receipt.then(|| receipt::read(doc));
+    let tax_rows = taxes::find(&items);
     let parties = parties::find(doc);
     let party_name_labels = parties
         .iter()
@@ -317,6 +321,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         party_name_labels,
         style,
         receipt,
+        tax_rows,
     }
 }
 

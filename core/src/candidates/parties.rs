@@ -198,17 +198,22 @@ static POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("postcode regex")
 });
 
+/// Street words both the address test and the house-number test know (regex alternatives).
+const STREET_WORDS: &str = concat!(
+    r"stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|\bstreet\b|\broad\b|\bavenue\b|",
+    r"\blane\b|\bjalan\b|\bjln\b|\btaman\b|\blorong\b|\brue\b|\bboulevard\b|\bchemin\b|",
+    r"\bul\.|\bulica\b|\baleja\b|вул\.|вулиця|\bул\.|улица"
+);
+
 /// Whether a line looks like part of a postal address (street number, postcode + city).
 pub fn is_address_like(text: &str) -> bool {
     static STREET: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
-            r"(?i)(stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|ring\b|damm\b|\bstreet\b|",
-            r"\bst\.|\broad\b|\brd\b\.?|\bavenue\b|\bave\b|\blane\b|\bjalan\b|\bjln\b|\btaman\b|",
-            r"\blorong\b|\brue\b|\bboulevard\b|\bbd\b|\bchemin\b|\bplace\b|\bul\.|\bulica\b|",
-            r"\baleja\b|вул\.|вулиця|\bул\.|улица|просп|пр-т|\bпр\.|буд\.|\bд\.|\bno\.\s*[0-9]|",
-            r"\blot\s*[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|[0-9]+[a-z]?,\s)"
-        ))
-        .expect("street regex")
+        let more = concat!(
+            r"ring\b|damm\b|\bst\.|\brd\b\.?|\bave\b|\bbd\b|\bplace\b|просп|пр-т|\bпр\.|",
+            r"буд\.|\bд\.|\bno\.\s*[0-9]|\blot\s*[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|",
+            r"[0-9]+[a-z]?,\s"
+        );
+        Regex::new(&format!("(?i)({STREET_WORDS}|{more})")).expect("street regex")
     });
     // `Speicherstadt 12`, `Hof 3a`: a name and a house number. The name's length is checked in
     // code: a bounded repetition of a Unicode class compiles into one copy of the class per
@@ -246,15 +251,12 @@ pub fn is_address_like(text: &str) -> bool {
 /// number.
 pub(crate) fn has_street_word(text: &str) -> bool {
     static STREET_WORD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
-            r"(?i)(stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|\bstreet\b|\broad\b|",
-            r"\bavenue\b|\blane\b|\bjalan\b|\bjln\b|\btaman\b|\blorong\b|\brue\b|",
-            r"\bboulevard\b|\bchemin\b|\bul\.|\bulica\b|\baleja\b|вул\.|вулиця|\bул\.|улица|",
+        let more = concat!(
             r"\bcalle\b|\bvia\b|\bavenida\b|\brua\b|\bstraat\b|\bgatan\b|\bvej\b|\bkatu\b|",
-            r"\bútca\b|\butca\b|\biela\b|\bgatvė\b|\bstrada\b|\btänav\b|\bcalea\b|",
-            r"\bbd\.|\bbulevardul\b|\bstr\b|\bpiața\b|\bpiata\b|\bsoseaua\b|\bșoseaua\b)"
-        ))
-        .expect("street word regex")
+            r"\bútca\b|\butca\b|\biela\b|\bgatvė\b|\bstrada\b|\btänav\b|\bcalea\b|\bbd\.|",
+            r"\bbulevardul\b|\bstr\b|\bpiața\b|\bpiata\b|\bsoseaua\b|\bșoseaua\b"
+        );
+        Regex::new(&format!("(?i)({STREET_WORDS}|{more})")).expect("street word regex")
     });
     STREET_WORD.is_match(text)
 }

@@ -2,6 +2,7 @@
 
 use super::{Ctx, Field, FieldScorer, dec, ranked};
 use crate::candidates::labels::LabelKey;
+use crate::candidates::taxes::TaxRow;
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::fields::features::CandidateFeatures;
 use crate::result::TaxLine;
@@ -22,71 +23,8 @@ fn max_amount(cands: &Candidates) -> Decimal {
         .unwrap_or(Decimal::ZERO)
 }
 
-/// Highest VAT rate (%) a summary row may state: no country's rate reaches it.
-const MAX_VAT_RATE: Decimal = Decimal::from_parts(30, 0, 0, false, 0);
-
-/// A VAT summary row found by its arithmetic, labelled or not: on one line a rate `p` %, a
-/// base `b` and an amount `a` with `a = b x p / 100` to the cent (one cent of slack for tills
-/// that compute the VAT from the gross). Each part is `(candidate index, value)`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct TaxRow {
-    rate: (usize, Decimal),
-    base: (usize, Decimal),
-    amount: (usize, Decimal),
-}
-
-/// The document's VAT summary rows by their arithmetic (see [`TaxRow`]), each printed row once
-/// (a summary printed twice counts once). A line with several rates gives the first that
-/// explains two of its amounts.
-fn tax_rows(cands: &Candidates) -> Vec<TaxRow> {
-    let cent = Decimal::new(1, 2);
-    let mut lines: std::collections::BTreeMap<usize, Vec<(usize, &Candidate)>> =
-        std::collections::BTreeMap::new();
-    for (i, c) in cands.items.iter().enumerate() {
-        if c.kind == CandidateKind::Amount {
-            lines.entry(c.span.line).or_default().push((i, c));
-        }
-    }
-    let mut out: Vec<TaxRow> = Vec::new();
-    for on_line in lines.values() {
-        let money: Vec<(usize, Decimal)> = on_line
-            .iter()
-            .filter(|(_, c)| c.scheme.is_none() && c.decimals == 2)
-            .filter_map(|(i, c)| dec(c).map(|d| (*i, d)))
-            .collect();
-        let rates = on_line
-            .iter()
-            .filter(|(_, c)| c.scheme.as_deref() == Some("percent"))
-            .filter_map(|(i, c)| dec(c).map(|d| (*i, d)))
-            .filter(|(_, p)| p.is_sign_positive() && !p.is_zero() && *p <= MAX_VAT_RATE);
-        'rates: for rate in rates {
-            for &base in &money {
-                for &amount in &money {
-                    let (b, a) = (base.1, amount.1);
-                    let same_sign = a.is_zero() || a.is_sign_negative() == b.is_sign_negative();
-                    if base.0 == amount.0 || a.is_zero() || !same_sign || a.abs() >= b.abs() {
-                        continue;
-                    }
-                    let expected = (b * rate.1 / Decimal::ONE_HUNDRED).round_dp(2);
-                    if (expected - a).abs() <= cent {
-                        let row = TaxRow { rate, base, amount };
-                        let same = |r: &TaxRow| {
-                            (r.rate.1, r.base.1, r.amount.1) == (rate.1, base.1, amount.1)
-                        };
-                        if !out.iter().any(same) {
-                            out.push(row);
-                        }
-                        break 'rates;
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The net and VAT of summary rows that add up to `total` exactly: (sum of the bases, sum of
-/// the amounts).
+/// The net and VAT of summary rows ([`Candidates::tax_rows`]) that add up to `total` exactly:
+/// (sum of the bases, sum of the amounts).
 fn rows_explain(rows: &[TaxRow], total: Decimal) -> Option<(Decimal, Decimal)> {
     let base: Decimal = rows.iter().map(|r| r.base.1).sum();
     let vat: Decimal = rows.iter().map(|r| r.amount.1).sum();
@@ -391,9 +329,9 @@ pub(super) fn totals(
     // when the labelled candidates did not add up, or when several rates' rows tell a VAT
     // other than the one chosen (one rate's amount taken for the whole).
     if let Some(t) = chosen.total {
-        let rows = tax_rows(cands);
+        let rows = &cands.tax_rows;
         let chosen_vat = chosen.vat.map(|v| v.1);
-        if let Some((base, vat)) = rows_explain(&rows, t.2)
+        if let Some((base, vat)) = rows_explain(rows, t.2)
             && (!chosen.consistent || (rows.len() > 1 && chosen_vat != Some(vat)))
             && let Some(first) = rows.first()
         {
@@ -523,14 +461,14 @@ pub(super) fn totals(
 }
 
 /// VAT summary lines: the rows found by their arithmetic when they explain the document's net
-/// and VAT (see [`TaxRow`]); else every line with a VAT label and a percentage with one or two
+/// and VAT ([`Candidates::tax_rows`]); else every line with a VAT label and a percentage with one or two
 /// amounts.
 pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
-    let rows = tax_rows(cands);
+    let rows = &cands.tax_rows;
     let totals = &ctx.result.totals;
     let value = |s: &Option<String>| s.as_deref().and_then(|v| v.parse::<Decimal>().ok());
     if let (Some(net), Some(vat)) = (value(&totals.net), value(&totals.vat))
-        && rows_explain(&rows, net + vat) == Some((net, vat))
+        && rows_explain(rows, net + vat) == Some((net, vat))
     {
         let mut out = Vec::new();
         for (idx, r) in rows.iter().enumerate() {
@@ -687,13 +625,13 @@ mod tests {
             ("B 6% 10,68 0,64", 10.0, 180.0),
         ]);
         let cands = extract(&doc);
-        let rows = tax_rows(&cands);
+        let rows = &cands.tax_rows;
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!(
-            rows_explain(&rows, d("29.72")),
+            rows_explain(rows, d("29.72")),
             Some((d("25.64"), d("4.08")))
         );
-        assert_eq!(rows_explain(&rows, d("29.71")), None);
+        assert_eq!(rows_explain(rows, d("29.71")), None);
         let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("29.72"));
         assert_eq!(r.totals.vat.as_deref(), Some("4.08"));
@@ -722,14 +660,15 @@ mod tests {
             // A credit note's row: negative base and amount.
             ("USt 19% -100,00 -19,00", 10.0, 140.0),
         ]);
-        let rows = tax_rows(&extract(&doc));
+        let cands = extract(&doc);
+        let rows = &cands.tax_rows;
         let got: Vec<_> = rows
             .iter()
             .map(|r| (r.rate.1, r.base.1, r.amount.1))
             .collect();
         assert_eq!(got, [(d("19"), d("-100.00"), d("-19.00"))]);
         assert_eq!(
-            rows_explain(&rows, d("-119.00")),
+            rows_explain(rows, d("-119.00")),
             Some((d("-100.00"), d("-19.00")))
         );
     }

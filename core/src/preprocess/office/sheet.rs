@@ -300,47 +300,43 @@ fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
     Ok(())
 }
 
+/// Runs one calamine read. calamine's readers panic on some damaged files (slice bounds in XLS
+/// records, an overflowing cell reference in XLSX) instead of answering an error; such a file is
+/// damaged, not an engine bug: CORRUPT_FILE.
+fn unless_it_panics(what: &str, read: impl FnOnce() -> Result<OfficeDoc>) -> Result<OfficeDoc> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|_| {
+        Err(Error::CorruptFile(format!(
+            "damaged {what} workbook: its records or cell references are out of range"
+        )))
+    })
+}
+
 /// Parses an XLSX or XLS workbook, charging `budget` (returned with what is left of it).
 pub(super) fn parse(bytes: &[u8], ft: FileType, mut budget: Budget) -> Result<(OfficeDoc, Budget)> {
     let cur = Cursor::new(bytes.to_vec());
-    type ReadBook<'a> = Box<dyn FnOnce(&mut Budget) -> Result<OfficeDoc> + 'a>;
-    let (what, read): (&str, ReadBook<'_>) = match ft {
-        FileType::Xlsx => (
-            "XLSX",
-            Box::new(move |budget| {
-                let map = |e: XlsxError| {
-                    let pw = matches!(e, XlsxError::Password);
-                    sheet_err("XLSX", pw, e.to_string())
-                };
-                let mut wb: Xlsx<_> = Xlsx::new(cur).map_err(map)?;
-                read_xlsx(&mut wb, map, budget)
-            }),
-        ),
+    let doc = match ft {
+        FileType::Xlsx => unless_it_panics("XLSX", || {
+            let map = |e: XlsxError| {
+                let pw = matches!(e, XlsxError::Password);
+                sheet_err("XLSX", pw, e.to_string())
+            };
+            let mut wb: Xlsx<_> = Xlsx::new(cur).map_err(map)?;
+            read_xlsx(&mut wb, map, &mut budget)
+        })?,
         FileType::Xls => {
             xls_extent_check(bytes, &budget)?;
-            (
-                "XLS",
-                Box::new(move |budget| {
-                    let map = |e: XlsError| {
-                        let pw = matches!(e, XlsError::Password);
-                        sheet_err("XLS", pw, e.to_string())
-                    };
-                    let mut wb: Xls<_> = Xls::new(cur).map_err(map)?;
-                    read_xls(&mut wb, map, budget)
-                }),
-            )
+            unless_it_panics("XLS", || {
+                let map = |e: XlsError| {
+                    let pw = matches!(e, XlsError::Password);
+                    sheet_err("XLS", pw, e.to_string())
+                };
+                let mut wb: Xls<_> = Xls::new(cur).map_err(map)?;
+                read_xls(&mut wb, map, &mut budget)
+            })?
         }
         other => return Err(Error::Internal(format!("{other:?} is not a spreadsheet"))),
     };
-    // calamine's readers panic on some damaged files (slice bounds in XLS records, an overflowing
-    // cell reference in XLSX) instead of answering an error; such a file is damaged, not an
-    // engine bug.
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&mut budget))) {
-        Ok(doc) => Ok((doc?, budget)),
-        Err(_) => Err(Error::CorruptFile(format!(
-            "damaged {what} workbook: its records or cell references are out of range"
-        ))),
-    }
+    Ok((doc, budget))
 }
 
 #[cfg(test)]

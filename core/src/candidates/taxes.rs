@@ -1,0 +1,74 @@
+//! VAT summary rows found by their arithmetic, labelled or not: on one line a rate `p` %, a
+//! base `b` and an amount `a` with `a = b x p / 100` to the cent (one cent of slack for tills
+//! that compute the VAT from the gross). Computed once per document by the candidates stage;
+//! the field stage decides whether they explain the totals.
+
+use super::{Candidate, CandidateKind};
+use rust_decimal::Decimal;
+use std::collections::BTreeMap;
+
+/// Highest VAT rate (%) a summary row may state: no country's rate reaches it.
+const MAX_VAT_RATE: Decimal = Decimal::from_parts(30, 0, 0, false, 0);
+
+/// One summary row; each part is `(candidate index, value)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TaxRow {
+    /// The rate, in percent.
+    pub rate: (usize, Decimal),
+    /// The base the rate applies to.
+    pub base: (usize, Decimal),
+    /// The tax amount.
+    pub amount: (usize, Decimal),
+}
+
+/// The document's summary rows (see the module), each printed row once (a summary printed
+/// twice counts once). A line with several rates gives the first that explains two of its
+/// amounts.
+pub fn find(items: &[Candidate]) -> Vec<TaxRow> {
+    let cent = Decimal::new(1, 2);
+    let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
+    let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
+    for (i, c) in items.iter().enumerate() {
+        if c.kind == CandidateKind::Amount {
+            lines.entry(c.span.line).or_default().push((i, c));
+        }
+    }
+    let mut out: Vec<TaxRow> = Vec::new();
+    for on_line in lines.values() {
+        let money: Vec<(usize, Decimal)> = on_line
+            .iter()
+            .filter(|(_, c)| c.scheme.is_none() && c.decimals == 2)
+            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
+            .collect();
+        let rates = on_line
+            .iter()
+            .filter(|(_, c)| c.scheme.as_deref() == Some("percent"))
+            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
+            .filter(|(_, p)| p.is_sign_positive() && !p.is_zero() && *p <= MAX_VAT_RATE);
+        'rates: for rate in rates {
+            for &base in &money {
+                for &amount in &money {
+                    let (b, a) = (base.1, amount.1);
+                    if base.0 == amount.0
+                        || a.is_zero()
+                        || a.is_sign_negative() != b.is_sign_negative()
+                        || a.abs() >= b.abs()
+                    {
+                        continue;
+                    }
+                    let expected = (b * rate.1 / Decimal::ONE_HUNDRED).round_dp(2);
+                    if (expected - a).abs() <= cent {
+                        let same = |r: &TaxRow| {
+                            (r.rate.1, r.base.1, r.amount.1) == (rate.1, base.1, amount.1)
+                        };
+                        if !out.iter().any(same) {
+                            out.push(TaxRow { rate, base, amount });
+                        }
+                        break 'rates;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
