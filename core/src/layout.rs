@@ -70,7 +70,8 @@ impl Default for BlockParams {
     }
 }
 
-/// Whether segment `b` (on a later line) continues the block whose last segment is `a`.
+/// Whether segment `b` (on a later line) continues the block whose last segment is `a`: close
+/// below it and sharing its left edge, its centre or its right edge.
 pub fn stacks(a: &Segment, b: &Segment, params: &BlockParams) -> bool {
     if a.page != b.page || b.line <= a.line {
         return false;
@@ -84,7 +85,10 @@ pub fn stacks(a: &Segment, b: &Segment, params: &BlockParams) -> bool {
     let left = (a.bbox.x0 - b.bbox.x0).abs() <= params.align * hmin;
     let centred =
         (a.bbox.cx() - b.bbox.cx()).abs() <= params.align * hmin && a.bbox.h_overlap(&b.bbox) > 0.5;
-    left || centred
+    // Letterheads set flush right (`Müller GmbH` / `Hauptstr. 1, 12345 Ort` under it).
+    let right =
+        (a.bbox.x1 - b.bbox.x1).abs() <= params.align * hmin && a.bbox.h_overlap(&b.bbox) > 0.0;
+    left || centred || right
 }
 
 /// Most blocks open at once: a printed page has a few dozen segments within three lines of the

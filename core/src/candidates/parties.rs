@@ -17,6 +17,7 @@
 //!   (buyer).
 //! - Id block: the block around a tax id that no label assigns (footers; seller).
 
+use super::ids;
 use super::labels::{self, LabelKey};
 use crate::layout::{self, Block, BlockParams, Segment};
 use crate::types::{BBox, CleanDocument, Line, Span};
@@ -192,9 +193,16 @@ pub fn is_company_like(text: &str) -> bool {
 }
 
 static POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?[0-9]{2}-?[0-9]{3}\s+\p{Lu}|\b[0-9]{4,6}\s*\p{Lu}\p{L}+",
-    )
+    Regex::new(concat!(
+        r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?[0-9]{2}-?[0-9]{3}\s+\p{Lu}|\b[0-9]{4,6}\s*\p{Lu}\p{L}+|",
+        // Portugal `3000-150 Coimbra`; Sweden, Czechia, Slovakia, Greece `702 10 Örebro`;
+        // the Netherlands `3511 AX Utrecht`.
+        r"\b[0-9]{4}-[0-9]{3}\s+\p{Lu}|\b[0-9]{3}\s[0-9]{2}\s+\p{Lu}\p{Ll}|",
+        r"\b[0-9]{4}\s?[A-Z]{2}\s+\p{Lu}\p{Ll}|",
+        // Six-digit postcodes before a Cyrillic town marker (`620014, г. Екатеринбург`), and
+        // the marker itself (`г. Москва`, `м. Львів`).
+        r"(?:^|[\s,])(?:г|м|с|смт|пгт)\.\s?\p{Lu}\p{Ll}",
+    ))
     .expect("postcode regex")
 });
 
@@ -202,7 +210,13 @@ static POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
 const STREET_WORDS: &str = concat!(
     r"stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|\bstreet\b|\broad\b|\bavenue\b|",
     r"\blane\b|\bjalan\b|\bjln\b|\btaman\b|\blorong\b|\brue\b|\bboulevard\b|\bchemin\b|",
-    r"\bul\.|\bulica\b|\baleja\b|вул\.|вулиця|\bул\.|улица"
+    r"\bul\.|\bulica\b|\baleja\b|вул\.|вулиця|\bул\.|улица|",
+    // Street words of more languages, also as the end of a compound (`Drottninggatan`,
+    // `Søndergade`, `Hämeenkatu`, `Kerkstraat`, `Strandvej`, `Industrivägen`).
+    r"\bcalle\b|\bavenida\b|\bavda\.|\bpaseo\b|\brua\b|\bviale\b|\bpiazza\b|\bcorso\b|",
+    r"straat\b|gatan\b|gade\b|vej\b|vägen\b|katu\b|\butca\b|\bútca\b|\bnáměstí\b|\bnámestie\b|",
+    r"\biela\b|\bgatvė\b|\bstrada\b|\btänav\b|\bcalea\b|\bbulevardul\b|\bpiața\b|\bpiata\b|",
+    r"\bsoseaua\b|\bșoseaua\b|\bbd\.|\bal\.\s"
 );
 
 /// Whether a line looks like part of a postal address (street number, postcode + city).
@@ -235,9 +249,19 @@ pub fn is_address_like(text: &str) -> bool {
     static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"\b[A-Z]{1,2}[0-9][A-Z0-9]?\s[0-9][A-Z]{2}\b").expect("uk postcode regex")
     });
+    // `Via Garibaldi 90`, `C/ Alcalá, 91`, `Av. da Liberdade`: short street words that are
+    // ordinary words elsewhere (`via e-mail`), so only before a capitalised name.
+    static ROMANCE_STREET: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(concat!(
+            r"(?:^|\s)(?:Via|Largo|Plaza|Av\.|C/)",
+            r"(?:\s(?:da|de|del|della|di|do|dos|das|la|las|los))?\s?\p{Lu}"
+        ))
+        .expect("street regex")
+    });
     let t = text.trim();
     let no_labels = || labels::find_labels(t).is_empty();
     POSTCODE.is_match(t)
+        || ROMANCE_STREET.is_match(t)
         || STREET.is_match(t)
         || UK_POSTCODE.is_match(t)
         || (group_len_within(&HOUSE, t, 2..=40) && no_labels())
@@ -251,12 +275,7 @@ pub fn is_address_like(text: &str) -> bool {
 /// number.
 pub(crate) fn has_street_word(text: &str) -> bool {
     static STREET_WORD: LazyLock<Regex> = LazyLock::new(|| {
-        let more = concat!(
-            r"\bcalle\b|\bvia\b|\bavenida\b|\brua\b|\bstraat\b|\bgatan\b|\bvej\b|\bkatu\b|",
-            r"\bútca\b|\butca\b|\biela\b|\bgatvė\b|\bstrada\b|\btänav\b|\bcalea\b|\bbd\.|",
-            r"\bbulevardul\b|\bstr\b|\bpiața\b|\bpiata\b|\bsoseaua\b|\bșoseaua\b"
-        );
-        Regex::new(&format!("(?i)({STREET_WORDS}|{more})")).expect("street word regex")
+        Regex::new(&format!(r"(?i)({STREET_WORDS}|\bvia\b|\bstr\b)")).expect("street word regex")
     });
     STREET_WORD.is_match(text)
 }
@@ -284,6 +303,18 @@ fn is_id_line(text: &str) -> bool {
                 ))
     }) || text.contains('@')
         || text.to_lowercase().starts_with("www")
+        || holds_vat_id(text)
+}
+
+/// A VAT id of its country's shape (its checksum holding where it has one), with at most a short label beside it (`BTW BE0305854361`,
+/// `SE-nr. DK26535859`): an id line whatever the label's wording.
+fn holds_vat_id(text: &str) -> bool {
+    ids::find_vat_ids(text).iter().any(|m| {
+        m.checksum_valid != Some(false) && {
+            let rest = format!("{} {}", &text[..m.start], &text[m.end..]);
+            labels::norm_words(&rest).len() <= 2
+        }
+    })
 }
 
 /// A line holding an id or contact of a party (tax ids, bank details, phone, e-mail).
@@ -448,8 +479,15 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             || labels::norm_words(&name_span.text)
                 .last()
                 .is_some_and(|w| w.text == "and");
+        // `Alpha` / `El HB`: a short line ending in a legal form completes a name that has none.
+        let ends_with_legal = |t: &str| {
+            labels::norm_words(t)
+                .last()
+                .is_some_and(|w| LEGAL.contains(&w.text.as_str()))
+        };
         let legal_next = labels::norm_words(&ns.text).len() <= 4
-            && starts_with_legal(&ns.text)
+            && (starts_with_legal(&ns.text)
+                || (ends_with_legal(&ns.text) && !is_company_like(&name_span.text)))
             && !is_address_like(&ns.text);
         if (ends_open || legal_next) && meaningful(&ns.text) {
             name_span = merge_spans(&name_span, &ns);
@@ -554,7 +592,8 @@ fn digit_heavy(text: &str) -> bool {
             run = 0;
         }
     }
-    longest >= 6 || digits > letters(text)
+    // Six digits in a row can be a postcode (`620014, г. Екатеринбург`, `300001 Timișoara`).
+    longest >= 7 || digits > letters(text)
 }
 
 /// Salutations printed on their own line or before a name (`Herrn`, `Firma`, `Mr`).
@@ -1044,7 +1083,8 @@ fn form_fields(rows: &[Row]) -> NameAddress {
         values: Vec<Segment>,
     }
     let mut keys: Vec<KeyRow> = Vec::new();
-    let mut values: Vec<Segment> = Vec::new();
+    // Values with whether their row has no key of its own.
+    let mut values: Vec<(Segment, bool)> = Vec::new();
     for r in rows {
         match (&r.anchor, &r.key) {
             (Some(a), Some((key, inline))) => {
@@ -1053,23 +1093,40 @@ fn form_fields(rows: &[Row]) -> NameAddress {
                     cy: a.bbox.cy(),
                     values: Vec::new(),
                 });
-                values.extend(inline.iter().cloned());
-                values.extend(r.values.iter().cloned());
+                values.extend(inline.iter().map(|v| (v.clone(), false)));
+                values.extend(r.values.iter().map(|v| (v.clone(), false)));
             }
-            (None, _) => values.extend(r.values.iter().cloned()),
+            (None, _) => values.extend(r.values.iter().map(|v| (v.clone(), true))),
             _ => {}
         }
     }
     if keys.is_empty() {
         return (None, Vec::new());
     }
-    for v in values {
+    for (v, keyless) in values {
         let cy = v.bbox.cy();
+        let nearest = |of: &dyn Fn(&KeyRow) -> bool| {
+            keys.iter()
+                .enumerate()
+                .filter(|(_, r)| of(r))
+                .min_by(|a, b| (a.1.cy - cy).abs().total_cmp(&(b.1.cy - cy).abs()))
+                .map(|(k, r)| (k, (r.cy - cy).abs()))
+        };
+        // The nearest key row; within half a point, the upper one.
         let mut best = 0;
         for (k, row) in keys.iter().enumerate() {
             if (row.cy - cy).abs() < (keys[best].cy - cy).abs() - 0.5 {
                 best = k;
             }
+        }
+        // A town line on a row of its own (`DE 12345 Beispielstadt` between `Anschrift:` and
+        // `Telefon:`) continues the address key within three rows.
+        if keyless
+            && is_address_like(&v.text)
+            && let Some((k, d)) = nearest(&|r| r.key == LabelKey::Address)
+            && d <= 3.0 * v.bbox.height().max(1.0) * 1.6
+        {
+            best = k;
         }
         keys[best].values.push(v);
     }
@@ -1123,6 +1180,16 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
         .skip(1)
         .any(|&(s, e)| is_address_like(&text[s..e]));
     (parts.len() >= 2 && addressy && letters(&text[parts[0].0..parts[0].1]) >= 3).then_some(parts)
+}
+
+/// The address parts of a sender line after its name (`Firma GmbH - Straße 1 - 12345 Ort`).
+fn sender_address(seg: &Segment, parts: &[(usize, usize)]) -> Vec<(String, Span)> {
+    parts[1..]
+        .iter()
+        .map(|&(s, e)| sub_span(seg, s, e))
+        .filter(|s| is_address_like(&s.text))
+        .map(|s| (clean_text(&s.text), s))
+        .collect()
 }
 
 /// Unlabelled address blocks in the upper half of the first page, and the sender lines above
@@ -1302,7 +1369,18 @@ fn letterhead_candidate(p: &Page<'_>) -> Option<PartyCandidate> {
             below.push(s.clone());
         }
     }
-    let address = address_run(&below);
+    // A sender-line letterhead prints its address after the name on the same line.
+    let on_line = p
+        .line_segs(name.line)
+        .find(|s| s.start <= name.start && name.start < s.end.max(s.start + 1));
+    let inline = on_line
+        .and_then(|s| sender_parts(&s.text).map(|parts| sender_address(s, &parts)))
+        .unwrap_or_default();
+    let address = if inline.is_empty() {
+        address_run(&below)
+    } else {
+        inline
+    };
     Some(PartyCandidate {
         role: LabelKey::Seller,
         source: PartySource::Letterhead,
@@ -1364,15 +1442,28 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
         }) else {
             continue;
         };
-        let name = match sender_parts(&n.text) {
-            Some(parts) => sub_span(n, parts[0].0, parts[0].1),
-            None => cut_details(n),
+        let (name, inline) = match sender_parts(&n.text) {
+            Some(parts) => (
+                sub_span(n, parts[0].0, parts[0].1),
+                sender_address(n, &parts),
+            ),
+            None => (cut_details(n), Vec::new()),
+        };
+        let below: Vec<Segment> = segs
+            .iter()
+            .filter(|s| s.bbox.y0 > n.bbox.y0 && s.line != n.line)
+            .map(|s| (*s).clone())
+            .collect();
+        let address = if inline.is_empty() {
+            address_run(&below)
+        } else {
+            inline
         };
         out.push(PartyCandidate {
             role: LabelKey::Seller,
             source: PartySource::IdBlock,
             name: Some((clean_text(&name.text), name)),
-            address: Vec::new(),
+            address,
             region: segs.into_iter().cloned().collect(),
             label_line: None,
         });
@@ -1448,12 +1539,7 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
         let (name, mut address) = match sender_parts(&head.text) {
             Some(parts) => (
                 sub_span(head, parts[0].0, parts[0].1),
-                parts[1..]
-                    .iter()
-                    .map(|&(s, e)| sub_span(head, s, e))
-                    .filter(|s| is_address_like(&s.text))
-                    .map(|s| (clean_text(&s.text), s))
-                    .collect(),
+                sender_address(head, &parts),
             ),
             None => (cut_details(head), Vec::new()),
         };
@@ -1842,5 +1928,93 @@ mod tests {
         assert!(sentence_like("Please pay within 14 days."));
         assert!(digit_heavy("GLN 4333741000005 Lief-Nr"));
         assert!(!digit_heavy("Müller & Söhne 2 GmbH"));
+        // Six digits can be a postcode.
+        assert!(!digit_heavy("ул. Садовая, д. 32, 620014, г. Екатеринбург"));
+    }
+
+    #[test]
+    fn addresses_of_many_countries() {
+        for line in [
+            "Rua de Santa Catarina, 6",
+            "3000-150 Coimbra",
+            "Drottninggatan 133, 702 10 Örebro",
+            "110 00 Praha 1",
+            "3511 AX Utrecht",
+            "Søndergade 31",
+            "Hämeenkatu 63",
+            "Fő utca 151.",
+            "Piazza Duomo 161",
+            "Via Garibaldi 90",
+            "C/ Alcalá, 91",
+            "Avda. de la Constitución, 50",
+            "Av. da Liberdade, 167",
+            "Calea Dorobanților nr. 42",
+            "al. Jerozolimskie 177",
+            "620014, г. Екатеринбург",
+            "79000, м. Львів",
+        ] {
+            assert!(is_address_like(line), "{line}");
+        }
+        for line in [
+            "Paid via bank transfer",
+            "Consultores Costa Unipessoal Lda.",
+            "Invoice total EUR",
+        ] {
+            assert!(!is_address_like(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_line_holding_only_a_vat_id_is_an_id_line() {
+        assert!(is_id_line("BTW BE0305854361"));
+        assert!(is_id_line("SE-nr. DK26535859"));
+        assert!(!is_id_line("Veldstraat 6, 8000 Brugge"));
+    }
+
+    #[test]
+    fn a_town_line_between_two_keys_continues_the_address() {
+        // `DE 12345 Beispielstadt` is nearer to `Telefon:` than to `Anschrift:`.
+        let d = doc(&[
+            ("Verkäufer", 70.0, 144.0),
+            ("Name:", 70.0, 161.0),
+            ("Physiotherapeutin", 261.0, 161.0),
+            ("Anschrift:", 70.0, 197.0),
+            ("Musterstraße 12", 261.0, 197.0),
+            ("DE 12345 Beispielstadt", 261.0, 221.0),
+            ("Telefon:", 70.0, 239.0),
+            ("015119630027", 261.0, 239.0),
+        ]);
+        let c = find(&d);
+        let seller = c.iter().find(|c| c.source == PartySource::Form).unwrap();
+        let addr: Vec<&str> = seller.address.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(addr, ["Musterstraße 12", "DE 12345 Beispielstadt"]);
+    }
+
+    #[test]
+    fn letterheads_set_flush_right_or_as_a_sender_line_keep_their_address() {
+        // Flush right: the three lines share the right edge only.
+        let d = doc(&[
+            ("Colombo Trasporti S.p.A.", 400.0, 30.0),
+            ("Piazza Duomo 161, 20121 Milano (MI)", 348.0, 44.0),
+            ("Partita IVA IT10497667484", 395.0, 58.0),
+            ("Fattura", 50.0, 100.0),
+        ]);
+        let c = find(&d);
+        let lh = c.iter().find(|c| c.source == PartySource::Letterhead).unwrap();
+        let addr: Vec<&str> = lh.address.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(addr, ["Piazza Duomo 161, 20121 Milano (MI)"]);
+        // A sender line: the parts after the name.
+        let d = doc(&[
+            (
+                "Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France",
+                110.0,
+                30.0,
+            ),
+            ("Facture FA-2017-0010", 30.0, 90.0),
+        ]);
+        let c = find(&d);
+        let lh = c.iter().find(|c| c.source == PartySource::Letterhead).unwrap();
+        let addr: Vec<&str> = lh.address.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(addr, ["1242 chemin de l'olive", "84340 Malaucène"]);
     }
 }

@@ -35,7 +35,24 @@ fn fill_party(
             ctx.put(&format!("/parties/{role}/name"), conf, span);
         }
     }
-    let addr: Vec<String> = cand
+    // A candidate without an address takes it from another candidate naming the same party
+    // (a letterhead printed again in a labelled block, an id block under the letterhead).
+    let same_name = |c: &PartyCandidate| match (&c.name, &cand.name) {
+        (Some((x, _)), Some((y, _))) => {
+            clean_party_name(x).to_lowercase() == clean_party_name(y).to_lowercase()
+        }
+        _ => false,
+    };
+    let with_address = if cand.address.is_empty() {
+        cands
+            .parties
+            .iter()
+            .find(|c| !c.address.is_empty() && same_name(c))
+            .unwrap_or(cand)
+    } else {
+        cand
+    };
+    let addr: Vec<String> = with_address
         .address
         .iter()
         .map(|(t, _)| clean_name(t))
@@ -43,7 +60,7 @@ fn fill_party(
         .collect();
     if !addr.is_empty() {
         p.address = Some(addr.join(", "));
-        if let Some((_, s)) = cand.address.first() {
+        if let Some((_, s)) = with_address.address.first() {
             ctx.put(&format!("/parties/{role}/address"), conf * 0.9, s);
         }
     }
