@@ -108,8 +108,38 @@ pub const LEGAL_FORMS: &[&str] = &[
     "lda", "sro", "as", "spol", "uab", "ab", "sia", "ou", "oü", "aps", "oy", "oyj", "asa", "hf",
     "kft", "zrt", "nyrt", "bt", "doo", "dd", "ad", "ood", "eood", "sdn", "bhd", "berhad", "kk",
     "ооо", "оао", "зао", "ао", "пао", "ип", "тов", "фоп", "пп", "пат", "прат", "ват", "тзов", "ад",
-    "оод", "еоод", "ltda", "cia", "sc", "spzoo",
+    "оод", "еоод", "ltda", "cia", "sc", "spzoo", "hb", "kb", "ky", "tmi", "ks", "vos",
 ];
+
+/// Normalised words of a name: lower case, dots and brackets dropped.
+pub fn name_words(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '«' | '»' | '"' | '“'))
+        .map(|w| {
+            w.chars()
+                .filter(|c| !matches!(c, '.' | '(' | ')' | '\'' | '`' | '„'))
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Whether a name holds a legal-form word (`Sp. z o.o.` read as `sp`, `z`, `oo`).
+pub fn has_legal_form(text: &str) -> bool {
+    let w = name_words(text);
+    w.iter().enumerate().any(|(i, x)| {
+        LEGAL_FORMS.contains(&x.as_str())
+            || (x == "sp" && w.get(i + 1).is_some_and(|n| n == "z"))
+            || (x == "s" && w.get(i + 1).is_some_and(|n| n == "a" || n == "l"))
+    })
+}
+
+/// Whether a name ends in a legal form (`Catering LLP`, `El HB`, `S.A.`, `Sp. z o.o.`).
+pub fn ends_with_legal_form(text: &str) -> bool {
+    let w = name_words(text);
+    w.last()
+        .is_some_and(|x| LEGAL_FORMS.contains(&x.as_str()) || x == "oo")
+}
 
 static LEGAL: &[&str] = &[
     "gmbh",
@@ -211,10 +241,12 @@ const STREET_WORDS: &str = concat!(
     r"stra(ß|ss)e|\bstr\.|weg\b|platz\b|allee\b|gasse\b|\bstreet\b|\broad\b|\bavenue\b|",
     r"\blane\b|\bjalan\b|\bjln\b|\btaman\b|\blorong\b|\brue\b|\bboulevard\b|\bchemin\b|",
     r"\bul\.|\bulica\b|\baleja\b|вул\.|вулиця|\bул\.|улица|",
-    // Street words of more languages, also as the end of a compound (`Drottninggatan`,
-    // `Søndergade`, `Hämeenkatu`, `Kerkstraat`, `Strandvej`, `Industrivägen`).
+    // Street words of more languages; as the end of a compound before a house number
+    // (`Drottninggatan 133`, `Søndergade 31`, `Hämeenkatu 63`, `Kaiserring 5`; `Catering LLP` is
+    // no street).
     r"\bcalle\b|\bavenida\b|\bavda\.|\bpaseo\b|\brua\b|\bviale\b|\bpiazza\b|\bcorso\b|",
-    r"straat\b|gatan\b|gade\b|vej\b|vägen\b|katu\b|\butca\b|\bútca\b|\bnáměstí\b|\bnámestie\b|",
+    r"\bstraat\b|\bgatan\b|\bvej\b|\butca\b|\bútca\b|\bnáměstí\b|\bnámestie\b|",
+    r"\p{L}(?:straat|gatan|gade|vej|vägen|katu|ring|damm)\s+[0-9]|",
     r"\biela\b|\bgatvė\b|\bstrada\b|\btänav\b|\bcalea\b|\bbulevardul\b|\bpiața\b|\bpiata\b|",
     r"\bsoseaua\b|\bșoseaua\b|\bbd\.|\bal\.\s"
 );
@@ -223,7 +255,7 @@ const STREET_WORDS: &str = concat!(
 pub fn is_address_like(text: &str) -> bool {
     static STREET: LazyLock<Regex> = LazyLock::new(|| {
         let more = concat!(
-            r"ring\b|damm\b|\bst\.|\brd\b\.?|\bave\b|\bbd\b|\bplace\b|просп|пр-т|\bпр\.|",
+            r"\bst\.|\brd\b\.?|\bave\b|\bbd\b|\bplace\b|просп|пр-т|\bпр\.|",
             r"буд\.|\bд\.|\bno\.\s*[0-9]|\blot\s*[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|",
             r"[0-9]+[a-z]?,\s"
         );
@@ -306,15 +338,24 @@ fn is_id_line(text: &str) -> bool {
         || holds_vat_id(text)
 }
 
-/// A VAT id of its country's shape (its checksum holding where it has one), with at most a short label beside it (`BTW BE0305854361`,
-/// `SE-nr. DK26535859`): an id line whatever the label's wording.
+/// A VAT id of its country's shape (its checksum holding where it has one) or an IBAN, with at
+/// most a short label beside it (`BTW BE0305854361`, `SE-nr. DK26535859`,
+/// `AT45 9794 3253 3009 4455`): an id line whatever the label's wording.
 fn holds_vat_id(text: &str) -> bool {
-    ids::find_vat_ids(text).iter().any(|m| {
+    let mut found = ids::find_vat_ids(text);
+    found.extend(ids::find_ibans(text));
+    found.iter().any(|m| {
         m.checksum_valid != Some(false) && {
             let rest = format!("{} {}", &text[..m.start], &text[m.end..]);
             labels::norm_words(&rest).len() <= 2
         }
     })
+}
+
+/// A number of eight digits or more in a row (an account or an id, never part of an address).
+fn long_number(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_digit())
+        .any(|run| run.len() >= 8)
 }
 
 /// A line holding an id or contact of a party (tax ids, bank details, phone, e-mail).
@@ -479,17 +520,13 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             || labels::norm_words(&name_span.text)
                 .last()
                 .is_some_and(|w| w.text == "and");
-        // `Alpha` / `El HB`: a short line ending in a legal form completes a name that has none.
-        let ends_with_legal = |t: &str| {
-            labels::norm_words(t)
-                .last()
-                .is_some_and(|w| LEGAL.contains(&w.text.as_str()))
-        };
+        // `Alpha` / `El HB`, `Pérez Transportes` / `S.A.`: a short line ending in a legal form
+        // completes a name that has none.
         let legal_next = labels::norm_words(&ns.text).len() <= 4
             && (starts_with_legal(&ns.text)
-                || (ends_with_legal(&ns.text) && !is_company_like(&name_span.text)))
+                || (ends_with_legal_form(&ns.text) && !has_legal_form(&name_span.text)))
             && !is_address_like(&ns.text);
-        if (ends_open || legal_next) && meaningful(&ns.text) {
+        if (ends_open && meaningful(&ns.text)) || (legal_next && !is_id_line(&ns.text)) {
             name_span = merge_spans(&name_span, &ns);
         }
     }
@@ -764,7 +801,7 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
 fn without_ids(text: &str) -> String {
     let parts: Vec<&str> = text
         .split(", ")
-        .filter(|p| !is_id_line(p.trim()) && !is_party_id_line(p.trim()))
+        .filter(|p| !is_id_line(p.trim()) && !is_party_id_line(p.trim()) && !long_number(p))
         .collect();
     clean_text(&parts.join(", "))
 }
@@ -1394,7 +1431,20 @@ fn letterhead_candidate(p: &Page<'_>) -> Option<PartyCandidate> {
 /// The address among the lines under a name: from the first to the last address-like line of the
 /// next six (lines in between belong to it: `KAWASAN PERINDUSTRIAN BALAKONG`), without id lines.
 fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
-    let window: Vec<&Segment> = lines.iter().take(6).collect();
+    // The run ends at the document's title or at a line with its number and its date
+    // (`Dowód dostawy Numer S041350, Data wystawienia: 2025-06-03`).
+    let document_line = |s: &Segment| {
+        let hits = labels::find_labels(&s.text);
+        let has = |keys: &[LabelKey]| hits.iter().any(|h| keys.contains(&h.key));
+        has(&[LabelKey::Title])
+            || (has(&[LabelKey::Number, LabelKey::NumberGeneric])
+                && has(&[LabelKey::Date, LabelKey::DateWeak]))
+    };
+    let window: Vec<&Segment> = lines
+        .iter()
+        .take(6)
+        .take_while(|s| !document_line(s))
+        .collect();
     let addressy = |s: &Segment| is_address_like(&s.text) && !is_id_line(&s.text);
     let (Some(a), Some(b)) = (
         window.iter().position(|s| addressy(s)),
@@ -1414,9 +1464,10 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         })
         .take(2)
         .count();
+    // `50667 Köln` has more digits than letters and is still an address line.
     window[a..=b + tail]
         .iter()
-        .filter(|s| !is_id_line(&s.text) && !digit_heavy(&s.text))
+        .filter(|s| !is_id_line(&s.text) && (!digit_heavy(&s.text) || POSTCODE.is_match(&s.text)))
         .map(|s| (clean_text(&s.text), (*s).clone()))
         .collect()
 }
@@ -1809,6 +1860,28 @@ mod tests {
     }
 
     #[test]
+    fn letterhead_names_end_in_a_legal_form_on_the_next_line() {
+        for (first, second, name) in [
+            ("Delta", "Catering LLP", "Delta Catering LLP"),
+            ("Pérez Transportes", "S.A.", "Pérez Transportes S.A."),
+            ("Alpha", "El HB", "Alpha El HB"),
+        ] {
+            let d = doc(&[
+                (first, 50.0, 30.0),
+                (second, 50.0, 42.0),
+                ("Paseo de Gracia, 111, 28013 Madrid", 50.0, 54.0),
+                ("Factura", 300.0, 100.0),
+            ]);
+            let c = find(&d);
+            assert!(
+                names(&c, LabelKey::Seller).contains(&(PartySource::Letterhead, name.to_string())),
+                "{:?}",
+                names(&c, LabelKey::Seller)
+            );
+        }
+    }
+
+    #[test]
     fn letterhead_of_receipts() {
         let d = doc(&[
             ("TAN WOON YANN", 72.0, 25.0),
@@ -2000,7 +2073,10 @@ mod tests {
             ("Fattura", 50.0, 100.0),
         ]);
         let c = find(&d);
-        let lh = c.iter().find(|c| c.source == PartySource::Letterhead).unwrap();
+        let lh = c
+            .iter()
+            .find(|c| c.source == PartySource::Letterhead)
+            .unwrap();
         let addr: Vec<&str> = lh.address.iter().map(|a| a.0.as_str()).collect();
         assert_eq!(addr, ["Piazza Duomo 161, 20121 Milano (MI)"]);
         // A sender line: the parts after the name.
@@ -2013,7 +2089,10 @@ mod tests {
             ("Facture FA-2017-0010", 30.0, 90.0),
         ]);
         let c = find(&d);
-        let lh = c.iter().find(|c| c.source == PartySource::Letterhead).unwrap();
+        let lh = c
+            .iter()
+            .find(|c| c.source == PartySource::Letterhead)
+            .unwrap();
         let addr: Vec<&str> = lh.address.iter().map(|a| a.0.as_str()).collect();
         assert_eq!(addr, ["1242 chemin de l'olive", "84340 Malaucène"]);
     }

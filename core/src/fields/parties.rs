@@ -37,9 +37,23 @@ fn fill_party(
     }
     // A candidate without an address takes it from another candidate naming the same party
     // (a letterhead printed again in a labelled block, an id block under the letterhead).
+    // The same name, or one name the other with more words after it (`Pérez Transportes` and
+    // `Pérez Transportes S.A.`).
     let same_name = |c: &PartyCandidate| match (&c.name, &cand.name) {
         (Some((x, _)), Some((y, _))) => {
-            clean_party_name(x).to_lowercase() == clean_party_name(y).to_lowercase()
+            let (x, y) = (
+                clean_party_name(x).to_lowercase(),
+                clean_party_name(y).to_lowercase(),
+            );
+            let (short, long) = if x.len() <= y.len() {
+                (&x, &y)
+            } else {
+                (&y, &x)
+            };
+            x == y
+                || (short.split_whitespace().count() >= 2
+                    && long.starts_with(short.as_str())
+                    && long[short.len()..].starts_with(' '))
         }
         _ => false,
     };

@@ -16,7 +16,8 @@ use super::parties::{clean_party_name, party_score, rule_picks};
 use super::trees::TreeEnsemble;
 use crate::candidates::labels::LabelKey;
 use crate::candidates::parties::{
-    LEGAL_FORMS, PartyCandidate, PartySource, is_address_like, is_company_like,
+    LEGAL_FORMS, PartyCandidate, PartySource, has_legal_form, is_address_like, is_company_like,
+    name_words,
 };
 use crate::candidates::receipt::clean_seller;
 use crate::candidates::{CandidateKind, Candidates};
@@ -33,29 +34,6 @@ pub const EMBEDDED_PARTY_CALIBRATION: &str =
 
 /// The roles the model scores.
 pub const PARTY_ROLES: [LabelKey; 2] = [LabelKey::Seller, LabelKey::Buyer];
-
-/// Normalised words of a name: lower case, dots and brackets dropped.
-fn name_words(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '«' | '»' | '"' | '“'))
-        .map(|w| {
-            w.chars()
-                .filter(|c| !matches!(c, '.' | '(' | ')' | '\'' | '`' | '„'))
-                .flat_map(char::to_lowercase)
-                .collect::<String>()
-        })
-        .filter(|w| !w.is_empty())
-        .collect()
-}
-
-/// Whether a name holds a legal-form word (`Sp. z o.o.` read as `sp`, `z`, `oo`).
-pub fn has_legal_form(text: &str) -> bool {
-    let w = name_words(text);
-    w.iter().enumerate().any(|(i, x)| {
-        LEGAL_FORMS.contains(&x.as_str())
-            || (x == "sp" && w.get(i + 1).is_some_and(|n| n == "z"))
-            || (x == "s" && w.get(i + 1).is_some_and(|n| n == "a" || n == "l"))
-    })
-}
 
 /// The name a candidate gives the Result (registration numbers dropped, a receipt's OCR
 /// confusions repaired): what training compares with the truth.
