@@ -108,6 +108,8 @@ pub struct Candidates {
     pub receipt: Option<receipt::ReceiptReading>,
     /// VAT summary rows found by their arithmetic (`rate x base = amount`).
     pub tax_rows: Vec<taxes::TaxRow>,
+    /// Lines with one rate and one amount after it (per-rate VAT printed without its base).
+    pub rate_lines: Vec<taxes::RateLine>,
 }
 
 impl Candidates {
@@ -303,6 +305,11 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     }
     let receipt = style.receipt.then(|| receipt::read(doc));
     let tax_rows = taxes::find(&items);
+    let rate_lines = taxes::rate_lines(&items, |l| {
+        line_labels
+            .get(l)
+            .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
+    });
     let parties = parties::find(doc);
     let party_name_labels = parties
         .iter()
@@ -322,6 +329,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         style,
         receipt,
         tax_rows,
+        rate_lines,
     }
 }
 

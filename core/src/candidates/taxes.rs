@@ -1,7 +1,8 @@
 //! VAT summary rows found by their arithmetic, labelled or not: on one line a rate `p` %, a
 //! base `b` and an amount `a` with `a = b x p / 100` to the cent (one cent of slack for tills
 //! that compute the VAT from the gross). Computed once per document by the candidates stage;
-//! the field stage decides whether they explain the totals.
+//! the field stage decides whether they explain the totals. Also the per-rate VAT lines that
+//! print no base (`BTW 21%  2,06`): one rate and one amount on a line ([`RateLine`]).
 
 use super::{Candidate, CandidateKind};
 use rust_decimal::Decimal;
@@ -68,6 +69,58 @@ pub fn find(items: &[Candidate]) -> Vec<TaxRow> {
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// A line with one rate `p` % (at most [`MAX_VAT_RATE`]) and one money amount after it (`USt.
+/// 20%  945,72`, `BTW 6%  0,80`): a VAT amount of one rate when the printed arithmetic or the
+/// VAT label says so. (Item rows print a unit price and an amount: two money amounts.)
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateLine {
+    /// The rate, in percent.
+    pub rate: (usize, Decimal),
+    /// The amount.
+    pub amount: (usize, Decimal),
+    /// Whether the line carries a VAT label.
+    pub labelled: bool,
+}
+
+/// The document's rate lines (see [`RateLine`]); `vat_line(line)` says whether a line has a VAT
+/// label.
+pub fn rate_lines(items: &[Candidate], vat_line: impl Fn(usize) -> bool) -> Vec<RateLine> {
+    let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
+    let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
+    for (i, c) in items.iter().enumerate() {
+        if c.kind == CandidateKind::Amount {
+            lines.entry(c.span.line).or_default().push((i, c));
+        }
+    }
+    let mut out = Vec::new();
+    for (&line, on_line) in &lines {
+        let rates: Vec<(usize, Decimal)> = on_line
+            .iter()
+            .filter(|(_, c)| c.scheme.as_deref() == Some("percent"))
+            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
+            .collect();
+        let money: Vec<(usize, Decimal)> = on_line
+            .iter()
+            .filter(|(_, c)| c.scheme.is_none() && c.decimals == 2)
+            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
+            .collect();
+        if let ([rate], [amount]) = (rates.as_slice(), money.as_slice())
+            && rate.1.is_sign_positive()
+            && !rate.1.is_zero()
+            && rate.1 <= MAX_VAT_RATE
+            && !amount.1.is_zero()
+            && items[amount.0].span.start > items[rate.0].span.start
+        {
+            out.push(RateLine {
+                rate: *rate,
+                amount: *amount,
+                labelled: vat_line(line),
+            });
         }
     }
     out

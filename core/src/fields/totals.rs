@@ -2,7 +2,7 @@
 
 use super::{Ctx, Field, FieldScorer, dec, ranked};
 use crate::candidates::labels::LabelKey;
-use crate::candidates::taxes::TaxRow;
+use crate::candidates::taxes::{RateLine, TaxRow};
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::fields::features::CandidateFeatures;
 use crate::result::TaxLine;
@@ -29,6 +29,135 @@ fn rows_explain(rows: &[TaxRow], total: Decimal) -> Option<(Decimal, Decimal)> {
     let base: Decimal = rows.iter().map(|r| r.base.1).sum();
     let vat: Decimal = rows.iter().map(|r| r.amount.1).sum();
     (!rows.is_empty() && base + vat == total).then_some((base, vat))
+}
+
+/// The VAT of per-rate lines without bases ([`Candidates::rate_lines`]): two or more lines of
+/// distinct rates whose amounts make `diff` (total less net) exactly; (their sum, the first
+/// line's amount candidate).
+fn rate_lines_explain(lines: &[RateLine], diff: Decimal) -> Option<(Decimal, usize)> {
+    rate_line_sums(lines)
+        .into_iter()
+        .find(|(s, _)| *s == diff)
+        .map(|(s, which)| (s, lines[which[0]].amount.0))
+}
+
+/// Sums of two or more per-rate lines of distinct rates, each with the lines that make it
+/// (indices into `lines`; the first 12 lines are tried).
+fn rate_line_sums(lines: &[RateLine]) -> Vec<(Decimal, Vec<usize>)> {
+    let lines = &lines[..lines.len().min(12)];
+    let mut out: Vec<(Decimal, Vec<usize>)> = Vec::new();
+    for mask in 1u32..(1 << lines.len()) {
+        let chosen: Vec<&RateLine> = (0..lines.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| &lines[i])
+            .collect();
+        let distinct = chosen
+            .iter()
+            .enumerate()
+            .all(|(k, a)| chosen[..k].iter().all(|b| b.rate.1 != a.rate.1));
+        if chosen.len() >= 2 && distinct {
+            let sum: Decimal = chosen.iter().map(|l| l.amount.1).sum();
+            if !out.iter().any(|(s, _)| *s == sum) {
+                out.push((
+                    sum,
+                    (0..lines.len()).filter(|i| mask & (1 << i) != 0).collect(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Net and total among all of a document's money amounts that per-rate lines explain (`net +
+/// Σ rate amounts = total`), for documents whose scored candidates did not hold them: the net
+/// printed above the rate lines, the total below them and not smaller than `floor` (the total
+/// the scorer chose), the lowest such total. Returns (net, total, VAT, first rate line's
+/// amount candidate).
+fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, Decimal, usize)> {
+    let lines = &cands.rate_lines;
+    let sums = rate_line_sums(lines);
+    if sums.is_empty() {
+        return None;
+    }
+    let on_rate_line = |c: &Candidate| {
+        lines
+            .iter()
+            .any(|l| cands.items[l.amount.0].span.line == c.span.line)
+    };
+    let first_line = lines
+        .iter()
+        .map(|l| cands.items[l.amount.0].span.line)
+        .min()?;
+    let last_line = lines
+        .iter()
+        .map(|l| cands.items[l.amount.0].span.line)
+        .max()?;
+    let money: Vec<(usize, &Candidate, Decimal)> = cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.kind == CandidateKind::Amount
+                && c.scheme.is_none()
+                && c.decimals == 2
+                && !on_rate_line(c)
+        })
+        .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
+        .collect();
+    let mut best: Option<(usize, (usize, usize, Decimal, usize))> = None;
+    for &(ti, tc, t) in &money {
+        for &(ni, nc, n) in &money {
+            if ni == ti
+                || n.is_zero()
+                || n.is_sign_negative() != t.is_sign_negative()
+                || n.abs() >= t.abs()
+            {
+                continue;
+            }
+            let Some((vat, first)) = sums
+                .iter()
+                .find(|(s, _)| *s == t - n)
+                .map(|(s, which)| (*s, lines[which[0]].amount.0))
+            else {
+                continue;
+            };
+            // Item amounts above the rate lines can add up by chance (8.62 + 1.50 + 1.04 =
+            // 11.16 on a till slip): only net above, total below, at least the chosen total.
+            if nc.span.line >= first_line || tc.span.line <= last_line || t.abs() < floor.abs() {
+                continue;
+            }
+            if best.is_none_or(|(b, _)| tc.span.line < b) {
+                best = Some((tc.span.line, (ni, ti, vat, first)));
+            }
+        }
+    }
+    best.map(|(_, x)| x)
+}
+
+/// The VAT of several VAT-labelled rate lines of distinct rates when no net is printed to
+/// check them against (`BTW 21%  2,06` / `BTW 6%  0,80` under a receipt's total): their sum,
+/// when the chosen VAT is one of them, each amount is at most what its rate gives on the whole
+/// total and the sum stays below the total.
+fn labelled_rate_lines_sum(lines: &[RateLine], chosen: usize, total: Decimal) -> Option<Decimal> {
+    let labelled: Vec<&RateLine> = lines.iter().filter(|l| l.labelled).collect();
+    if !labelled.iter().any(|l| l.amount.0 == chosen) {
+        return None;
+    }
+    let mut per_rate: Vec<&RateLine> = Vec::new();
+    for l in labelled {
+        if !per_rate.iter().any(|p| p.rate.1 == l.rate.1) {
+            per_rate.push(l);
+        }
+    }
+    let cent = Decimal::new(1, 2);
+    let plausible = |l: &RateLine| {
+        l.amount.1.is_sign_negative() == total.is_sign_negative()
+            && l.amount.1.abs()
+                <= (total.abs() * l.rate.1 / (Decimal::ONE_HUNDRED + l.rate.1)) + cent
+    };
+    let sum: Decimal = per_rate.iter().map(|l| l.amount.1).sum();
+    (per_rate.len() >= 2 && per_rate.iter().all(|l| plausible(l)) && sum.abs() < total.abs())
+        .then_some(sum)
 }
 
 /// Whether `net + vat = total` is arithmetic support: net, VAT and total share a sign (credit
@@ -340,6 +469,54 @@ pub(super) fn totals(
             chosen.consistent = true;
         }
     }
+    // Per-rate VAT lines without bases (`USt. 20%  945,72` and `LSt. 10%  25,06`, an OCR-read
+    // `USt.` no label names) whose amounts make total - net, for the best net candidate they
+    // explain.
+    // explain: the pair of net and total candidates of the highest scores.
+    if !chosen.consistent
+        && let Some((n, t, (vat, first))) = tots
+            .iter()
+            .flat_map(|t| nets.iter().map(move |n| (*n, *t)))
+            .filter(|(n, t)| n.1 != t.1 && !n.2.is_zero())
+            .filter_map(|(n, t)| {
+                rate_lines_explain(&cands.rate_lines, t.2 - n.2).map(|x| (n, t, x))
+            })
+            .max_by(|a, b| (a.0.0 + a.1.0).total_cmp(&(b.0.0 + b.1.0)))
+    {
+        chosen.net = Some(n);
+        chosen.total = Some(t);
+        chosen.vat = Some((n.0.min(t.0), vat, Some(first)));
+        chosen.consistent = true;
+    }
+    // The same among all the money amounts when no scored pair is explained; a candidate the
+    // scorer also ranked keeps its score, others get STRUCTURAL_CONFIDENCE.
+    if !chosen.consistent
+        && let Some((ni, ti, vat, first)) =
+            rate_lines_pair(cands, chosen.total.map_or(Decimal::ZERO, |t| t.2))
+    {
+        let scored = |list: &[Scored], i: usize| {
+            list.iter()
+                .find(|x| x.1 == i)
+                .map_or(STRUCTURAL_CONFIDENCE, |x| x.0)
+        };
+        let value = |i: usize| cands.items.get(i).and_then(dec);
+        if let (Some(n), Some(t)) = (value(ni), value(ti)) {
+            let (sn, st) = (scored(&nets, ni), scored(&tots, ti));
+            chosen.net = Some((sn, ni, n));
+            chosen.total = Some((st, ti, t));
+            chosen.vat = Some((sn.min(st), vat, Some(first)));
+            chosen.consistent = true;
+        }
+    }
+    // Without a net to check them, VAT-labelled lines of several rates sum to the VAT when one
+    // of them was chosen for the whole.
+    if !chosen.consistent
+        && chosen.net.is_none()
+        && let (Some(t), Some((s, _, Some(vi)))) = (chosen.total, chosen.vat)
+        && let Some(sum) = labelled_rate_lines_sum(&cands.rate_lines, vi, t.2)
+    {
+        chosen.vat = Some((s, sum, Some(vi)));
+    }
     let table_lines = cands.table_lines(ctx.doc.lines.len());
     // Amounts only the printed arithmetic supports, at STRUCTURAL_CONFIDENCE: the net and VAT
     // that explain a total whose chosen net and VAT do not add up to it (or are missing), and
@@ -479,6 +656,28 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
             });
             if let Some(c) = cands.items.get(r.rate.0) {
                 ctx.put(&format!("/taxes/{idx}/rate"), 0.8, &c.span);
+            }
+        }
+        ctx.result.taxes = out;
+        return;
+    }
+    // Per-rate lines without bases whose amounts make the VAT (net + VAT = total held).
+    if let (Some(net), Some(vat), Some(total)) =
+        (value(&totals.net), value(&totals.vat), value(&totals.total))
+        && net + vat == total
+        && let Some((_, which)) = rate_line_sums(&cands.rate_lines)
+            .into_iter()
+            .find(|(s, _)| *s == vat)
+    {
+        let mut out = Vec::new();
+        for (idx, l) in which.iter().map(|&k| &cands.rate_lines[k]).enumerate() {
+            out.push(TaxLine {
+                rate: Some(l.rate.1.normalize().to_string()),
+                base: None,
+                amount: Some(l.amount.1.to_string()),
+            });
+            if let Some(c) = cands.items.get(l.rate.0) {
+                ctx.put(&format!("/taxes/{idx}/rate"), 0.7, &c.span);
             }
         }
         ctx.result.taxes = out;
@@ -671,6 +870,83 @@ mod tests {
             rows_explain(rows, d("-119.00")),
             Some((d("-100.00"), d("-19.00")))
         );
+    }
+
+    #[test]
+    fn per_rate_lines_without_bases_sum_to_the_vat() {
+        // Net, two rates' VAT (the second label misread by OCR) and the total: net + both
+        // amounts make the total.
+        let doc = doc_from(&[
+            ("Nettobetrag: 4979,21", 300.0, 200.0),
+            ("USt. 20% 945,72", 300.0, 215.0),
+            ("LSt. 10% 25,06", 300.0, 230.0),
+            ("Gesamtbetrag: 5949,99", 300.0, 245.0),
+        ]);
+        let cands = extract(&doc);
+        assert_eq!(cands.rate_lines.len(), 2, "{:?}", cands.rate_lines);
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.net.as_deref(), Some("4979.21"));
+        assert_eq!(r.totals.vat.as_deref(), Some("970.78"));
+        assert_eq!(r.totals.total.as_deref(), Some("5949.99"));
+        let taxes: Vec<_> = r
+            .taxes
+            .iter()
+            .map(|t| (t.rate.as_deref(), t.amount.as_deref()))
+            .collect();
+        assert_eq!(
+            taxes,
+            [(Some("20"), Some("945.72")), (Some("10"), Some("25.06"))]
+        );
+        // A till slip prints no net: VAT lines of two rates sum to the VAT.
+        let doc = doc_from(&[
+            ("Koffie 11,88", 10.0, 100.0),
+            ("Pistolet 10,97", 10.0, 110.0),
+            ("TOTAAL 25,99", 10.0, 130.0),
+            ("BTW 21% 2,06", 10.0, 150.0),
+            ("BTW 6% 0,80", 10.0, 160.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("25.99"));
+        assert_eq!(r.totals.vat.as_deref(), Some("2.86"));
+    }
+
+    #[test]
+    fn rate_lines_find_net_and_total_among_all_amounts() {
+        // A credit note whose scorer took the items' sum for the total.
+        let doc = doc_from(&[
+            ("Summa -11868,69 EUR", 48.0, 416.0),
+            ("Alennus: 564,89 EUR", 48.0, 430.0),
+            ("Yhteensä ilman ALV: -11303,80 EUR", 48.0, 444.0),
+            ("ALV 25,5% -2805,39 EUR", 48.0, 458.0),
+            ("ALV 14% -21,43 EUR", 48.0, 472.0),
+            ("ALV 10% -14,92 EUR", 48.0, 486.0),
+            ("Verollinen summa: -14145,54 EUR", 48.0, 500.0),
+        ]);
+        let cands = extract(&doc);
+        let value = |i: usize| dec(&cands.items[i]);
+        let (n, t, vat, _) = rate_lines_pair(&cands, d("-11868.69")).expect("a pair");
+        assert_eq!(value(n), Some(d("-11303.80")));
+        assert_eq!(value(t), Some(d("-14145.54")));
+        assert_eq!(vat, d("-2841.74"));
+        // Never a total below the one chosen.
+        assert!(rate_lines_pair(&cands, d("-15000.00")).is_none());
+    }
+
+    #[test]
+    fn item_amounts_that_add_up_by_chance_do_not_replace_the_total() {
+        // 8.62 + 1.50 + 1.04 = 11.16: two item amounts and the VAT lines.
+        let doc = doc_from(&[
+            ("Agua mineral 11,16", 10.0, 100.0),
+            ("2 x 4,31 8,62", 10.0, 110.0),
+            ("TOTAL EUR 35,63", 10.0, 130.0),
+            ("Tarjeta 35,63", 10.0, 140.0),
+            ("Cuota IVA 21% 1,50", 10.0, 150.0),
+            ("Cuota IVA 4% 1,04", 10.0, 160.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("35.63"));
+        assert_eq!(r.totals.vat.as_deref(), Some("2.54"));
+        assert_eq!(r.totals.net, None);
     }
 
     #[test]
