@@ -3161,6 +3161,21 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
     if let Some(w) = cur {
         out.push(w);
     }
+    // OCR readings of `№` and `Nº` (`Ne 123`, `Ме 3204`, `N2 ticket`): the number sign when a
+    // number follows (`N2` always: no label word reads so).
+    for k in 0..out.len() {
+        let next_digit = out
+            .get(k + 1)
+            .is_some_and(|n| n.text.starts_with(|c: char| c.is_ascii_digit()));
+        let sign = match out[k].text.as_str() {
+            "n2" => true,
+            "ne" | "nè" | "ме" | "мо" | "nо" => next_digit,
+            _ => false,
+        };
+        if sign {
+            out[k].text = "no".into();
+        }
+    }
     out
 }
 
@@ -3824,6 +3839,19 @@ mod tests {
                 "{label}: {hits:?}"
             );
         }
+        // OCR readings of the number sign.
+        for label in ["Чек Ме 3204", "Рахунок Ne 15", "N2 ticket 7/6712"] {
+            assert!(
+                find_labels(label).iter().any(|h| h.key == K::Number),
+                "{label}: {:?}",
+                find_labels(label)
+            );
+        }
+        assert!(
+            !find_labels("Ne pas plier")
+                .iter()
+                .any(|h| h.key == K::Number)
+        );
         for generic in ["Număr: 12", "Číslo: 12", "Número: 12"] {
             assert_eq!(
                 find_labels(generic).first().map(|h| h.key),
