@@ -2522,6 +2522,8 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
         K::Buyer,
         &[
             "koper",
+            // `Aan:` standing alone over an address block (party labels must stand alone).
+            "aan",
             "klant",
             "afnemer",
             "factuuradres",

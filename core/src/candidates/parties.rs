@@ -108,7 +108,7 @@ pub const LEGAL_FORMS: &[&str] = &[
     "lda", "sro", "as", "spol", "uab", "ab", "sia", "ou", "oü", "aps", "oy", "oyj", "asa", "hf",
     "kft", "zrt", "nyrt", "bt", "doo", "dd", "ad", "ood", "eood", "sdn", "bhd", "berhad", "kk",
     "ооо", "оао", "зао", "ао", "пао", "ип", "тов", "фоп", "пп", "пат", "прат", "ват", "тзов", "ад",
-    "оод", "еоод", "ltda", "cia", "sc", "spzoo", "hb", "kb", "ky", "tmi", "ks", "vos",
+    "оод", "еоод", "ltda", "cia", "sc", "spzoo", "hb", "kb", "ky", "tmi", "ks", "vos", "pfa",
 ];
 
 /// Normalised words of a name: lower case, dots and brackets dropped.
@@ -214,6 +214,11 @@ static LEGAL: &[&str] = &[
 
 /// Whether a line reads like a company name (legal-form or trade words).
 pub fn is_company_like(text: &str) -> bool {
+    // A legal form as the last word (`Popescu PFA`, `Catering LLP`); inside a line the short
+    // ones are often other words (`JLN BT 3`).
+    if ends_with_legal_form(text) {
+        return true;
+    }
     let words = labels::norm_words(text);
     words.iter().enumerate().any(|(i, w)| {
         LEGAL.contains(&w.text.as_str())
@@ -502,8 +507,18 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             .first()
             .is_some_and(|w| LEGAL.contains(&w.text.as_str()) || w.text == "m")
     };
-    if starts_with_legal(&name_span.text)
-        && let Some(prev) = l.index.checked_sub(1).and_then(|i| doc.lines.get(i))
+    // `Delta` / `Catering LLP`: a short name ending in a legal form, under one or two words
+    // printed as large, has its first words on the line above.
+    let short_head = |p: &Line, t: &str| {
+        labels::norm_words(t).len() <= 2
+            && labels::norm_words(&name_span.text).len() <= 3
+            && ends_with_legal_form(&name_span.text)
+            && !has_legal_form(t)
+            && !is_company_like(t)
+            && p.bbox.height() >= 0.7 * h
+    };
+    if let Some(prev) = l.index.checked_sub(1).and_then(|i| doc.lines.get(i))
+        && (starts_with_legal(&name_span.text) || short_head(prev, &seg(prev).text))
         && prev.page == l.page
         && l.bbox.y0 - prev.bbox.y1 < 1.0 * h
         && meaningful(&seg(prev).text)
@@ -1988,6 +2003,12 @@ mod tests {
         assert!(is_company_like("ТОВ «Ромашка»"));
         assert!(is_company_like("SYARIKAT PERNIAGAAN GIN KEE SDN BND"));
         assert!(!is_company_like("Max Mustermann"));
+        // A legal form as the last word; a short one inside an address is none.
+        assert!(is_company_like("Gheorghe & Popescu PFA"));
+        assert!(is_company_like("Delta Catering LLP"));
+        assert!(!is_company_like(
+            "OFF JLN BT 3 SUBANG, 40000 SHAH ALAM, SEL."
+        ));
         assert!(is_address_like("Lieferantenstraße 20"));
         assert!(is_address_like("80333 München"));
         assert!(is_address_like("88802Spielkreis"));
@@ -2042,6 +2063,25 @@ mod tests {
         assert!(is_id_line("BTW BE0305854361"));
         assert!(is_id_line("SE-nr. DK26535859"));
         assert!(!is_id_line("Veldstraat 6, 8000 Brugge"));
+    }
+
+    #[test]
+    fn dutch_aan_labels_the_buyer_column() {
+        let d = doc(&[
+            ("Leverancier:", 48.0, 90.0),
+            ("Aan:", 250.0, 90.0),
+            ("Informatica Maes NV", 48.0, 102.0),
+            ("Larsen Handel A/S", 250.0, 102.0),
+            ("Veldstraat 6", 48.0, 114.0),
+            ("Vesterbrogade 75", 250.0, 114.0),
+        ]);
+        let c = find(&d);
+        assert!(
+            names(&c, LabelKey::Buyer)
+                .contains(&(PartySource::Labelled, "Larsen Handel A/S".to_string())),
+            "{:?}",
+            names(&c, LabelKey::Buyer)
+        );
     }
 
     #[test]
