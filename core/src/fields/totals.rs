@@ -256,7 +256,9 @@ fn choose(
                     out.net = Some(*n);
                     out.total = Some(*t);
                     let conf = vats.iter().map(|v| v.0).fold(0.0, f32::max);
-                    out.vat = Some((conf, diff, vats.first().map(|v| v.1)));
+                    // The evidence of a summed VAT: its first line in the document
+                    // (candidates are numbered in reading order), whatever the scores.
+                    out.vat = Some((conf, diff, others().map(|v| v.1).min()));
                     out.consistent = true;
                     break 'outer;
                 }
