@@ -1710,6 +1710,12 @@ mod tests {
             .collect()
     }
 
+    /// The address lines of the first candidate from `source`.
+    fn address_of(c: &[PartyCandidate], source: PartySource) -> Vec<&str> {
+        let cand = c.iter().find(|c| c.source == source).expect("a candidate");
+        cand.address.iter().map(|a| a.0.as_str()).collect()
+    }
+
     #[test]
     fn two_labelled_columns() {
         let d = doc(&[
@@ -2098,9 +2104,10 @@ mod tests {
             ("015119630027", 261.0, 239.0),
         ]);
         let c = find(&d);
-        let seller = c.iter().find(|c| c.source == PartySource::Form).unwrap();
-        let addr: Vec<&str> = seller.address.iter().map(|a| a.0.as_str()).collect();
-        assert_eq!(addr, ["Musterstraße 12", "DE 12345 Beispielstadt"]);
+        assert_eq!(
+            address_of(&c, PartySource::Form),
+            ["Musterstraße 12", "DE 12345 Beispielstadt"]
+        );
     }
 
     #[test]
@@ -2113,12 +2120,10 @@ mod tests {
             ("Fattura", 50.0, 100.0),
         ]);
         let c = find(&d);
-        let lh = c
-            .iter()
-            .find(|c| c.source == PartySource::Letterhead)
-            .unwrap();
-        let addr: Vec<&str> = lh.address.iter().map(|a| a.0.as_str()).collect();
-        assert_eq!(addr, ["Piazza Duomo 161, 20121 Milano (MI)"]);
+        assert_eq!(
+            address_of(&c, PartySource::Letterhead),
+            ["Piazza Duomo 161, 20121 Milano (MI)"]
+        );
         // A sender line: the parts after the name.
         let d = doc(&[
             (
@@ -2129,11 +2134,9 @@ mod tests {
             ("Facture FA-2017-0010", 30.0, 90.0),
         ]);
         let c = find(&d);
-        let lh = c
-            .iter()
-            .find(|c| c.source == PartySource::Letterhead)
-            .unwrap();
-        let addr: Vec<&str> = lh.address.iter().map(|a| a.0.as_str()).collect();
-        assert_eq!(addr, ["1242 chemin de l'olive", "84340 Malaucène"]);
+        assert_eq!(
+            address_of(&c, PartySource::Letterhead),
+            ["1242 chemin de l'olive", "84340 Malaucène"]
+        );
     }
 }
