@@ -532,6 +532,8 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
     {
         let ns = seg(next);
         let ends_open = name_span.text.trim_end().ends_with(['&', '-', ','])
+            || leaves_open(&name_span.text)
+            || (bracketed_tail(&ns.text) && ends_with_legal_form(&name_span.text))
             || labels::norm_words(&name_span.text)
                 .last()
                 .is_some_and(|w| w.text == "and");
@@ -564,8 +566,36 @@ fn merge_spans(a: &Span, b: &Span) -> Span {
 /// Whether a label starts its segment and stands alone there.
 fn party_label(seg: &Segment) -> Option<labels::LabelHit> {
     let hits = labels::find_labels(&seg.text);
-    let h = *hits.first()?;
-    (h.word == 0 && h.key.is_party() && stands_alone(&seg.text, h.end)).then_some(h)
+    let first = *hits.first()?;
+    // A phrase of two keys (`From:` is a date word too) is a party label when it opens the
+    // segment and stands alone.
+    let h = if first.key.is_party() {
+        first
+    } else {
+        labels::find_labels_where(&seg.text, |k| k.is_party())
+            .into_iter()
+            .find(|p| p.word == first.word && p.words == first.words)?
+    };
+    (h.word == 0 && stands_alone(&seg.text, h.end)).then_some(h)
+}
+
+/// Whether a name line leaves a quote or bracket open (`АО «Новиков и` / `партнёры»`).
+fn leaves_open(text: &str) -> bool {
+    let count = |c: char| text.chars().filter(|&x| x == c).count();
+    count('«') > count('»')
+        || count('“') > count('”')
+        || count('„') > count('“') + count('”')
+        || count('(') > count(')')
+        || count('"') % 2 == 1
+}
+
+/// A line that only continues a legal form in brackets (`(haftungsbeschränkt)`).
+fn bracketed_tail(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with('(')
+        && t.ends_with(')')
+        && labels::norm_words(t).len() <= 2
+        && !t.chars().any(|c| c.is_ascii_digit())
 }
 
 /// Keys of `Key: value` form rows.
@@ -771,10 +801,13 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
             // ends open (`&`, `-`, `and`).
             while let Some(next) = lines.get(i) {
                 let open = n.text.trim_end().ends_with(['&', '-', '+'])
+                    || leaves_open(&n.text)
                     || labels::norm_words(&n.text)
                         .last()
                         .is_some_and(|w| matches!(w.text.as_str(), "and" | "und" | "et" | "i"));
-                if (open || is_legal_tail(&next.text)) && !is_id_line(&next.text) {
+                let tail = is_legal_tail(&next.text)
+                    || (bracketed_tail(&next.text) && ends_with_legal_form(&n.text));
+                if (open || tail) && !is_id_line(&next.text) && !is_address_like(&next.text) {
                     n = merge_spans(&n, next);
                     i += 1;
                 } else {
@@ -2069,6 +2102,56 @@ mod tests {
         assert!(is_id_line("BTW BE0305854361"));
         assert!(is_id_line("SE-nr. DK26535859"));
         assert!(!is_id_line("Veldstraat 6, 8000 Brugge"));
+    }
+
+    #[test]
+    fn names_left_open_or_with_a_bracketed_form_continue_on_the_next_line() {
+        let d = doc(&[
+            ("АО «Новиков и", 50.0, 30.0),
+            ("партнёры»", 50.0, 42.0),
+            ("пр-т Мира, д. 20", 50.0, 54.0),
+            ("Чек", 300.0, 100.0),
+        ]);
+        assert!(names(&find(&d), LabelKey::Seller).contains(&(
+            PartySource::Letterhead,
+            "АО «Новиков и партнёры»".to_string()
+        )));
+        let d = doc(&[
+            ("Verkäufer:", 50.0, 100.0),
+            ("Müller Elektro UG", 50.0, 112.0),
+            ("(haftungsbeschränkt)", 50.0, 124.0),
+            ("Am Markt 156", 50.0, 136.0),
+            ("04109 Leipzig", 50.0, 148.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            names(&c, LabelKey::Seller)[0],
+            (
+                PartySource::Labelled,
+                "Müller Elektro UG (haftungsbeschränkt)".to_string()
+            )
+        );
+        assert_eq!(
+            address_of(&c, PartySource::Labelled),
+            ["Am Markt 156", "04109 Leipzig"]
+        );
+    }
+
+    #[test]
+    fn from_standing_alone_labels_the_seller() {
+        let d = doc(&[
+            ("From:", 48.0, 90.0),
+            ("Invoice to:", 250.0, 90.0),
+            ("Euro Technologies DAC", 48.0, 102.0),
+            ("O'Brien Limited", 250.0, 102.0),
+        ]);
+        let c = find(&d);
+        assert!(
+            names(&c, LabelKey::Seller)
+                .contains(&(PartySource::Labelled, "Euro Technologies DAC".to_string())),
+            "{:?}",
+            names(&c, LabelKey::Seller)
+        );
     }
 
     #[test]
