@@ -805,7 +805,13 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
                     || labels::norm_words(&n.text)
                         .last()
                         .is_some_and(|w| matches!(w.text.as_str(), "and" | "und" | "et" | "i"));
+                // `Bianchi` / `Impianti Elettrici S.r.l.`: a short line ending in a legal form
+                // completes a name that has none.
+                let legal_end = name_words(&next.text).len() <= 4
+                    && ends_with_legal_form(&next.text)
+                    && !has_legal_form(&n.text);
                 let tail = is_legal_tail(&next.text)
+                    || legal_end
                     || (bracketed_tail(&next.text) && ends_with_legal_form(&n.text));
                 if (open || tail) && !is_id_line(&next.text) && !is_address_like(&next.text) {
                     n = merge_spans(&n, next);
@@ -2134,6 +2140,19 @@ mod tests {
         assert_eq!(
             address_of(&c, PartySource::Labelled),
             ["Am Markt 156", "04109 Leipzig"]
+        );
+        let d = doc(&[
+            ("Destinatario:", 50.0, 100.0),
+            ("Bianchi", 50.0, 112.0),
+            ("Impianti Elettrici S.r.l.", 50.0, 124.0),
+            ("Corso Italia 92", 50.0, 136.0),
+        ]);
+        assert_eq!(
+            names(&find(&d), LabelKey::Buyer)[0],
+            (
+                PartySource::Labelled,
+                "Bianchi Impianti Elettrici S.r.l.".to_string()
+            )
         );
     }
 
