@@ -2157,39 +2157,31 @@ mod tests {
     }
 
     #[test]
-    fn from_standing_alone_labels_the_seller() {
-        let d = doc(&[
-            ("From:", 48.0, 90.0),
-            ("Invoice to:", 250.0, 90.0),
-            ("Euro Technologies DAC", 48.0, 102.0),
-            ("O'Brien Limited", 250.0, 102.0),
-        ]);
-        let c = find(&d);
-        assert!(
-            names(&c, LabelKey::Seller)
-                .contains(&(PartySource::Labelled, "Euro Technologies DAC".to_string())),
-            "{:?}",
-            names(&c, LabelKey::Seller)
-        );
-    }
-
-    #[test]
-    fn dutch_aan_labels_the_buyer_column() {
-        let d = doc(&[
-            ("Leverancier:", 48.0, 90.0),
-            ("Aan:", 250.0, 90.0),
-            ("Informatica Maes NV", 48.0, 102.0),
-            ("Larsen Handel A/S", 250.0, 102.0),
-            ("Veldstraat 6", 48.0, 114.0),
-            ("Vesterbrogade 75", 250.0, 114.0),
-        ]);
-        let c = find(&d);
-        assert!(
-            names(&c, LabelKey::Buyer)
-                .contains(&(PartySource::Labelled, "Larsen Handel A/S".to_string())),
-            "{:?}",
-            names(&c, LabelKey::Buyer)
-        );
+    fn two_column_party_labels_of_more_words() {
+        // `From:` is a date word too; `Aan:` is a Dutch preposition.
+        for (left, right, role, name) in [
+            (
+                "From:",
+                "Invoice to:",
+                LabelKey::Seller,
+                "Euro Technologies DAC",
+            ),
+            ("Leverancier:", "Aan:", LabelKey::Buyer, "Larsen Handel A/S"),
+        ] {
+            let d = doc(&[
+                (left, 48.0, 90.0),
+                (right, 250.0, 90.0),
+                ("Euro Technologies DAC", 48.0, 102.0),
+                ("Larsen Handel A/S", 250.0, 102.0),
+                ("Veldstraat 6", 48.0, 114.0),
+                ("Vesterbrogade 75", 250.0, 114.0),
+            ]);
+            let found = names(&find(&d), role);
+            assert!(
+                found.contains(&(PartySource::Labelled, name.to_string())),
+                "{left} / {right}: {found:?}"
+            );
+        }
     }
 
     #[test]
