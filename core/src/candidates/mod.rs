@@ -110,6 +110,8 @@ pub struct Candidates {
     pub tax_rows: Vec<taxes::TaxRow>,
     /// Lines with one rate and one amount after it (per-rate VAT printed without its base).
     pub rate_lines: Vec<taxes::RateLine>,
+    /// The VATs that two or more rate lines of distinct rates make together.
+    pub rate_sums: Vec<taxes::RateSum>,
 }
 
 impl Candidates {
@@ -310,6 +312,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .get(l)
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
     });
+    let rate_sums = taxes::rate_sums(&rate_lines);
     let parties = parties::find(doc);
     let party_name_labels = parties
         .iter()
@@ -330,6 +333,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         receipt,
         tax_rows,
         rate_lines,
+        rate_sums,
     }
 }
 

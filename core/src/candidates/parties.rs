@@ -340,13 +340,13 @@ fn is_id_line(text: &str) -> bool {
                 ))
     }) || text.contains('@')
         || text.to_lowercase().starts_with("www")
-        || holds_vat_id(text)
+        || holds_only_an_id(text)
 }
 
 /// A VAT id of its country's shape (its checksum holding where it has one) or an IBAN, with at
 /// most a short label beside it (`BTW BE0305854361`, `SE-nr. DK26535859`,
 /// `AT45 9794 3253 3009 4455`): an id line whatever the label's wording.
-fn holds_vat_id(text: &str) -> bool {
+fn holds_only_an_id(text: &str) -> bool {
     let mut found = ids::find_vat_ids(text);
     found.extend(ids::find_ibans(text));
     found.iter().any(|m| {
@@ -533,15 +533,11 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         let ns = seg(next);
         let ends_open = name_span.text.trim_end().ends_with(['&', '-', ','])
             || leaves_open(&name_span.text)
-            || (bracketed_tail(&ns.text) && ends_with_legal_form(&name_span.text))
             || labels::norm_words(&name_span.text)
                 .last()
                 .is_some_and(|w| w.text == "and");
-        // `Alpha` / `El HB`, `Pérez Transportes` / `S.A.`: a short line ending in a legal form
-        // completes a name that has none.
-        let legal_next = labels::norm_words(&ns.text).len() <= 4
-            && (starts_with_legal(&ns.text)
-                || (ends_with_legal_form(&ns.text) && !has_legal_form(&name_span.text)))
+        let legal_next = ((labels::norm_words(&ns.text).len() <= 4 && starts_with_legal(&ns.text))
+            || completes_name(&name_span.text, &ns.text))
             && !is_address_like(&ns.text);
         if (ends_open && meaningful(&ns.text)) || (legal_next && !is_id_line(&ns.text)) {
             name_span = merge_spans(&name_span, &ns);
@@ -587,6 +583,14 @@ fn leaves_open(text: &str) -> bool {
         || count('„') > count('“') + count('”')
         || count('(') > count(')')
         || count('"') % 2 == 1
+}
+
+/// Whether `next` completes the company name `name` printed on the line above: it ends in a
+/// legal form the name lacks (`Bianchi` / `Impianti Elettrici S.r.l.`, `Alpha` / `El HB`), or it
+/// brackets the tail of the name's legal form (`Müller Elektro UG` / `(haftungsbeschränkt)`).
+fn completes_name(name: &str, next: &str) -> bool {
+    (name_words(next).len() <= 4 && ends_with_legal_form(next) && !has_legal_form(name))
+        || (bracketed_tail(next) && ends_with_legal_form(name))
 }
 
 /// A line that only continues a legal form in brackets (`(haftungsbeschränkt)`).
@@ -805,14 +809,7 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
                     || labels::norm_words(&n.text)
                         .last()
                         .is_some_and(|w| matches!(w.text.as_str(), "and" | "und" | "et" | "i"));
-                // `Bianchi` / `Impianti Elettrici S.r.l.`: a short line ending in a legal form
-                // completes a name that has none.
-                let legal_end = name_words(&next.text).len() <= 4
-                    && ends_with_legal_form(&next.text)
-                    && !has_legal_form(&n.text);
-                let tail = is_legal_tail(&next.text)
-                    || legal_end
-                    || (bracketed_tail(&next.text) && ends_with_legal_form(&n.text));
+                let tail = is_legal_tail(&next.text) || completes_name(&n.text, &next.text);
                 if (open || tail) && !is_id_line(&next.text) && !is_address_like(&next.text) {
                     n = merge_spans(&n, next);
                     i += 1;
@@ -1196,13 +1193,6 @@ fn form_fields(rows: &[Row]) -> NameAddress {
     }
     for (v, keyless) in values {
         let cy = v.bbox.cy();
-        let nearest = |of: &dyn Fn(&KeyRow) -> bool| {
-            keys.iter()
-                .enumerate()
-                .filter(|(_, r)| of(r))
-                .min_by(|a, b| (a.1.cy - cy).abs().total_cmp(&(b.1.cy - cy).abs()))
-                .map(|(k, r)| (k, (r.cy - cy).abs()))
-        };
         // The nearest key row; within half a point, the upper one.
         let mut best = 0;
         for (k, row) in keys.iter().enumerate() {
@@ -1211,11 +1201,16 @@ fn form_fields(rows: &[Row]) -> NameAddress {
             }
         }
         // A town line on a row of its own (`DE 12345 Beispielstadt` between `Anschrift:` and
-        // `Telefon:`) continues the address key within three rows.
+        // `Telefon:`) continues the nearest address key within three rows (a row: 1.6 line
+        // heights).
+        let three_rows = 3.0 * 1.6 * v.bbox.height().max(1.0);
         if keyless
             && is_address_like(&v.text)
-            && let Some((k, d)) = nearest(&|r| r.key == LabelKey::Address)
-            && d <= 3.0 * v.bbox.height().max(1.0) * 1.6
+            && let Some((k, _)) = keys
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.key == LabelKey::Address && (r.cy - cy).abs() <= three_rows)
+                .min_by(|a, b| (a.1.cy - cy).abs().total_cmp(&(b.1.cy - cy).abs()))
         {
             best = k;
         }
@@ -1273,14 +1268,36 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     (parts.len() >= 2 && addressy && letters(&text[parts[0].0..parts[0].1]) >= 3).then_some(parts)
 }
 
-/// The address parts of a sender line after its name (`Firma GmbH - Straße 1 - 12345 Ort`).
-fn sender_address(seg: &Segment, parts: &[(usize, usize)]) -> Vec<(String, Span)> {
-    parts[1..]
-        .iter()
-        .map(|&(s, e)| sub_span(seg, s, e))
-        .filter(|s| is_address_like(&s.text))
-        .map(|s| (clean_text(&s.text), s))
-        .collect()
+/// The name on a block's head line: the first part of a sender line (`Firma GmbH - Straße 1 -
+/// 12345 Ort`), else the line cut before its address or id details.
+fn head_name(head: &Segment) -> Span {
+    match sender_parts(&head.text) {
+        Some(parts) => sub_span(head, parts[0].0, parts[0].1),
+        None => cut_details(head),
+    }
+}
+
+/// The address of a block whose name stands on `head`: the address parts after the name when
+/// `head` is a sender line, else the address run of the lines `below` it.
+fn head_address(head: Option<&Segment>, below: &[Segment]) -> Vec<(String, Span)> {
+    let inline: Vec<(String, Span)> = head
+        .and_then(|h| {
+            let parts = sender_parts(&h.text)?;
+            Some(
+                parts[1..]
+                    .iter()
+                    .map(|&(s, e)| sub_span(h, s, e))
+                    .filter(|s| is_address_like(&s.text))
+                    .map(|s| (clean_text(&s.text), s))
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    if inline.is_empty() {
+        address_run(below)
+    } else {
+        inline
+    }
 }
 
 /// Unlabelled address blocks in the upper half of the first page, and the sender lines above
@@ -1464,14 +1481,7 @@ fn letterhead_candidate(p: &Page<'_>) -> Option<PartyCandidate> {
     let on_line = p
         .line_segs(name.line)
         .find(|s| s.start <= name.start && name.start < s.end.max(s.start + 1));
-    let inline = on_line
-        .and_then(|s| sender_parts(&s.text).map(|parts| sender_address(s, &parts)))
-        .unwrap_or_default();
-    let address = if inline.is_empty() {
-        address_run(&below)
-    } else {
-        inline
-    };
+    let address = head_address(on_line, &below);
     Some(PartyCandidate {
         role: LabelKey::Seller,
         source: PartySource::Letterhead,
@@ -1547,23 +1557,13 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
         }) else {
             continue;
         };
-        let (name, inline) = match sender_parts(&n.text) {
-            Some(parts) => (
-                sub_span(n, parts[0].0, parts[0].1),
-                sender_address(n, &parts),
-            ),
-            None => (cut_details(n), Vec::new()),
-        };
+        let name = head_name(n);
         let below: Vec<Segment> = segs
             .iter()
             .filter(|s| s.bbox.y0 > n.bbox.y0 && s.line != n.line)
             .map(|s| (*s).clone())
             .collect();
-        let address = if inline.is_empty() {
-            address_run(&below)
-        } else {
-            inline
-        };
+        let address = head_address(Some(n), &below);
         out.push(PartyCandidate {
             role: LabelKey::Seller,
             source: PartySource::IdBlock,
@@ -1641,17 +1641,9 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
             continue;
         };
         let head = &segs[at];
-        let (name, mut address) = match sender_parts(&head.text) {
-            Some(parts) => (
-                sub_span(head, parts[0].0, parts[0].1),
-                sender_address(head, &parts),
-            ),
-            None => (cut_details(head), Vec::new()),
-        };
+        let name = head_name(head);
         let rest = &segs[at + 1..];
-        if address.is_empty() {
-            address = address_run(rest);
-        }
+        let address = head_address(Some(head), rest);
         let mut variants = vec![name.clone()];
         if let Some(next) = rest.first()
             && sender_parts(&head.text).is_none()

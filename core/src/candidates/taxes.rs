@@ -22,11 +22,16 @@ pub struct TaxRow {
     pub amount: (usize, Decimal),
 }
 
-/// The document's summary rows (see the module), each printed row once (a summary printed
-/// twice counts once). A line with several rates gives the first that explains two of its
-/// amounts.
-pub fn find(items: &[Candidate]) -> Vec<TaxRow> {
-    let cent = Decimal::new(1, 2);
+/// The amount candidates of one line: its percentages and its money amounts (two decimals, no
+/// scheme), each `(candidate index, value)`.
+struct LineAmounts {
+    line: usize,
+    rates: Vec<(usize, Decimal)>,
+    money: Vec<(usize, Decimal)>,
+}
+
+/// The amount candidates of each line, in line order.
+fn by_line(items: &[Candidate]) -> Vec<LineAmounts> {
     let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
     let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
     for (i, c) in items.iter().enumerate() {
@@ -34,18 +39,38 @@ pub fn find(items: &[Candidate]) -> Vec<TaxRow> {
             lines.entry(c.span.line).or_default().push((i, c));
         }
     }
+    lines
+        .into_iter()
+        .map(|(line, on_line)| {
+            let pick = |keep: &dyn Fn(&Candidate) -> bool| -> Vec<(usize, Decimal)> {
+                on_line
+                    .iter()
+                    .filter(|(_, c)| keep(c))
+                    .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
+                    .collect()
+            };
+            LineAmounts {
+                line,
+                rates: pick(&|c| c.scheme.as_deref() == Some("percent")),
+                money: pick(&|c| c.scheme.is_none() && c.decimals == 2),
+            }
+        })
+        .collect()
+}
+
+/// A rate a VAT can have: above zero, at most [`MAX_VAT_RATE`].
+fn is_vat_rate(p: Decimal) -> bool {
+    p.is_sign_positive() && !p.is_zero() && p <= MAX_VAT_RATE
+}
+
+/// The document's summary rows (see the module), each printed row once (a summary printed
+/// twice counts once). A line with several rates gives the first that explains two of its
+/// amounts.
+pub fn find(items: &[Candidate]) -> Vec<TaxRow> {
+    let cent = Decimal::new(1, 2);
     let mut out: Vec<TaxRow> = Vec::new();
-    for on_line in lines.values() {
-        let money: Vec<(usize, Decimal)> = on_line
-            .iter()
-            .filter(|(_, c)| c.scheme.is_none() && c.decimals == 2)
-            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
-            .collect();
-        let rates = on_line
-            .iter()
-            .filter(|(_, c)| c.scheme.as_deref() == Some("percent"))
-            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
-            .filter(|(_, p)| p.is_sign_positive() && !p.is_zero() && *p <= MAX_VAT_RATE);
+    for LineAmounts { rates, money, .. } in by_line(items) {
+        let rates = rates.into_iter().filter(|r| is_vat_rate(r.1));
         'rates: for rate in rates {
             for &base in &money {
                 for &amount in &money {
@@ -90,37 +115,53 @@ pub struct RateLine {
 /// The document's rate lines (see [`RateLine`]); `vat_line(line)` says whether a line has a VAT
 /// label.
 pub fn rate_lines(items: &[Candidate], vat_line: impl Fn(usize) -> bool) -> Vec<RateLine> {
-    let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
-    let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
-    for (i, c) in items.iter().enumerate() {
-        if c.kind == CandidateKind::Amount {
-            lines.entry(c.span.line).or_default().push((i, c));
-        }
-    }
     let mut out = Vec::new();
-    for (&line, on_line) in &lines {
-        let rates: Vec<(usize, Decimal)> = on_line
-            .iter()
-            .filter(|(_, c)| c.scheme.as_deref() == Some("percent"))
-            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
-            .collect();
-        let money: Vec<(usize, Decimal)> = on_line
-            .iter()
-            .filter(|(_, c)| c.scheme.is_none() && c.decimals == 2)
-            .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
-            .collect();
-        if let ([rate], [amount]) = (rates.as_slice(), money.as_slice())
-            && rate.1.is_sign_positive()
-            && !rate.1.is_zero()
-            && rate.1 <= MAX_VAT_RATE
+    for l in by_line(items) {
+        if let ([rate], [amount]) = (l.rates.as_slice(), l.money.as_slice())
+            && is_vat_rate(rate.1)
             && !amount.1.is_zero()
             && items[amount.0].span.start > items[rate.0].span.start
         {
             out.push(RateLine {
                 rate: *rate,
                 amount: *amount,
-                labelled: vat_line(line),
+                labelled: vat_line(l.line),
             });
+        }
+    }
+    out
+}
+
+/// A sum of two or more rate lines of distinct rates: a VAT that several rates' lines make.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateSum {
+    /// The sum of their amounts.
+    pub vat: Decimal,
+    /// The lines that make it (indices into the rate lines), in document order.
+    pub lines: Vec<usize>,
+}
+
+/// Rate lines considered for [`rate_sums`] (their subsets are enumerated).
+const MAX_RATE_LINES: usize = 12;
+
+/// Every distinct sum of two or more of the first [`MAX_RATE_LINES`] rate lines with distinct
+/// rates, each once (with the first subset of lines that makes it).
+pub fn rate_sums(lines: &[RateLine]) -> Vec<RateSum> {
+    let lines = &lines[..lines.len().min(MAX_RATE_LINES)];
+    let mut out: Vec<RateSum> = Vec::new();
+    for mask in 1u32..(1 << lines.len()) {
+        let which: Vec<usize> = (0..lines.len()).filter(|i| mask & (1 << i) != 0).collect();
+        let distinct = which.iter().enumerate().all(|(k, &a)| {
+            which[..k]
+                .iter()
+                .all(|&b| lines[b].rate.1 != lines[a].rate.1)
+        });
+        if which.len() < 2 || !distinct {
+            continue;
+        }
+        let vat: Decimal = which.iter().map(|&i| lines[i].amount.1).sum();
+        if !out.iter().any(|s| s.vat == vat) {
+            out.push(RateSum { vat, lines: which });
         }
     }
     out

@@ -37,31 +37,11 @@ fn fill_party(
     }
     // A candidate without an address takes it from another candidate naming the same party
     // (a letterhead printed again in a labelled block, an id block under the letterhead).
-    // The same name, or one name the other with more words after it (`Pérez Transportes` and
-    // `Pérez Transportes S.A.`).
-    let same_name = |c: &PartyCandidate| match (&c.name, &cand.name) {
-        (Some((x, _)), Some((y, _))) => {
-            let (x, y) = (
-                clean_party_name(x).to_lowercase(),
-                clean_party_name(y).to_lowercase(),
-            );
-            let (short, long) = if x.len() <= y.len() {
-                (&x, &y)
-            } else {
-                (&y, &x)
-            };
-            x == y
-                || (short.split_whitespace().count() >= 2
-                    && long.starts_with(short.as_str())
-                    && long[short.len()..].starts_with(' '))
-        }
-        _ => false,
-    };
     let with_address = if cand.address.is_empty() {
         cands
             .parties
             .iter()
-            .find(|c| !c.address.is_empty() && same_name(c))
+            .find(|c| !c.address.is_empty() && names_one_party(c, cand))
             .unwrap_or(cand)
     } else {
         cand
@@ -82,6 +62,27 @@ fn fill_party(
         assign_id(ctx, role, &mut p, c, conf);
     }
     p
+}
+
+/// Whether two candidates' names name one party: the same name, or one the other with more
+/// words after it (`Pérez Transportes` and `Pérez Transportes S.A.`).
+fn names_one_party(a: &PartyCandidate, b: &PartyCandidate) -> bool {
+    let (Some((x, _)), Some((y, _))) = (&a.name, &b.name) else {
+        return false;
+    };
+    let (x, y) = (
+        clean_party_name(x).to_lowercase(),
+        clean_party_name(y).to_lowercase(),
+    );
+    let (short, long) = if x.len() <= y.len() {
+        (&x, &y)
+    } else {
+        (&y, &x)
+    };
+    x == y
+        || (short.split_whitespace().count() >= 2
+            && long.starts_with(short.as_str())
+            && long[short.len()..].starts_with(' '))
 }
 
 fn assign_id(ctx: &mut Ctx<'_>, role: &str, p: &mut Party, c: &Candidate, conf: f32) {

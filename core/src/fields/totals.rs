@@ -31,41 +31,12 @@ fn rows_explain(rows: &[TaxRow], total: Decimal) -> Option<(Decimal, Decimal)> {
     (!rows.is_empty() && base + vat == total).then_some((base, vat))
 }
 
-/// The VAT of per-rate lines without bases ([`Candidates::rate_lines`]): two or more lines of
+/// The VAT of per-rate lines without bases ([`Candidates::rate_sums`]): two or more lines of
 /// distinct rates whose amounts make `diff` (total less net) exactly; (their sum, the first
 /// line's amount candidate).
-fn rate_lines_explain(lines: &[RateLine], diff: Decimal) -> Option<(Decimal, usize)> {
-    rate_line_sums(lines)
-        .into_iter()
-        .find(|(s, _)| *s == diff)
-        .map(|(s, which)| (s, lines[which[0]].amount.0))
-}
-
-/// Sums of two or more per-rate lines of distinct rates, each with the lines that make it
-/// (indices into `lines`; the first 12 lines are tried).
-fn rate_line_sums(lines: &[RateLine]) -> Vec<(Decimal, Vec<usize>)> {
-    let lines = &lines[..lines.len().min(12)];
-    let mut out: Vec<(Decimal, Vec<usize>)> = Vec::new();
-    for mask in 1u32..(1 << lines.len()) {
-        let chosen: Vec<&RateLine> = (0..lines.len())
-            .filter(|i| mask & (1 << i) != 0)
-            .map(|i| &lines[i])
-            .collect();
-        let distinct = chosen
-            .iter()
-            .enumerate()
-            .all(|(k, a)| chosen[..k].iter().all(|b| b.rate.1 != a.rate.1));
-        if chosen.len() >= 2 && distinct {
-            let sum: Decimal = chosen.iter().map(|l| l.amount.1).sum();
-            if !out.iter().any(|(s, _)| *s == sum) {
-                out.push((
-                    sum,
-                    (0..lines.len()).filter(|i| mask & (1 << i) != 0).collect(),
-                ));
-            }
-        }
-    }
-    out
+fn rate_lines_explain(cands: &Candidates, diff: Decimal) -> Option<(Decimal, usize)> {
+    let sum = cands.rate_sums.iter().find(|s| s.vat == diff)?;
+    Some((sum.vat, cands.rate_lines[sum.lines[0]].amount.0))
 }
 
 /// Net and total among all of a document's money amounts that per-rate lines explain (`net +
@@ -75,8 +46,7 @@ fn rate_line_sums(lines: &[RateLine]) -> Vec<(Decimal, Vec<usize>)> {
 /// amount candidate).
 fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, Decimal, usize)> {
     let lines = &cands.rate_lines;
-    let sums = rate_line_sums(lines);
-    if sums.is_empty() {
+    if cands.rate_sums.is_empty() {
         return None;
     }
     let on_rate_line = |c: &Candidate| {
@@ -114,11 +84,7 @@ fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, 
             {
                 continue;
             }
-            let Some((vat, first)) = sums
-                .iter()
-                .find(|(s, _)| *s == t - n)
-                .map(|(s, which)| (*s, lines[which[0]].amount.0))
-            else {
+            let Some((vat, first)) = rate_lines_explain(cands, t - n) else {
                 continue;
             };
             // Item amounts above the rate lines can add up by chance (8.62 + 1.50 + 1.04 =
@@ -472,17 +438,14 @@ pub(super) fn totals(
         }
     }
     // Per-rate VAT lines without bases (`USt. 20%  945,72` and `LSt. 10%  25,06`, an OCR-read
-    // `USt.` no label names) whose amounts make total - net, for the best net candidate they
-    // explain.
-    // explain: the pair of net and total candidates of the highest scores.
+    // `USt.` no label names) whose amounts make total - net: the pair of scored net and total
+    // candidates of the highest scores they explain.
     if !chosen.consistent
         && let Some((n, t, (vat, first))) = tots
             .iter()
             .flat_map(|t| nets.iter().map(move |n| (*n, *t)))
             .filter(|(n, t)| n.1 != t.1 && !n.2.is_zero())
-            .filter_map(|(n, t)| {
-                rate_lines_explain(&cands.rate_lines, t.2 - n.2).map(|x| (n, t, x))
-            })
+            .filter_map(|(n, t)| rate_lines_explain(cands, t.2 - n.2).map(|x| (n, t, x)))
             .max_by(|a, b| (a.0.0 + a.1.0).total_cmp(&(b.0.0 + b.1.0)))
     {
         chosen.net = Some(n);
@@ -667,12 +630,10 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
     if let (Some(net), Some(vat), Some(total)) =
         (value(&totals.net), value(&totals.vat), value(&totals.total))
         && net + vat == total
-        && let Some((_, which)) = rate_line_sums(&cands.rate_lines)
-            .into_iter()
-            .find(|(s, _)| *s == vat)
+        && let Some(sum) = cands.rate_sums.iter().find(|s| s.vat == vat)
     {
         let mut out = Vec::new();
-        for (idx, l) in which.iter().map(|&k| &cands.rate_lines[k]).enumerate() {
+        for (idx, l) in sum.lines.iter().map(|&k| &cands.rate_lines[k]).enumerate() {
             out.push(TaxLine {
                 rate: Some(l.rate.1.normalize().to_string()),
                 base: None,
