@@ -77,7 +77,12 @@ TRAIN_MIX = {"en": 3, "de": 3, "fr": 3, "pl": 2, "uk": 2, "ru": 2, "nl": 2, "it"
 HELD_MIX = {k: 1 / v for k, v in TRAIN_MIX.items()}
 # Rough value of one euro in each currency, to keep prices plausible.
 FX = {"EUR": 1, "GBP": 0.85, "PLN": 4.3, "UAH": 45, "RUB": 95, "CZK": 25, "SEK": 11.5,
-      "DKK": 7.5, "HUF": 400, "RON": 5}
+      "DKK": 7.5, "HUF": 400, "RON": 5, "USD": 1.1, "CHF": 0.95}
+# Invoices in a currency other than the seller's country's (exports, international services):
+# printed as the code, or as its symbol; drawn from a stream of the document's own (its name),
+# so that the other documents stay as they were.
+FOREIGN_P = 0.12
+FOREIGN = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF"}
 # Cash rounding of receipts paid in cash, by currency.
 CASH_STEP = {"SEK": D(1), "DKK": D("0.5"), "CZK": D(1), "HUF": D(5)}
 CASH_STEP_LANG = {"fi": D("0.05"), "nl": D("0.05")}
@@ -128,8 +133,12 @@ def random_doc(rng: random.Random, lang: str, kind: str, family: str, held_out: 
     due = None
     if kind in ("invoice", "credit_note") and rng.random() < 0.55:
         due = (start + datetime.timedelta(days=rng.choice([7, 10, 14, 30, 45, 60]))).isoformat()
-    fx = D(str(FX[c.currency]))
-    q = D(1) if c.decimals == 0 else D("0.01")
+    frng = random.Random(f"{name}/currency")
+    foreign = None
+    if kind != "receipt" and frng.random() < FOREIGN_P:
+        foreign = frng.choice([x for x in FOREIGN if x != c.currency])
+    fx = D(str(FX[foreign or c.currency]))
+    q = D(1) if c.decimals == 0 and not foreign else D("0.01")
     rates = [D(r) for r in c.rates]
     lines = []
     if kind == "receipt":
@@ -160,6 +169,8 @@ def random_doc(rng: random.Random, lang: str, kind: str, family: str, held_out: 
         sign = -1 if want_neg else 1
         credit = "negative" if want_neg else "positive"
     cur = rng.choice(c.cur_print)
+    if foreign:
+        cur = foreign if frng.random() < 0.7 else FOREIGN[foreign]
     cur_pos = "suffix"
     if cur in ("£", "€") and (lang in ("en", "nl") or rng.random() < 0.3):
         cur_pos = "prefix"
@@ -176,7 +187,7 @@ def random_doc(rng: random.Random, lang: str, kind: str, family: str, held_out: 
         date_style=rng.choice(c.date_styles[:2] if rng.random() < 0.7 else c.date_styles),
         fmt=rng.choice(c.money_fmts), cur=cur, cur_pos=cur_pos, seller=seller, buyer=buyer,
         lines=lines, sign=sign, labels=labels_for(lang, rng, held_out), noise=noise,
-        rng=random.Random(rng.getrandbits(32)),
+        rng=random.Random(rng.getrandbits(32)), foreign=foreign,
     )
     if kind != "receipt" and seller.iban and rng.random() < 0.75:
         doc.bank_iban = seller.iban
@@ -187,7 +198,7 @@ def random_doc(rng: random.Random, lang: str, kind: str, family: str, held_out: 
     if kind == "receipt" and rng.random() < 0.5:
         doc.rounding_step = CASH_STEP.get(c.currency, CASH_STEP_LANG.get(lang, D(0)))
     if fam.get("rounding") and rng.random() < 0.8:
-        doc.rounding_step = D(1) if c.decimals == 0 or c.currency == "CZK" else D("0.05")
+        doc.rounding_step = D(1) if doc.decimals == 0 or doc.currency == "CZK" else D("0.05")
     doc.credit = credit
     if kind == "credit_note" and rng.random() < 0.6:
         doc.reference = doc_number(rng, lang, year, "invoice")

@@ -79,11 +79,21 @@ class Doc:
     vat_printed: bool = True
     reference: str | None = None  # a credit note's corrected invoice
     payable_printed: bool = False  # a payable line printed although nothing was prepaid
+    foreign: str | None = None  # invoiced in another currency than the seller's country's (ISO)
+
+    @property
+    def currency(self) -> str:
+        """The document's currency (ISO 4217)."""
+        return self.foreign or self.country.currency
+
+    @property
+    def decimals(self) -> int:
+        return 2 if self.foreign else self.country.decimals
 
     # --- arithmetic -------------------------------------------------------------------
     @property
     def q(self) -> Decimal:
-        return D(1) if self.country.decimals == 0 else D("0.01")
+        return D(1) if self.decimals == 0 else D("0.01")
 
     def line_amount(self, ln: Line) -> Decimal:
         return self.sign * ln.amount(self.q)
@@ -132,7 +142,7 @@ class Doc:
     def m(self, v: Decimal, cur: bool = True, noisy: bool = True) -> str:
         """An amount as printed: the document's number format, its currency placement, and
         (sometimes) OCR noise."""
-        s = sw.money(v, self.fmt, self.country.decimals)
+        s = sw.money(v, self.fmt, self.decimals)
         if noisy and self.noise and self.rng.random() < self.noise:
             s = noise_amount(self.rng, s)
         if not cur or self.cur_pos == "header":
@@ -182,7 +192,7 @@ class Doc:
             "seller_name": self.seller.name,
             "seller_address": ", ".join(self.seller.address),
             "seller_tax_id": self.seller.tax_id,
-            "currency": self.country.currency,
+            "currency": self.currency,
             "total": f"{self.total():.2f}",
         }
         if self.vat_printed:

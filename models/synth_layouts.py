@@ -628,7 +628,7 @@ class R:
                 y = self.title_and_meta(y)
                 y = self.parties(y)
         if doc.cur_pos == "header":
-            self.t(self.x1, y - 2, f"{sv.CURRENCY_WORD[doc.lang]}{sv.colon(doc.lang)} {doc.country.currency}", 8, align="right")
+            self.t(self.x1, y - 2, f"{sv.CURRENCY_WORD[doc.lang]}{sv.colon(doc.lang)} {doc.currency}", 8, align="right")
             y += 8
         y = self.items(y)
         y = self.totals(y)
@@ -747,7 +747,7 @@ def render_receipt(doc: Doc, family: str, rng: random.Random) -> bytes:
     br = doc.by_rate()
     total = doc.total()
     big = 12 if fam in ("slip", "big_total", "card_slip") else 10
-    cur = doc.cur if doc.cur_pos != "header" else doc.country.currency
+    cur = doc.cur if doc.cur_pos != "header" else doc.currency
     if fam == "fuel":
         rows.append((f"{total_label} {cur}", doc.m(total, cur=False), big, True))
     else:

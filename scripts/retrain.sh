@@ -9,7 +9,11 @@
 # Writes models/fields.onnx, models/fields.calibration.json and models/fields.metrics.json, and
 # prints the summary (tune-CV and synthetic held-out figures, rules -> model, time per phase);
 # then trains the party model (models/train_parties.py: models/parties.onnx, its calibration and
-# metrics), with the same --data and --out. --fields-only skips the party model.
+# metrics), with the same --data and --out. --fields-only skips the party model. The choice
+# model (currency, document type: models/train_choices.py) reads the fields as the engine does,
+# with the models built into it: it is trained last, and only when --out is models/ (the
+# default), after a rebuild with the new field and party models; with another --out, copy the
+# files to models/ and run `.venv/bin/python models/train_choices.py` yourself.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -35,4 +39,18 @@ done
 .venv/bin/python models/train.py ${fields[@]+"${fields[@]}"}
 if [ "$parties" = 1 ]; then
     .venv/bin/python models/train_parties.py ${shared[@]+"${shared[@]}"}
+fi
+out=models
+for ((i = 0; i < ${#shared[@]}; i += 2)); do
+    [ "${shared[i]}" = --out ] && out="${shared[i + 1]}"
+done
+if [ "$(realpath -m "$out")" = "$(realpath -m models)" ]; then
+    cargo build -q -p folio-bench --bin export_features
+    data=()
+    for ((i = 0; i < ${#shared[@]}; i += 2)); do
+        [ "${shared[i]}" = --data ] && data=(--data "${shared[i + 1]}")
+    done
+    .venv/bin/python models/train_choices.py ${data[@]+"${data[@]}"}
+else
+    echo "retrain: the choice model reads the fields with the models built in: copy $out/* to models/, then run .venv/bin/python models/train_choices.py" >&2
 fi

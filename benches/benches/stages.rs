@@ -68,7 +68,7 @@ fn bench_stages(c: &mut Criterion) {
     group.bench_function("fields_classify_validate", |b| {
         b.iter(|| {
             let mut r = fields::extract(black_box(&doc), &cands, &RuleScorer);
-            let (dt, st) = classify::classify(&doc, &cands, &r);
+            let (dt, st) = classify::classify(&doc, &cands, &r, None);
             r.document_type = dt;
             r.structure_type = st;
             validate::validate(&mut r);
@@ -82,6 +82,11 @@ fn bench_stages(c: &mut Criterion) {
             });
             group.bench_function("fields_model", |b| {
                 b.iter(|| fields::extract(black_box(&doc), &cands, &model))
+            });
+            let read = fields::extract(&doc, &cands, &model);
+            let choices = fields::choice_model::ChoiceModel::embedded();
+            group.bench_function("classify_model", |b| {
+                b.iter(|| classify::classify(black_box(&doc), &cands, &read, choices))
             });
             let receipt = sroie_boxes()
                 .and_then(|p| std::fs::read_to_string(p).ok())

@@ -28,11 +28,18 @@
 //! - Confidence = strength x (0.5 + 0.5 x margin), strength = 1 - e^(-best/3), margin =
 //!   (best - second) / best. No evidence at all: `OTHER` with confidence 0.3.
 //!
+//! With the engine's default scorer the type is chosen by the learned choice model
+//! ([`crate::fields::choice_model`]) from this same evidence ([`evidence`], [`type_vectors`]:
+//! each type's title, top and body weights, the receipt structure, a negative total, line items,
+//! a due date), its calibrated probability the confidence; below the model's fill threshold the
+//! type is `OTHER` (confidence 0.3). `{"scorer": "rules"}` keeps the rules above.
+//!
 //! # Structure type
 //! `RECEIPT` for receipts or a narrow page; `MULTI_TABLE` with more than one table; `TABLE` with one
 //! table or any line items; `TEXT` otherwise.
 
 use crate::candidates::Candidates;
+use crate::fields::choice_model::{ChoiceKind, ChoiceModel, Row, type_column};
 use crate::result::{
     DocumentResult, DocumentType, DocumentTypeInfo, StructureType, StructureTypeInfo,
 };
@@ -52,16 +59,7 @@ const STRONG_RECEIPT: f32 = 3.5;
 /// Minimum score for a type other than `OTHER`.
 const MIN_SCORE: f32 = 1.0;
 
-const TYPES: [DocumentType; 8] = [
-    DocumentType::Invoice,
-    DocumentType::ProformaInvoice,
-    DocumentType::CreditNote,
-    DocumentType::TaxInvoice,
-    DocumentType::Act,
-    DocumentType::Waybill,
-    DocumentType::Receipt,
-    DocumentType::Contract,
-];
+const TYPES: [DocumentType; 8] = DocumentType::NAMED;
 
 /// Special handling of a rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,7 +92,7 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         ),
         (
             Invoice,
-            r"rechnung|e-rechnung|schlussrechnung|teilrechnung|abschlagsrechnung",
+            r"rechnung|e-rechnung|schlussrechnung|teilrechnung|abschlagsrechnung|(?:handels|waren|bau|beitrags|sammel|end|jahres|monats|dienstleistungs|honorar|miet|zwischen)rechnung",
             1.0,
             None,
         ),
@@ -472,8 +470,26 @@ fn page_aspect(doc: &CleanDocument) -> Option<f32> {
         .then(|| p.width / p.height)
 }
 
-/// Scores of every type for a document (exposed for tests and tuning).
-fn scores(doc: &CleanDocument, result: &DocumentResult) -> [f32; 8] {
+/// What the rules weigh for a document's type: the keyword evidence of each type (same order as
+/// [`TYPES`]) and the structure of a till receipt.
+pub struct TypeEvidence {
+    per_type: [Score; 8],
+    /// The rules' score of each type (keywords, and for `RECEIPT` its structure).
+    pub scores: [f32; 8],
+    /// A receipt-shaped first page.
+    pub narrow: bool,
+    /// Distinct cash words (up to three).
+    pub cash_words: usize,
+    /// GST / SST words.
+    pub gst: bool,
+    /// A printed time of day.
+    pub time_of_day: bool,
+    /// The structural receipt evidence the rules add to `RECEIPT`.
+    pub receipt: f32,
+}
+
+/// The evidence of every type for a document.
+pub fn evidence(doc: &CleanDocument, result: &DocumentResult) -> TypeEvidence {
     let ukrainian = result.document.currency.as_deref() == Some("UAH")
         || result.document.language.as_deref() == Some("uk");
     let weights = line_weights(doc);
@@ -520,20 +536,25 @@ fn scores(doc: &CleanDocument, result: &DocumentResult) -> [f32; 8] {
 
     // Structural receipt evidence.
     let mut receipt = 0.0;
-    if page_aspect(doc).is_some_and(|a| a < NARROW_ASPECT) {
+    let narrow = page_aspect(doc).is_some_and(|a| a < NARROW_ASPECT);
+    if narrow {
         receipt += 2.5;
     }
     let text = normalise(&doc.plain_text());
+    let mut cash_words = 0;
     if let Some(re) = CASH_WORDS.as_ref() {
         let mut distinct: Vec<&str> = re.find_iter(&text).map(|m| m.as_str()).collect();
         distinct.sort_unstable();
         distinct.dedup();
-        receipt += distinct.len().min(3) as f32;
+        cash_words = distinct.len().min(3);
+        receipt += cash_words as f32;
     }
-    if GST_WORDS.as_ref().is_some_and(|re| re.is_match(&text)) {
+    let gst = GST_WORDS.as_ref().is_some_and(|re| re.is_match(&text));
+    if gst {
         receipt += 0.5;
     }
-    if TIME_OF_DAY.as_ref().is_some_and(|re| re.is_match(&text)) {
+    let time_of_day = TIME_OF_DAY.as_ref().is_some_and(|re| re.is_match(&text));
+    if time_of_day {
         receipt += 1.0;
     }
     if receipt > 0.0 && result.parties.buyer.is_empty() {
@@ -551,21 +572,127 @@ fn scores(doc: &CleanDocument, result: &DocumentResult) -> [f32; 8] {
     if let Some(r) = out.get_mut(type_index(DocumentType::Receipt)) {
         *r += receipt;
     }
-    out
+    TypeEvidence {
+        per_type: sc,
+        scores: out,
+        narrow,
+        cash_words,
+        gst,
+        time_of_day,
+        receipt,
+    }
 }
 
-/// Classifies the document.
+/// The choice model's vectors of a document's types (same order as [`TYPES`]).
+pub fn type_vectors(result: &DocumentResult, ev: &TypeEvidence) -> Vec<Vec<f32>> {
+    let negative = result
+        .totals
+        .total
+        .as_deref()
+        .is_some_and(|t| t.trim_start().starts_with('-'));
+    let priced = result
+        .line_items
+        .iter()
+        .filter(|i| i.unit_price.is_some() || i.amount.is_some() || i.amount_with_vat.is_some())
+        .count();
+    let log = |x: usize| (1.0 + x as f32).ln();
+    let sum: f32 = ev.scores.iter().sum();
+    TYPES
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| {
+            let own = ev.scores[i];
+            let best_other = ev
+                .scores
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, s)| *s)
+                .fold(0.0f32, f32::max);
+            let rank = ev.scores.iter().filter(|s| **s > own).count();
+            let mut r = Row::new(ChoiceKind::DocumentType);
+            r.set(&type_column(*ty), 1.0);
+            r.set("type_best", f32::from(u8::from(rank == 0 && own > 0.0)));
+            r.set("type_share", if sum > 0.0 { own / sum } else { 0.0 });
+            let top = own.max(best_other);
+            r.set(
+                "type_margin_ratio",
+                if top > 0.0 {
+                    (own - best_other) / top
+                } else {
+                    0.0
+                },
+            );
+            r.set("type_rank", rank as f32);
+            r.set(
+                "type_has_title",
+                f32::from(u8::from(ev.per_type[i].title_max > 0.0)),
+            );
+            r.set("type_log_score", (1.0 + own).ln());
+            r.set("type_evidence", f32::from(u8::from(sum > 0.0)));
+            r.set("type_narrow", f32::from(u8::from(ev.narrow)));
+            r.set("type_cash_words", ev.cash_words as f32);
+            r.set("type_gst", f32::from(u8::from(ev.gst)));
+            r.set("type_time_of_day", f32::from(u8::from(ev.time_of_day)));
+            r.set(
+                "type_no_buyer",
+                f32::from(u8::from(result.parties.buyer.is_empty())),
+            );
+            r.set("type_receipt_evidence", ev.receipt);
+            r.set("type_negative_total", f32::from(u8::from(negative)));
+            r.set("type_line_items", log(result.line_items.len()));
+            r.set("type_priced_items", log(priced));
+            r.set(
+                "type_due_date",
+                f32::from(u8::from(result.document.due_date.is_some())),
+            );
+            r.into_vec()
+        })
+        .collect()
+}
+
+/// Classifies the document: by the choice model ([`ChoiceModel`]) when one is given, else by
+/// the rules' scores.
 pub fn classify(
     doc: &CleanDocument,
     cands: &Candidates,
     result: &DocumentResult,
+    model: Option<&ChoiceModel>,
 ) -> (DocumentTypeInfo, StructureTypeInfo) {
-    let sc = scores(doc, result);
-    let mut order: Vec<(DocumentType, f32)> = TYPES.iter().copied().zip(sc).collect();
+    let ev = evidence(doc, result);
+    let dt = match model {
+        Some(m) => match m.choose(ChoiceKind::DocumentType, &type_vectors(result, &ev)) {
+            Some((i, p)) => DocumentTypeInfo {
+                code: TYPES.get(i).copied().unwrap_or(DocumentType::Other),
+                confidence: round3(f64::from(p)),
+            },
+            None => DocumentTypeInfo {
+                code: DocumentType::Other,
+                confidence: 0.3,
+            },
+        },
+        None => rule_type(&ev.scores),
+    };
+    let narrow = ev.narrow;
+    let code = if dt.code == DocumentType::Receipt || narrow {
+        StructureType::Receipt
+    } else if cands.tables.len() > 1 {
+        StructureType::MultiTable
+    } else if cands.tables.len() == 1 || !result.line_items.is_empty() {
+        StructureType::Table
+    } else {
+        StructureType::Text
+    };
+    (dt, StructureTypeInfo { code })
+}
+
+/// The rules' type: the best score, confident by its strength and its margin.
+pub fn rule_type(sc: &[f32; 8]) -> DocumentTypeInfo {
+    let mut order: Vec<(DocumentType, f32)> = TYPES.iter().copied().zip(*sc).collect();
     order.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (best_t, best) = order.first().copied().unwrap_or((DocumentType::Other, 0.0));
     let second = order.get(1).map(|x| x.1).unwrap_or(0.0);
-    let dt = if best >= MIN_SCORE {
+    if best >= MIN_SCORE {
         let strength = 1.0 - (-best / 3.0).exp();
         let margin = ((best - second) / best).clamp(0.0, 1.0);
         DocumentTypeInfo {
@@ -577,18 +704,7 @@ pub fn classify(
             code: DocumentType::Other,
             confidence: 0.3,
         }
-    };
-    let narrow = page_aspect(doc).is_some_and(|a| a < NARROW_ASPECT);
-    let code = if dt.code == DocumentType::Receipt || narrow {
-        StructureType::Receipt
-    } else if cands.tables.len() > 1 {
-        StructureType::MultiTable
-    } else if cands.tables.len() == 1 || !result.line_items.is_empty() {
-        StructureType::Table
-    } else {
-        StructureType::Text
-    };
-    (dt, StructureTypeInfo { code })
+    }
 }
 
 fn round3(x: f64) -> f64 {
@@ -668,13 +784,13 @@ mod tests {
     }
 
     fn code(d: &CleanDocument) -> DocumentType {
-        classify(d, &Candidates::default(), &DocumentResult::empty())
+        classify(d, &Candidates::default(), &DocumentResult::empty(), None)
             .0
             .code
     }
 
     fn code_with(d: &CleanDocument, r: &DocumentResult) -> DocumentType {
-        classify(d, &Candidates::default(), r).0.code
+        classify(d, &Candidates::default(), r, None).0.code
     }
 
     #[test]
@@ -683,6 +799,8 @@ mod tests {
         let cases: &[(&str, DocumentType)] = &[
             ("INVOICE No. 2024-001", Invoice),
             ("Rechnung Nr. 4711", Invoice),
+            ("Handelsrechnung Nr. 471102", Invoice),
+            ("Stornorechnung 7", CreditNote),
             ("Facture N° F-2024-12", Invoice),
             ("Faktura VAT nr 12/2024", Invoice),
             ("Рахунок на оплату № 15", Invoice),
@@ -832,7 +950,7 @@ mod tests {
                 "Gutschrift wird separat erstellt",
             ],
         );
-        let (dt, _) = classify(&d, &Candidates::default(), &DocumentResult::empty());
+        let (dt, _) = classify(&d, &Candidates::default(), &DocumentResult::empty(), None);
         assert_eq!(dt.code, DocumentType::Invoice);
         assert!(
             dt.confidence > 0.5 && dt.confidence <= 1.0,
@@ -855,13 +973,18 @@ mod tests {
             &["Delivery note", "Delivery note 2", "delivery note 3"],
         );
         let e = DocumentResult::empty();
-        let c1 = classify(&clear, &Candidates::default(), &e).0.confidence;
-        let c2 = classify(&mixed, &Candidates::default(), &e).0.confidence;
+        let c1 = classify(&clear, &Candidates::default(), &e, None)
+            .0
+            .confidence;
+        let c2 = classify(&mixed, &Candidates::default(), &e, None)
+            .0
+            .confidence;
         assert!(c1 > c2, "{c1} vs {c2}");
         let (none, _) = classify(
             &doc(&[("Hello world", 10.0), ("nothing here", 10.0)]),
             &Candidates::default(),
             &e,
+            None,
         );
         assert_eq!(none.code, DocumentType::Other);
         assert!(none.confidence < 0.5);
@@ -881,7 +1004,7 @@ mod tests {
             ],
             (300.0, 900.0),
         );
-        let (dt, st) = classify(&d, &Candidates::default(), &DocumentResult::empty());
+        let (dt, st) = classify(&d, &Candidates::default(), &DocumentResult::empty(), None);
         assert_eq!(dt.code, DocumentType::Receipt);
         assert_eq!(st.code, StructureType::Receipt);
         // A receipt titled TAX INVOICE on a till roll is still a receipt.
@@ -918,16 +1041,19 @@ mod tests {
             tables: vec![table.clone(), table],
             ..Candidates::default()
         };
-        assert_eq!(classify(&d, &one, &e).1.code, StructureType::Table);
-        assert_eq!(classify(&d, &two, &e).1.code, StructureType::MultiTable);
+        assert_eq!(classify(&d, &one, &e, None).1.code, StructureType::Table);
         assert_eq!(
-            classify(&d, &Candidates::default(), &e).1.code,
+            classify(&d, &two, &e, None).1.code,
+            StructureType::MultiTable
+        );
+        assert_eq!(
+            classify(&d, &Candidates::default(), &e, None).1.code,
             StructureType::Text
         );
         let mut r = DocumentResult::empty();
         r.line_items.push(LineItem::default());
         assert_eq!(
-            classify(&d, &Candidates::default(), &r).1.code,
+            classify(&d, &Candidates::default(), &r, None).1.code,
             StructureType::Table
         );
     }
@@ -935,7 +1061,7 @@ mod tests {
     #[test]
     fn empty_and_odd_documents_do_not_panic() {
         let e = DocumentResult::empty();
-        let (dt, st) = classify(&CleanDocument::default(), &Candidates::default(), &e);
+        let (dt, st) = classify(&CleanDocument::default(), &Candidates::default(), &e, None);
         assert_eq!(dt.code, DocumentType::Other);
         assert_eq!(st.code, StructureType::Text);
         let mut d = doc(&[("", 0.0), ("ÀÉ 🙂 \u{0}", f32::NAN)]);
@@ -943,7 +1069,7 @@ mod tests {
             p.width = 0.0;
             p.height = f32::NAN;
         }
-        let (dt, _) = classify(&d, &Candidates::default(), &e);
+        let (dt, _) = classify(&d, &Candidates::default(), &e, None);
         assert!((0.0..=1.0).contains(&dt.confidence));
     }
 
@@ -1009,7 +1135,7 @@ mod tests {
                 eprintln!(
                     "{} -> {got:?} {:?} aspect {:?}",
                     p.display(),
-                    scores(&d, &DocumentResult::empty()),
+                    evidence(&d, &DocumentResult::empty()).scores,
                     page_aspect(&d)
                 );
             }

@@ -557,7 +557,12 @@ impl Engine {
 
         report(Stage::AiExtracting, None);
         let mut result = fields::extract(&doc, &cands, self.scorer.as_ref());
-        let (dt, st) = classify::classify(&doc, &cands, &result);
+        let choices = if self.scorer.learned_models() {
+            fields::choice_model::ChoiceModel::embedded()
+        } else {
+            None
+        };
+        let (dt, st) = classify::classify(&doc, &cands, &result, choices);
         result.document_type = dt;
         result.structure_type = st;
         result.super_ai_used = opts.heavy;

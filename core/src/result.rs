@@ -90,6 +90,35 @@ pub enum DocumentType {
     Other,
 }
 
+impl DocumentType {
+    /// Every type but `OTHER` (the types the classifier weighs).
+    pub const NAMED: [DocumentType; 8] = [
+        DocumentType::Invoice,
+        DocumentType::ProformaInvoice,
+        DocumentType::CreditNote,
+        DocumentType::TaxInvoice,
+        DocumentType::Act,
+        DocumentType::Waybill,
+        DocumentType::Receipt,
+        DocumentType::Contract,
+    ];
+
+    /// The code as the Result writes it (`CREDIT_NOTE`).
+    pub fn code(self) -> &'static str {
+        match self {
+            DocumentType::Invoice => "INVOICE",
+            DocumentType::ProformaInvoice => "PROFORMA_INVOICE",
+            DocumentType::CreditNote => "CREDIT_NOTE",
+            DocumentType::TaxInvoice => "TAX_INVOICE",
+            DocumentType::Act => "ACT",
+            DocumentType::Waybill => "WAYBILL",
+            DocumentType::Receipt => "RECEIPT",
+            DocumentType::Contract => "CONTRACT",
+            DocumentType::Other => "OTHER",
+        }
+    }
+}
+
 /// `document_type` block.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -20,14 +20,27 @@
 //! builds it, labelled by whether the name the candidate gives the Result matches the truth's
 //! `seller_name` / `buyer_name` by the shared scoring rule (roles without a truth are skipped):
 //! `{"doc", "group", "role", "cand", "source", "name", "label", "x": [...]}`.
+//!
+//! `--choices` writes the choice model's rows (`models/train_choices.py`): one per currency option
+//! and one per document type, as `folio::fields::choice_model::currency_vectors` and
+//! `folio::classify::type_vectors` build them over the fields the engine's default scorer reads
+//! (as inference does), labelled by the truth's `currency` / `document_type` (kinds the truth
+//! does not label are skipped), with the rules' own choice:
+//! `{"doc", "group", "kind", "option", "label", "rule", "x": [...]}`.
 
 use clap::Parser;
 use folio::candidates;
+use folio::classify;
 use folio::clean;
-use folio::fields::Field;
+use folio::fields::choice_model::{
+    self, ChoiceKind, currency_options_of, currency_vectors, rule_currency,
+};
 use folio::fields::features::{FeatureContext, candidate_features};
+use folio::fields::model::ModelScorer;
 use folio::fields::party_model::{self, PARTY_ROLES, PartyContext, party_vector};
 use folio::fields::vector::{MODEL_FIELDS, feature_names, feature_vector};
+use folio::fields::{Field, FieldScorer};
+use folio::result::DocumentType;
 use folio::types::{CleanDocument, TextPage};
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
@@ -54,6 +67,9 @@ struct Args {
     /// Rows of the party model instead of the field model.
     #[arg(long)]
     parties: bool,
+    /// Rows of the choice model (currency, document type) instead of the field model.
+    #[arg(long, conflicts_with = "parties")]
+    choices: bool,
     /// Labelled folder.
     dir: PathBuf,
 }
@@ -257,6 +273,63 @@ fn party_rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<Str
     Ok(out)
 }
 
+/// The choice model's rows of a document.
+fn choice_rows(
+    engine: &Engine,
+    scorer: &dyn FieldScorer,
+    doc: &LabelledDoc,
+    boxes: bool,
+) -> Result<Vec<String>, String> {
+    let (truth, group, clean, cands) = prepare(engine, doc, boxes)?;
+    let result = folio::fields::extract(&clean, &cands, scorer);
+    let text = |k: &str| {
+        truth
+            .get(k)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    };
+    let mut out = Vec::new();
+    let mut push = |kind: ChoiceKind, option: &str, label: bool, rule: bool, x: Vec<f32>| {
+        out.push(
+            json!({"doc": doc.id, "group": group, "kind": kind.name(), "option": option,
+                   "label": label, "rule": rule, "x": x})
+            .to_string(),
+        );
+    };
+    if let Some(t) = text("currency") {
+        let opts = currency_options_of(&cands, &result);
+        let rule = rule_currency(&opts).map(|(i, _)| i);
+        for (i, (o, x)) in opts.iter().zip(currency_vectors(&clean, &opts)).enumerate() {
+            push(
+                ChoiceKind::Currency,
+                o.iso,
+                o.iso.eq_ignore_ascii_case(&t),
+                rule == Some(i),
+                x,
+            );
+        }
+    }
+    if let Some(t) = text("document_type") {
+        let ev = classify::evidence(&clean, &result);
+        let rule = classify::rule_type(&ev.scores).code;
+        for (ty, x) in DocumentType::NAMED
+            .iter()
+            .zip(classify::type_vectors(&result, &ev))
+        {
+            push(
+                ChoiceKind::DocumentType,
+                ty.code(),
+                ty.code().eq_ignore_ascii_case(&t),
+                rule == *ty,
+                x,
+            );
+        }
+    }
+    Ok(out)
+}
+
 fn rows(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<String>, String> {
     let (truth, group, clean, cands) = prepare(engine, doc, boxes)?;
     let ctx = FeatureContext::new(&clean, &cands);
@@ -305,6 +378,18 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    // The choice model's vectors read the fields as inference reads them: by the default scorer.
+    let choice_scorer = if args.choices {
+        match ModelScorer::embedded(None) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("export_features: {e}");
+                return ExitCode::from(3);
+            }
+        }
+    } else {
+        None
+    };
     let found = match discover(&args.dir, args.boxes) {
         Ok(d) => d,
         Err(e) => {
@@ -318,6 +403,8 @@ fn main() -> ExitCode {
         .map(|d| {
             let r = if args.parties {
                 party_rows(&engine, d, args.boxes)
+            } else if let Some(scorer) = &choice_scorer {
+                choice_rows(&engine, scorer, d, args.boxes)
             } else {
                 rows(&engine, d, args.boxes)
             };
@@ -328,6 +415,8 @@ fn main() -> ExitCode {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let names = if args.parties {
         party_model::feature_names()
+    } else if args.choices {
+        choice_model::feature_names()
     } else {
         feature_names()
     };

@@ -64,6 +64,8 @@ const CURRENCIES: &[(&str, &str)] = &[
     ("SEK", "SEK"),
     ("NOK", "NOK"),
     ("DKK", "DKK"),
+    ("kr", "SEK"),
+    ("Kr", "SEK"),
     ("HUF", "HUF"),
     ("Ft", "HUF"),
     ("RON", "RON"),
@@ -78,6 +80,80 @@ const CURRENCIES: &[(&str, &str)] = &[
     ("INR", "INR"),
     ("₹", "INR"),
 ];
+
+/// Tokens that several currencies print, with every currency they may stand for (the first is
+/// the candidate's value; which one the document means is decided from its other evidence:
+/// the country of its IBANs and VAT ids, its language).
+const SHARED_TOKENS: &[(&str, &[&str])] = &[
+    ("kr", &["SEK", "DKK", "NOK", "ISK"]),
+    ("Kr", &["SEK", "DKK", "NOK", "ISK"]),
+    ("$", &["USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"]),
+    ("Fr", &["CHF"]),
+];
+
+/// Every currency a printed currency token may stand for: one for codes and most symbols,
+/// several for shared ones (`kr`, `$`). Empty for a token that is no currency.
+pub fn currency_options(token: &str) -> Vec<&'static str> {
+    let w = token.trim().trim_end_matches('.').trim_end_matches(':');
+    if let Some((_, isos)) = SHARED_TOKENS.iter().find(|(t, _)| *t == w) {
+        return isos.to_vec();
+    }
+    currency_of_word(w).into_iter().collect()
+}
+
+/// Whether a printed token stands for more than one currency.
+pub fn is_shared_token(token: &str) -> bool {
+    currency_options(token).len() > 1
+}
+
+/// The currency a country (ISO 3166 alpha-2, or `EL` for Greece as VAT ids write it) pays in.
+pub fn currency_of_country(cc: &str) -> Option<&'static str> {
+    Some(match cc {
+        "AT" | "BE" | "HR" | "CY" | "EE" | "FI" | "FR" | "DE" | "GR" | "EL" | "IE" | "IT"
+        | "LV" | "LT" | "LU" | "MT" | "NL" | "PT" | "SK" | "SI" | "ES" | "MC" | "SM" | "VA"
+        | "AD" | "ME" | "XK" => "EUR",
+        "PL" => "PLN",
+        "UA" => "UAH",
+        "RU" => "RUB",
+        "GB" => "GBP",
+        "CH" | "LI" => "CHF",
+        "CZ" => "CZK",
+        "SE" => "SEK",
+        "DK" => "DKK",
+        "NO" => "NOK",
+        "IS" => "ISK",
+        "HU" => "HUF",
+        "RO" => "RON",
+        "US" => "USD",
+        "CA" => "CAD",
+        "AU" => "AUD",
+        "MY" => "MYR",
+        "SG" => "SGD",
+        "JP" => "JPY",
+        "CN" => "CNY",
+        "IN" => "INR",
+        _ => return None,
+    })
+}
+
+/// The currency a document in a language most likely uses (none for languages spoken in many
+/// currency areas, as English).
+pub fn currency_of_language(lang: &str) -> Option<&'static str> {
+    Some(match lang {
+        "de" | "fr" | "nl" | "it" | "es" | "pt" | "fi" | "et" | "lv" | "lt" | "sk" | "sl"
+        | "el" => "EUR",
+        "pl" => "PLN",
+        "uk" => "UAH",
+        "ru" => "RUB",
+        "cs" => "CZK",
+        "sv" => "SEK",
+        "da" => "DKK",
+        "nb" | "no" => "NOK",
+        "hu" => "HUF",
+        "ro" => "RON",
+        _ => return None,
+    })
+}
 
 /// Whether a currency token is a symbol (may touch the digits) rather than a code/word.
 fn is_symbol(tok: &str) -> bool {
@@ -715,6 +791,25 @@ mod tests {
         assert_eq!(one("Tel. 030 12 34", Some('.')), ["30", "12", "34"]);
         // Printed whole, the regular reading stays.
         assert_eq!(one("1 234,56", None), ["1234.56"]);
+    }
+
+    #[test]
+    fn shared_tokens_stand_for_every_currency_that_prints_them() {
+        let a = find_amounts("I alt 1.250,00 kr.", Some(','), &[]);
+        assert_eq!(
+            (a[0].value.to_string(), a[0].currency),
+            ("1250.00".into(), Some("SEK"))
+        );
+        assert_eq!(currency_options("kr."), ["SEK", "DKK", "NOK", "ISK"]);
+        assert!(is_shared_token("$") && !is_shared_token("US$") && !is_shared_token("€"));
+        assert_eq!(currency_options("EUR"), ["EUR"]);
+        assert!(currency_options("Kraków").is_empty());
+        // A word that starts with the token is no currency.
+        assert!(find_currencies("Krone kraft").is_empty());
+        assert_eq!(currency_of_country("DK"), Some("DKK"));
+        assert_eq!(currency_of_country("EL"), Some("EUR"));
+        assert_eq!(currency_of_language("sv"), Some("SEK"));
+        assert_eq!(currency_of_language("en"), None);
     }
 
     #[test]

@@ -128,9 +128,10 @@ pub trait FieldScorer: Send + Sync {
     fn fill_threshold(&self, _field: Field) -> f32 {
         MIN_SCORE
     }
-    /// Whether seller and buyer are chosen by the learned party model
-    /// ([`super::party_model`]) rather than by the rules.
-    fn learned_parties(&self) -> bool {
+    /// Whether seller and buyer, the currency and the document type are chosen by the learned
+    /// party and choice models ([`super::party_model`], [`super::choice_model`]) rather than by
+    /// the rules.
+    fn learned_models(&self) -> bool {
         false
     }
 }

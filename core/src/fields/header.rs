@@ -3,9 +3,11 @@
 use super::{Ctx, Field, FieldScorer, ranked};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::{CandidateKind, Candidates};
+use crate::fields::choice_model::{
+    ChoiceKind, ChoiceModel, currency_options_of, currency_vectors, rule_currency,
+};
 use crate::fields::features::CandidateFeatures;
 use crate::types::Span;
-use std::collections::BTreeMap;
 
 /// Confidence of a document number read from a `Key:` the vocabulary does not know.
 const UNKNOWN_KEY_CONFIDENCE: f32 = 0.3;
@@ -65,7 +67,7 @@ pub(super) fn number_and_dates(
     }
 }
 
-pub(super) fn title_language_currency(ctx: &mut Ctx<'_>, cands: &Candidates) {
+pub(super) fn title_and_language(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let doc = ctx.doc;
     // Title: the first title word in the top 40% of the first page.
     if let Some(first) = doc.pages.first() {
@@ -90,60 +92,31 @@ pub(super) fn title_language_currency(ctx: &mut Ctx<'_>, cands: &Candidates) {
     }
     let lang = cands.style.language;
     ctx.result.document.language = lang.map(str::to_string);
-    // Currency: explicit codes/symbols by frequency (amount-attached ones count double).
-    let mut counts: BTreeMap<String, (u32, Option<Span>)> = BTreeMap::new();
-    for c in cands.of(CandidateKind::Currency) {
-        let e = counts.entry(c.value.clone()).or_insert((0, None));
-        e.0 += 1;
-        e.1.get_or_insert_with(|| c.span.clone());
-    }
-    for c in cands.of(CandidateKind::Amount) {
-        if let Some(cur) = &c.currency {
-            counts.entry(cur.clone()).or_insert((0, None)).0 += 1;
-        }
-    }
-    let best = counts.into_iter().max_by_key(|(_, (n, _))| *n);
-    if let Some((iso, (_, span))) = best {
-        ctx.result.document.currency = Some(iso);
-        if let Some(s) = span {
-            ctx.put("/document/currency", 0.9, &s);
-        }
+}
+
+/// The currency: the choice model's best option (every currency the printed tokens may stand
+/// for, and those the IBANs, tax ids and language suggest), or the rules' without the model.
+pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&ChoiceModel>) {
+    let opts = currency_options_of(cands, &ctx.result);
+    let chosen = match model {
+        Some(m) => m.choose(ChoiceKind::Currency, &currency_vectors(ctx.doc, &opts)),
+        None => rule_currency(&opts),
+    };
+    let Some((i, conf)) = chosen else {
         return;
-    }
-    // Hints: IBAN / VAT id country, then language.
-    let country = cands
-        .items
-        .iter()
-        .filter(|c| matches!(c.kind, CandidateKind::Iban) || c.scheme.as_deref() == Some("EU_VAT"))
-        .find_map(|c| c.value.get(..2).map(str::to_string));
-    let by_country = country.as_deref().and_then(|c| match c {
-        "DE" | "FR" | "AT" | "IT" | "ES" | "NL" | "BE" | "LU" | "IE" | "FI" | "PT" | "SK"
-        | "SI" | "EE" | "LV" | "LT" | "GR" | "EL" => Some("EUR"),
-        "PL" => Some("PLN"),
-        "UA" => Some("UAH"),
-        "GB" => Some("GBP"),
-        "CH" => Some("CHF"),
-        _ => None,
-    });
-    let malaysian = cands
-        .items
-        .iter()
-        .any(|c| c.scheme.as_deref().is_some_and(|s| s.starts_with("MY_")));
-    let hint = by_country
-        .or(if malaysian { Some("MYR") } else { None })
-        .or(match lang {
-            Some("de" | "fr") => Some("EUR"),
-            Some("pl") => Some("PLN"),
-            Some("uk") => Some("UAH"),
-            Some("ru") => Some("RUB"),
-            _ => None,
-        });
-    if let Some(h) = hint {
-        ctx.result.document.currency = Some(h.to_string());
-        ctx.result
-            .confidence
-            .fields
-            .insert("/document/currency".into(), 0.4);
+    };
+    let Some(o) = opts.get(i) else {
+        return;
+    };
+    ctx.result.document.currency = Some(o.iso.to_string());
+    match &o.span {
+        Some(s) => ctx.put("/document/currency", conf, s),
+        None => {
+            ctx.result.confidence.fields.insert(
+                "/document/currency".into(),
+                (conf as f64 * 1000.0).round() / 1000.0,
+            );
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 //! till receipt's own reading). Unknown values stay `None`.
 
 mod bank;
+pub mod choice_model;
 mod extras;
 pub mod features;
 mod header;
@@ -91,17 +92,22 @@ pub fn extract(
     header::number_and_dates(&mut ctx, &feats, cands, scorer);
     totals::totals(&mut ctx, &feats, cands, scorer);
     totals::taxes(&mut ctx, cands);
-    header::title_language_currency(&mut ctx, cands);
-    let party_model = if scorer.learned_parties() {
-        party_model::PartyModel::embedded()
+    header::title_and_language(&mut ctx, cands);
+    let (party_model, choice_model) = if scorer.learned_models() {
+        (
+            party_model::PartyModel::embedded(),
+            choice_model::ChoiceModel::embedded(),
+        )
     } else {
-        None
+        (None, None)
     };
     parties::party_fields(&mut ctx, cands, party_model);
     bank::bank_accounts(&mut ctx, cands);
     items::line_items(&mut ctx, cands);
     extras::signatories_and_extras(&mut ctx, cands);
     receipt::refine(&mut ctx, cands);
+    // Last: the currency's evidence includes the total's line.
+    header::currency(&mut ctx, cands, choice_model);
 
     ctx.result.confidence.overall = overall_confidence(&ctx.result.confidence.fields);
     ctx.result

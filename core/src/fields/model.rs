@@ -454,7 +454,7 @@ impl FieldScorer for ModelScorer {
         }
     }
 
-    fn learned_parties(&self) -> bool {
+    fn learned_models(&self) -> bool {
         true
     }
 }

@@ -473,18 +473,36 @@ pub fn party_vectors(ctx: &PartyContext<'_>, cands: &Candidates, i: usize) -> [V
     [seller, buyer]
 }
 
-/// Isotonic map from the raw probability to the observed probability of being right.
+/// Isotonic map from the raw probability to the observed probability of being right, with the
+/// calibrated probability each role (or kind) needs to be filled: the calibration file of the
+/// party model and of the choice model ([`super::choice_model`]).
 #[derive(Debug, Deserialize)]
-struct PartyCalibration {
+pub(crate) struct Calibration {
     x: Vec<f32>,
     y: Vec<f32>,
-    /// Per role, the calibrated probability the best candidate needs to fill the party.
+    /// Per role or kind, the calibrated probability the best candidate needs to be taken.
     #[serde(default)]
-    fill: std::collections::HashMap<String, f32>,
+    pub(crate) fill: std::collections::HashMap<String, f32>,
 }
 
-impl PartyCalibration {
-    fn apply(&self, p: f32) -> f32 {
+impl Calibration {
+    /// Parses a calibration file and checks it (`what` names the model in errors).
+    pub(crate) fn parse(text: &str, what: &str) -> Result<Self> {
+        let c: Calibration = serde_json::from_str(text)
+            .map_err(|e| Error::Model(format!("{what} calibration: {e}")))?;
+        let ok = c.x.len() == c.y.len()
+            && c.x.windows(2).all(|w| w[0] <= w[1])
+            && c.y.iter().all(|y| (0.0..=1.0).contains(y))
+            && c.fill.values().all(|t| (0.0..=1.0).contains(t));
+        if !ok {
+            return Err(Error::Model(format!(
+                "{what} calibration: x ascending, y and fill within 0..1, as many x as y"
+            )));
+        }
+        Ok(c)
+    }
+
+    pub(crate) fn apply(&self, p: f32) -> f32 {
         let (x, y) = (&self.x, &self.y);
         if x.is_empty() {
             return p;
@@ -509,7 +527,7 @@ impl PartyCalibration {
 #[derive(Debug)]
 pub struct PartyModel {
     trees: TreeEnsemble,
-    calibration: PartyCalibration,
+    calibration: Calibration,
 }
 
 impl PartyModel {
@@ -518,17 +536,7 @@ impl PartyModel {
         let trees = TreeEnsemble::from_onnx(model, party_feature_count())?.ok_or_else(|| {
             Error::Model("the party model must be a binary TreeEnsembleClassifier".into())
         })?;
-        let calibration: PartyCalibration = serde_json::from_str(calibration)
-            .map_err(|e| Error::Model(format!("party calibration: {e}")))?;
-        let ok = calibration.x.len() == calibration.y.len()
-            && calibration.x.windows(2).all(|w| w[0] <= w[1])
-            && calibration.y.iter().all(|y| (0.0..=1.0).contains(y))
-            && calibration.fill.values().all(|t| (0.0..=1.0).contains(t));
-        if !ok {
-            return Err(Error::Model(
-                "party calibration: x ascending, y and fill within 0..1, as many x as y".into(),
-            ));
-        }
+        let calibration = Calibration::parse(calibration, "party")?;
         Ok(PartyModel { trees, calibration })
     }
 

@@ -1,0 +1,541 @@
+//! The learned chooser of a document's categorical values: its **currency** (among every
+//! currency its printed tokens may stand for, `kr` and `$` standing for several, and those its
+//! IBANs, tax ids and language suggest) and its **document type** (among the types the
+//! classifier weighs, [`crate::classify`]). One gradient-boosted model, trained by
+//! `models/train_choices.py` on the vectors built here (one row per option; a one-hot says which
+//! kind of choice the row belongs to), exported to ONNX, evaluated natively ([`super::trees`])
+//! and calibrated by an isotonic map: a score is the probability that the option is the
+//! document's value. The option with the highest score is taken when it reaches the kind's fill
+//! threshold (the calibration's `fill`).
+//!
+//! The features name nothing of one document: how often and where the option is printed (as a
+//! code, as a symbol of its own, as a shared symbol, attached to amounts, on the total's line),
+//! whether the countries of the IBANs and tax ids and the language agree with it; for a type, the
+//! keyword evidence the rules weigh (in titles, near the top, in the body), the structure of a
+//! till receipt (narrow page, cash words, a time of day, no buyer), a negative total, line items.
+//! Training export (`export_features --choices`) and inference call the same functions.
+
+use super::party_model::Calibration;
+use super::trees::TreeEnsemble;
+use crate::candidates::amounts::{
+    currency_of_country, currency_of_language, currency_options, is_shared_token,
+};
+use crate::candidates::{CandidateKind, Candidates};
+use crate::error::{Error, Result};
+use crate::result::{DocumentResult, DocumentType};
+use crate::types::{CleanDocument, Span};
+use rust_decimal::Decimal;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// The model committed in `models/` (built into the library).
+pub const EMBEDDED_CHOICE_MODEL: &[u8] = include_bytes!("../../../models/choices.onnx");
+/// Its calibration: `{"x": [...], "y": [...], "fill": {"currency": p, "document_type": p}}`.
+pub const EMBEDDED_CHOICE_CALIBRATION: &str =
+    include_str!("../../../models/choices.calibration.json");
+
+/// The kinds of choice the model makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChoiceKind {
+    /// The document's currency.
+    Currency,
+    /// The document's type.
+    DocumentType,
+}
+
+impl ChoiceKind {
+    /// Every kind, in the order of the vector's one-hot.
+    pub const ALL: [ChoiceKind; 2] = [ChoiceKind::Currency, ChoiceKind::DocumentType];
+
+    /// The kind's name (the one-hot's column, the calibration's `fill` key, the training rows).
+    pub fn name(self) -> &'static str {
+        match self {
+            ChoiceKind::Currency => "currency",
+            ChoiceKind::DocumentType => "document_type",
+        }
+    }
+}
+
+/// The currency features, in vector order.
+const CURRENCY_FEATURES: [&str; 15] = [
+    "cur_codes",
+    "cur_symbols",
+    "cur_shared",
+    "cur_attached",
+    "cur_share",
+    "cur_on_total",
+    "cur_first",
+    "cur_printed",
+    "cur_iban_country",
+    "cur_id_country",
+    "cur_other_country",
+    "cur_language",
+    "cur_no_country",
+    "cur_options",
+    "cur_best_count",
+];
+
+/// The document-type features, in vector order (after one one-hot column per type). The
+/// keyword evidence enters by its proportions (share of all types' scores, margin against the
+/// best other type as a ratio, rank) more than by its size, which depends on how many lines a
+/// layout prints near the top.
+pub const TYPE_FEATURES: [&str; 17] = [
+    "type_best",
+    "type_share",
+    "type_margin_ratio",
+    "type_rank",
+    "type_has_title",
+    "type_log_score",
+    "type_narrow",
+    "type_cash_words",
+    "type_gst",
+    "type_time_of_day",
+    "type_no_buyer",
+    "type_receipt_evidence",
+    "type_negative_total",
+    "type_line_items",
+    "type_priced_items",
+    "type_due_date",
+    "type_evidence",
+];
+
+/// The one-hot column of a document type.
+pub fn type_column(t: DocumentType) -> String {
+    format!("type_is_{}", t.code().to_lowercase())
+}
+
+/// The names of the vector's columns, in order.
+pub fn feature_names() -> Vec<String> {
+    let mut v: Vec<String> = ChoiceKind::ALL
+        .iter()
+        .map(|k| format!("kind_{}", k.name()))
+        .collect();
+    v.extend(CURRENCY_FEATURES.iter().map(|s| s.to_string()));
+    v.extend(DocumentType::NAMED.iter().map(|t| type_column(*t)));
+    v.extend(TYPE_FEATURES.iter().map(|s| s.to_string()));
+    v
+}
+
+/// The vector's width.
+pub fn choice_feature_count() -> usize {
+    ChoiceKind::ALL.len()
+        + CURRENCY_FEATURES.len()
+        + DocumentType::NAMED.len()
+        + TYPE_FEATURES.len()
+}
+
+static COLUMNS: LazyLock<HashMap<String, usize>> = LazyLock::new(|| {
+    feature_names()
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| (n, i))
+        .collect()
+});
+
+/// One option's vector, filled by name.
+pub struct Row(Vec<f32>);
+
+impl Row {
+    /// An empty row of a kind (its one-hot set).
+    pub fn new(kind: ChoiceKind) -> Row {
+        let mut row = Row(vec![0.0; choice_feature_count()]);
+        row.set(&format!("kind_{}", kind.name()), 1.0);
+        row
+    }
+
+    /// Sets a column (a name the layout does not have is a programming error, caught by the
+    /// tests; in release it is ignored).
+    pub fn set(&mut self, name: &str, value: f32) {
+        debug_assert!(COLUMNS.contains_key(name), "no choice feature {name}");
+        if let Some(&i) = COLUMNS.get(name) {
+            self.0[i] = if value.is_finite() { value } else { 0.0 };
+        }
+    }
+
+    /// The vector.
+    pub fn into_vec(self) -> Vec<f32> {
+        self.0
+    }
+}
+
+/// One currency the document may be in, with what speaks for it.
+#[derive(Debug, Clone)]
+pub struct CurrencyOption {
+    /// ISO 4217.
+    pub iso: &'static str,
+    /// Printed as its code (`EUR`).
+    pub codes: u32,
+    /// Printed as a symbol or word of its own (`€`, `zł`, `Kč`).
+    pub symbols: u32,
+    /// Printed as a token other currencies share (`kr`, `$`).
+    pub shared: u32,
+    /// Tokens of it touching an amount.
+    pub attached: u32,
+    /// A token of it on a line that carries the chosen total.
+    pub on_total: bool,
+    /// The first line that prints it.
+    pub first_line: Option<usize>,
+    /// Where it is first printed (the evidence).
+    pub span: Option<Span>,
+    /// The currency of the first IBAN's country is this one.
+    pub iban_country: bool,
+    /// The currency of a tax id's country is this one.
+    pub id_country: bool,
+    /// Some IBAN or tax id names a country of another currency.
+    pub other_country: bool,
+    /// The document's language is mostly written in this currency's area.
+    pub language: bool,
+}
+
+impl CurrencyOption {
+    fn printed(&self) -> u32 {
+        self.codes + self.symbols + self.shared
+    }
+}
+
+/// The country of an IBAN or a tax id candidate: an IBAN's and an EU VAT id's prefix, a
+/// national scheme's (`UA_EDRPOU`, `MY_SST`).
+fn id_country(kind: CandidateKind, scheme: Option<&str>, value: &str) -> Option<String> {
+    match (kind, scheme) {
+        (CandidateKind::Iban, _) | (_, Some("EU_VAT")) => value.get(..2).map(str::to_uppercase),
+        (_, Some(s)) => s
+            .split_once('_')
+            .map(|(cc, _)| cc)
+            .filter(|cc| cc.len() == 2 && cc.chars().all(|c| c.is_ascii_uppercase()))
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+/// Every currency the document may be in: those its tokens may stand for, then those its
+/// IBANs, tax ids and language suggest (in document order of first sight).
+pub fn currency_options_of(cands: &Candidates, result: &DocumentResult) -> Vec<CurrencyOption> {
+    let mut opts: Vec<CurrencyOption> = Vec::new();
+    let find = |opts: &mut Vec<CurrencyOption>, iso: &'static str| -> usize {
+        if let Some(i) = opts.iter().position(|o| o.iso == iso) {
+            return i;
+        }
+        opts.push(CurrencyOption {
+            iso,
+            codes: 0,
+            symbols: 0,
+            shared: 0,
+            attached: 0,
+            on_total: false,
+            first_line: None,
+            span: None,
+            iban_country: false,
+            id_country: false,
+            other_country: false,
+            language: false,
+        });
+        opts.len() - 1
+    };
+    let total: Option<Decimal> = result.totals.total.as_deref().and_then(|t| t.parse().ok());
+    let total_lines: Vec<usize> = cands
+        .of(CandidateKind::Amount)
+        .filter(|a| total.is_some() && a.value.parse::<Decimal>().ok() == total)
+        .map(|a| a.span.line)
+        .collect();
+    let amounts: Vec<&Span> = cands.of(CandidateKind::Amount).map(|a| &a.span).collect();
+    for c in cands.of(CandidateKind::Currency) {
+        let token = c.span.text.trim();
+        let isos = currency_options(token);
+        let shared = is_shared_token(token);
+        let attached = amounts.iter().any(|a| {
+            a.line == c.span.line && (a.end + 1 >= c.span.start && c.span.end + 1 >= a.start)
+        });
+        for iso in isos {
+            let i = find(&mut opts, iso);
+            let o = &mut opts[i];
+            if shared {
+                o.shared += 1;
+            } else if token.trim_end_matches('.').eq_ignore_ascii_case(iso) {
+                o.codes += 1;
+            } else {
+                o.symbols += 1;
+            }
+            o.attached += u32::from(attached);
+            o.on_total |= total_lines.contains(&c.span.line);
+            if o.first_line.is_none() {
+                o.first_line = Some(c.span.line);
+                o.span = Some(c.span.clone());
+            }
+        }
+    }
+    // Countries of the IBANs and tax ids.
+    let mut iban_cur: Option<&'static str> = None;
+    let mut id_curs: Vec<&'static str> = Vec::new();
+    for c in &cands.items {
+        let Some(cc) = id_country(c.kind, c.scheme.as_deref(), &c.value) else {
+            continue;
+        };
+        let Some(cur) = currency_of_country(&cc) else {
+            continue;
+        };
+        if c.kind == CandidateKind::Iban {
+            iban_cur.get_or_insert(cur);
+        } else if !id_curs.contains(&cur) {
+            id_curs.push(cur);
+        }
+    }
+    let lang_cur = cands.style.language.and_then(currency_of_language);
+    for cur in iban_cur.iter().chain(&id_curs).chain(lang_cur.iter()) {
+        find(&mut opts, cur);
+    }
+    for o in &mut opts {
+        o.iban_country = iban_cur == Some(o.iso);
+        o.id_country = id_curs.contains(&o.iso);
+        o.other_country =
+            iban_cur.is_some_and(|c| c != o.iso) || id_curs.iter().any(|c| *c != o.iso);
+        o.language = lang_cur == Some(o.iso);
+    }
+    opts
+}
+
+/// The vectors of a document's currency options (same order).
+pub fn currency_vectors(doc: &CleanDocument, opts: &[CurrencyOption]) -> Vec<Vec<f32>> {
+    let printed_all: u32 = opts.iter().map(CurrencyOption::printed).sum();
+    let best = opts.iter().map(CurrencyOption::printed).max().unwrap_or(0);
+    let lines = doc.lines.len().max(1) as f32;
+    let log = |n: u32| (1.0 + n as f32).ln();
+    opts.iter()
+        .map(|o| {
+            let mut r = Row::new(ChoiceKind::Currency);
+            r.set("cur_codes", log(o.codes));
+            r.set("cur_symbols", log(o.symbols));
+            r.set("cur_shared", log(o.shared));
+            r.set("cur_attached", log(o.attached));
+            r.set(
+                "cur_share",
+                if printed_all == 0 {
+                    0.0
+                } else {
+                    o.printed() as f32 / printed_all as f32
+                },
+            );
+            r.set("cur_on_total", f32::from(u8::from(o.on_total)));
+            r.set("cur_first", o.first_line.map_or(1.0, |l| l as f32 / lines));
+            r.set("cur_printed", f32::from(u8::from(o.printed() > 0)));
+            r.set("cur_iban_country", f32::from(u8::from(o.iban_country)));
+            r.set("cur_id_country", f32::from(u8::from(o.id_country)));
+            r.set("cur_other_country", f32::from(u8::from(o.other_country)));
+            r.set("cur_language", f32::from(u8::from(o.language)));
+            r.set(
+                "cur_no_country",
+                f32::from(u8::from(
+                    !opts.iter().any(|x| x.iban_country || x.id_country),
+                )),
+            );
+            r.set("cur_options", opts.len() as f32);
+            r.set(
+                "cur_best_count",
+                f32::from(u8::from(o.printed() == best && best > 0)),
+            );
+            r.into_vec()
+        })
+        .collect()
+}
+
+/// The rules' currency: the most printed option (amount-attached tokens count double; a shared
+/// token counts for the option the countries or the language confirm, else for its first
+/// currency); with none printed, the IBAN's country's, a tax id's, then the language's. Returns
+/// the option's index and the rules' confidence.
+pub fn rule_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
+    let confirmed = |o: &CurrencyOption| o.iban_country || o.id_country || o.language;
+    let weight = |o: &CurrencyOption| {
+        let own = o.codes + o.symbols + o.attached;
+        let shared = if confirmed(o) || !opts.iter().any(|x| x.shared > 0 && confirmed(x)) {
+            o.shared
+        } else {
+            0
+        };
+        own + shared
+    };
+    let printed = opts
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| weight(o) > 0)
+        .max_by(|(ia, a), (ib, b)| weight(a).cmp(&weight(b)).then(ib.cmp(ia)));
+    if let Some((i, _)) = printed {
+        return Some((i, 0.9));
+    }
+    let hinted = opts
+        .iter()
+        .position(|o| o.iban_country)
+        .or_else(|| opts.iter().position(|o| o.id_country))
+        .or_else(|| opts.iter().position(|o| o.language));
+    hinted.map(|i| (i, 0.4))
+}
+
+/// The learned chooser.
+#[derive(Debug)]
+pub struct ChoiceModel {
+    trees: TreeEnsemble,
+    calibration: Calibration,
+}
+
+impl ChoiceModel {
+    /// A model of the tree-ensemble family and its calibration; checks the input width.
+    pub fn from_bytes(model: &[u8], calibration: &str) -> Result<Self> {
+        let trees = TreeEnsemble::from_onnx(model, choice_feature_count())?.ok_or_else(|| {
+            Error::Model("the choice model must be a binary TreeEnsembleClassifier".into())
+        })?;
+        let calibration = Calibration::parse(calibration, "choice")?;
+        Ok(ChoiceModel { trees, calibration })
+    }
+
+    /// The embedded model (loaded once; `None` only if the committed files do not match the
+    /// code, which a unit test rules out).
+    pub fn embedded() -> Option<&'static ChoiceModel> {
+        static MODEL: LazyLock<Option<ChoiceModel>> = LazyLock::new(|| {
+            ChoiceModel::from_bytes(EMBEDDED_CHOICE_MODEL, EMBEDDED_CHOICE_CALIBRATION).ok()
+        });
+        MODEL.as_ref()
+    }
+
+    /// The calibrated probability of a vector (a tiny share of the raw one keeps the model's
+    /// order among options that calibrate alike).
+    pub fn score(&self, row: &[f32]) -> f32 {
+        let p = self.trees.predict_row(row)[1];
+        self.calibration.apply(p) + 1e-4 * p
+    }
+
+    /// The best of some options' vectors: its index and calibrated probability, when it reaches
+    /// the kind's fill threshold. Ties keep the first.
+    pub fn choose(&self, kind: ChoiceKind, rows: &[Vec<f32>]) -> Option<(usize, f32)> {
+        let mut best: Option<(usize, f32)> = None;
+        for (i, r) in rows.iter().enumerate() {
+            let s = self.score(r);
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((i, s));
+            }
+        }
+        best.filter(|(_, s)| *s >= self.fill_threshold(kind))
+    }
+
+    /// The calibrated probability the best option of a kind needs to be taken.
+    pub fn fill_threshold(&self, kind: ChoiceKind) -> f32 {
+        self.calibration
+            .fill
+            .get(kind.name())
+            .copied()
+            .unwrap_or(0.3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidates::extract;
+    use crate::candidates::tests::doc_from;
+
+    fn options(lines: &[(&str, f32, f32)]) -> Vec<CurrencyOption> {
+        let doc = doc_from(lines);
+        let cands = extract(&doc);
+        let mut result = DocumentResult::empty();
+        result.totals.total = Some("1250.00".into());
+        currency_options_of(&cands, &result)
+    }
+
+    #[test]
+    fn a_shared_token_offers_every_currency_and_the_countries_tell_them_apart() {
+        let opts = options(&[
+            ("Faktura 17", 10.0, 10.0),
+            ("CVR-nr. DK13585628", 10.0, 30.0),
+            ("IBAN DK50 0040 0440 1162 43", 10.0, 50.0),
+            ("I alt 1.250,00 kr.", 10.0, 200.0),
+        ]);
+        // The token's currencies first; then any the language suggests.
+        let isos: Vec<&str> = opts.iter().map(|o| o.iso).take(4).collect();
+        assert_eq!(isos, ["SEK", "DKK", "NOK", "ISK"]);
+        let dkk = &opts[1];
+        assert!(dkk.iban_country && dkk.on_total && dkk.attached == 1 && dkk.shared == 1);
+        assert!(!opts[0].iban_country && opts[0].other_country);
+        // The rules take the shared token for the currency the countries confirm.
+        assert_eq!(rule_currency(&opts).map(|(i, _)| opts[i].iso), Some("DKK"));
+        // One vector per option, of the named width, with the kind's one-hot.
+        let doc = doc_from(&[("x", 10.0, 10.0)]);
+        let rows = currency_vectors(&doc, &opts);
+        assert_eq!(rows.len(), opts.len());
+        assert!(rows.iter().all(|r| r.len() == choice_feature_count()));
+        assert_eq!(rows[0][0], 1.0);
+    }
+
+    #[test]
+    fn without_a_printed_currency_the_hints_decide() {
+        let opts = options(&[
+            ("Rechnung 17", 10.0, 10.0),
+            ("USt-IdNr. DE136695976", 10.0, 30.0),
+            ("Summe 1.250,00", 10.0, 200.0),
+        ]);
+        assert_eq!(
+            rule_currency(&opts).map(|(i, c)| (opts[i].iso, c)),
+            Some(("EUR", 0.4))
+        );
+        assert!(options(&[("Total 12", 10.0, 10.0)]).is_empty());
+    }
+
+    /// The currency and the type the engine's default scorer reads (the choice model).
+    fn learned(lines: &[(&str, f32, f32)]) -> (Option<String>, DocumentType, f32) {
+        let doc = doc_from(lines);
+        let cands = extract(&doc);
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &cands, &scorer);
+        let (dt, _) = crate::classify::classify(&doc, &cands, &r, ChoiceModel::embedded());
+        let conf = r
+            .confidence
+            .fields
+            .get("/document/currency")
+            .copied()
+            .unwrap_or(0.0) as f32;
+        (r.document.currency, dt.code, conf)
+    }
+
+    #[test]
+    fn the_printed_currency_outweighs_the_countries_and_the_type_its_evidence() {
+        // A British company invoicing in dollars: the codes on the amounts decide.
+        let (cur, ty, conf) = learned(&[
+            ("Acme Widgets Ltd", 10.0, 10.0),
+            ("VAT No.: GB987654157", 10.0, 30.0),
+            ("INVOICE", 10.0, 50.0),
+            ("Invoice No.: ACME-7781", 10.0, 70.0),
+            ("Invoice date: 30 September 2024", 10.0, 90.0),
+            ("Bill to: Globex Trading Ltd", 10.0, 110.0),
+            ("Subtotal: 1,185.00 USD", 10.0, 200.0),
+            ("VAT 20%: 237.00 USD", 10.0, 220.0),
+            ("Total due: 1,422.00 USD", 10.0, 240.0),
+            ("IBAN: GB60 BARC 2000 0055 7799 11", 10.0, 300.0),
+        ]);
+        assert_eq!((cur.as_deref(), ty), (Some("USD"), DocumentType::Invoice));
+        assert!(conf > 0.5 && conf < 1.0, "{conf}");
+        // A Danish invoice printing only `kr.`: its IBAN and VAT id say which crowns.
+        let (cur, _, _) = learned(&[
+            ("Nordisk Tømrer ApS", 10.0, 10.0),
+            ("CVR-nr. DK13585628", 10.0, 30.0),
+            ("Faktura nr. 2024-117", 10.0, 50.0),
+            ("Fakturadato: 12.03.2024", 10.0, 70.0),
+            ("I alt 1.250,00 kr.", 10.0, 200.0),
+            ("IBAN DK50 0040 0440 1162 43", 10.0, 300.0),
+        ]);
+        assert_eq!(cur.as_deref(), Some("DKK"));
+        // A credit note: its title and its negative total.
+        let (_, ty, _) = learned(&[
+            ("Lieferant GmbH", 10.0, 10.0),
+            ("Gutschrift Nr. 4711", 10.0, 50.0),
+            ("Datum: 05.03.2024", 10.0, 70.0),
+            ("Gesamtbetrag -119,00 EUR", 10.0, 200.0),
+        ]);
+        assert_eq!(ty, DocumentType::CreditNote);
+    }
+
+    #[test]
+    fn the_embedded_model_loads_with_the_vector_width() {
+        let m = ChoiceModel::embedded().expect("committed choice model and calibration");
+        assert_eq!(m.trees.features(), choice_feature_count());
+        assert_eq!(feature_names().len(), choice_feature_count());
+        for k in ChoiceKind::ALL {
+            assert!((0.0..=1.0).contains(&m.fill_threshold(k)));
+        }
+    }
+}
