@@ -14,12 +14,14 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
 * 20 languages: en, de, fr, pl, uk, ru, nl, it, es, pt, cs, sk, lt, lv, et, fi, sv, da, hu, ro,
   each with its country (two for en: GB/IE; de: DE/AT; nl: NL/BE): currency (GBP, EUR, PLN,
   UAH, RUB, CZK, SEK, DKK, HUF without decimals, RON) printed as code or symbol, before or after
-  the amount or once in a header; number formats (1,234.56 / 1.234,56 / 1 234,56 / no
+  the amount or once in a header; 12 % of the invoices, acts, waybills and credit notes are in
+  another currency than the country's (EUR, USD, GBP or CHF, as code or symbol: exports); number formats (1,234.56 / 1.234,56 / 1 234,56 / no
   grouping); the country's date styles (numeric and the language's long form);
 * companies with the country's legal forms (GmbH, AG, Ltd, B.V., SARL, S.r.l., S.L., Lda.,
   s.r.o., UAB, SIA, OÜ, Oy, AB, ApS, Kft., S.R.L., Sp. z o.o., ТОВ, ООО, ...), street and
   postcode formats, VAT ids with valid check digits where the engine checks the scheme, IBANs
-  with valid mod-97 check digits; names printed over two lines on some documents (the truth is
+  with valid mod-97 check digits (15 % of the documents with a buyer print the buyer's IBAN in
+  its block, truth `buyer_iban`: a direct-debit account); names printed over two lines on some documents (the truth is
   the name joined by a space);
 * invoices, credit notes (negative throughout, or positive under a credit-note title, per
   country practice; most name the invoice they correct), acts, waybills and receipts; 1-14
@@ -83,6 +85,9 @@ FX = {"EUR": 1, "GBP": 0.85, "PLN": 4.3, "UAH": 45, "RUB": 95, "CZK": 25, "SEK":
 # so that the other documents stay as they were.
 FOREIGN_P = 0.12
 FOREIGN = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF"}
+# Invoices that print the buyer's IBAN in its block (a direct-debit mandate's account), drawn
+# from the same stream of the document's own.
+BUYER_IBAN_P = 0.15
 # Cash rounding of receipts paid in cash, by currency.
 CASH_STEP = {"SEK": D(1), "DKK": D("0.5"), "CZK": D(1), "HUF": D(5)}
 CASH_STEP_LANG = {"fi": D("0.05"), "nl": D("0.05")}
@@ -191,6 +196,8 @@ def random_doc(rng: random.Random, lang: str, kind: str, family: str, held_out: 
     )
     if kind != "receipt" and seller.iban and rng.random() < 0.75:
         doc.bank_iban = seller.iban
+    if buyer is not None and buyer.iban and buyer.iban != seller.iban and frng.random() < BUYER_IBAN_P:
+        doc.buyer_iban = buyer.iban
     if c.cc == "RU" and kind != "receipt" and rng.random() < 0.8:
         doc.account = sw.bank_account_ru(rng)
     if kind in ("invoice",) and (fam.get("prepaid") or rng.random() < 0.1):

@@ -80,6 +80,7 @@ class Doc:
     reference: str | None = None  # a credit note's corrected invoice
     payable_printed: bool = False  # a payable line printed although nothing was prepaid
     foreign: str | None = None  # invoiced in another currency than the seller's country's (ISO)
+    buyer_iban: str | None = None  # the buyer's account printed in its block (direct debit)
 
     @property
     def currency(self) -> str:
@@ -193,6 +194,7 @@ class Doc:
             "seller_address": ", ".join(self.seller.address),
             "seller_tax_id": self.seller.tax_id,
             "currency": self.currency,
+            **({"buyer_iban": self.buyer_iban} if self.buyer_iban else {}),
             "total": f"{self.total():.2f}",
         }
         if self.vat_printed:

@@ -178,6 +178,9 @@ class R:
         if comp.tax_id:
             self.t(x, y, f"{comp.tax_label} {comp.tax_id}", 9)
             y += 11 * self.s
+        if comp is self.doc.buyer and self.doc.buyer_iban:
+            self.t(x, y, f"IBAN {g.iban_grouped(self.doc.buyer_iban)}", 8)
+            y += 10 * self.s
         for e in comp.extra[:2]:
             self.t(x, y, e, 8)
             y += 10 * self.s
@@ -346,6 +349,9 @@ class R:
                 yy += 12
             if doc.rng.random() < 0.5 and doc.buyer.tax_id:
                 self.t(x, yy, f"{doc.buyer.tax_label} {doc.buyer.tax_id}", 8)
+                yy += 11
+            if doc.buyer_iban:
+                self.t(x, yy, f"IBAN {g.iban_grouped(doc.buyer_iban)}", 8)
                 yy += 11
             return yy + 16
         if arr == "buyer_first":

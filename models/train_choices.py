@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Trains the choice model (models/choices.onnx): the document's currency and its type.
+"""Trains the choice model (models/choices.onnx): the document's currency, its type, and the
+party each IBAN belongs to.
 
-Rows come from `export_features --choices` (one per currency option and one per document type,
-the vectors of `folio::fields::choice_model`), labelled positive when the option is the truth's
-`currency` / `document_type`. Data: the TUNING part only of ../shared/data/zugferd (text layer;
-it labels the currency) per benches/splits/zugferd.json, and the synthetic training set of the
-field model (`models/synth.py`, seed 20261125: currency and document type on every document).
+Rows come from `export_features --choices` (one per currency option, one per document type and
+one per role of each labelled IBAN, the vectors of `folio::fields::choice_model`), labelled
+positive when the option is the truth's `currency` / `document_type`, or the role whose IBAN it
+is (`iban`: the seller's, `buyer_iban`: the buyer's). Data: the TUNING part only of ../shared/data/zugferd (text layer;
+it labels the currency and some sellers' IBANs) per benches/splits/zugferd.json, and the
+synthetic training set of the field model (`models/synth.py`, seed 20261125: currency and
+document type on every document, the seller's IBAN and on some the buyer's).
 SROIE labels neither and adds no row.
 
 Evaluation: grouped cross-validation over the split's own folds of the tuning part (groups are
 whole); each synthetic document is its own group, spread over the same number of folds.
-Reported: top-1 accuracy per set and kind, rules (the option the rules pick) -> model.
+Reported: top-1 accuracy per set and kind (per IBAN for the owners), rules (the option the
+rules pick) -> model. Each document's type is trained twice: as read, and without its keyword
+evidence (`document_type_blind`: what the structure alone says, for titles in no vocabulary);
+the calibration and the type's fill threshold use both (a document of unknown words is a case
+inference meets).
 Calibration: an isotonic map fitted on the out-of-fold scores of each document's chosen option
 (capped at 1 - 1/(n+2) for n choices: never certain);
 per kind the fill threshold is half the best F1 the calibrated out-of-fold choices reach (below
@@ -109,10 +116,12 @@ def main() -> int:
         oof[test] = m.predict_proba(X[test])[:, 1]
     groups: dict[tuple, list[int]] = {}
     for i, r in enumerate(rows):
-        groups.setdefault((r["tag"], r["doc"], r["kind"]), []).append(i)
+        groups.setdefault((r["tag"], r["doc"], r["kind"], r.get("item", 0)), []).append(i)
     acc: dict[tuple, list[int]] = {}
     chosen: dict[str, list] = {}
-    for (tag, _doc, kind), idx in groups.items():
+    for (tag, _doc, kind, item), idx in groups.items():
+        if kind == "document_type" and item == 1:
+            kind = "document_type_blind"  # the rows without keyword evidence, reported apart
         best = max(idx, key=lambda i: oof[i])
         rule = [i for i in idx if rows[i]["rule"]]
         a = acc.setdefault((tag, kind), [0, 0, 0, 0])
@@ -120,7 +129,7 @@ def main() -> int:
         a[1] += int(bool(rule) and y[rule[0]])
         a[2] += int(y[best])
         a[3] += int(y[idx].any())
-        chosen.setdefault(kind, []).append((oof[best], bool(y[best])))
+        chosen.setdefault(kind.removesuffix("_blind"), []).append((oof[best], bool(y[best])))
     cv = {}
     print("grouped CV top-1 accuracy %, rules -> model (documents; reachable = the right option is offered)")
     for (tag, kind), (n, r, m, reach) in sorted(acc.items()):

@@ -488,6 +488,31 @@ pub struct TypeEvidence {
     pub receipt: f32,
 }
 
+impl TypeEvidence {
+    /// The evidence as a reader who knows none of the document's words would have it: no
+    /// keyword scores, the receipt's structure kept (cash words and GST excepted, they are
+    /// words too). Training rows made from it teach the choice model what the structure alone
+    /// says (a negative total, line items without prices, a narrow page, a time of day), for
+    /// documents whose title is in no vocabulary.
+    pub fn without_keywords(&self) -> TypeEvidence {
+        let receipt =
+            if self.narrow { 2.5 } else { 0.0 } + if self.time_of_day { 1.0 } else { 0.0 };
+        let mut scores = [0.0; 8];
+        if let Some(r) = scores.get_mut(type_index(DocumentType::Receipt)) {
+            *r = receipt;
+        }
+        TypeEvidence {
+            per_type: [Score::default(); 8],
+            scores,
+            narrow: self.narrow,
+            cash_words: 0,
+            gst: false,
+            time_of_day: self.time_of_day,
+            receipt,
+        }
+    }
+}
+
 /// The evidence of every type for a document.
 pub fn evidence(doc: &CleanDocument, result: &DocumentResult) -> TypeEvidence {
     let ukrainian = result.document.currency.as_deref() == Some("UAH")

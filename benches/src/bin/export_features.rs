@@ -21,33 +21,38 @@
 //! `seller_name` / `buyer_name` by the shared scoring rule (roles without a truth are skipped):
 //! `{"doc", "group", "role", "cand", "source", "name", "label", "x": [...]}`.
 //!
-//! `--choices` writes the choice model's rows (`models/train_choices.py`): one per currency option
-//! and one per document type, as `folio::fields::choice_model::currency_vectors` and
+//! `--choices` writes the choice model's rows (`models/train_choices.py`): one per currency option,
+//! one per document type and one per role of each account IBAN the truth names (`iban`, the
+//! seller's; `buyer_iban`), as `folio::fields::choice_model::currency_vectors` and
 //! `folio::classify::type_vectors` build them over the fields the engine's default scorer reads
 //! (as inference does), labelled by the truth's `currency` / `document_type` (kinds the truth
 //! does not label are skipped), with the rules' own choice:
-//! `{"doc", "group", "kind", "option", "label", "rule", "x": [...]}`.
+//! `{"doc", "group", "kind", "item", "option", "label", "rule", "x": [...]}` (`item`: which IBAN;
+//! for the type, 0 the document as read and 1 the same without its keyword evidence,
+//! `TypeEvidence::without_keywords`, so that the model learns what the structure alone says).
 
 use clap::Parser;
 use folio::candidates;
 use folio::classify;
 use folio::clean;
+use folio::fields::bank;
 use folio::fields::choice_model::{
-    self, ChoiceKind, currency_options_of, currency_vectors, rule_currency,
+    self, ChoiceKind, IBAN_ROLES, currency_options_of, currency_vectors, iban_vectors,
+    rule_currency,
 };
 use folio::fields::features::{FeatureContext, candidate_features};
 use folio::fields::model::ModelScorer;
 use folio::fields::party_model::{self, PARTY_ROLES, PartyContext, party_vector};
 use folio::fields::vector::{MODEL_FIELDS, feature_names, feature_vector};
 use folio::fields::{Field, FieldScorer};
-use folio::result::DocumentType;
+use folio::result::{DocumentType, PartyRole};
 use folio::types::{CleanDocument, TextPage};
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
-    COMPLETE_WHEN_GENERATED, amounts_match, ids_match, normalize_text, parse_decimal, texts_match,
-    to_cents,
+    COMPLETE_WHEN_GENERATED, amounts_match, ibans_match, ids_match, normalize_text, parse_decimal,
+    texts_match, to_cents,
 };
 use rayon::prelude::*;
 use rust_decimal::Decimal;
@@ -291,10 +296,11 @@ fn choice_rows(
             .map(str::to_string)
     };
     let mut out = Vec::new();
-    let mut push = |kind: ChoiceKind, option: &str, label: bool, rule: bool, x: Vec<f32>| {
+    // `item` tells apart the choices of one kind in a document (its IBANs).
+    let mut push = |kind: ChoiceKind, item: usize, option: &str, label: bool, rule: bool, x| {
         out.push(
-            json!({"doc": doc.id, "group": group, "kind": kind.name(), "option": option,
-                   "label": label, "rule": rule, "x": x})
+            json!({"doc": doc.id, "group": group, "kind": kind.name(), "item": item,
+                   "option": option, "label": label, "rule": rule, "x": x})
             .to_string(),
         );
     };
@@ -304,6 +310,7 @@ fn choice_rows(
         for (i, (o, x)) in opts.iter().zip(currency_vectors(&clean, &opts)).enumerate() {
             push(
                 ChoiceKind::Currency,
+                0,
                 o.iso,
                 o.iso.eq_ignore_ascii_case(&t),
                 rule == Some(i),
@@ -311,20 +318,60 @@ fn choice_rows(
             );
         }
     }
+    // Each account IBAN the truth names (`iban`: the seller's, `buyer_iban`: the buyer's).
+    let seller_iban = text("iban");
+    let buyer_iban = text("buyer_iban");
+    if seller_iban.is_some() || buyer_iban.is_some() {
+        let ibans = bank::account_ibans(&cands);
+        let same = |t: &Option<String>, v: &str| t.as_deref().is_some_and(|t| ibans_match(t, v));
+        for (i, c) in ibans.iter().enumerate() {
+            let owner = if same(&buyer_iban, &c.value) {
+                PartyRole::Buyer
+            } else if same(&seller_iban, &c.value) {
+                PartyRole::Seller
+            } else {
+                continue;
+            };
+            let rule = bank::rule_owner(&cands, c);
+            for (role, x) in IBAN_ROLES
+                .iter()
+                .zip(iban_vectors(&clean, &cands, &result, &ibans, i, rule))
+            {
+                let name = if *role == PartyRole::Buyer {
+                    "buyer"
+                } else {
+                    "seller"
+                };
+                push(
+                    ChoiceKind::IbanOwner,
+                    i,
+                    name,
+                    *role == owner,
+                    *role == rule,
+                    x,
+                );
+            }
+        }
+    }
     if let Some(t) = text("document_type") {
+        // The document as read, and as a reader who knows none of its words would read it
+        // (item 1: the structure alone; `TypeEvidence::without_keywords`).
         let ev = classify::evidence(&clean, &result);
-        let rule = classify::rule_type(&ev.scores).code;
-        for (ty, x) in DocumentType::NAMED
-            .iter()
-            .zip(classify::type_vectors(&result, &ev))
-        {
-            push(
-                ChoiceKind::DocumentType,
-                ty.code(),
-                ty.code().eq_ignore_ascii_case(&t),
-                rule == *ty,
-                x,
-            );
+        for (item, ev) in [ev.without_keywords(), ev].iter().rev().enumerate() {
+            let rule = classify::rule_type(&ev.scores).code;
+            for (ty, x) in DocumentType::NAMED
+                .iter()
+                .zip(classify::type_vectors(&result, ev))
+            {
+                push(
+                    ChoiceKind::DocumentType,
+                    item,
+                    ty.code(),
+                    ty.code().eq_ignore_ascii_case(&t),
+                    rule == *ty,
+                    x,
+                );
+            }
         }
     }
     Ok(out)

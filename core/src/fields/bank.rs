@@ -1,15 +1,16 @@
 //! Bank accounts: IBANs with their BIC and bank name.
 
+use super::choice_model::{ChoiceKind, ChoiceModel, IBAN_ROLES, iban_vectors};
 use super::{Ctx, clean_name};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::result::{BankAccount, PartyRole};
 use crate::types::Span;
 
-/// The party an IBAN belongs to: the buyer's when it is printed inside a labelled buyer block
+/// The rules' party of an IBAN: the buyer's when it is printed inside a labelled buyer block
 /// or on a line that names the buyer (`Your account`, `Konto des Kunden`, a direct-debit
 /// mandate's debtor), else the seller's (the account to pay to).
-fn owner(cands: &Candidates, c: &Candidate) -> PartyRole {
+pub fn rule_owner(cands: &Candidates, c: &Candidate) -> PartyRole {
     let in_buyer_block = cands
         .parties
         .iter()
@@ -21,20 +22,51 @@ fn owner(cands: &Candidates, c: &Candidate) -> PartyRole {
     }
 }
 
-pub(super) fn bank_accounts(ctx: &mut Ctx<'_>, cands: &Candidates) {
-    let doc = ctx.doc;
-    let mut seen: Vec<String> = Vec::new();
-    let ibans: Vec<&Candidate> = cands.of(CandidateKind::Iban).collect();
-    for c in &ibans {
+/// The IBANs that become bank accounts, in document order: each account once, with a valid
+/// checksum or an IBAN label on its line.
+pub fn account_ibans(cands: &Candidates) -> Vec<&Candidate> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for c in cands.of(CandidateKind::Iban) {
         let labelled = cands.line_has(c.span.line, LabelKey::Iban);
-        if seen.contains(&c.value) || c.checksum_valid != Some(true) && !labelled {
+        if seen.contains(&c.value.as_str()) || c.checksum_valid != Some(true) && !labelled {
             continue;
         }
-        seen.push(c.value.clone());
+        seen.push(&c.value);
+        out.push(c);
+    }
+    out
+}
+
+/// The party each account belongs to, chosen by the choice model when it is given (below its
+/// fill threshold, and without it, by the rules): run last, as it reads the chosen parties.
+pub(super) fn owners(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&ChoiceModel>) {
+    let Some(m) = model else {
+        return;
+    };
+    let ibans = account_ibans(cands);
+    for i in 0..ibans.len().min(ctx.result.bank_accounts.len()) {
+        let rule = rule_owner(cands, ibans[i]);
+        let rows = iban_vectors(ctx.doc, cands, &ctx.result, &ibans, i, rule);
+        if let Some((k, p)) = m.choose(ChoiceKind::IbanOwner, &rows)
+            && let Some(role) = IBAN_ROLES.get(k)
+        {
+            ctx.result.bank_accounts[i].party = Some(*role);
+            ctx.result.confidence.fields.insert(
+                format!("/bank_accounts/{i}/party"),
+                (f64::from(p) * 1000.0).round() / 1000.0,
+            );
+        }
+    }
+}
+
+pub(super) fn bank_accounts(ctx: &mut Ctx<'_>, cands: &Candidates) {
+    let doc = ctx.doc;
+    for c in account_ibans(cands) {
         let idx = ctx.result.bank_accounts.len();
         let mut acc = BankAccount {
             iban: Some(c.value.clone()),
-            party: Some(owner(cands, c)),
+            party: Some(rule_owner(cands, c)),
             ..BankAccount::default()
         };
         let conf = if c.checksum_valid == Some(true) {

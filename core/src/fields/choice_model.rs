@@ -1,7 +1,8 @@
 //! The learned chooser of a document's categorical values: its **currency** (among every
 //! currency its printed tokens may stand for, `kr` and `$` standing for several, and those its
-//! IBANs, tax ids and language suggest) and its **document type** (among the types the
-//! classifier weighs, [`crate::classify`]). One gradient-boosted model, trained by
+//! IBANs, tax ids and language suggest), its **document type** (among the types the
+//! classifier weighs, [`crate::classify`]) and **the party each IBAN belongs to** (seller or
+//! buyer). One gradient-boosted model, trained by
 //! `models/train_choices.py` on the vectors built here (one row per option; a one-hot says which
 //! kind of choice the row belongs to), exported to ONNX, evaluated natively ([`super::trees`])
 //! and calibrated by an isotonic map: a score is the probability that the option is the
@@ -12,17 +13,22 @@
 //! code, as a symbol of its own, as a shared symbol, attached to amounts, on the total's line),
 //! whether the countries of the IBANs and tax ids and the language agree with it; for a type, the
 //! keyword evidence the rules weigh (in titles, near the top, in the body), the structure of a
-//! till receipt (narrow page, cash words, a time of day, no buyer), a negative total, line items.
+//! till receipt (narrow page, cash words, a time of day, no buyer), a negative total, line items;
+//! for an IBAN and a role, the role's block or label around it, how far below the role's name
+//! and in its column it is printed, a bank label, the country of the role's VAT id.
 //! Training export (`export_features --choices`) and inference call the same functions.
+//! Currency and IBAN owners are chosen at the end of the fields stage (they read the chosen
+//! total and parties), the type by the classifier after it.
 
 use super::party_model::Calibration;
 use super::trees::TreeEnsemble;
 use crate::candidates::amounts::{
     currency_of_country, currency_of_language, currency_options, is_shared_token,
 };
-use crate::candidates::{CandidateKind, Candidates};
+use crate::candidates::labels::LabelKey;
+use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::error::{Error, Result};
-use crate::result::{DocumentResult, DocumentType};
+use crate::result::{DocumentResult, DocumentType, PartyRole};
 use crate::types::{CleanDocument, Span};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
@@ -41,17 +47,24 @@ pub enum ChoiceKind {
     Currency,
     /// The document's type.
     DocumentType,
+    /// The party an IBAN belongs to.
+    IbanOwner,
 }
 
 impl ChoiceKind {
     /// Every kind, in the order of the vector's one-hot.
-    pub const ALL: [ChoiceKind; 2] = [ChoiceKind::Currency, ChoiceKind::DocumentType];
+    pub const ALL: [ChoiceKind; 3] = [
+        ChoiceKind::Currency,
+        ChoiceKind::DocumentType,
+        ChoiceKind::IbanOwner,
+    ];
 
     /// The kind's name (the one-hot's column, the calibration's `fill` key, the training rows).
     pub fn name(self) -> &'static str {
         match self {
             ChoiceKind::Currency => "currency",
             ChoiceKind::DocumentType => "document_type",
+            ChoiceKind::IbanOwner => "iban_owner",
         }
     }
 }
@@ -99,6 +112,24 @@ pub const TYPE_FEATURES: [&str; 17] = [
     "type_evidence",
 ];
 
+/// The IBAN-owner features, in vector order (one row per IBAN and role).
+const IBAN_FEATURES: [&str; 14] = [
+    "iban_role_buyer",
+    "iban_labelled_block",
+    "iban_in_block",
+    "iban_line_label",
+    "iban_label_above",
+    "iban_bank_label",
+    "iban_name_gap",
+    "iban_name_above",
+    "iban_same_column",
+    "iban_id_country",
+    "iban_rel_y",
+    "iban_order",
+    "iban_count",
+    "iban_rule",
+];
+
 /// The one-hot column of a document type.
 pub fn type_column(t: DocumentType) -> String {
     format!("type_is_{}", t.code().to_lowercase())
@@ -113,6 +144,7 @@ pub fn feature_names() -> Vec<String> {
     v.extend(CURRENCY_FEATURES.iter().map(|s| s.to_string()));
     v.extend(DocumentType::NAMED.iter().map(|t| type_column(*t)));
     v.extend(TYPE_FEATURES.iter().map(|s| s.to_string()));
+    v.extend(IBAN_FEATURES.iter().map(|s| s.to_string()));
     v
 }
 
@@ -122,6 +154,7 @@ pub fn choice_feature_count() -> usize {
         + CURRENCY_FEATURES.len()
         + DocumentType::NAMED.len()
         + TYPE_FEATURES.len()
+        + IBAN_FEATURES.len()
 }
 
 static COLUMNS: LazyLock<HashMap<String, usize>> = LazyLock::new(|| {
@@ -368,6 +401,105 @@ pub fn rule_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
     hinted.map(|i| (i, 0.4))
 }
 
+/// The roles an IBAN may belong to, in the order of [`iban_vectors`]' rows.
+pub const IBAN_ROLES: [PartyRole; 2] = [PartyRole::Seller, PartyRole::Buyer];
+
+/// The vectors of the `i`-th of a document's account IBANs (`ibans`, in the Result's order),
+/// one per role of [`IBAN_ROLES`]; `rule` is the rules' owner. Reads the chosen parties'
+/// names and VAT ids from `result`.
+pub fn iban_vectors(
+    doc: &CleanDocument,
+    cands: &Candidates,
+    result: &DocumentResult,
+    ibans: &[&Candidate],
+    i: usize,
+    rule: PartyRole,
+) -> Vec<Vec<f32>> {
+    let Some(c) = ibans.get(i) else {
+        return Vec::new();
+    };
+    let span = &c.span;
+    let page = doc.page(span.page);
+    let (pw, ph) = page
+        .map(|p| (p.width, p.height))
+        .filter(|(w, h)| *w > 0.0 && *h > 0.0)
+        .unwrap_or((600.0, 800.0));
+    let b = span.bbox;
+    let lines_above = |key: LabelKey| {
+        (span.line.saturating_sub(3)..span.line).any(|l| {
+            doc.lines.get(l).is_some_and(|x| x.page == span.page) && cands.line_has(l, key)
+        })
+    };
+    let b01 = |x: bool| f32::from(u8::from(x));
+    IBAN_ROLES
+        .iter()
+        .map(|&role| {
+            let (key, pointer, party) = match role {
+                PartyRole::Buyer => (
+                    LabelKey::Buyer,
+                    "/parties/buyer/name",
+                    &result.parties.buyer,
+                ),
+                _ => (
+                    LabelKey::Seller,
+                    "/parties/seller/name",
+                    &result.parties.seller,
+                ),
+            };
+            let mut r = Row::new(ChoiceKind::IbanOwner);
+            r.set("iban_role_buyer", b01(role == PartyRole::Buyer));
+            let blocks = cands
+                .parties
+                .iter()
+                .filter(|p| p.role == key && p.contains(span));
+            let (mut any, mut labelled) = (false, false);
+            for p in blocks {
+                any = true;
+                labelled |= p.label_line.is_some();
+            }
+            r.set("iban_in_block", b01(any));
+            r.set("iban_labelled_block", b01(labelled));
+            r.set("iban_line_label", b01(cands.line_has(span.line, key)));
+            r.set("iban_label_above", b01(lines_above(key)));
+            r.set(
+                "iban_bank_label",
+                b01([LabelKey::Iban, LabelKey::Bank]
+                    .iter()
+                    .any(|k| cands.line_has(span.line, *k) || lines_above(*k))),
+            );
+            let name = result.evidence.get(pointer).filter(|e| e.page == span.page);
+            let (gap, above, column) = match name {
+                Some(e) => {
+                    let gap = (b.y0 as f64 - e.bbox[3]) as f32 / ph;
+                    (
+                        gap,
+                        e.bbox[1] <= b.y0 as f64 && gap < 0.25,
+                        ((b.x0 as f64 - e.bbox[0]).abs() as f32) < 0.05 * pw,
+                    )
+                }
+                None => (1.0, false, false),
+            };
+            r.set("iban_name_gap", gap);
+            r.set("iban_name_above", b01(above));
+            r.set("iban_same_column", b01(column));
+            let country = c.value.get(..2);
+            r.set(
+                "iban_id_country",
+                b01(party
+                    .vat_id
+                    .as_deref()
+                    .and_then(|v| v.get(..2))
+                    .is_some_and(|v| Some(v) == country)),
+            );
+            r.set("iban_rel_y", b.y0 / ph);
+            r.set("iban_order", i as f32);
+            r.set("iban_count", ibans.len() as f32);
+            r.set("iban_rule", b01(rule == role));
+            r.into_vec()
+        })
+        .collect()
+}
+
 /// The learned chooser.
 #[derive(Debug)]
 pub struct ChoiceModel {
@@ -527,6 +659,49 @@ mod tests {
             ("Gesamtbetrag -119,00 EUR", 10.0, 200.0),
         ]);
         assert_eq!(ty, DocumentType::CreditNote);
+    }
+
+    #[test]
+    fn an_iban_under_the_buyers_name_is_the_buyers_and_the_footers_the_sellers() {
+        let doc = doc_from(&[
+            ("Lieferant GmbH", 10.0, 10.0),
+            ("Lieferantenstraße 20, 80333 München", 10.0, 24.0),
+            ("Rechnung Nr. 4711", 10.0, 60.0),
+            ("Datum: 05.03.2024", 10.0, 74.0),
+            ("Rechnungsempfänger:", 10.0, 100.0),
+            ("Kunde AG", 10.0, 114.0),
+            ("Hauptstraße 5, 10115 Berlin", 10.0, 128.0),
+            ("IBAN DE02 1203 0000 0000 2020 51", 10.0, 142.0),
+            ("Gesamtbetrag 119,00 EUR", 10.0, 300.0),
+            (
+                "Bankverbindung: IBAN DE89 3704 0044 0532 0130 00",
+                10.0,
+                700.0,
+            ),
+        ]);
+        let cands = extract(&doc);
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &cands, &scorer);
+        let owners: Vec<_> = r
+            .bank_accounts
+            .iter()
+            .map(|a| (a.iban.clone().unwrap_or_default(), a.party))
+            .collect();
+        assert_eq!(
+            owners,
+            [
+                ("DE02120300000000202051".to_string(), Some(PartyRole::Buyer)),
+                (
+                    "DE89370400440532013000".to_string(),
+                    Some(PartyRole::Seller)
+                ),
+            ]
+        );
+        // The model's calibrated probabilities are the owners' confidences.
+        for i in 0..2 {
+            let c = r.confidence.fields[&format!("/bank_accounts/{i}/party")];
+            assert!(c > 0.5 && c < 1.0, "{c}");
+        }
     }
 
     #[test]

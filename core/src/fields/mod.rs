@@ -10,7 +10,7 @@
 //! `bank`, `items`, `extras` (signatories, contract, order, period, terms) and `receipt` (a
 //! till receipt's own reading). Unknown values stay `None`.
 
-mod bank;
+pub mod bank;
 pub mod choice_model;
 mod extras;
 pub mod features;
@@ -106,8 +106,10 @@ pub fn extract(
     items::line_items(&mut ctx, cands);
     extras::signatories_and_extras(&mut ctx, cands);
     receipt::refine(&mut ctx, cands);
-    // Last: the currency's evidence includes the total's line.
+    // Last: the currency's evidence includes the total's line, the accounts' owners read the
+    // chosen parties.
     header::currency(&mut ctx, cands, choice_model);
+    bank::owners(&mut ctx, cands, choice_model);
 
     ctx.result.confidence.overall = overall_confidence(&ctx.result.confidence.fields);
     ctx.result
