@@ -35,10 +35,10 @@ import pathlib
 import subprocess
 import sys
 
+import calibrate
 import numpy as np
 import train
 from sklearn.ensemble import GradientBoostingClassifier
-from sklearn.isotonic import IsotonicRegression
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = 20261127
@@ -137,40 +137,17 @@ def main() -> int:
                                "reachable": round(100 * reach / n, 1)}
         print(f"  {tag:10s} {kind:14s} n={n:4d}  rules {100*r/n:5.1f} -> model {100*m/n:5.1f}  (reachable {100*reach/n:5.1f})")
 
-    s = np.array([p for v in chosen.values() for p, _ in v])
-    c = np.array([ok for v in chosen.values() for _, ok in v], dtype=float)
     # No choice is certain: the map stops at the rule of succession's bound for the number of
     # out-of-fold choices it was fitted on (every one of them right would still leave 1/(n+2)).
-    iso = IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1 - 1 / (len(s) + 2)).fit(s, c)
-    fill = {}
-    for kind, v in chosen.items():
-        cal = iso.predict(np.array([p for p, _ in v]))
-        ok = np.array([o for _, o in v])
-        best_f1 = 0.0
-        for t in sorted(set(np.round(cal, 4)) | {0.0}):
-            pred = cal >= t
-            tp = int((pred & ok).sum())
-            best_f1 = max(best_f1, 2 * tp / (pred.sum() + len(v)))
-        fill[kind] = round(best_f1 / 2, 4)
-        print(f"  fill {kind}: {best_f1 / 2:.3f} (best out-of-fold F1 {100 * best_f1:.1f})")
-    cal_all = iso.predict(s)
-    bins = np.minimum((cal_all * 10).astype(int), 9)
-    ece = sum(abs(c[bins == b].mean() - cal_all[bins == b].mean()) * (bins == b).sum()
-              for b in range(10) if (bins == b).any()) / len(s)
+    n = sum(len(v) for v in chosen.values())
+    iso, fill, ece = calibrate.calibrate(chosen, y_max=1 - 1 / (n + 2))
     print(f"  calibration ECE (out-of-fold, isotonic fitted on it): {ece:.4f}")
 
     if args.cv_only:
         return 0
     final = GradientBoostingClassifier(**PARAMS).fit(X, y)
-    from skl2onnx import to_onnx
-
     out = pathlib.Path(args.out)
-    onnx = to_onnx(final, X[:1], options={id(final): {"zipmap": False}}, target_opset=17).SerializeToString()
-    (out / "choices.onnx").write_bytes(onnx)
-    (out / "choices.calibration.json").write_text(json.dumps(
-        {"x": [round(float(v), 6) for v in iso.X_thresholds_], "y": [round(float(v), 6) for v in iso.y_thresholds_],
-         "fill": fill}, indent=1) + "\n")
-    metrics = {
+    onnx = calibrate.write(final, X, out, "choices", iso, fill, {
         "features": names,
         "params": dict(PARAMS),
         "rows": len(rows),
@@ -178,11 +155,8 @@ def main() -> int:
         "documents": {tag: len({r["doc"] for r in rows if r["tag"] == tag}) for tag, _, _ in sets},
         "grouped_cv_top1": cv,
         "fill": fill,
-        "calibration_ece_in_sample": round(float(ece), 4),
-        "sha256": hashlib.sha256(onnx).hexdigest(),
-        "bytes": len(onnx),
-    }
-    (out / "choices.metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+        "calibration_ece_in_sample": round(ece, 4),
+    })
     print(f"wrote {out / 'choices.onnx'} ({len(onnx)} bytes)", file=sys.stderr)
     return 0
 

@@ -28,10 +28,10 @@ import pathlib
 import subprocess
 import sys
 
+import calibrate
 import numpy as np
 import train
 from sklearn.ensemble import GradientBoostingClassifier
-from sklearn.isotonic import IsotonicRegression
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = 20261126
@@ -182,39 +182,15 @@ def main() -> int:
                                 "reachable": round(100 * reach / n, 1)}
         print(f"  {tag:10s} {role:12s} n={n:4d}  rules {100*r/n:5.1f} -> model {100*m/n:5.1f}  (reachable {100*reach/n:5.1f})")
 
-    # Calibration of the chosen candidates' scores and per-role fill thresholds.
-    s = np.array([p for v in chosen.values() for p, _ in v])
-    c = np.array([ok for v in chosen.values() for _, ok in v], dtype=float)
-    iso = IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(s, c)
-    # Filling a party that is right with probability p pays for F1 when p is above half the F1
-    # reached (as for the field model): each role's threshold is half its best out-of-fold F1.
-    fill = {}
-    for role, v in chosen.items():
-        cal = iso.predict(np.array([p for p, _ in v])) if v else np.array([])
-        ok = np.array([o for _, o in v])
-        best_f1 = 0.0
-        for t in sorted(set(np.round(cal, 4)) | {0.0}):
-            pred = cal >= t
-            tp = int((pred & ok).sum())
-            best_f1 = max(best_f1, 2 * tp / (pred.sum() + len(v)) if len(v) else 0.0)
-        fill[role.split("_")[0]] = round(best_f1 / 2, 4)
-        print(f"  fill {role}: {best_f1 / 2:.3f} (best out-of-fold F1 {100 * best_f1:.1f})")
-    bins = np.minimum((iso.predict(s) * 10).astype(int), 9)
-    ece = sum(abs(c[bins == b].mean() - iso.predict(s)[bins == b].mean()) * (bins == b).sum()
-              for b in range(10) if (bins == b).any()) / len(s)
+    # Calibration of the chosen candidates' scores and per-role fill thresholds (`seller`,
+    # `buyer`): half each role's best out-of-fold F1.
+    iso, fill, ece = calibrate.calibrate({role.split("_")[0]: v for role, v in chosen.items()})
 
     if args.cv_only:
         return 0
     final = GradientBoostingClassifier(**PARAMS).fit(X, y, sample_weight=w)
-    from skl2onnx import to_onnx
-
     out = pathlib.Path(args.out)
-    onnx = to_onnx(final, X[:1], options={id(final): {"zipmap": False}}, target_opset=17).SerializeToString()
-    (out / "parties.onnx").write_bytes(onnx)
-    (out / "parties.calibration.json").write_text(json.dumps(
-        {"x": [round(float(v), 6) for v in iso.X_thresholds_], "y": [round(float(v), 6) for v in iso.y_thresholds_],
-         "fill": fill}, indent=1) + "\n")
-    metrics = {
+    onnx = calibrate.write(final, X, out, "parties", iso, fill, {
         "features": names,
         "params": {k: v for k, v in PARAMS.items()},
         "synthetic_weight": args.synth_weight,
@@ -223,11 +199,8 @@ def main() -> int:
         "documents": {tag: len({r["doc"] for r in rows if r["tag"] == tag}) for tag, _, _ in sets},
         "grouped_cv_top1": cv,
         "fill": fill,
-        "calibration_ece_in_sample": round(float(ece), 4),
-        "sha256": hashlib.sha256(onnx).hexdigest(),
-        "bytes": len(onnx),
-    }
-    (out / "parties.metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+        "calibration_ece_in_sample": round(ece, 4),
+    })
     print(f"wrote {out / 'parties.onnx'} ({len(onnx)} bytes)", file=sys.stderr)
     return 0
 

@@ -20,14 +20,13 @@
 //! Currency and IBAN owners are chosen at the end of the fields stage (they read the chosen
 //! total and parties), the type by the classifier after it.
 
-use super::party_model::Calibration;
-use super::trees::TreeEnsemble;
+use super::calibrated::CalibratedTrees;
 use crate::candidates::amounts::{
     currency_of_country, currency_of_language, currency_options, is_shared_token,
 };
 use crate::candidates::labels::LabelKey;
 use crate::candidates::{Candidate, CandidateKind, Candidates};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::result::{DocumentResult, DocumentType, PartyRole};
 use crate::types::{CleanDocument, Span};
 use rust_decimal::Decimal;
@@ -502,19 +501,13 @@ pub fn iban_vectors(
 
 /// The learned chooser.
 #[derive(Debug)]
-pub struct ChoiceModel {
-    trees: TreeEnsemble,
-    calibration: Calibration,
-}
+pub struct ChoiceModel(CalibratedTrees);
 
 impl ChoiceModel {
     /// A model of the tree-ensemble family and its calibration; checks the input width.
     pub fn from_bytes(model: &[u8], calibration: &str) -> Result<Self> {
-        let trees = TreeEnsemble::from_onnx(model, choice_feature_count())?.ok_or_else(|| {
-            Error::Model("the choice model must be a binary TreeEnsembleClassifier".into())
-        })?;
-        let calibration = Calibration::parse(calibration, "choice")?;
-        Ok(ChoiceModel { trees, calibration })
+        CalibratedTrees::from_bytes(model, calibration, choice_feature_count(), "choice")
+            .map(ChoiceModel)
     }
 
     /// The embedded model (loaded once; `None` only if the committed files do not match the
@@ -526,11 +519,9 @@ impl ChoiceModel {
         MODEL.as_ref()
     }
 
-    /// The calibrated probability of a vector (a tiny share of the raw one keeps the model's
-    /// order among options that calibrate alike).
+    /// The calibrated probability of a vector.
     pub fn score(&self, row: &[f32]) -> f32 {
-        let p = self.trees.predict_row(row)[1];
-        self.calibration.apply(p) + 1e-4 * p
+        self.0.score(row)
     }
 
     /// The best of some options' vectors: its index and calibrated probability, when it reaches
@@ -548,11 +539,7 @@ impl ChoiceModel {
 
     /// The calibrated probability the best option of a kind needs to be taken.
     pub fn fill_threshold(&self, kind: ChoiceKind) -> f32 {
-        self.calibration
-            .fill
-            .get(kind.name())
-            .copied()
-            .unwrap_or(0.3)
+        self.0.fill(kind.name())
     }
 }
 
@@ -707,7 +694,7 @@ mod tests {
     #[test]
     fn the_embedded_model_loads_with_the_vector_width() {
         let m = ChoiceModel::embedded().expect("committed choice model and calibration");
-        assert_eq!(m.trees.features(), choice_feature_count());
+        assert_eq!(m.0.features(), choice_feature_count());
         assert_eq!(feature_names().len(), choice_feature_count());
         for k in ChoiceKind::ALL {
             assert!((0.0..=1.0).contains(&m.fill_threshold(k)));

@@ -11,6 +11,7 @@
 //! till receipt's own reading). Unknown values stay `None`.
 
 pub mod bank;
+mod calibrated;
 pub mod choice_model;
 mod extras;
 pub mod features;

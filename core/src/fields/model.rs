@@ -5,6 +5,7 @@
 //! the embedded one included, is evaluated natively ([`super::trees`]) without onnxruntime;
 //! any other ONNX model runs through onnxruntime (`ort`, loaded at run time).
 
+use super::calibrated::Curve;
 use super::features::{CandidateFeatures, Field, FieldScorer, MIN_SCORE, RuleScorer};
 use super::trees::TreeEnsemble;
 use super::vector::{MODEL_FIELDS, feature_count, feature_vector};
@@ -99,43 +100,6 @@ fn runtime(explicit: Option<&Path>) -> Result<Loaded> {
 /// setting. Once loaded, a request naming another existing file is `INVALID_ARGUMENT`.
 pub fn load_onnxruntime(explicit: Option<&Path>) -> Result<PathBuf> {
     runtime(explicit).map(|(_, path)| path.to_path_buf())
-}
-
-/// One isotonic map from the model's raw probability to the observed probability of being right.
-#[derive(Debug, Deserialize)]
-struct Curve {
-    x: Vec<f32>,
-    y: Vec<f32>,
-}
-
-impl Curve {
-    fn check(&self, what: &str) -> Result<()> {
-        let sorted = self.x.windows(2).all(|w| w[0] <= w[1]);
-        if self.x.is_empty() || self.x.len() != self.y.len() || !sorted {
-            return Err(Error::Model(format!(
-                "calibration{what}: x and y must be equally long, non-empty, x ascending"
-            )));
-        }
-        Ok(())
-    }
-
-    /// The calibrated probability of a raw score (piecewise linear, clamped at the ends).
-    fn apply(&self, p: f32) -> f32 {
-        let (x, y) = (&self.x, &self.y);
-        if p <= x[0] {
-            return y[0];
-        }
-        if p >= x[x.len() - 1] {
-            return y[y.len() - 1];
-        }
-        let i = x.partition_point(|v| *v <= p);
-        let (x0, x1, y0, y1) = (x[i - 1], x[i], y[i - 1], y[i]);
-        if x1 <= x0 {
-            y1
-        } else {
-            y0 + (y1 - y0) * (p - x0) / (x1 - x0)
-        }
-    }
 }
 
 /// The map for documents the OCR read poorly: it applies when the mean OCR confidence of the

@@ -12,8 +12,8 @@
 //! the rules' own choice. Training export (`export_features --parties`) and inference call the
 //! same function, so they cannot drift apart.
 
+use super::calibrated::CalibratedTrees;
 use super::parties::{clean_party_name, party_score, rule_picks};
-use super::trees::TreeEnsemble;
 use crate::candidates::labels::LabelKey;
 use crate::candidates::parties::{
     LEGAL_FORMS, PartyCandidate, PartySource, has_legal_form, is_address_like, is_company_like,
@@ -21,9 +21,8 @@ use crate::candidates::parties::{
 };
 use crate::candidates::receipt::clean_seller;
 use crate::candidates::{CandidateKind, Candidates};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::types::CleanDocument;
-use serde::Deserialize;
 use std::sync::LazyLock;
 
 /// The model committed in `models/` (built into the library).
@@ -473,71 +472,15 @@ pub fn party_vectors(ctx: &PartyContext<'_>, cands: &Candidates, i: usize) -> [V
     [seller, buyer]
 }
 
-/// Isotonic map from the raw probability to the observed probability of being right, with the
-/// calibrated probability each role (or kind) needs to be filled: the calibration file of the
-/// party model and of the choice model ([`super::choice_model`]).
-#[derive(Debug, Deserialize)]
-pub(crate) struct Calibration {
-    x: Vec<f32>,
-    y: Vec<f32>,
-    /// Per role or kind, the calibrated probability the best candidate needs to be taken.
-    #[serde(default)]
-    pub(crate) fill: std::collections::HashMap<String, f32>,
-}
-
-impl Calibration {
-    /// Parses a calibration file and checks it (`what` names the model in errors).
-    pub(crate) fn parse(text: &str, what: &str) -> Result<Self> {
-        let c: Calibration = serde_json::from_str(text)
-            .map_err(|e| Error::Model(format!("{what} calibration: {e}")))?;
-        let ok = c.x.len() == c.y.len()
-            && c.x.windows(2).all(|w| w[0] <= w[1])
-            && c.y.iter().all(|y| (0.0..=1.0).contains(y))
-            && c.fill.values().all(|t| (0.0..=1.0).contains(t));
-        if !ok {
-            return Err(Error::Model(format!(
-                "{what} calibration: x ascending, y and fill within 0..1, as many x as y"
-            )));
-        }
-        Ok(c)
-    }
-
-    pub(crate) fn apply(&self, p: f32) -> f32 {
-        let (x, y) = (&self.x, &self.y);
-        if x.is_empty() {
-            return p;
-        }
-        if p <= x[0] {
-            return y[0];
-        }
-        if p >= x[x.len() - 1] {
-            return y[y.len() - 1];
-        }
-        let k = x.partition_point(|v| *v <= p);
-        let (x0, x1, y0, y1) = (x[k - 1], x[k], y[k - 1], y[k]);
-        if x1 <= x0 {
-            y1
-        } else {
-            y0 + (y1 - y0) * (p - x0) / (x1 - x0)
-        }
-    }
-}
-
 /// The learned party scorer.
 #[derive(Debug)]
-pub struct PartyModel {
-    trees: TreeEnsemble,
-    calibration: Calibration,
-}
+pub struct PartyModel(CalibratedTrees);
 
 impl PartyModel {
     /// A model of the tree-ensemble family and its calibration; checks the input width.
     pub fn from_bytes(model: &[u8], calibration: &str) -> Result<Self> {
-        let trees = TreeEnsemble::from_onnx(model, party_feature_count())?.ok_or_else(|| {
-            Error::Model("the party model must be a binary TreeEnsembleClassifier".into())
-        })?;
-        let calibration = Calibration::parse(calibration, "party")?;
-        Ok(PartyModel { trees, calibration })
+        CalibratedTrees::from_bytes(model, calibration, party_feature_count(), "party")
+            .map(PartyModel)
     }
 
     /// The embedded model (loaded once; `None` only if the committed files do not match the
@@ -549,21 +492,23 @@ impl PartyModel {
         MODEL.as_ref()
     }
 
-    /// The calibrated probability of a vector (a tiny share of the raw one keeps the model's
-    /// order among candidates that calibrate alike).
+    /// The calibrated probability of a vector.
     pub fn score(&self, row: &[f32]) -> f32 {
-        let p = self.trees.predict_row(row)[1];
-        self.calibration.apply(p) + 1e-4 * p
+        self.0.score(row)
     }
 
     /// The calibrated probability the best candidate of a role needs to be taken.
     pub fn fill_threshold(&self, role: LabelKey) -> f32 {
-        let key = if role == LabelKey::Buyer {
+        self.0.fill(if role == LabelKey::Buyer {
             "buyer"
         } else {
             "seller"
-        };
-        self.calibration.fill.get(key).copied().unwrap_or(0.3)
+        })
+    }
+
+    /// The input width the model was built for.
+    pub fn features(&self) -> usize {
+        self.0.features()
     }
 }
 

@@ -1,0 +1,53 @@
+"""What the party and choice trainers share: the isotonic calibration of the chosen candidates'
+out-of-fold scores with per-key fill thresholds, and the export of the fitted model with its
+calibration file."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+
+import numpy as np
+from sklearn.isotonic import IsotonicRegression
+
+
+def calibrate(chosen: dict[str, list[tuple[float, bool]]], y_max: float = 1.0):
+    """One isotonic map over every key's chosen (score, right) pairs, capped at `y_max`; per key
+    the fill threshold, half the best F1 the calibrated choices reach (filling a value right
+    with probability p pays for F1 when p is above half the F1 reached); and the expected
+    calibration error over ten bins. Returns (map, fill, ece)."""
+    s = np.array([p for v in chosen.values() for p, _ in v])
+    c = np.array([ok for v in chosen.values() for _, ok in v], dtype=float)
+    iso = IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=y_max).fit(s, c)
+    fill = {}
+    for key, v in chosen.items():
+        cal = iso.predict(np.array([p for p, _ in v])) if v else np.array([])
+        ok = np.array([o for _, o in v])
+        best_f1 = 0.0
+        for t in sorted(set(np.round(cal, 4)) | {0.0}):
+            pred = cal >= t
+            tp = int((pred & ok).sum())
+            best_f1 = max(best_f1, 2 * tp / (pred.sum() + len(v)) if len(v) else 0.0)
+        fill[key] = round(best_f1 / 2, 4)
+        print(f"  fill {key}: {best_f1 / 2:.3f} (best out-of-fold F1 {100 * best_f1:.1f})")
+    cal_all = iso.predict(s)
+    bins = np.minimum((cal_all * 10).astype(int), 9)
+    ece = sum(abs(c[bins == b].mean() - cal_all[bins == b].mean()) * (bins == b).sum()
+              for b in range(10) if (bins == b).any()) / len(s)
+    return iso, fill, float(ece)
+
+
+def write(model, X, out: pathlib.Path, stem: str, iso, fill: dict, metrics: dict) -> bytes:
+    """Writes `<stem>.onnx` (skl2onnx, opset 17, no zipmap), `<stem>.calibration.json` and
+    `<stem>.metrics.json` (`metrics` plus the file's sha256 and size) into `out`."""
+    from skl2onnx import to_onnx
+
+    onnx = to_onnx(model, X[:1], options={id(model): {"zipmap": False}}, target_opset=17).SerializeToString()
+    (out / f"{stem}.onnx").write_bytes(onnx)
+    (out / f"{stem}.calibration.json").write_text(json.dumps(
+        {"x": [round(float(v), 6) for v in iso.X_thresholds_], "y": [round(float(v), 6) for v in iso.y_thresholds_],
+         "fill": fill}, indent=1) + "\n")
+    metrics = {**metrics, "sha256": hashlib.sha256(onnx).hexdigest(), "bytes": len(onnx)}
+    (out / f"{stem}.metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    return onnx
