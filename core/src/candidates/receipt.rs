@@ -101,6 +101,11 @@ pub fn parse_receipt_amount(tok: &str) -> Option<Decimal> {
     }
     let bytes: Vec<char> = fixed.chars().collect();
     let n = bytes.len();
+    // Tills print amounts below one without the zero (`ROUNDING ADJ .01`, `CHANGE .00`).
+    if n == 3 && bytes[0] == '.' && bytes[1..].iter().all(char::is_ascii_digit) {
+        let d: Decimal = format!("0{fixed}").parse().ok()?;
+        return Some(if neg { -d } else { d });
+    }
     if n < 4 {
         return None;
     }
@@ -561,6 +566,9 @@ mod tests {
             Some(Decimal::new(123450, 2))
         );
         assert_eq!(parse_receipt_amount("-1.73"), Some(Decimal::new(-173, 2)));
+        assert_eq!(parse_receipt_amount(".01"), Some(Decimal::new(1, 2)));
+        assert_eq!(parse_receipt_amount("-.05"), Some(Decimal::new(-5, 2)));
+        assert_eq!(parse_receipt_amount(".5"), None);
         assert_eq!(parse_receipt_amount("2018"), None);
         assert_eq!(parse_receipt_amount("12:30"), None);
         assert_eq!(parse_receipt_amount("TOTAL"), None);
