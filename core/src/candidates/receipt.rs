@@ -287,7 +287,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             }
             if up.contains("CHANGE") && change.is_none() {
                 change = Some(d);
-            } else if (up.contains("CASH") || up.contains("TENDER")) && cash.is_none() {
+            } else if (up.contains("CASH") || up.contains("TENDER") || up.contains("PAID"))
+                && cash.is_none()
+            {
                 cash = Some(d);
             }
             if !in_summary
@@ -611,6 +613,32 @@ mod tests {
         let (d, _, conf) = receipt_total(&doc).expect("total");
         assert_eq!(d, Decimal::new(740, 2));
         assert!(conf >= 0.9);
+    }
+
+    #[test]
+    fn the_amount_paid_less_change_and_a_rounding_without_its_zero_give_the_rounded_total() {
+        // The paid amount less the change confirms the payable line over a larger total.
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "TOTAL AMT INCL GST @ 6% : 7.42",
+            "ROUNDING ADJUSTMENT : (0.01)",
+            "TOTAL AMT PAYABLE : 7.40",
+            "PAID AMOUNT : 10.00",
+            "CHANGE : 2.60",
+        ]);
+        assert_eq!(receipt_total(&doc).map(|t| t.0), Some(Decimal::new(740, 2)));
+        // `RM .01`: the adjustment is known, so the total is the rounded one.
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "TOTAL SALES (INCLUSIVE GST) RM 45.34",
+            "ROUNDING ADJUSTMENT RM .01",
+            "ROUNDING RM 45.35",
+            "CREDIT RM 45.35",
+        ]);
+        assert_eq!(
+            receipt_total(&doc).map(|t| t.0),
+            Some(Decimal::new(4535, 2))
+        );
     }
 
     #[test]
