@@ -3178,6 +3178,28 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
             out[k].text = "no".into();
         }
     }
+    // `n.º:` read as `n.2:` (or `n.9:`): a lone digit glued to `n.` before a colon, or before a
+    // column gap with more text (a header row: `Fatura n.2  Data da fatura`), is the sign's `º`,
+    // not a value (a number never ends at its key's colon, nor heads a column).
+    let mut k = 0;
+    while k + 1 < out.len() {
+        let (n, d) = (&out[k], &out[k + 1]);
+        let sign = n.text == "n"
+            && d.text.len() == 1
+            && d.text.starts_with(|c: char| c.is_ascii_digit())
+            && text
+                .get(n.end..d.start)
+                .is_some_and(|g| g == "." || g.is_empty())
+            && text.get(d.end..).is_some_and(|r| {
+                r.trim_start().starts_with(':') || (r.starts_with("  ") && !r.trim().is_empty())
+            });
+        if sign {
+            out[k].text = "no".into();
+            out[k].end = out[k + 1].end;
+            out.remove(k + 1);
+        }
+        k += 1;
+    }
     out
 }
 
@@ -3842,13 +3864,25 @@ mod tests {
             );
         }
         // OCR readings of the number sign.
-        for label in ["Чек Ме 3204", "Рахунок Ne 15", "N2 ticket 7/6712"] {
+        for label in [
+            "Чек Ме 3204",
+            "Рахунок Ne 15",
+            "N2 ticket 7/6712",
+            "Fatura n.2: 86949",
+            "Fatura n.2  Data da fatura",
+        ] {
             assert!(
                 find_labels(label).iter().any(|h| h.key == K::Number),
                 "{label}: {:?}",
                 find_labels(label)
             );
         }
+        // A number 2 after `n.` stays a value.
+        assert!(
+            norm_words("Fattura n. 2 del 05/03/2024")
+                .iter()
+                .any(|w| w.text == "2")
+        );
         assert!(
             !find_labels("Ne pas plier")
                 .iter()
