@@ -1455,7 +1455,8 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
 /// [`LabelKey::Title`] (their number follows the title) and never [`LabelKey::Number`], as with
 /// `Lieferschein`, so that an invoice quoting its delivery note keeps its own number; payment
 /// references (`viitenumero`, `variabilní symbol`, `OCR`) are [`LabelKey::CustomerNumber`];
-/// Hungarian `számlaszám` is a bank account number (the invoice's is `számla sorszáma`); CVR,
+/// Hungarian `számlaszám` is a bank account number (the invoice's is `számla sorszáma`), unless
+/// its value has no account's shape ([`names_invoice_or_account`]); CVR,
 /// IČO, KvK, Y-tunnus and the like are registration numbers, `DIČ` a tax id whose shape decides
 /// whether it is a VAT id (Czech `CZ…`) or not (Slovak).
 const VOCAB_EU: &[(LabelKey, &[&str])] = &[
@@ -3354,6 +3355,20 @@ pub struct LabelHit {
     pub word: usize,
     /// Number of words.
     pub words: usize,
+}
+
+/// Account labels that a language also uses for the invoice's own number (Hungarian `számla`
+/// is both the invoice and the account): the value's shape decides.
+const INVOICE_OR_ACCOUNT: &[&str] = &["szamlaszam"];
+
+/// Whether a label's printed phrase is one of [`INVOICE_OR_ACCOUNT`] (compared lower-cased,
+/// diacritics folded, letters only: OCR's `Szämlaszäm` too).
+pub fn names_invoice_or_account(phrase: &str) -> bool {
+    let plain: String = fold_diacritics(&phrase.to_lowercase())
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .collect();
+    INVOICE_OR_ACCOUNT.contains(&plain.as_str())
 }
 
 /// Whether the Levenshtein distance is at most 1 (no allocation: strip the common prefix and

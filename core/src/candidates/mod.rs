@@ -209,6 +209,28 @@ const NUMBER_FILLERS: &[&str] = &[
     "of",
 ];
 
+/// Whether a value has a bank account's shape: digit groups of eight (`12345678-12345678`,
+/// Hungarian and others' domestic accounts) or an IBAN.
+fn account_shaped(v: &str) -> bool {
+    let groups: Vec<&str> = v.split(['-', ' ']).filter(|g| !g.is_empty()).collect();
+    let eights = groups.len() >= 2
+        && groups
+            .iter()
+            .all(|g| g.len() == 8 && g.chars().all(|c| c.is_ascii_digit()));
+    let compact: String = v.chars().filter(|c| !c.is_whitespace()).collect();
+    let iban = compact.len() >= 15
+        && compact.chars().take(2).all(|c| c.is_ascii_uppercase())
+        && compact.chars().skip(2).take(2).all(|c| c.is_ascii_digit());
+    eights || iban
+}
+
+/// The text of the cell after a label ending at `from`: up to a column gap (two spaces).
+fn cell_after(text: &str, from: usize) -> &str {
+    let rest = text.get(from..).unwrap_or("");
+    let rest = rest.trim_start_matches([' ', ':', '.']);
+    rest.split("  ").next().unwrap_or("").trim()
+}
+
 /// The document-number value after a label ending at `from`, if it sits on the same line.
 pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
     let mut pos = from;
@@ -516,10 +538,14 @@ fn extract_line(
                 c.label = Some(h.key);
                 items.push(c);
             }
-        } else if matches!(
+        } else if (matches!(
             h.key,
             LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
-        ) && !(h.key == LabelKey::NumberGeneric && parties::has_street_word(text))
+        ) && !(h.key == LabelKey::NumberGeneric && parties::has_street_word(text)))
+            || (h.key == LabelKey::Account
+                && labels::names_invoice_or_account(&text[h.start..h.end])
+                && number_after(text, h.end).is_some()
+                && !account_shaped(cell_after(text, h.end)))
         {
             // (`Bd. Unirii nr. 17`, `NO 53, JALAN BESAR`: a house number, not the document's.)
             let found = number_after(text, h.end).map(|(s, e)| (line, s, e));
@@ -572,7 +598,12 @@ fn extract_line(
                         masked.push((s, e));
                     }
                     let mut c = cand(CandidateKind::DocNumber, v.to_string(), l, s, e);
-                    c.label = Some(h.key);
+                    // An account label whose value has no account's shape names the invoice.
+                    c.label = Some(if h.key == LabelKey::Account {
+                        LabelKey::Number
+                    } else {
+                        h.key
+                    });
                     items.push(c);
                 }
             }
@@ -853,6 +884,24 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(refs, ["2025/691", "FCT-86579"]);
+    }
+
+    #[test]
+    fn szamlaszam_names_the_invoice_unless_its_value_is_an_account() {
+        let numbers = |line: &str| {
+            let c = extract(&doc_from(&[(line, 10.0, 10.0)]));
+            c.of(CandidateKind::DocNumber)
+                .map(|c| (c.value.clone(), c.label))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            numbers("Számlaszám: 2025/941"),
+            [("2025/941".to_string(), Some(LabelKey::Number))]
+        );
+        // As OCR reads the accents.
+        assert_eq!(numbers("Szämlaszäm: SZLA-2024-6302").len(), 1);
+        assert!(numbers("Számlaszám: 11773016-11111018-00000000").is_empty());
+        assert!(numbers("Számlaszám: 11773016 11111018").is_empty());
     }
 
     #[test]
