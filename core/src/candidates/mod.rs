@@ -236,7 +236,10 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
     let mut pos = from;
     let bytes = text.as_bytes();
     loop {
-        while pos < bytes.len() && matches!(bytes[pos], b' ' | b':' | b'.' | b'#' | b'-' | b'\t') {
+        // `;` is OCR's reading of the key's colon (`Nr.; 520/2025`).
+        while pos < bytes.len()
+            && matches!(bytes[pos], b' ' | b':' | b';' | b'.' | b'#' | b'-' | b'\t')
+        {
             pos += 1;
         }
         let rest = text.get(pos..)?;
@@ -987,5 +990,9 @@ pub(crate) mod tests {
         let t = "Facture n° F2024-01";
         let (s, e) = number_after(t, 7).unwrap();
         assert_eq!(&t[s..e], "F2024-01");
+        // OCR's `;` for the key's colon.
+        let t = "Saskaitos Nr.; 520/2025";
+        let (s, e) = number_after(t, "Saskaitos Nr".len()).unwrap();
+        assert_eq!(&t[s..e], "520/2025");
     }
 }
