@@ -29,50 +29,19 @@ it the currency stays empty and the type is OTHER). The final model is fitted on
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import pathlib
 import subprocess
 import sys
 
-import calibrate
+import trainers
 import numpy as np
 import train
 from sklearn.ensemble import GradientBoostingClassifier
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = 20261127
-FOLDS = 5
+FOLDS = trainers.FOLDS
 PARAMS = dict(n_estimators=150, max_depth=3, learning_rate=0.1, subsample=1.0, random_state=SEED)
-
-
-def export(exe: pathlib.Path, data: pathlib.Path, out: pathlib.Path, reuse: bool) -> pathlib.Path:
-    if reuse and out.exists():
-        return out
-    with out.open("w") as f:
-        subprocess.run([str(exe), "--choices", "--jobs", "2", str(data)], stdout=f, check=True)
-    return out
-
-
-def load(path: pathlib.Path, tag: str, split: dict | None):
-    """Rows of one set; with a split, only its tuning part (with the split's fold)."""
-    names, rows = None, []
-    with path.open() as f:
-        for i, line in enumerate(f):
-            r = json.loads(line)
-            if i == 0:
-                names = r["names"]
-                continue
-            if split is not None:
-                d = split["documents"].get(r["doc"])
-                if d is None or d["part"] != "tune":
-                    continue
-                r["fold"] = int(d["fold"])
-            else:
-                r["fold"] = int(hashlib.sha256(r["doc"].encode()).hexdigest(), 16) % FOLDS
-            r["tag"] = tag
-            rows.append(r)
-    return names, rows
 
 
 def main() -> int:
@@ -95,12 +64,13 @@ def main() -> int:
     split = train.load_split("zugferd")
     view = train.tuning_view(pathlib.Path(args.data), "zugferd", split)
     sets = [
-        ("zugferd", export(exe, view, work / "zugferd.jsonl", args.reuse_rows), split),
-        ("synthetic", export(exe, synth / "train", work / "synth.jsonl", args.reuse_rows), None),
+        ("zugferd", trainers.export(exe, "--choices", view, work / "zugferd.jsonl", args.reuse_rows), split),
+        ("synthetic", trainers.export(exe, "--choices", synth / "train", work / "synth.jsonl", args.reuse_rows),
+         None),
     ]
     names, rows = None, []
     for tag, path, sp in sets:
-        n, r = load(path, tag, sp)
+        n, r = trainers.load(path, tag, sp)
         names = names or n
         assert n == names, "feature names differ between exports"
         rows += r
@@ -140,14 +110,14 @@ def main() -> int:
     # No choice is certain: the map stops at the rule of succession's bound for the number of
     # out-of-fold choices it was fitted on (every one of them right would still leave 1/(n+2)).
     n = sum(len(v) for v in chosen.values())
-    iso, fill, ece = calibrate.calibrate(chosen, y_max=1 - 1 / (n + 2))
+    iso, fill, ece = trainers.calibrate(chosen, y_max=1 - 1 / (n + 2))
     print(f"  calibration ECE (out-of-fold, isotonic fitted on it): {ece:.4f}")
 
     if args.cv_only:
         return 0
     final = GradientBoostingClassifier(**PARAMS).fit(X, y)
     out = pathlib.Path(args.out)
-    onnx = calibrate.write(final, X, out, "choices", iso, fill, {
+    onnx = trainers.write(final, X, out, "choices", iso, fill, {
         "features": names,
         "params": dict(PARAMS),
         "rows": len(rows),

@@ -22,60 +22,23 @@ reach (filling a value right with probability p pays for F1 when p is above half
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import pathlib
 import subprocess
 import sys
 
-import calibrate
+import trainers
 import numpy as np
 import train
 from sklearn.ensemble import GradientBoostingClassifier
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = 20261126
-FOLDS = 5
+FOLDS = trainers.FOLDS
 # Chosen by the grouped cross-validation (2026-11-26): depth 2 (the earlier setting) swung by 8
 # points of SROIE seller top-1 when 27 of the 400 synthetic documents' features changed
 # (82.9 / 87.1 / 82.3 at synthetic weights 1 / 0.5 / 0.3); depths 3-5 held 92.8-94.0 there and
 # were better on the synthetic roles too; 200 trees of depth 4 were the best of those tried.
 PARAMS = dict(n_estimators=200, max_depth=4, learning_rate=0.1, subsample=1.0, random_state=SEED)
-
-
-def export(exe: pathlib.Path, data: pathlib.Path, boxes: bool, out: pathlib.Path, reuse: bool) -> pathlib.Path:
-    if reuse and out.exists():
-        return out
-    cmd = [str(exe), "--parties", "--jobs", "2"] + (["--boxes"] if boxes else []) + [str(data)]
-    with out.open("w") as f:
-        subprocess.run(cmd, stdout=f, check=True)
-    return out
-
-
-def load(path: pathlib.Path, tag: str, split: dict | None):
-    """Rows of one set: (names, list of row dicts with tag, fold and group set). With a split,
-    only its tuning part is kept."""
-    names = None
-    rows = []
-    with path.open() as f:
-        for i, line in enumerate(f):
-            r = json.loads(line)
-            if i == 0:
-                names = r["names"]
-                continue
-            if split is not None:
-                d = split["documents"].get(r["doc"])
-                if d is None or d["part"] != "tune":
-                    continue
-                r["fold"] = int(d["fold"])
-                r["group"] = d["group"]
-            else:
-                h = int(hashlib.sha256(r["doc"].encode()).hexdigest(), 16)
-                r["fold"] = h % FOLDS
-                r["group"] = "synth:" + r["doc"]
-            r["tag"] = tag
-            rows.append(r)
-    return names, rows
 
 
 def choices(rows, scores):
@@ -138,15 +101,15 @@ def main() -> int:
     splits = {ds: train.load_split(ds) for ds in ("zugferd", "sroie")}
     views = {ds: train.tuning_view(data, ds, split) for ds, split in splits.items()}
     sets = [
-        ("zugferd", export(exe, views["zugferd"], False, work / "zugferd.jsonl", args.reuse_rows),
+        ("zugferd", trainers.export(exe, "--parties", views["zugferd"], work / "zugferd.jsonl", args.reuse_rows),
          splits["zugferd"]),
-        ("sroie", export(exe, views["sroie"], True, work / "sroie.jsonl", args.reuse_rows),
+        ("sroie", trainers.export(exe, "--parties", views["sroie"], work / "sroie.jsonl", args.reuse_rows, boxes=True),
          splits["sroie"]),
-        ("synthetic", export(exe, synth / "train", False, work / "synth.jsonl", args.reuse_rows), None),
+        ("synthetic", trainers.export(exe, "--parties", synth / "train", work / "synth.jsonl", args.reuse_rows), None),
     ]
     names, rows = None, []
     for tag, path, split in sets:
-        n, r = load(path, tag, split)
+        n, r = trainers.load(path, tag, split)
         names = names or n
         assert n == names, "feature names differ between exports"
         rows += r
@@ -184,13 +147,13 @@ def main() -> int:
 
     # Calibration of the chosen candidates' scores and per-role fill thresholds (`seller`,
     # `buyer`): half each role's best out-of-fold F1.
-    iso, fill, ece = calibrate.calibrate({role.split("_")[0]: v for role, v in chosen.items()})
+    iso, fill, ece = trainers.calibrate({role.split("_")[0]: v for role, v in chosen.items()})
 
     if args.cv_only:
         return 0
     final = GradientBoostingClassifier(**PARAMS).fit(X, y, sample_weight=w)
     out = pathlib.Path(args.out)
-    onnx = calibrate.write(final, X, out, "parties", iso, fill, {
+    onnx = trainers.write(final, X, out, "parties", iso, fill, {
         "features": names,
         "params": {k: v for k, v in PARAMS.items()},
         "synthetic_weight": args.synth_weight,

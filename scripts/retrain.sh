@@ -29,9 +29,12 @@ cargo build -q -p folio-bench --bin export_features --bin accuracy
 shared=()
 fields=()
 parties=1
+out=models
+data=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --data|--out) shared+=("$1" "$2"); fields+=("$1" "$2"); shift 2 ;;
+        --out) out="$2"; shared+=("$1" "$2"); fields+=("$1" "$2"); shift 2 ;;
+        --data) data=(--data "$2"); shared+=("$1" "$2"); fields+=("$1" "$2"); shift 2 ;;
         --fields-only) parties=0; shift ;;
         *) fields+=("$1"); shift ;;
     esac
@@ -40,16 +43,8 @@ done
 if [ "$parties" = 1 ]; then
     .venv/bin/python models/train_parties.py ${shared[@]+"${shared[@]}"}
 fi
-out=models
-for ((i = 0; i < ${#shared[@]}; i += 2)); do
-    [ "${shared[i]}" = --out ] && out="${shared[i + 1]}"
-done
 if [ "$(realpath -m "$out")" = "$(realpath -m models)" ]; then
     cargo build -q -p folio-bench --bin export_features
-    data=()
-    for ((i = 0; i < ${#shared[@]}; i += 2)); do
-        [ "${shared[i]}" = --data ] && data=(--data "${shared[i + 1]}")
-    done
     .venv/bin/python models/train_choices.py ${data[@]+"${data[@]}"}
 else
     echo "retrain: the choice model reads the fields with the models built in: copy $out/* to models/, then run .venv/bin/python models/train_choices.py" >&2

@@ -56,6 +56,10 @@ pub const NARROW_ASPECT: f32 = 0.5;
 /// Structural receipt evidence above which an invoice title counts as a receipt's.
 const STRONG_RECEIPT: f32 = 3.5;
 
+/// Structural receipt evidence of a narrow page and of a printed time of day.
+const NARROW_EVIDENCE: f32 = 2.5;
+const TIME_EVIDENCE: f32 = 1.0;
+
 /// Minimum score for a type other than `OTHER`.
 const MIN_SCORE: f32 = 1.0;
 
@@ -495,8 +499,8 @@ impl TypeEvidence {
     /// says (a negative total, line items without prices, a narrow page, a time of day), for
     /// documents whose title is in no vocabulary.
     pub fn without_keywords(&self) -> TypeEvidence {
-        let receipt =
-            if self.narrow { 2.5 } else { 0.0 } + if self.time_of_day { 1.0 } else { 0.0 };
+        let receipt = if self.narrow { NARROW_EVIDENCE } else { 0.0 }
+            + if self.time_of_day { TIME_EVIDENCE } else { 0.0 };
         let mut scores = [0.0; 8];
         if let Some(r) = scores.get_mut(type_index(DocumentType::Receipt)) {
             *r = receipt;
@@ -563,7 +567,7 @@ pub fn evidence(doc: &CleanDocument, result: &DocumentResult) -> TypeEvidence {
     let mut receipt = 0.0;
     let narrow = page_aspect(doc).is_some_and(|a| a < NARROW_ASPECT);
     if narrow {
-        receipt += 2.5;
+        receipt += NARROW_EVIDENCE;
     }
     let text = normalise(&doc.plain_text());
     let mut cash_words = 0;
@@ -580,7 +584,7 @@ pub fn evidence(doc: &CleanDocument, result: &DocumentResult) -> TypeEvidence {
     }
     let time_of_day = TIME_OF_DAY.as_ref().is_some_and(|re| re.is_match(&text));
     if time_of_day {
-        receipt += 1.0;
+        receipt += TIME_EVIDENCE;
     }
     if receipt > 0.0 && result.parties.buyer.is_empty() {
         receipt += 0.5;
@@ -637,7 +641,7 @@ pub fn type_vectors(result: &DocumentResult, ev: &TypeEvidence) -> Vec<Vec<f32>>
             let rank = ev.scores.iter().filter(|s| **s > own).count();
             let mut r = Row::new(ChoiceKind::DocumentType);
             r.set(&type_column(*ty), 1.0);
-            r.set("type_best", f32::from(u8::from(rank == 0 && own > 0.0)));
+            r.flag("type_best", rank == 0 && own > 0.0);
             r.set("type_share", if sum > 0.0 { own / sum } else { 0.0 });
             let top = own.max(best_other);
             r.set(
@@ -649,28 +653,19 @@ pub fn type_vectors(result: &DocumentResult, ev: &TypeEvidence) -> Vec<Vec<f32>>
                 },
             );
             r.set("type_rank", rank as f32);
-            r.set(
-                "type_has_title",
-                f32::from(u8::from(ev.per_type[i].title_max > 0.0)),
-            );
+            r.flag("type_has_title", ev.per_type[i].title_max > 0.0);
             r.set("type_log_score", (1.0 + own).ln());
-            r.set("type_evidence", f32::from(u8::from(sum > 0.0)));
-            r.set("type_narrow", f32::from(u8::from(ev.narrow)));
+            r.flag("type_evidence", sum > 0.0);
+            r.flag("type_narrow", ev.narrow);
             r.set("type_cash_words", ev.cash_words as f32);
-            r.set("type_gst", f32::from(u8::from(ev.gst)));
-            r.set("type_time_of_day", f32::from(u8::from(ev.time_of_day)));
-            r.set(
-                "type_no_buyer",
-                f32::from(u8::from(result.parties.buyer.is_empty())),
-            );
+            r.flag("type_gst", ev.gst);
+            r.flag("type_time_of_day", ev.time_of_day);
+            r.flag("type_no_buyer", result.parties.buyer.is_empty());
             r.set("type_receipt_evidence", ev.receipt);
-            r.set("type_negative_total", f32::from(u8::from(negative)));
+            r.flag("type_negative_total", negative);
             r.set("type_line_items", log(result.line_items.len()));
             r.set("type_priced_items", log(priced));
-            r.set(
-                "type_due_date",
-                f32::from(u8::from(result.document.due_date.is_some())),
-            );
+            r.flag("type_due_date", result.document.due_date.is_some());
             r.into_vec()
         })
         .collect()
@@ -698,8 +693,7 @@ pub fn classify(
         },
         None => rule_type(&ev.scores),
     };
-    let narrow = ev.narrow;
-    let code = if dt.code == DocumentType::Receipt || narrow {
+    let code = if dt.code == DocumentType::Receipt || ev.narrow {
         StructureType::Receipt
     } else if cands.tables.len() > 1 {
         StructureType::MultiTable

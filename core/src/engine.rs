@@ -557,11 +557,7 @@ impl Engine {
 
         report(Stage::AiExtracting, None);
         let mut result = fields::extract(&doc, &cands, self.scorer.as_ref());
-        let choices = if self.scorer.learned_models() {
-            fields::choice_model::ChoiceModel::embedded()
-        } else {
-            None
-        };
+        let choices = fields::choice_model::ChoiceModel::for_scorer(self.scorer.as_ref());
         let (dt, st) = classify::classify(&doc, &cands, &result, choices);
         result.document_type = dt;
         result.structure_type = st;

@@ -72,7 +72,7 @@ struct Args {
     /// Rows of the party model instead of the field model.
     #[arg(long)]
     parties: bool,
-    /// Rows of the choice model (currency, document type) instead of the field model.
+    /// Rows of the choice model (currency, document type, IBAN owner) instead of the field model.
     #[arg(long, conflicts_with = "parties")]
     choices: bool,
     /// Labelled folder.

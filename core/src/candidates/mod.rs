@@ -217,11 +217,7 @@ fn account_shaped(v: &str) -> bool {
         && groups
             .iter()
             .all(|g| g.len() == 8 && g.chars().all(|c| c.is_ascii_digit()));
-    let compact: String = v.chars().filter(|c| !c.is_whitespace()).collect();
-    let iban = compact.len() >= 15
-        && compact.chars().take(2).all(|c| c.is_ascii_uppercase())
-        && compact.chars().skip(2).take(2).all(|c| c.is_ascii_digit());
-    eights || iban
+    eights || !ids::find_ibans(v).is_empty()
 }
 
 /// The text of the cell after a label ending at `from`: up to a column gap (two spaces).

@@ -52,10 +52,7 @@ pub(super) fn owners(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&Choic
             && let Some(role) = IBAN_ROLES.get(k)
         {
             ctx.result.bank_accounts[i].party = Some(*role);
-            ctx.result.confidence.fields.insert(
-                format!("/bank_accounts/{i}/party"),
-                (f64::from(p) * 1000.0).round() / 1000.0,
-            );
+            ctx.confidence(&format!("/bank_accounts/{i}/party"), p);
         }
     }
 }

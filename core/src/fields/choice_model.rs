@@ -20,10 +20,9 @@
 //! Currency and IBAN owners are chosen at the end of the fields stage (they read the chosen
 //! total and parties), the type by the classifier after it.
 
+use super::FieldScorer;
 use super::calibrated::CalibratedTrees;
-use crate::candidates::amounts::{
-    currency_of_country, currency_of_language, currency_options, is_shared_token,
-};
+use crate::candidates::amounts::{currency_of_country, currency_of_language, currency_options};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::error::Result;
@@ -184,6 +183,11 @@ impl Row {
         }
     }
 
+    /// Sets a yes/no column (1 or 0).
+    pub fn flag(&mut self, name: &str, yes: bool) {
+        self.set(name, if yes { 1.0 } else { 0.0 });
+    }
+
     /// The vector.
     pub fn into_vec(self) -> Vec<f32> {
         self.0
@@ -191,7 +195,7 @@ impl Row {
 }
 
 /// One currency the document may be in, with what speaks for it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct CurrencyOption {
     /// ISO 4217.
     pub iso: &'static str,
@@ -249,17 +253,7 @@ pub fn currency_options_of(cands: &Candidates, result: &DocumentResult) -> Vec<C
         }
         opts.push(CurrencyOption {
             iso,
-            codes: 0,
-            symbols: 0,
-            shared: 0,
-            attached: 0,
-            on_total: false,
-            first_line: None,
-            span: None,
-            iban_country: false,
-            id_country: false,
-            other_country: false,
-            language: false,
+            ..CurrencyOption::default()
         });
         opts.len() - 1
     };
@@ -273,7 +267,7 @@ pub fn currency_options_of(cands: &Candidates, result: &DocumentResult) -> Vec<C
     for c in cands.of(CandidateKind::Currency) {
         let token = c.span.text.trim();
         let isos = currency_options(token);
-        let shared = is_shared_token(token);
+        let shared = isos.len() > 1;
         let attached = amounts.iter().any(|a| {
             a.line == c.span.line && (a.end + 1 >= c.span.start && c.span.end + 1 >= a.start)
         });
@@ -331,6 +325,7 @@ pub fn currency_vectors(doc: &CleanDocument, opts: &[CurrencyOption]) -> Vec<Vec
     let best = opts.iter().map(CurrencyOption::printed).max().unwrap_or(0);
     let lines = doc.lines.len().max(1) as f32;
     let log = |n: u32| (1.0 + n as f32).ln();
+    let no_country = !opts.iter().any(|x| x.iban_country || x.id_country);
     opts.iter()
         .map(|o| {
             let mut r = Row::new(ChoiceKind::Currency);
@@ -346,24 +341,16 @@ pub fn currency_vectors(doc: &CleanDocument, opts: &[CurrencyOption]) -> Vec<Vec
                     o.printed() as f32 / printed_all as f32
                 },
             );
-            r.set("cur_on_total", f32::from(u8::from(o.on_total)));
+            r.flag("cur_on_total", o.on_total);
             r.set("cur_first", o.first_line.map_or(1.0, |l| l as f32 / lines));
-            r.set("cur_printed", f32::from(u8::from(o.printed() > 0)));
-            r.set("cur_iban_country", f32::from(u8::from(o.iban_country)));
-            r.set("cur_id_country", f32::from(u8::from(o.id_country)));
-            r.set("cur_other_country", f32::from(u8::from(o.other_country)));
-            r.set("cur_language", f32::from(u8::from(o.language)));
-            r.set(
-                "cur_no_country",
-                f32::from(u8::from(
-                    !opts.iter().any(|x| x.iban_country || x.id_country),
-                )),
-            );
+            r.flag("cur_printed", o.printed() > 0);
+            r.flag("cur_iban_country", o.iban_country);
+            r.flag("cur_id_country", o.id_country);
+            r.flag("cur_other_country", o.other_country);
+            r.flag("cur_language", o.language);
+            r.flag("cur_no_country", no_country);
             r.set("cur_options", opts.len() as f32);
-            r.set(
-                "cur_best_count",
-                f32::from(u8::from(o.printed() == best && best > 0)),
-            );
+            r.flag("cur_best_count", o.printed() == best && best > 0);
             r.into_vec()
         })
         .collect()
@@ -429,7 +416,6 @@ pub fn iban_vectors(
             doc.lines.get(l).is_some_and(|x| x.page == span.page) && cands.line_has(l, key)
         })
     };
-    let b01 = |x: bool| f32::from(u8::from(x));
     IBAN_ROLES
         .iter()
         .map(|&role| {
@@ -446,7 +432,7 @@ pub fn iban_vectors(
                 ),
             };
             let mut r = Row::new(ChoiceKind::IbanOwner);
-            r.set("iban_role_buyer", b01(role == PartyRole::Buyer));
+            r.flag("iban_role_buyer", role == PartyRole::Buyer);
             let blocks = cands
                 .parties
                 .iter()
@@ -456,15 +442,15 @@ pub fn iban_vectors(
                 any = true;
                 labelled |= p.label_line.is_some();
             }
-            r.set("iban_in_block", b01(any));
-            r.set("iban_labelled_block", b01(labelled));
-            r.set("iban_line_label", b01(cands.line_has(span.line, key)));
-            r.set("iban_label_above", b01(lines_above(key)));
-            r.set(
+            r.flag("iban_in_block", any);
+            r.flag("iban_labelled_block", labelled);
+            r.flag("iban_line_label", cands.line_has(span.line, key));
+            r.flag("iban_label_above", lines_above(key));
+            r.flag(
                 "iban_bank_label",
-                b01([LabelKey::Iban, LabelKey::Bank]
+                [LabelKey::Iban, LabelKey::Bank]
                     .iter()
-                    .any(|k| cands.line_has(span.line, *k) || lines_above(*k))),
+                    .any(|k| cands.line_has(span.line, *k) || lines_above(*k)),
             );
             let name = result.evidence.get(pointer).filter(|e| e.page == span.page);
             let (gap, above, column) = match name {
@@ -479,21 +465,21 @@ pub fn iban_vectors(
                 None => (1.0, false, false),
             };
             r.set("iban_name_gap", gap);
-            r.set("iban_name_above", b01(above));
-            r.set("iban_same_column", b01(column));
+            r.flag("iban_name_above", above);
+            r.flag("iban_same_column", column);
             let country = c.value.get(..2);
-            r.set(
+            r.flag(
                 "iban_id_country",
-                b01(party
+                party
                     .vat_id
                     .as_deref()
                     .and_then(|v| v.get(..2))
-                    .is_some_and(|v| Some(v) == country)),
+                    .is_some_and(|v| Some(v) == country),
             );
             r.set("iban_rel_y", b.y0 / ph);
             r.set("iban_order", i as f32);
             r.set("iban_count", ibans.len() as f32);
-            r.set("iban_rule", b01(rule == role));
+            r.flag("iban_rule", rule == role);
             r.into_vec()
         })
         .collect()
@@ -517,6 +503,16 @@ impl ChoiceModel {
             ChoiceModel::from_bytes(EMBEDDED_CHOICE_MODEL, EMBEDDED_CHOICE_CALIBRATION).ok()
         });
         MODEL.as_ref()
+    }
+
+    /// The model a scorer's choices use: the embedded one with a learned scorer, none (the
+    /// rules) with [`super::RuleScorer`].
+    pub fn for_scorer(scorer: &dyn FieldScorer) -> Option<&'static ChoiceModel> {
+        if scorer.learned_models() {
+            ChoiceModel::embedded()
+        } else {
+            None
+        }
     }
 
     /// The calibrated probability of a vector.

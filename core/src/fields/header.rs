@@ -111,12 +111,7 @@ pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&Cho
     ctx.result.document.currency = Some(o.iso.to_string());
     match &o.span {
         Some(s) => ctx.put("/document/currency", conf, s),
-        None => {
-            ctx.result.confidence.fields.insert(
-                "/document/currency".into(),
-                (conf as f64 * 1000.0).round() / 1000.0,
-            );
-        }
+        None => ctx.confidence("/document/currency", conf),
     }
 }
 

@@ -38,11 +38,17 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn put(&mut self, pointer: &str, conf: f32, span: &Span) {
+    /// A field's confidence (clamped to 0..1, three decimals), without evidence.
+    fn confidence(&mut self, pointer: &str, conf: f32) {
         self.result.confidence.fields.insert(
             pointer.to_string(),
             (conf.clamp(0.0, 1.0) as f64 * 1000.0).round() / 1000.0,
         );
+    }
+
+    /// A field's confidence and its evidence.
+    fn put(&mut self, pointer: &str, conf: f32, span: &Span) {
+        self.confidence(pointer, conf);
         if let Some(ev) = span.evidence(self.doc) {
             self.result.evidence.insert(pointer.to_string(), ev);
         }
@@ -94,14 +100,12 @@ pub fn extract(
     totals::totals(&mut ctx, &feats, cands, scorer);
     totals::taxes(&mut ctx, cands);
     header::title_and_language(&mut ctx, cands);
-    let (party_model, choice_model) = if scorer.learned_models() {
-        (
-            party_model::PartyModel::embedded(),
-            choice_model::ChoiceModel::embedded(),
-        )
+    let party_model = if scorer.learned_models() {
+        party_model::PartyModel::embedded()
     } else {
-        (None, None)
+        None
     };
+    let choice_model = choice_model::ChoiceModel::for_scorer(scorer);
     parties::party_fields(&mut ctx, cands, party_model);
     bank::bank_accounts(&mut ctx, cands);
     items::line_items(&mut ctx, cands);

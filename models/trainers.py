@@ -1,15 +1,57 @@
-"""What the party and choice trainers share: the isotonic calibration of the chosen candidates'
-out-of-fold scores with per-key fill thresholds, and the export of the fitted model with its
-calibration file."""
+"""What the party and choice trainers share: exporting and loading their rows (tuning part only,
+with folds), the isotonic calibration of the chosen candidates' out-of-fold scores with per-key
+fill thresholds, and the export of the fitted model with its calibration file."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import pathlib
+import subprocess
 
 import numpy as np
 from sklearn.isotonic import IsotonicRegression
+
+
+FOLDS = 5
+
+
+def export(exe: pathlib.Path, flag: str, data: pathlib.Path, out: pathlib.Path, reuse: bool,
+           boxes: bool = False) -> pathlib.Path:
+    """`export_features FLAG [--boxes] DATA` into `out` (kept as it is with `reuse`)."""
+    if reuse and out.exists():
+        return out
+    cmd = [str(exe), flag, "--jobs", "2"] + (["--boxes"] if boxes else []) + [str(data)]
+    with out.open("w") as f:
+        subprocess.run(cmd, stdout=f, check=True)
+    return out
+
+
+def load(path: pathlib.Path, tag: str, split: dict | None):
+    """Rows of one set: (names, list of row dicts with tag, fold and group set). With a split,
+    only its tuning part is kept, with the split's folds and groups; without one (synthetic
+    documents) each document is its own group, spread over FOLDS folds by its name's hash."""
+    names = None
+    rows = []
+    with path.open() as f:
+        for i, line in enumerate(f):
+            r = json.loads(line)
+            if i == 0:
+                names = r["names"]
+                continue
+            if split is not None:
+                d = split["documents"].get(r["doc"])
+                if d is None or d["part"] != "tune":
+                    continue
+                r["fold"] = int(d["fold"])
+                r["group"] = d["group"]
+            else:
+                h = int(hashlib.sha256(r["doc"].encode()).hexdigest(), 16)
+                r["fold"] = h % FOLDS
+                r["group"] = "synth:" + r["doc"]
+            r["tag"] = tag
+            rows.append(r)
+    return names, rows
 
 
 def calibrate(chosen: dict[str, list[tuple[float, bool]]], y_max: float = 1.0):
