@@ -89,7 +89,10 @@ fn main() -> ExitCode {
     }
     if args.cands {
         let c = candidates::extract(&doc);
-        for c in &c.items {
+        let lines = c.table_lines(doc.lines.len());
+        let table: Vec<usize> = (0..lines.len()).filter(|&l| lines[l]).collect();
+        println!("table lines: {table:?}");
+        for c in c.items.iter().chain(&c.ocr_amounts) {
             println!(
                 "{:?} {:?} scheme={:?} label={:?} line={} [{:.0},{:.0}] {:?}",
                 c.kind,

@@ -262,8 +262,13 @@ pub fn parse_number(s: &str, decimal_hint: Option<char>) -> Option<(Decimal, u32
         }
         Some(last_c)
     } else if seps.len() > 1 {
-        // `1.234.567`: grouping only.
-        None
+        // `1.234.567`: grouping only; but `163.025.88` (OCR or a typist used the grouping
+        // sign for the decimal one): groups of three, then two decimals, reads one way only.
+        let groups_of_three = s[..last_i]
+            .split(|c: char| !c.is_ascii_digit())
+            .skip(1)
+            .all(|g| g.len() == 3);
+        (matches!(last_c, '.' | ',') && tail.len() == 2 && groups_of_three).then_some(last_c)
     } else if tail.len() == 3 {
         let int_part = &s[..last_i];
         if last_c == ' ' || last_c == '\'' || last_c == '’' {
@@ -425,9 +430,9 @@ pub fn ocr_digits(text: &str) -> std::borrow::Cow<'_, str> {
         };
         next_to(k.checked_sub(1)) || next_to(Some(k + 1))
     };
-    if !(0..bytes.len())
-        .any(|k| matches!(bytes[k], b'O' | b'o' | b'l' | b'I' | b'|' | b'S') && near_digit(k))
-    {
+    if !(0..bytes.len()).any(|k| {
+        matches!(bytes[k], b'O' | b'o' | b'l' | b'I' | b'|' | b'S' | b'D') && near_digit(k)
+    }) {
         return std::borrow::Cow::Borrowed(text);
     }
     let in_core = |c: char| {
@@ -488,15 +493,29 @@ pub fn ocr_digits(text: &str) -> std::borrow::Cow<'_, str> {
         let buf = out.get_or_insert_with(|| bytes.to_vec());
         buf[s..e].copy_from_slice(repaired.as_bytes());
     }
-    // `S` for 5 between two digits (`1S0`, after the repairs above).
+    // `S` for 5 and `D` for 0 between two digits (`1S0`, `256D7,14`, after the repairs above),
+    // and `D` for a decimal's last 0 (`1882,8D`, `4.5D €`).
     let cur: &[u8] = out.as_deref().unwrap_or(bytes);
-    let fives: Vec<usize> = (1..cur.len().saturating_sub(1))
-        .filter(|&k| cur[k] == b'S' && cur[k - 1].is_ascii_digit() && cur[k + 1].is_ascii_digit())
+    let digit = |k: usize| cur.get(k).is_some_and(u8::is_ascii_digit);
+    let between = |k: usize| k > 0 && digit(k - 1) && digit(k + 1);
+    let decimal_tail = |k: usize| {
+        k >= 3
+            && digit(k - 3)
+            && matches!(cur[k - 2], b'.' | b',')
+            && digit(k - 1)
+            && !cur.get(k + 1).is_some_and(u8::is_ascii_alphanumeric)
+    };
+    let fixes: Vec<(usize, u8)> = (0..cur.len())
+        .filter_map(|k| match cur[k] {
+            b'S' if between(k) => Some((k, b'5')),
+            b'D' if between(k) || decimal_tail(k) => Some((k, b'0')),
+            _ => None,
+        })
         .collect();
-    if !fives.is_empty() {
+    if !fixes.is_empty() {
         let buf = out.get_or_insert_with(|| bytes.to_vec());
-        for k in fives {
-            buf[k] = b'5';
+        for (k, d) in fixes {
+            buf[k] = d;
         }
     }
     match out {
@@ -637,6 +656,61 @@ fn find_split_amounts(
     out
 }
 
+/// Digit runs broken by single spaces (`1162 20,96`, `28 1.322,70`, `-1. 363,34`).
+static SPACED_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[0-9][0-9.,]*(?: [0-9.,]*[0-9][0-9.,]*)+").expect("spaced run regex")
+});
+
+/// Other readings of money amounts that OCR broke with a space at any place
+/// (`Total TTC : 1162 20,96 EUR`, `Rechnungsbetrag: EUR 28 1.322,70`), which the regular reading
+/// takes for two numbers (`1162` and `20,96`): every run of numbers separated by single spaces,
+/// joined from each of its numbers to its end, that reads as one amount with two decimals
+/// once joined. They are not values on their own (`3 12,50` is as likely a quantity and a
+/// price): the totals take one only where the printed arithmetic confirms it to the cent.
+/// Runs glued to letters (other than a currency) or to other digits are skipped.
+pub fn joined_readings(text: &str, decimal_hint: Option<char>) -> Vec<AmountMatch> {
+    let mapped = ocr_digits(text);
+    let text = mapped.as_ref();
+    let mut out = Vec::new();
+    for m in SPACED_RUN.find_iter(text) {
+        let (s0, e0) = (m.start(), m.end());
+        let before = text[..s0].chars().next_back();
+        let after = text[e0..].chars().next();
+        if before.is_some_and(|c| c.is_alphabetic() && currency_suffix_at(text, s0).is_none())
+            || after.is_some_and(|c| c.is_alphabetic() && currency_prefix_at(text, e0).is_none())
+        {
+            continue;
+        }
+        let negative = before == Some('-')
+            && !text[..s0 - 1]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+        let mut starts = vec![s0];
+        starts.extend(m.as_str().match_indices(' ').map(|(i, _)| s0 + i + 1));
+        if starts.len() > 6 {
+            continue;
+        }
+        let end = s0 + m.as_str().trim_end_matches(['.', ',']).len();
+        for (k, &st) in starts[..starts.len() - 1].iter().enumerate() {
+            let joined: String = text[st..end].chars().filter(|&c| c != ' ').collect();
+            let Some((value, 2)) = parse_number(&joined, decimal_hint) else {
+                continue;
+            };
+            let negative = negative && k == 0;
+            out.push(AmountMatch {
+                start: if negative { st - 1 } else { st },
+                end,
+                value: if negative { -value } else { value },
+                decimals: 2,
+                currency: None,
+                percent: false,
+            });
+        }
+    }
+    out
+}
+
 /// Whether nothing follows on the line but spaces, a closing sign and a one-letter tax code
 /// (`A`, `B`, `*`): the end of a receipt's amount column.
 fn ends_line(rest: &str) -> bool {
@@ -690,6 +764,11 @@ mod tests {
         assert_eq!(vals("1.234.567,89"), ["1234567.89"]);
         assert_eq!(vals("0,5"), ["0.5"]);
         assert_eq!(vals("a 12 345 b"), ["12", "345"]);
+        // The grouping sign used for the decimal one: groups of three, then two decimals.
+        assert_eq!(vals("163.025.88 €"), ["163025.88"]);
+        assert_eq!(vals("£691,267,51"), ["691267.51"]);
+        assert_eq!(vals("1.282.612 Ft"), ["1282612"]);
+        assert!(vals("1.23.45").iter().all(|v| v != "123.45"));
     }
 
     #[test]
@@ -743,6 +822,8 @@ mod tests {
         assert_eq!(ocr_digits("Datum O5.O2.2O22"), "Datum 05.02.2022");
         assert_eq!(ocr_digits("EURl2.50"), "EUR12.50");
         assert_eq!(ocr_digits("1S0 g"), "150 g");
+        assert_eq!(ocr_digits("256D7,14 CHF"), "25607,14 CHF");
+        assert_eq!(ocr_digits("229,698.4D GBP"), "229,698.40 GBP");
         assert_eq!(vals("Summe 1O,5O"), ["10.50"]);
         // Words, codes and ids stay as printed.
         for t in [
@@ -759,6 +840,9 @@ mod tests {
             "Il 12.5",
             "Total:1O.5O",
             "lO 2",
+            "3D",
+            "A4D",
+            "Model 12.5DX",
         ] {
             assert_eq!(ocr_digits(t), t, "{t}");
         }
@@ -791,6 +875,37 @@ mod tests {
         assert_eq!(one("Tel. 030 12 34", Some('.')), ["30", "12", "34"]);
         // Printed whole, the regular reading stays.
         assert_eq!(one("1 234,56", None), ["1234.56"]);
+    }
+
+    #[test]
+    fn joined_readings_of_amounts_broken_by_spaces() {
+        let j = |t: &str, hint: Option<char>| -> Vec<String> {
+            joined_readings(t, hint)
+                .iter()
+                .map(|a| a.value.to_string())
+                .collect()
+        };
+        assert_eq!(j("Total TTC :  1162 20,96 EUR", Some(',')), ["116220.96"]);
+        assert_eq!(
+            j("Rechnungsbetrag:  EUR 28 1.322,70", Some(',')),
+            ["281322.70"]
+        );
+        assert_eq!(j("Totaal:  € -1. 363,34", Some(',')), ["-1363.34"]);
+        assert_eq!(
+            j("Invoice total:  2 29,698.40 GBP", Some('.')),
+            ["229698.40"]
+        );
+        assert_eq!(j("Factuurbedrag:  €2.87 2,58", Some(',')), ["2872.58"]);
+        // Each start of a longer run: `3 1 250,00` may be 31 250,00 or 1 250,00 after a 3.
+        assert_eq!(j("Pos 3 1 250,00", Some(',')), ["31250.00", "1250.00"]);
+        // Nothing that does not read as one amount with two decimals once joined.
+        assert!(j("Tel. 030 12 34", Some(',')).is_empty());
+        assert!(j("Summe 12,50", Some(',')).is_empty());
+        assert!(j("A4 12 50,00", Some(',')).is_empty());
+        // Offsets point into the printed text.
+        let t = "Total: 1O5 2,00 EUR";
+        let a = joined_readings(t, Some(','));
+        assert_eq!(&t[a[0].start..a[0].end], "1O5 2,00");
     }
 
     #[test]

@@ -112,9 +112,21 @@ pub struct Candidates {
     pub rate_lines: Vec<taxes::RateLine>,
     /// The VATs that two or more rate lines of distinct rates make together.
     pub rate_sums: Vec<taxes::RateSum>,
+    /// Other readings of amounts that OCR broke with a space (`1162 20,96` as `116220.96`,
+    /// [`amounts::joined_readings`]): no values of their own, only for the printed arithmetic
+    /// of the totals to confirm. Index `items.len() + k` names the `k`-th
+    /// ([`Candidates::amount_at`]).
+    pub ocr_amounts: Vec<Candidate>,
 }
 
 impl Candidates {
+    /// The candidate of an index into `items`, or past its end into `ocr_amounts`.
+    pub fn amount_at(&self, i: usize) -> Option<&Candidate> {
+        self.items
+            .get(i)
+            .or_else(|| self.ocr_amounts.get(i.checked_sub(self.items.len())?))
+    }
+
     /// Candidates of one kind.
     pub fn of(&self, kind: CandidateKind) -> impl Iterator<Item = &Candidate> {
         self.items.iter().filter(move |c| c.kind == kind)
@@ -334,6 +346,26 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
     });
     let rate_sums = taxes::rate_sums(&rate_lines);
+    let ocr_amounts = doc
+        .lines
+        .iter()
+        .flat_map(|line| {
+            amounts::joined_readings(&line.text, style.decimal)
+                .into_iter()
+                .map(move |a| {
+                    let mut c = cand(
+                        CandidateKind::Amount,
+                        a.value.to_string(),
+                        line,
+                        a.start,
+                        a.end,
+                    );
+                    c.decimals = a.decimals;
+                    c.scheme = Some("ocr_joined".into());
+                    c
+                })
+        })
+        .collect();
     let parties = parties::find(doc);
     let party_name_labels = parties
         .iter()
@@ -355,6 +387,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         tax_rows,
         rate_lines,
         rate_sums,
+        ocr_amounts,
     }
 }
 

@@ -231,8 +231,13 @@ fn choose(
             }
         }
     }
-    // Payable and prepaid: `total - prepaid = payable` (or payable = total) chooses among
-    // the best payable and prepaid candidates; otherwise the best payable stands alone.
+    choose_payable(&mut out, pays, pres);
+    out
+}
+
+/// Payable and prepaid: `total - prepaid = payable` (or payable = total) chooses among the best
+/// payable and prepaid candidates; otherwise the best payable stands alone.
+fn choose_payable(out: &mut Chosen, pays: &[Scored], pres: &[Scored]) {
     out.payable = pays.first().copied();
     out.prepaid = pres.first().copied().map(|p| (p.0, p.1, p.2.abs()));
     if let Some(t) = out.total {
@@ -258,7 +263,129 @@ fn choose(
             }
         }
     }
-    out
+}
+
+/// One reading of an amount for [`ocr_repair`]: (score, candidate index, value, how many of
+/// the readings behind it are [`Candidates::ocr_amounts`]).
+type Reading = (f32, usize, Decimal, usize);
+
+/// The scored candidates of one amount for [`ocr_repair`], scored ones first, then a joined
+/// reading printed on the same line as each (same score).
+struct Readings<'a> {
+    cands: &'a Candidates,
+}
+
+impl Readings<'_> {
+    fn line_of(&self, i: usize) -> Option<usize> {
+        self.cands.amount_at(i).map(|c| c.span.line)
+    }
+
+    /// Joined readings (index, value) printed on `line`.
+    fn alts_on(&self, line: usize) -> impl Iterator<Item = (usize, Decimal)> + '_ {
+        let base = self.cands.items.len();
+        self.cands
+            .ocr_amounts
+            .iter()
+            .enumerate()
+            .filter(move |(_, c)| c.span.line == line)
+            .filter_map(move |(k, c)| dec(c).map(|d| (base + k, d)))
+    }
+
+    fn of(&self, scored: impl IntoIterator<Item = Scored>) -> Vec<Reading> {
+        let mut out = Vec::new();
+        for (score, i, value) in scored {
+            out.push((score, i, value, 0));
+            if let Some(line) = self.line_of(i) {
+                out.extend(self.alts_on(line).map(|(k, d)| (score, k, d, 1)));
+            }
+        }
+        out
+    }
+}
+
+/// Net, VAT and total that add up once amounts OCR broke with a space are read whole
+/// (`Total TTC : 1162 20,96` as 116 220,96; [`Candidates::ocr_amounts`]), for documents whose
+/// chosen amounts do not add up. Every scored net, VAT and total candidate may keep its
+/// reading or take a joined one printed on its own line; the total may also be a joined
+/// reading printed below the net and the VAT outside table bodies, and a VAT of several rate
+/// lines sums one reading of each line. The set that adds up to the cent with the fewest
+/// joined readings wins (at least one: the chosen readings did not add up), then the highest
+/// score; a joined total found below takes the lower score of the net and the VAT that
+/// confirm it.
+fn ocr_repair(
+    cands: &Candidates,
+    (nets, vats, tots): (&[Scored], &[Scored], &[Scored]),
+    table_lines: &[bool],
+) -> Option<Chosen> {
+    if cands.ocr_amounts.is_empty() {
+        return None;
+    }
+    let r = Readings { cands };
+    // A net the scorer took for a total (`Summe netto` above a total it missed) counts too.
+    let net_options = r.of(nets.iter().chain(tots).copied());
+    let mut vat_options = r.of(vats.iter().copied());
+    let lines = &cands.rate_lines;
+    if (2..=4).contains(&lines.len()) {
+        let score = vats.first().map_or(STRUCTURAL_CONFIDENCE, |v| v.0);
+        let mut sums: Vec<(Decimal, usize)> = vec![(Decimal::ZERO, 0)];
+        for l in lines {
+            let options = r.of([(score, l.amount.0, l.amount.1)]);
+            sums = sums
+                .iter()
+                .flat_map(|&(sum, used)| options.iter().map(move |o| (sum + o.2, used + o.3)))
+                .collect();
+        }
+        let first = lines.iter().map(|l| l.amount.0).min().unwrap_or(0);
+        vat_options.extend(
+            sums.into_iter()
+                .map(|(sum, used)| (score, first, sum, used)),
+        );
+    }
+    let mut tot_options = r.of(tots.iter().copied());
+    let base = cands.items.len();
+    // Joined readings anywhere outside table bodies, as totals below a net and a VAT (score
+    // NaN: set from the net and VAT that confirm it).
+    tot_options.extend(
+        cands
+            .ocr_amounts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !table_lines.get(c.span.line).copied().unwrap_or(false))
+            .filter_map(|(k, c)| dec(c).map(|d| (f32::NAN, base + k, d, 1))),
+    );
+    let mut best: Option<((std::cmp::Reverse<usize>, f32), Reading, Reading, Reading)> = None;
+    for t in &tot_options {
+        for n in &net_options {
+            for v in &vat_options {
+                let used = n.3 + v.3 + t.3;
+                let (ns, vs) = ((n.0, n.1, n.2), (v.0, v.1, v.2));
+                let mut t = *t;
+                if t.0.is_nan() {
+                    let below = r.line_of(n.1).max(r.line_of(v.1));
+                    if r.line_of(t.1) <= below {
+                        continue;
+                    }
+                    t.0 = n.0.min(v.0);
+                }
+                if used == 0 || v.1 == t.1 || !adds_up(&ns, &vs, &(t.0, t.1, t.2)) {
+                    continue;
+                }
+                let key = (std::cmp::Reverse(used), n.0 + v.0 + t.0);
+                if best.as_ref().is_none_or(|b| key > b.0) {
+                    best = Some((key, *n, *v, t));
+                }
+            }
+        }
+    }
+    let (_, n, v, t) = best?;
+    Some(Chosen {
+        net: Some((n.0, n.1, n.2)),
+        vat: Some((v.0, v.2, Some(v.1))),
+        total: Some((t.0, t.1, t.2)),
+        payable: None,
+        prepaid: None,
+        consistent: true,
+    })
 }
 
 /// A `net + VAT = total` triple among all of a document's money amounts, for documents whose
@@ -483,6 +610,14 @@ pub(super) fn totals(
         chosen.vat = Some((s, sum, Some(vi)));
     }
     let table_lines = cands.table_lines(ctx.doc.lines.len());
+    // Amounts OCR broke with a space, read whole where that makes the arithmetic hold; the
+    // payable is chosen again against the total read whole.
+    if !chosen.consistent
+        && let Some(repaired) = ocr_repair(cands, (&nets, &vats, &tots), &table_lines)
+    {
+        chosen = repaired;
+        choose_payable(&mut chosen, &pays, &pres);
+    }
     // Amounts only the printed arithmetic supports, at STRUCTURAL_CONFIDENCE: the net and VAT
     // that explain a total whose chosen net and VAT do not add up to it (or are missing), and
     // the whole triple when there is no total either. A consistent set is preferred to
@@ -534,7 +669,7 @@ pub(super) fn totals(
     // receipt, not a net amount.
     if total.is_none()
         && let Some(n) = net
-        && let Some(nc) = cands.items.get(n.1)
+        && let Some(nc) = cands.amount_at(n.1)
         && n.2 >= max_amount(cands)
         && vats.iter().any(|v| {
             cands
@@ -565,37 +700,37 @@ pub(super) fn totals(
         }
     }
     if let Some((s, i, d)) = total
-        && let Some(c) = cands.items.get(i)
+        && let Some(c) = cands.amount_at(i)
     {
         ctx.result.totals.total = Some(d.to_string());
         ctx.put("/totals/total", s + bonus, &c.span);
     }
     if let Some((s, i, d)) = net
-        && let Some(c) = cands.items.get(i)
+        && let Some(c) = cands.amount_at(i)
     {
         ctx.result.totals.net = Some(d.to_string());
         ctx.put("/totals/net", s + bonus, &c.span);
     }
     if let Some((s, d, i)) = vat_value {
         ctx.result.totals.vat = Some(d.to_string());
-        if let Some(c) = i.and_then(|i| cands.items.get(i)) {
+        if let Some(c) = i.and_then(|i| cands.amount_at(i)) {
             ctx.put("/totals/vat", s + bonus, &c.span);
         }
     }
     if let Some((s, i, d)) = payable
-        && let Some(c) = cands.items.get(i)
+        && let Some(c) = cands.amount_at(i)
     {
         ctx.result.totals.payable = Some(d.to_string());
         ctx.put("/totals/payable", s, &c.span);
     }
     if let Some((s, i, d)) = prepaid
-        && let Some(c) = cands.items.get(i)
+        && let Some(c) = cands.amount_at(i)
     {
         ctx.result.totals.prepaid = Some(d.to_string());
         ctx.put("/totals/prepaid", s, &c.span);
     }
     if let Some((s, i, d)) = top(Field::Discount).first().copied()
-        && let Some(c) = cands.items.get(i)
+        && let Some(c) = cands.amount_at(i)
     {
         ctx.result.totals.discount = Some(d.abs().to_string());
         ctx.put("/totals/discount", s, &c.span);
@@ -893,6 +1028,43 @@ mod tests {
         assert_eq!(vat, d("-2841.74"));
         // Never a total below the one chosen.
         assert!(rate_lines_pair(&cands, d("-15000.00")).is_none());
+    }
+
+    #[test]
+    fn amounts_broken_by_ocr_are_read_whole_where_the_arithmetic_confirms() {
+        // The total and one rate's VAT broken by a space; the net chosen among the amounts.
+        let doc = doc_from(&[
+            ("Montant HT 109161,26 EUR", 48.0, 400.0),
+            ("Remise : -11374,56 EUR", 48.0, 414.0),
+            ("Total HT : 97786,70 EUR", 48.0, 428.0),
+            ("Montant TVA 20% 18008,27 EUR", 48.0, 442.0),
+            ("Montant TVA 5,5% 42 5,99 EUR", 48.0, 456.0),
+            ("Total TTC : 1162 20,96 EUR", 48.0, 470.0),
+        ]);
+        let cands = extract(&doc);
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("116220.96"));
+        assert_eq!(r.totals.net.as_deref(), Some("97786.70"));
+        assert_eq!(r.totals.vat.as_deref(), Some("18434.26"));
+        // The evidence is the printed text read whole.
+        let total = r.evidence.get("/totals/total").expect("total evidence");
+        assert_eq!(total.text, "1162 20,96");
+        // A total below the net and the VAT, under a label nobody knows.
+        let doc = doc_from(&[
+            ("Summe netto: EUR 236.405,63", 48.0, 400.0),
+            ("MwSt. 19% EUR 44.917,07", 48.0, 414.0),
+            ("Gesamtschuld: EUR 28 1.322,70", 48.0, 428.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("281322.70"));
+        // Readings that add up as printed stay as printed: `2 11,90` is a count and a total.
+        let doc = doc_from(&[
+            ("Netto 10,00 EUR", 48.0, 400.0),
+            ("MwSt. 19% 1,90 EUR", 48.0, 414.0),
+            ("Gesamt 2 11,90 EUR", 48.0, 428.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("11.90"));
     }
 
     #[test]
