@@ -353,7 +353,9 @@ fn ocr_repair(
             .filter(|(_, c)| !table_lines.get(c.span.line).copied().unwrap_or(false))
             .filter_map(|(k, c)| dec(c).map(|d| (f32::NAN, base + k, d, 1))),
     );
-    let mut best: Option<((std::cmp::Reverse<usize>, f32), Reading, Reading, Reading)> = None;
+    // (fewest joined readings, highest score), net, VAT, total.
+    type Ranked = ((std::cmp::Reverse<usize>, f32), Reading, Reading, Reading);
+    let mut best: Option<Ranked> = None;
     for t in &tot_options {
         for n in &net_options {
             for v in &vat_options {
