@@ -719,24 +719,61 @@ fn ends_line(rest: &str) -> bool {
     t.is_empty() || t.chars().count() == 1 && t.chars().all(|c| c.is_alphabetic() || c == '*')
 }
 
-/// The decimal separator most two-decimal amounts of a document use (`,` or `.`), if any.
-pub fn decimal_separator<'a>(texts: impl Iterator<Item = &'a str>) -> Option<char> {
+/// How a document prints its money, read from all its text ([`number_style`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NumberStyle {
+    /// The decimal separator.
+    pub decimal: Option<char>,
+    /// No number has two decimals: the money is printed in whole units (forints, yen, or
+    /// prices without cents), so integers are money amounts.
+    pub whole_units: bool,
+}
+
+/// The document's decimal separator: the one more numbers print with exactly two digits after
+/// it (dates like `2025.05.15` do not count); without any, the one a grouped number does not
+/// use (`1.323.919` groups with dots: the decimal separator is the comma).
+pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     static TWO: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"[0-9]([.,])[0-9]{2}(?:[^0-9]|$)").expect("regex"));
-    let (mut dot, mut comma) = (0, 0);
+    static DATE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"[0-9]{1,4}[./-][0-9]{1,2}[./-][0-9]{2,4}").expect("date-like regex")
+    });
+    static QUANTITY: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[0-9]+[.,][0-9]+ ?[x×*] ?[0-9]").expect("quantity regex"));
+    static GROUPED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[^0-9.,])[0-9]{1,3}(?:([.,])[0-9]{3})(?:[.,][0-9]{3})+(?:[^0-9.,]|$)")
+            .expect("grouped regex")
+    });
+    let (mut dot, mut comma, mut grouped_dot, mut grouped_comma) = (0, 0, 0, 0);
     for t in texts {
-        for c in TWO.captures_iter(t) {
+        let t = DATE.replace_all(t, " ");
+        // A quantity before a multiplication sign (`1,25 x 2506`) is no money.
+        let t = QUANTITY.replace_all(&t, " ");
+        for c in TWO.captures_iter(&t) {
             match c.get(1).map(|m| m.as_str()) {
                 Some(".") => dot += 1,
                 Some(",") => comma += 1,
                 _ => {}
             }
         }
+        for c in GROUPED.captures_iter(&t) {
+            match c.get(1).map(|m| m.as_str()) {
+                Some(".") => grouped_dot += 1,
+                Some(",") => grouped_comma += 1,
+                _ => {}
+            }
+        }
     }
-    match (dot, comma) {
+    let decimal = match (dot, comma) {
+        (0, 0) if grouped_dot > grouped_comma => Some(','),
+        (0, 0) if grouped_comma > grouped_dot => Some('.'),
         (0, 0) => None,
         (d, c) if d >= c => Some('.'),
         _ => Some(','),
+    };
+    NumberStyle {
+        decimal,
+        whole_units: dot + comma == 0,
     }
 }
 
@@ -968,11 +1005,18 @@ mod tests {
 
     #[test]
     fn document_decimal_separator() {
+        let decimal = |t: &[&str]| number_style(t.iter().copied()).decimal;
+        assert_eq!(decimal(&["1,50", "2,30", "3.10"]), Some(','));
+        assert_eq!(decimal(&["9.00"]), Some('.'));
+        assert_eq!(decimal(&["abc"]), None);
+        // Dates are no decimals; a number grouped twice tells the other separator.
         assert_eq!(
-            decimal_separator(["1,50", "2,30", "3.10"].into_iter()),
+            decimal(&["Kelt: 2025.05.15", "Nettó 1.323.919 Ft"]),
             Some(',')
         );
-        assert_eq!(decimal_separator(["9.00"].into_iter()), Some('.'));
-        assert_eq!(decimal_separator(["abc"].into_iter()), None);
+        assert_eq!(decimal(&["Total 1,323,919 KRW"]), Some('.'));
+        let whole = |t: &[&str]| number_style(t.iter().copied()).whole_units;
+        assert!(whole(&["2025.05.15", "ÖSSZESEN 9123 Ft", "1,25 x 421 526"]));
+        assert!(!whole(&["Summe 12,50 EUR"]));
     }
 }

@@ -120,6 +120,11 @@ pub struct Candidates {
 }
 
 impl Candidates {
+    /// Whether a candidate is a money amount of this document ([`is_money`]).
+    pub fn is_money(&self, c: &Candidate) -> bool {
+        is_money(c, self.style.whole_units)
+    }
+
     /// The candidate of an index into `items`, or past its end into `ocr_amounts`.
     pub fn amount_at(&self, i: usize) -> Option<&Candidate> {
         self.items
@@ -166,6 +171,9 @@ pub struct DocStyle {
     pub month_first: bool,
     /// Decimal separator of the document's amounts.
     pub decimal: Option<char>,
+    /// The document prints its money in whole units ([`amounts::NumberStyle::whole_units`]):
+    /// integers are money amounts ([`is_money`]).
+    pub whole_units: bool,
     /// The document's language (ISO 639-1), where its words tell.
     pub language: Option<&'static str>,
     /// Whether the document reads as a till receipt ([`receipt::is_receipt`]).
@@ -175,13 +183,23 @@ pub struct DocStyle {
 impl DocStyle {
     /// Detects the conventions of a document.
     pub fn detect(doc: &CleanDocument) -> DocStyle {
+        let numbers = amounts::number_style(doc.lines.iter().map(|l| l.text.as_str()));
         DocStyle {
             month_first: dates::document_is_month_first(doc.lines.iter().map(|l| l.text.as_str())),
-            decimal: amounts::decimal_separator(doc.lines.iter().map(|l| l.text.as_str())),
+            decimal: numbers.decimal,
+            whole_units: numbers.whole_units,
             language: language::detect(doc),
             receipt: receipt::is_receipt(doc),
         }
     }
+}
+
+/// Whether a candidate is a money amount: two decimals and no scheme (no percentage), or an
+/// integer of a document that prints its money in whole units.
+pub fn is_money(c: &Candidate, whole_units: bool) -> bool {
+    c.kind == CandidateKind::Amount
+        && (c.scheme.is_none() && c.decimals == 2
+            || whole_units && c.scheme.as_deref() == Some("int"))
 }
 
 fn cand(kind: CandidateKind, value: String, line: &Line, s: usize, e: usize) -> Candidate {
@@ -339,8 +357,8 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .map(|a| a.value);
     }
     let receipt = style.receipt.then(|| receipt::read(doc));
-    let tax_rows = taxes::find(&items);
-    let rate_lines = taxes::rate_lines(&items, |l| {
+    let tax_rows = taxes::find(&items, style.whole_units);
+    let rate_lines = taxes::rate_lines(&items, style.whole_units, |l| {
         line_labels
             .get(l)
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))

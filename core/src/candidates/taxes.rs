@@ -4,7 +4,7 @@
 //! the field stage decides whether they explain the totals. Also the per-rate VAT lines that
 //! print no base (`BTW 21%  2,06`): one rate and one amount on a line ([`RateLine`]).
 
-use super::{Candidate, CandidateKind};
+use super::{Candidate, CandidateKind, is_money};
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 
@@ -22,8 +22,8 @@ pub struct TaxRow {
     pub amount: (usize, Decimal),
 }
 
-/// The amount candidates of one line: its percentages and its money amounts (two decimals, no
-/// scheme), each `(candidate index, value)`.
+/// The amount candidates of one line: its percentages and its money amounts ([`is_money`]),
+/// each `(candidate index, value)`.
 struct LineAmounts {
     line: usize,
     rates: Vec<(usize, Decimal)>,
@@ -31,7 +31,7 @@ struct LineAmounts {
 }
 
 /// The amount candidates of each line, in line order.
-fn by_line(items: &[Candidate]) -> Vec<LineAmounts> {
+fn by_line(items: &[Candidate], whole_units: bool) -> Vec<LineAmounts> {
     let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
     let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
     for (i, c) in items.iter().enumerate() {
@@ -52,7 +52,7 @@ fn by_line(items: &[Candidate]) -> Vec<LineAmounts> {
             LineAmounts {
                 line,
                 rates: pick(&|c| c.scheme.as_deref() == Some("percent")),
-                money: pick(&|c| c.scheme.is_none() && c.decimals == 2),
+                money: pick(&|c| is_money(c, whole_units)),
             }
         })
         .collect()
@@ -66,10 +66,15 @@ fn is_vat_rate(p: Decimal) -> bool {
 /// The document's summary rows (see the module), each printed row once (a summary printed
 /// twice counts once). A line with several rates gives the first that explains two of its
 /// amounts.
-pub fn find(items: &[Candidate]) -> Vec<TaxRow> {
-    let cent = Decimal::new(1, 2);
+pub fn find(items: &[Candidate], whole_units: bool) -> Vec<TaxRow> {
+    // The smallest printed unit: a cent, or one whole unit.
+    let (dp, cent) = if whole_units {
+        (0, Decimal::ONE)
+    } else {
+        (2, Decimal::new(1, 2))
+    };
     let mut out: Vec<TaxRow> = Vec::new();
-    for LineAmounts { rates, money, .. } in by_line(items) {
+    for LineAmounts { rates, money, .. } in by_line(items, whole_units) {
         let rates = rates.into_iter().filter(|r| is_vat_rate(r.1));
         'rates: for rate in rates {
             for &base in &money {
@@ -82,7 +87,7 @@ pub fn find(items: &[Candidate]) -> Vec<TaxRow> {
                     {
                         continue;
                     }
-                    let expected = (b * rate.1 / Decimal::ONE_HUNDRED).round_dp(2);
+                    let expected = (b * rate.1 / Decimal::ONE_HUNDRED).round_dp(dp);
                     if (expected - a).abs() <= cent {
                         let same = |r: &TaxRow| {
                             (r.rate.1, r.base.1, r.amount.1) == (rate.1, base.1, amount.1)
@@ -114,9 +119,13 @@ pub struct RateLine {
 
 /// The document's rate lines (see [`RateLine`]); `vat_line(line)` says whether a line has a VAT
 /// label.
-pub fn rate_lines(items: &[Candidate], vat_line: impl Fn(usize) -> bool) -> Vec<RateLine> {
+pub fn rate_lines(
+    items: &[Candidate],
+    whole_units: bool,
+    vat_line: impl Fn(usize) -> bool,
+) -> Vec<RateLine> {
     let mut out = Vec::new();
-    for l in by_line(items) {
+    for l in by_line(items, whole_units) {
         if let ([rate], [amount]) = (l.rates.as_slice(), l.money.as_slice())
             && is_vat_rate(rate.1)
             && !amount.1.is_zero()

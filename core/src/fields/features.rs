@@ -93,7 +93,7 @@ pub struct CandidateFeatures {
     pub height_rel: f32,
     /// Printed with a currency.
     pub has_currency: bool,
-    /// Decimal digits.
+    /// Decimal digits (2 for the money integers of a document printed in whole units).
     pub decimals: u32,
     /// Followed by `%`.
     pub percent: bool,
@@ -352,7 +352,9 @@ impl<'a> FeatureContext<'a> {
         let table_lines = cands.table_lines(doc.lines.len());
         let mut amounts_sorted: Vec<rust_decimal::Decimal> = cands
             .of(CandidateKind::Amount)
-            .filter(|c| c.decimals > 0 && c.scheme.as_deref() != Some("percent"))
+            .filter(|c| {
+                c.decimals > 0 && c.scheme.as_deref() != Some("percent") || cands.is_money(c)
+            })
             .filter_map(|c| c.value.parse().ok())
             .collect();
         amounts_sorted.sort();
@@ -364,7 +366,7 @@ impl<'a> FeatureContext<'a> {
                     matches!(h.key, LabelKey::Total | LabelKey::Payable) && h.end <= c.span.start
                 })
             });
-            if on_total && c.decimals > 0 {
+            if on_total && (c.decimals > 0 || cands.is_money(c)) {
                 bottom_total = Some((c.span.line, c.span.start));
             }
         }
@@ -547,7 +549,9 @@ pub fn candidate_features(
     let amount_rank = value
         .map(|v| ctx.amounts_sorted.partition_point(|x| *x > v) as u32)
         .unwrap_or(u32::MAX);
-    let is_largest = c.kind == CandidateKind::Amount && c.decimals > 0 && amount_rank == 0;
+    let is_largest = c.kind == CandidateKind::Amount
+        && (c.decimals > 0 || cands.is_money(c))
+        && amount_rank == 0;
     let occurrences = index
         .occurrences
         .get(&(c.kind, c.value.clone()))
@@ -582,7 +586,12 @@ pub fn candidate_features(
         ocr_confidence: c.span.confidence,
         height_rel: c.span.bbox.height() / ctx.median_height,
         has_currency: c.currency.is_some(),
-        decimals: c.decimals,
+        // An integer of a document printed in whole units is as precise as money gets there.
+        decimals: if cands.style.whole_units && cands.is_money(c) {
+            2
+        } else {
+            c.decimals
+        },
         percent: c.scheme.as_deref() == Some("percent"),
         in_table: ctx.table_lines.get(c.span.line).copied().unwrap_or(false),
         rightmost_on_line,

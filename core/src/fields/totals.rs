@@ -17,7 +17,7 @@ type Scored = (f32, usize, Decimal);
 fn max_amount(cands: &Candidates) -> Decimal {
     cands
         .of(CandidateKind::Amount)
-        .filter(|c| c.decimals > 0 && c.scheme.is_none())
+        .filter(|c| c.decimals > 0 && c.scheme.is_none() || cands.is_money(c))
         .filter_map(dec)
         .max()
         .unwrap_or(Decimal::ZERO)
@@ -66,12 +66,7 @@ fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, 
         .items
         .iter()
         .enumerate()
-        .filter(|(_, c)| {
-            c.kind == CandidateKind::Amount
-                && c.scheme.is_none()
-                && c.decimals == 2
-                && !on_rate_line(c)
-        })
+        .filter(|(_, c)| cands.is_money(c) && !on_rate_line(c))
         .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
         .collect();
     let mut best: Option<(usize, (usize, usize, Decimal, usize))> = None;
@@ -399,7 +394,7 @@ fn structural_triple(cands: &Candidates) -> Option<(usize, usize, usize)> {
         .items
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.decimals == 2 && c.scheme.is_none())
+        .filter(|(_, c)| cands.is_money(c))
         .filter_map(|(i, c)| dec(c).filter(|d| !d.is_zero()).map(|d| (i, d, c.span.line)))
         .take(400)
         .collect();
@@ -444,9 +439,7 @@ fn structural_split(
         .enumerate()
         .filter(|(i, c)| {
             *i != total.1
-                && c.kind == CandidateKind::Amount
-                && c.decimals == 2
-                && c.scheme.is_none()
+                && cands.is_money(c)
                 && c.span.line <= t_line
                 && !table_lines.get(c.span.line).copied().unwrap_or(false)
         })
@@ -803,10 +796,7 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         };
         let vals: Vec<Decimal> = on_line
             .iter()
-            .filter(|c| {
-                c.scheme.is_none() && c.span.start > rate.span.start
-                    || c.scheme.is_none() && c.decimals == 2
-            })
+            .filter(|c| c.scheme.is_none() && c.span.start > rate.span.start || cands.is_money(c))
             .filter_map(|c| dec(c))
             .collect();
         let (base, amount) = match vals.as_slice() {
@@ -1067,6 +1057,25 @@ mod tests {
         ]);
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("11.90"));
+    }
+
+    #[test]
+    fn money_printed_in_whole_units_adds_up_too() {
+        // Forints: no decimals anywhere, dots group thousands (the date's dots are no decimals).
+        let doc = doc_from(&[
+            ("Számla kelte: 2025.04.18", 48.0, 100.0),
+            ("Nettó összesen: 1.175.218 Ft", 48.0, 400.0),
+            ("ÁFA 27% 59.686 Ft", 48.0, 414.0),
+            ("ÁFA 5% 47.708 Ft", 48.0, 428.0),
+            ("Végösszeg: 1.282.612 Ft", 48.0, 442.0),
+        ]);
+        let cands = extract(&doc);
+        assert!(cands.style.whole_units);
+        assert_eq!(cands.style.decimal, Some(','));
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("1282612"));
+        assert_eq!(r.totals.net.as_deref(), Some("1175218"));
+        assert_eq!(r.totals.vat.as_deref(), Some("107394"));
     }
 
     #[test]
