@@ -278,18 +278,40 @@ def write(out: pathlib.Path, doc: sd.Doc, family: str, rng: random.Random, seq: 
     (out / f"{doc.name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
 
 
+# The amount labels `--unknown-labels` replaces with words no vocabulary knows.
+AMOUNT_LABELS = ("net", "vat", "total", "payable", "prepaid", "receipt_total")
+
+
+def pseudo_word(rng: random.Random) -> str:
+    """A pronounceable word of no language (`Tavoru`): a label the engine cannot know."""
+    syllables = [rng.choice("bdfgkmprstvz") + rng.choice("aeiou") for _ in range(rng.randint(2, 3))]
+    return "".join(syllables).capitalize()
+
+
+def unknown_labels(doc: sd.Doc) -> None:
+    """Replaces the document's amount labels with pseudo-words, from a stream of its own (its
+    name), so that every other draw stays as it was."""
+    rng = random.Random(f"unknown-labels/{doc.name}")
+    for key in AMOUNT_LABELS:
+        doc.labels[key] = pseudo_word(rng) + ":" * (rng.random() < 0.5)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--train", type=int, default=300)
     ap.add_argument("--holdout", type=int, default=90)
     ap.add_argument("--seed", type=int, default=20261125)
+    ap.add_argument("--unknown-labels", action="store_true",
+                    help="amount labels (net, VAT, total, payable, prepaid) become pseudo-words: "
+                         "a tuning set for what the structure alone finds; writes OUT/train only")
     a = ap.parse_args()
     g.register_fonts()
     sv.check()
     rng = random.Random(a.seed)
     root = pathlib.Path(a.out)
-    for split, n, held in (("train", a.train, False), ("holdout", a.holdout, True)):
+    splits = (("train", a.train, False), ("holdout", a.holdout, True))
+    for split, n, held in splits[:1] if a.unknown_labels else splits:
         out = root / split
         out.mkdir(parents=True, exist_ok=True)
         for old in out.iterdir():
@@ -301,6 +323,8 @@ def main() -> int:
             kind = rng.choice(KINDS)
             family = choose_family(rng, kind, held)
             doc = random_doc(rng, lang, kind, family, held, f"{split}-{i:04d}-{lang}")
+            if a.unknown_labels:
+                unknown_labels(doc)
             write(out, doc, family, rng, i + (100000 if held else 0))
         print(f"{split}: {n} documents in {out}", file=sys.stderr)
     return 0

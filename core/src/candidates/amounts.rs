@@ -544,11 +544,11 @@ fn glued_currency(tok: &str, prefix: bool) -> Option<usize> {
     })
 }
 
-/// A decimal split by OCR (`3. 38`, `3 .38`, `3 . 38`, `1 234,5 6`) or an integer grouped by
-/// spaces (`1 250`, taken only with a currency).
+/// A decimal split by OCR (`3. 38`, `3 .38`, `3 . 38`, `1 234,5 6`, `5.028, 86`) or an integer
+/// grouped by spaces (`1 250`, taken only with a currency).
 static SPLIT_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?P<int>[0-9]{1,3}(?: [0-9]{3})+|[0-9]+)(?:(?P<sep> ?[.,] ?)(?P<f1>[0-9]) ?(?P<f2>[0-9]))?",
+        r"(?P<int>[0-9]{1,3}(?:[ .,'’][0-9]{3})+|[0-9]+)(?:(?P<sep> ?[.,] ?)(?P<f1>[0-9]) ?(?P<f2>[0-9]))?",
     )
     .expect("split amount regex")
 });
@@ -902,6 +902,8 @@ mod tests {
         assert_eq!(one("Kopā 3 .38", Some('.')), ["3.38"]);
         assert_eq!(one("Iš viso 12 ,50 A", Some(',')), ["12.50"]);
         assert_eq!(one("Celkem 1 234,5 6", Some(',')), ["1234.56"]);
+        assert_eq!(one("Summe 5.028, 86€", Some(',')), ["5028.86"]);
+        assert_eq!(one("Net €1,381. 36", Some('.')), ["1381.36"]);
         // With a currency, wherever it is.
         assert_eq!(one("EUR 3. 38 paid", None), ["3.38"]);
         assert_eq!(one("3 ,38€ x", None), ["3.38"]);

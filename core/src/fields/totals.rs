@@ -520,6 +520,55 @@ fn sum_below(
         .map(|(i, _)| i)
 }
 
+/// A total no label announced, found by the arithmetic around it: the money amount (outside
+/// table bodies, in reading order) that the cash paid less the change given makes (`50,00 -
+/// 7,71 = 42,29`), or that the VAT summary rows make together (Σ bases + Σ VAT amounts). The
+/// cash, change and summary rows' own amounts are not totals.
+fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
+    let first_money_on = |key: LabelKey| {
+        cands.items.iter().find(|c| {
+            cands.is_money(c)
+                && cands
+                    .labels_of(c.span.line)
+                    .iter()
+                    .any(|h| h.key == key && h.end <= c.span.start)
+        })
+    };
+    let mut sums: Vec<Decimal> = Vec::new();
+    let mut skip_lines: Vec<usize> = Vec::new();
+    if let (Some(cash), Some(change)) = (
+        first_money_on(LabelKey::Cash),
+        first_money_on(LabelKey::Change),
+    ) && let (Some(paid), Some(back)) = (dec(cash), dec(change))
+        && back.is_sign_positive()
+        && back < paid
+    {
+        sums.push(paid - back);
+        skip_lines.extend([cash.span.line, change.span.line]);
+    }
+    let rows = &cands.tax_rows;
+    if !rows.is_empty() {
+        sums.push(rows.iter().map(|r| r.base.1 + r.amount.1).sum());
+        for r in rows {
+            if let Some(c) = cands.items.get(r.amount.0) {
+                skip_lines.push(c.span.line);
+            }
+        }
+    }
+    sums.retain(|s| !s.is_zero());
+    cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            cands.is_money(c)
+                && !skip_lines.contains(&c.span.line)
+                && !table_lines.get(c.span.line).copied().unwrap_or(false)
+        })
+        .find(|(_, c)| dec(c).is_some_and(|d| sums.contains(&d)))
+        .map(|(i, _)| i)
+}
+
 /// Confidence of totals that only the printed arithmetic supports (no known label).
 const STRUCTURAL_CONFIDENCE: f32 = 0.35;
 
@@ -617,8 +666,15 @@ pub(super) fn totals(
     // that explain a total whose chosen net and VAT do not add up to it (or are missing), and
     // the whole triple when there is no total either. A consistent set is preferred to
     // individually higher-scored values.
-    let structural = if chosen.total.is_none() && chosen.payable.is_none() {
-        structural_triple(cands).map(|(n, v, t)| (n, v, Some(t)))
+    // A triple found by its arithmetic never totals less than a chosen payable (payable = total
+    // - prepaid).
+    let payable_floor = chosen.payable.map_or(Decimal::ZERO, |p| p.2.abs());
+    let structural = if chosen.total.is_none() {
+        structural_triple(cands)
+            .filter(|&(_, _, t)| {
+                cands.items.get(t).and_then(dec).map(|d| d.abs()) >= Some(payable_floor)
+            })
+            .map(|(n, v, t)| (n, v, Some(t)))
     } else if !chosen.consistent {
         chosen
             .total
@@ -640,6 +696,9 @@ pub(super) fn totals(
             chosen.total = pick(t);
         }
         chosen.consistent = chosen.net.is_some() && chosen.vat.is_some() && chosen.total.is_some();
+        if t.is_some() {
+            choose_payable(&mut chosen, &pays, &pres);
+        }
     }
     let mut structural = structural.is_some();
     // Net and VAT without a total (its label unknown): the amount printed below both that is
@@ -651,6 +710,17 @@ pub(super) fn totals(
         chosen.total = Some((STRUCTURAL_CONFIDENCE, t, n.2 + v));
         chosen.consistent = true;
         structural = true;
+    }
+    // Still no total: the amount that the cash paid less the change, or the VAT summary rows
+    // (bases and amounts), make.
+    if chosen.total.is_none()
+        && let Some(t) = structural_total(cands, &table_lines)
+        && let Some(d) = cands.items.get(t).and_then(dec)
+        && d.abs() >= payable_floor
+    {
+        chosen.total = Some((STRUCTURAL_CONFIDENCE, t, d));
+        structural = true;
+        choose_payable(&mut chosen, &pays, &pres);
     }
     let Chosen {
         mut net,
@@ -1057,6 +1127,44 @@ mod tests {
         ]);
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("11.90"));
+    }
+
+    #[test]
+    fn a_total_under_an_unknown_label_is_what_the_payment_or_the_tax_rows_make() {
+        // Cash less change.
+        let doc = doc_from(&[
+            ("Bocadillo 13,06 B", 10.0, 100.0),
+            ("Fedo 42,29 €", 10.0, 120.0),
+            ("Efectivo 50,00", 10.0, 130.0),
+            ("Cambio 7,71", 10.0, 140.0),
+        ]);
+        let cands = extract(&doc);
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("42.29"));
+        // The VAT summary rows' bases and amounts.
+        let doc = doc_from(&[
+            ("Kaffee 26,40", 10.0, 100.0),
+            ("Gesamtbetrag? 42,29", 10.0, 120.0),
+            ("A 21% 21,82 4,58", 10.0, 130.0),
+            ("B 4% 15,28 0,61", 10.0, 140.0),
+        ]);
+        let cands = extract(&doc);
+        assert_eq!(
+            structural_total(&cands, &cands.table_lines(doc.lines.len()))
+                .and_then(|i| dec(&cands.items[i])),
+            Some(d("42.29"))
+        );
+        // Nothing adds up: no total is made up.
+        let doc = doc_from(&[
+            ("Fedo 42,28 €", 10.0, 120.0),
+            ("Efectivo 50,00", 10.0, 130.0),
+            ("Cambio 7,71", 10.0, 140.0),
+        ]);
+        let cands = extract(&doc);
+        assert_eq!(
+            structural_total(&cands, &cands.table_lines(doc.lines.len())),
+            None
+        );
     }
 
     #[test]
