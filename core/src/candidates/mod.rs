@@ -149,18 +149,7 @@ impl Candidates {
 
     /// Lines that are table bodies.
     pub fn table_lines(&self, lines: usize) -> Vec<bool> {
-        let mut out = vec![false; lines];
-        for l in self
-            .tables
-            .iter()
-            .flat_map(|t| &t.rows)
-            .flat_map(|r| &r.lines)
-        {
-            if let Some(x) = out.get_mut(*l) {
-                *x = true;
-            }
-        }
-        out
+        table_lines(&self.tables, lines)
     }
 }
 
@@ -192,6 +181,17 @@ impl DocStyle {
             receipt: receipt::is_receipt(doc),
         }
     }
+}
+
+/// Which of a document's `lines` are rows of a line-item table's body.
+fn table_lines(tables: &[TableLayout], lines: usize) -> Vec<bool> {
+    let mut out = vec![false; lines];
+    for l in tables.iter().flat_map(|t| &t.rows).flat_map(|r| &r.lines) {
+        if let Some(x) = out.get_mut(*l) {
+            *x = true;
+        }
+    }
+    out
 }
 
 /// Whether a candidate is a money amount: two decimals and no scheme (no percentage), or an

@@ -54,14 +54,7 @@ fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, 
             .iter()
             .any(|l| cands.items[l.amount.0].span.line == c.span.line)
     };
-    let first_line = lines
-        .iter()
-        .map(|l| cands.items[l.amount.0].span.line)
-        .min()?;
-    let last_line = lines
-        .iter()
-        .map(|l| cands.items[l.amount.0].span.line)
-        .max()?;
+    let line_of = |k: usize| cands.items[lines[k].amount.0].span.line;
     let money: Vec<(usize, &Candidate, Decimal)> = cands
         .items
         .iter()
@@ -79,14 +72,22 @@ fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, 
             {
                 continue;
             }
-            let Some((vat, first)) = rate_lines_explain(cands, t - n) else {
-                continue;
-            };
             // Item amounts above the rate lines can add up by chance (8.62 + 1.50 + 1.04 =
-            // 11.16 on a till slip): only net above, total below, at least the chosen total.
-            if nc.span.line >= first_line || tc.span.line <= last_line || t.abs() < floor.abs() {
+            // 11.16 on a till slip): only net above the rate lines that explain it, total
+            // below them, at least the chosen total. (An item row that reads as a rate line
+            // elsewhere does not count.)
+            if t.abs() < floor.abs() {
                 continue;
             }
+            let Some(sum) = cands.rate_sums.iter().find(|s| {
+                s.vat == t - n
+                    && s.lines
+                        .iter()
+                        .all(|&k| nc.span.line < line_of(k) && line_of(k) < tc.span.line)
+            }) else {
+                continue;
+            };
+            let (vat, first) = (sum.vat, lines[sum.lines[0]].amount.0);
             if best.is_none_or(|(b, _)| tc.span.line < b) {
                 best = Some((tc.span.line, (ni, ti, vat, first)));
             }
@@ -1090,6 +1091,22 @@ mod tests {
         assert_eq!(vat, d("-2841.74"));
         // Never a total below the one chosen.
         assert!(rate_lines_pair(&cands, d("-15000.00")).is_none());
+        // An item row that reads as a rate line (one amount after a rate) above the net does
+        // not hide the summary's rate lines; labels nobody knows.
+        let doc = doc_from(&[
+            ("1 Servicos Jun. 23% 141,26", 10.0, 100.0),
+            ("Vete: €7179,21", 10.0, 120.0),
+            ("Zodufa: 23% €1325,91", 10.0, 130.0),
+            ("Zodufa: 13% €93,02", 10.0, 140.0),
+            ("Zodufa: 6% €41,93", 10.0, 150.0),
+            ("Biga: €8640,07", 10.0, 160.0),
+        ]);
+        let cands = extract(&doc);
+        assert_eq!(cands.rate_lines.len(), 4);
+        let (n, t, vat, _) = rate_lines_pair(&cands, Decimal::ZERO).expect("a pair");
+        assert_eq!(dec(&cands.items[n]), Some(d("7179.21")));
+        assert_eq!(dec(&cands.items[t]), Some(d("8640.07")));
+        assert_eq!(vat, d("1460.86"));
     }
 
     #[test]
