@@ -1,6 +1,6 @@
 """Synthetic training and held-out documents for the learned field scorer, with exact truth.
 
-    python models/synth.py OUT_DIR [--train N] [--holdout N] [--seed S]
+    python models/synth.py OUT_DIR [--train N] [--holdout N] [--seed S] [--unknown-labels]
 
 Writes `OUT_DIR/train/` and `OUT_DIR/holdout/`, each `<id>.pdf|png|jpg|tiff` + `<id>.truth.json`
 (the shared truth format, plus `due_date`, `net`, `prepaid` and `payable` where printed, and a
@@ -33,6 +33,10 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
   binarised); a quarter carry text-level OCR noise on printed amounts and dates ("3. 38",
   spaced digits, O for 0, l for 1, a comma for the decimal point, separators in dates); the
   truth keeps the clean values.
+
+`--unknown-labels` writes `OUT_DIR/train/` only, the same documents with every amount label
+(net, VAT, total, payable, prepaid, a receipt's total) replaced by a pseudo-word: a tuning set
+for what the structure and the arithmetic find without a known label.
 
 `python models/synth_report.py acc.json` breaks `accuracy --json` figures down by family,
 language, kind, scan / text layer and noise.
