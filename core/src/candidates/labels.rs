@@ -1561,6 +1561,17 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "total cu tva",
             "valoare totală",
             "total valoare",
+            "suma totală",
+            // more words for the total: es/pt/ro/lt `bruto`, lv, et, sv, da, pl
+            "bruto",
+            "total bruto",
+            "pavisam",
+            "pavisam kopā",
+            "lõppsumma",
+            "slutsumma",
+            "totalsumma",
+            "samlet beløb",
+            "kwota brutto",
         ],
     ),
     (
@@ -1652,6 +1663,13 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "bază impozabilă",
             "valoare netă",
             "fără tva",
+            // more words for the net: es/pt/ro/lt `neto`, pl, cs/sk, fi
+            "neto",
+            "total neto",
+            "suma neto",
+            "kwota netto",
+            "základ dph",
+            "netto yhteensä",
         ],
     ),
     (
@@ -3909,6 +3927,26 @@ mod tests {
                 Some(K::NumberGeneric),
                 "{generic}"
             );
+        }
+    }
+
+    #[test]
+    fn more_total_and_net_words() {
+        for (label, key) in [
+            ("Total bruto: 121,00", K::Total),
+            ("Pavisam kopā: 121,00", K::Total),
+            ("Lõppsumma 121,00", K::Total),
+            ("Slutsumma 121,00", K::Total),
+            ("Samlet beløb 121,00", K::Total),
+            ("Suma totală 121,00", K::Total),
+            ("Kwota brutto 121,00", K::Total),
+            ("Total neto: 100,00", K::Net),
+            ("Kwota netto 100,00", K::Net),
+            ("Základ DPH 100,00", K::Net),
+            ("Netto yhteensä 100,00", K::Net),
+        ] {
+            let hits = find_labels(label);
+            assert_eq!(hits.first().map(|h| h.key), Some(key), "{label}: {hits:?}");
         }
     }
 
