@@ -216,6 +216,28 @@ fn cand(kind: CandidateKind, value: String, line: &Line, s: usize, e: usize) -> 
     }
 }
 
+/// The candidate of an amount found on a line: `percent` and `int` schemes, its currency and
+/// decimals.
+fn amount_cand(a: &amounts::AmountMatch, line: &Line) -> Candidate {
+    let mut c = cand(
+        CandidateKind::Amount,
+        a.value.to_string(),
+        line,
+        a.start,
+        a.end,
+    );
+    c.currency = a.currency.map(Into::into);
+    c.decimals = a.decimals;
+    c.scheme = if a.percent {
+        Some("percent".into())
+    } else if a.decimals == 0 {
+        Some("int".into())
+    } else {
+        None
+    };
+    c
+}
+
 fn overlaps(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges.iter().any(|&(a, b)| a < e && s < b)
 }
@@ -371,14 +393,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             amounts::joined_readings(&line.text, style.decimal)
                 .into_iter()
                 .map(move |a| {
-                    let mut c = cand(
-                        CandidateKind::Amount,
-                        a.value.to_string(),
-                        line,
-                        a.start,
-                        a.end,
-                    );
-                    c.decimals = a.decimals;
+                    let mut c = amount_cand(&a, line);
                     c.scheme = Some("ocr_joined".into());
                     c
                 })
@@ -711,23 +726,7 @@ fn extract_line(
     }
     masked.extend(ids::find_times(text));
     for a in amounts::find_amounts(text, style.decimal, &masked) {
-        let mut c = cand(
-            CandidateKind::Amount,
-            a.value.to_string(),
-            line,
-            a.start,
-            a.end,
-        );
-        c.currency = a.currency.map(Into::into);
-        c.decimals = a.decimals;
-        c.scheme = if a.percent {
-            Some("percent".into())
-        } else if a.decimals == 0 {
-            Some("int".into())
-        } else {
-            None
-        };
-        items.push(c);
+        items.push(amount_cand(&a, line));
     }
     for (s, e, iso) in amounts::find_currencies(text) {
         // Short letter codes only as whole words (`RM`, `EUR`), symbols anywhere.
