@@ -727,6 +727,36 @@ pub struct NumberStyle {
     /// No number has two decimals: the money is printed in whole units (forints, yen, or
     /// prices without cents), so integers are money amounts.
     pub whole_units: bool,
+    /// Numbers look printed in their shortest form (`922.3`, `854`, `13.49`): some have one
+    /// decimal and no two-decimal number ends in a zero, as a spreadsheet's raw cell values
+    /// print. Only the source can confirm it ([`MoneyPrint::Shortest`]).
+    pub shortest: bool,
+}
+
+/// Which printed numbers are a document's money amounts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MoneyPrint {
+    /// Two decimals (`12.50`): the usual print.
+    #[default]
+    Cents,
+    /// Whole units ([`NumberStyle::whole_units`]): integers are money too.
+    WholeUnits,
+    /// Shortest forms of exact values (a spreadsheet's cells, [`NumberStyle::shortest`]):
+    /// integers and one-decimal numbers are money too.
+    Shortest,
+}
+
+impl MoneyPrint {
+    /// Whether an amount of `decimals` decimals and this scheme (`None`, `int`, `percent` ...)
+    /// is money in a document printed this way.
+    pub fn is_money(self, decimals: u32, scheme: Option<&str>) -> bool {
+        match (scheme, self) {
+            (None, _) if decimals == 2 => true,
+            (Some("int"), MoneyPrint::WholeUnits | MoneyPrint::Shortest) => true,
+            (None, MoneyPrint::Shortest) => decimals == 1,
+            _ => false,
+        }
+    }
 }
 
 /// The document's decimal separator: the one more numbers print with exactly two digits after
@@ -744,7 +774,11 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         Regex::new(r"(?:^|[^0-9.,])[0-9]{1,3}(?:([.,])[0-9]{3})(?:[.,][0-9]{3})+(?:[^0-9.,]|$)")
             .expect("grouped regex")
     });
+    static ONE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[^0-9.,])[0-9]+[.,][0-9](?:[^0-9.,]|$)").expect("one-decimal regex")
+    });
     let (mut dot, mut comma, mut grouped_dot, mut grouped_comma) = (0, 0, 0, 0);
+    let (mut one_decimal, mut trailing_zero) = (0, 0);
     for t in texts {
         let t = DATE.replace_all(t, " ");
         // A quantity before a multiplication sign (`1,25 x 2506`) is no money.
@@ -755,7 +789,13 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
                 Some(",") => comma += 1,
                 _ => {}
             }
+            if c.get(0)
+                .is_some_and(|m| m.as_str().as_bytes().get(3) == Some(&b'0'))
+            {
+                trailing_zero += 1;
+            }
         }
+        one_decimal += ONE.find_iter(&t).count();
         for c in GROUPED.captures_iter(&t) {
             match c.get(1).map(|m| m.as_str()) {
                 Some(".") => grouped_dot += 1,
@@ -774,6 +814,7 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     NumberStyle {
         decimal,
         whole_units: dot + comma == 0,
+        shortest: one_decimal > 0 && trailing_zero == 0,
     }
 }
 
@@ -1020,5 +1061,20 @@ mod tests {
         let whole = |t: &[&str]| number_style(t.iter().copied()).whole_units;
         assert!(whole(&["2025.05.15", "ÖSSZESEN 9123 Ft", "1,25 x 421 526"]));
         assert!(!whole(&["Summe 12,50 EUR"]));
+        let shortest = |t: &[&str]| number_style(t.iter().copied()).shortest;
+        assert!(shortest(&[
+            "Nettobetrag  854",
+            "USt. 19%  13.49",
+            "Gesamtbetrag  922.3"
+        ]));
+        assert!(!shortest(&["Nettobetrag  854.00", "Gesamtbetrag  922.30"]));
+        assert!(!shortest(&["Menge 2.5", "Summe 12.50"]));
+        assert!(!shortest(&["Summe 12.49"]));
+        assert!(MoneyPrint::Shortest.is_money(1, None));
+        assert!(MoneyPrint::Shortest.is_money(0, Some("int")));
+        assert!(!MoneyPrint::WholeUnits.is_money(1, None));
+        assert!(MoneyPrint::WholeUnits.is_money(0, Some("int")));
+        assert!(!MoneyPrint::Cents.is_money(0, Some("int")));
+        assert!(!MoneyPrint::Shortest.is_money(0, Some("percent")));
     }
 }

@@ -23,7 +23,7 @@ pub mod receipt;
 pub mod tables;
 pub mod taxes;
 
-use crate::types::{CleanDocument, Line, Span};
+use crate::types::{CleanDocument, Line, Source, Span};
 use labels::{LabelHit, LabelKey};
 use parties::PartyCandidate;
 use serde::{Deserialize, Serialize};
@@ -122,7 +122,7 @@ pub struct Candidates {
 impl Candidates {
     /// Whether a candidate is a money amount of this document ([`is_money`]).
     pub fn is_money(&self, c: &Candidate) -> bool {
-        is_money(c, self.style.whole_units)
+        is_money(c, self.style.money)
     }
 
     /// The candidate of an index into `items`, or past its end into `ocr_amounts`.
@@ -160,9 +160,9 @@ pub struct DocStyle {
     pub month_first: bool,
     /// Decimal separator of the document's amounts.
     pub decimal: Option<char>,
-    /// The document prints its money in whole units ([`amounts::NumberStyle::whole_units`]):
-    /// integers are money amounts ([`is_money`]).
-    pub whole_units: bool,
+    /// Which printed numbers are money amounts ([`is_money`]): two decimals, whole units, or a
+    /// spreadsheet's shortest forms.
+    pub money: amounts::MoneyPrint,
     /// The document's language (ISO 639-1), where its words tell.
     pub language: Option<&'static str>,
     /// Whether the document reads as a till receipt ([`receipt::is_receipt`]).
@@ -173,10 +173,19 @@ impl DocStyle {
     /// Detects the conventions of a document.
     pub fn detect(doc: &CleanDocument) -> DocStyle {
         let numbers = amounts::number_style(doc.lines.iter().map(|l| l.text.as_str()));
+        // Office documents' cells print exact values in their shortest form (`922.3`).
+        let office = doc.pages.iter().any(|p| p.source == Source::Office);
+        let money = if numbers.whole_units {
+            amounts::MoneyPrint::WholeUnits
+        } else if numbers.shortest && office {
+            amounts::MoneyPrint::Shortest
+        } else {
+            amounts::MoneyPrint::Cents
+        };
         DocStyle {
             month_first: dates::document_is_month_first(doc.lines.iter().map(|l| l.text.as_str())),
             decimal: numbers.decimal,
-            whole_units: numbers.whole_units,
+            money,
             language: language::detect(doc),
             receipt: receipt::is_receipt(doc),
         }
@@ -194,12 +203,10 @@ fn table_lines(tables: &[TableLayout], lines: usize) -> Vec<bool> {
     out
 }
 
-/// Whether a candidate is a money amount: two decimals and no scheme (no percentage), or an
-/// integer of a document that prints its money in whole units.
-pub fn is_money(c: &Candidate, whole_units: bool) -> bool {
-    c.kind == CandidateKind::Amount
-        && (c.scheme.is_none() && c.decimals == 2
-            || whole_units && c.scheme.as_deref() == Some("int"))
+/// Whether a candidate is a money amount: two decimals and no scheme (no percentage), or what
+/// else the document prints its money as ([`amounts::MoneyPrint`]).
+pub fn is_money(c: &Candidate, money: amounts::MoneyPrint) -> bool {
+    c.kind == CandidateKind::Amount && money.is_money(c.decimals, c.scheme.as_deref())
 }
 
 fn cand(kind: CandidateKind, value: String, line: &Line, s: usize, e: usize) -> Candidate {
@@ -379,8 +386,8 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .map(|a| a.value);
     }
     let receipt = style.receipt.then(|| receipt::read(doc));
-    let tax_rows = taxes::find(&items, style.whole_units);
-    let rate_lines = taxes::rate_lines(&items, style.whole_units, |l| {
+    let tax_rows = taxes::find(&items, style.money);
+    let rate_lines = taxes::rate_lines(&items, style.money, |l| {
         line_labels
             .get(l)
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
@@ -772,6 +779,30 @@ pub(crate) mod tests {
             }
         }
         page_doc(words)
+    }
+
+    #[test]
+    fn a_spreadsheets_shortest_forms_are_money_only_in_office_documents() {
+        let lines = [
+            ("Nettobetrag  854", 300.0, 100.0),
+            ("Umsatzsteuer 19%  13.49", 300.0, 114.0),
+            ("Umsatzsteuer 7%  54.81", 300.0, 128.0),
+            ("Gesamtbetrag (EUR)  922.3", 300.0, 142.0),
+        ];
+        let mut doc = doc_from(&lines);
+        assert_eq!(DocStyle::detect(&doc).money, amounts::MoneyPrint::Cents);
+        for p in &mut doc.pages {
+            p.source = Source::Office;
+        }
+        let style = DocStyle::detect(&doc);
+        assert_eq!(style.money, amounts::MoneyPrint::Shortest);
+        let cands = extract(&doc);
+        let total = cands
+            .items
+            .iter()
+            .find(|c| c.value == "922.3")
+            .expect("922.3");
+        assert!(cands.is_money(total));
     }
 
     /// A page of `(text, x, y, height)` rows; words 0.5 height wide per character.

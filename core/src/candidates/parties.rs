@@ -253,7 +253,15 @@ const STREET_WORDS: &str = concat!(
     r"\bstraat\b|\bgatan\b|\bvej\b|\butca\b|\bútca\b|\bnáměstí\b|\bnámestie\b|",
     r"\p{L}(?:straat|gatan|gade|vej|vägen|katu|ring|damm)\s+[0-9]|",
     r"\biela\b|\bgatvė\b|\bstrada\b|\btänav\b|\bcalea\b|\bbulevardul\b|\bpiața\b|\bpiata\b|",
-    r"\bsoseaua\b|\bșoseaua\b|\bbd\.|\bal\.\s"
+    r"\bsoseaua\b|\bșoseaua\b|\bbd\.|\bal\.\s|",
+    // More compounds before a house number (`Keizersgracht 12`, `Mannerheimintie 5`,
+    // `Karl Johans gate 3`, `Stortorget 2`) and street words of hu, cs, sk, lt, lv, et, sv, da,
+    // pt, es, ca, ro, fr, it (`Váci út`, `Vilniaus g. 12`, `Pärnu mnt`, `Travessa do Carmo`).
+    r"\p{L}(?:laan|tie|gracht|kade|plein|singel|torget|torg|väg|veien|kuja|tee)\s+[0-9]|",
+    r"\bgate\s+[0-9]|\bút\b|körút|\btér\b|rakpart|třída|nábřeží|nábrežie|\bnám\.|",
+    r"\bg\.\s*[0-9]|\bpr\.\s*[0-9]|bulvāris|\bmnt\b|\bpst\b|\bgränd\b|\bplads\b|",
+    r"\btravessa\b|\bpraça\b|\bcarrer\b|\baleea\b|\bsplaiul\b|\ballée\b|\bquai\b|",
+    r"\bimpasse\b|\bvicolo\b"
 );
 
 /// Whether a line looks like part of a postal address (street number, postcode + city).
@@ -271,7 +279,7 @@ pub fn is_address_like(text: &str) -> bool {
     // repetition (20 ms at start-up for `{2,40}`). The split is unique (the name holds no digits),
     // so the check is exactly the bounded pattern.
     static HOUSE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\p{L}([\p{L}.\- ]+)\s[0-9]{1,4}\s?[a-zA-Z]?$").expect("house number regex")
+        Regex::new(r"^\p{L}([\p{L}.\- ]+)\s[0-9]{1,4}\s?[a-zA-Z]?\.?$").expect("house number regex")
     });
     // `21 Market Row`: a house number and a short street name (length checked as above).
     static HOUSE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
@@ -728,8 +736,9 @@ fn strip_salutation(span: &Span) -> Span {
 
 /// Words that only continue a name (`Sp. z o.o.`, `GmbH & Co. KG`, `a.G.`).
 fn is_legal_tail(text: &str) -> bool {
-    let w = labels::norm_words(text);
-    !w.is_empty() && w.len() <= 4 && LEGAL.contains(&w[0].text.as_str()) && !is_address_like(text)
+    // Name words keep a dotted form whole (`a.s.` is `as`).
+    let w = name_words(text);
+    !w.is_empty() && w.len() <= 4 && LEGAL.contains(&w[0].as_str()) && !is_address_like(text)
 }
 
 /// Cuts a name at the first comma that starts address or id details
@@ -1549,11 +1558,10 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
         if !has_id || segs.iter().any(|s| taken.iter().any(|c| c.contains(s))) {
             continue;
         }
+        // A register line (`Name · Street · Town · VAT id`) is judged by its name part.
         let Some(n) = segs.iter().find(|s| {
-            is_company_like(&s.text)
-                && !is_id_line(&s.text)
-                && !digit_heavy(&s.text)
-                && !boilerplate(&s.text)
+            let t = head_name(s).text;
+            is_company_like(&t) && !is_id_line(&t) && !digit_heavy(&t) && !boilerplate(&t)
         }) else {
             continue;
         };
@@ -1595,8 +1603,51 @@ pub fn find(doc: &CleanDocument) -> Vec<PartyCandidate> {
     let taken: Vec<PartyCandidate> = out[..labelled_count].to_vec();
     windows(&p, &taken, &mut out);
     id_blocks(&p, &taken, &mut out);
+    register_lines(&p, &taken, &mut out);
     plain_blocks(&p, &mut out);
     out
+}
+
+/// Register lines without a name (`Brīvības iela 66 · LV-3001 Jelgava · PVN Nr. LV4047…`) at
+/// the head of the first page or the foot of the last, outside every labelled section: the
+/// address of the party whose letterhead is only a name or a logo, as a nameless seller
+/// candidate ([`PartySource::IdBlock`]).
+fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>) {
+    let (Some(first), Some(last)) = (p.doc.pages.first(), p.doc.pages.last()) else {
+        return;
+    };
+    for seg in &p.segs {
+        let head = seg.page == first.page && seg.bbox.y0 < first.height * 0.15;
+        let foot = seg.page == last.page && seg.bbox.y0 > last.height * 0.7;
+        if !(head || foot) || taken.iter().any(|c| c.contains(seg)) {
+            continue;
+        }
+        let Some(parts) = sender_parts(&seg.text) else {
+            continue;
+        };
+        let pieces: Vec<Span> = parts.iter().map(|&(s, e)| sub_span(seg, s, e)).collect();
+        // Every part is an address or an id: a part that may name a party makes it a sender
+        // line, whose name other sources take.
+        let nameless = pieces
+            .iter()
+            .all(|x| is_address_like(&x.text) || is_id_line(&x.text) || is_party_id_line(&x.text));
+        let address: Vec<(String, Span)> = pieces
+            .into_iter()
+            .filter(|x| is_address_like(&x.text) && !is_id_line(&x.text))
+            .map(|x| (clean_text(&x.text), x))
+            .collect();
+        if !nameless || address.is_empty() || !is_address_like(&seg.text[parts[0].0..parts[0].1]) {
+            continue;
+        }
+        out.push(PartyCandidate {
+            role: LabelKey::Seller,
+            source: PartySource::IdBlock,
+            name: None,
+            address,
+            region: vec![seg.clone()],
+            label_line: None,
+        });
+    }
 }
 
 /// Most [`PartySource::Block`] candidates of a document (blocks are taken top to bottom).
@@ -1636,10 +1687,37 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
         let Some(at) = segs
             .iter()
             .take(3)
-            .position(|s| may_name(&cut_details(s).text))
+            .position(|s| may_name(&head_name(s).text))
         else {
             continue;
         };
+        // A sender line on top of a window names the sender; the lines under it are the
+        // addressee's, a block of their own.
+        let addressee = (sender_parts(&segs[at].text).is_some())
+            .then(|| {
+                segs[at + 1..]
+                    .iter()
+                    .take(3)
+                    .position(|s| may_name(&head_name(s).text))
+            })
+            .flatten()
+            .map(|k| at + 1 + k);
+        match addressee {
+            Some(second) => {
+                added += block_variants(&segs[..second], at, out);
+                added += block_variants(&segs[second..], 0, out);
+            }
+            None => added += block_variants(&segs, at, out),
+        }
+    }
+}
+
+/// The [`PartySource::Block`] candidates of a block (its segments `segs`, the region) whose name
+/// starts at segment `at`: the name alone and, when the next segment is neither address nor id
+/// (or is a legal form's tail, `a.s.`), joined with it. Returns how many were added.
+fn block_variants(segs: &[Segment], at: usize, out: &mut Vec<PartyCandidate>) -> usize {
+    let mut added = 0;
+    {
         let head = &segs[at];
         let name = head_name(head);
         let rest = &segs[at + 1..];
@@ -1647,7 +1725,7 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
         let mut variants = vec![name.clone()];
         if let Some(next) = rest.first()
             && sender_parts(&head.text).is_none()
-            && may_name(&next.text)
+            && (may_name(&next.text) || is_legal_tail(&next.text))
             && !is_id_line(&next.text)
             && !is_party_id_line(&next.text)
         {
@@ -1672,11 +1750,12 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
                 source: PartySource::Block,
                 name: Some((text, v)),
                 address: address.clone(),
-                region: segs.clone(),
+                region: segs.to_vec(),
                 label_line: None,
             });
         }
     }
+    added
 }
 
 /// A piece of a span: `start..end` are byte offsets in the span's text; the box is narrowed in
@@ -2083,6 +2162,16 @@ mod tests {
             "al. Jerozolimskie 177",
             "620014, г. Екатеринбург",
             "79000, м. Львів",
+            "Váci út 14.",
+            "Andrássy út 86.",
+            "Vilniaus g. 12",
+            "Pärnu mnt 31",
+            "Keizersgracht 214",
+            "Mannerheimintie 5",
+            "Karl Johans gate 3",
+            "Travessa do Carmo 4",
+            "Aleea Rozelor 7",
+            "Vinohradská třída 12",
         ] {
             assert!(is_address_like(line), "{line}");
         }
@@ -2194,6 +2283,57 @@ mod tests {
             address_of(&c, PartySource::Form),
             ["Musterstraße 12", "DE 12345 Beispielstadt"]
         );
+    }
+
+    #[test]
+    fn a_footer_register_line_names_a_seller_with_its_address() {
+        // The seller printed only in the footer, as `name · street · town · id`, under a
+        // buyer block at the top.
+        let d = doc(&[
+            ("Metallbau Weber UG", 48.0, 56.0),
+            ("Lindenallee 44", 48.0, 68.0),
+            ("50667 Köln", 48.0, 80.0),
+            ("Rechnung", 430.0, 109.0),
+            ("Summe netto:  1.410,68 EUR", 313.0, 243.0),
+            (
+                "Fischer Software AG · Industriestraße 50 · 80331 München · USt-ID DE824835211",
+                100.0,
+                760.0,
+            ),
+        ]);
+        let c = find(&d);
+        let footer: Vec<&PartyCandidate> = c
+            .iter()
+            .filter(|c| {
+                c.role == LabelKey::Seller
+                    && c.name
+                        .as_ref()
+                        .is_some_and(|(n, _)| n == "Fischer Software AG")
+            })
+            .collect();
+        assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
+        let address: Vec<&str> = footer[0].address.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(address, ["Industriestraße 50", "80331 München"]);
+    }
+
+    #[test]
+    fn a_nameless_register_line_in_the_footer_is_an_address() {
+        let d = doc(&[
+            ("Consulenze Marino S.a.s.", 48.0, 40.0),
+            ("Fattura", 430.0, 109.0),
+            ("Totale:  EUR 2348,82", 313.0, 357.0),
+            (
+                "Corso Italia 176 · 80133 Napoli (NA) · P.IVA IT01234567897",
+                173.0,
+                760.0,
+            ),
+        ]);
+        let c = find(&d);
+        let nameless: Vec<&PartyCandidate> = c.iter().filter(|c| c.name.is_none()).collect();
+        assert_eq!(nameless.len(), 1, "{c:?}");
+        assert_eq!(nameless[0].role, LabelKey::Seller);
+        let address: Vec<&str> = nameless[0].address.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(address, ["Corso Italia 176", "80133 Napoli (NA)"]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! the field stage decides whether they explain the totals. Also the per-rate VAT lines that
 //! print no base (`BTW 21%  2,06`): one rate and one amount on a line ([`RateLine`]).
 
+use super::amounts::MoneyPrint;
 use super::{Candidate, CandidateKind, is_money};
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
@@ -31,7 +32,7 @@ struct LineAmounts {
 }
 
 /// The amount candidates of each line, in line order.
-fn by_line(items: &[Candidate], whole_units: bool) -> Vec<LineAmounts> {
+fn by_line(items: &[Candidate], money_print: MoneyPrint) -> Vec<LineAmounts> {
     let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
     let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
     for (i, c) in items.iter().enumerate() {
@@ -52,7 +53,7 @@ fn by_line(items: &[Candidate], whole_units: bool) -> Vec<LineAmounts> {
             LineAmounts {
                 line,
                 rates: pick(&|c| c.scheme.as_deref() == Some("percent")),
-                money: pick(&|c| is_money(c, whole_units)),
+                money: pick(&|c| is_money(c, money_print)),
             }
         })
         .collect()
@@ -66,15 +67,15 @@ fn is_vat_rate(p: Decimal) -> bool {
 /// The document's summary rows (see the module), each printed row once (a summary printed
 /// twice counts once). A line with several rates gives the first that explains two of its
 /// amounts.
-pub fn find(items: &[Candidate], whole_units: bool) -> Vec<TaxRow> {
+pub fn find(items: &[Candidate], money_print: MoneyPrint) -> Vec<TaxRow> {
     // The smallest printed unit: a cent, or one whole unit.
-    let (dp, cent) = if whole_units {
+    let (dp, cent) = if money_print == MoneyPrint::WholeUnits {
         (0, Decimal::ONE)
     } else {
         (2, Decimal::new(1, 2))
     };
     let mut out: Vec<TaxRow> = Vec::new();
-    for LineAmounts { rates, money, .. } in by_line(items, whole_units) {
+    for LineAmounts { rates, money, .. } in by_line(items, money_print) {
         let rates = rates.into_iter().filter(|r| is_vat_rate(r.1));
         'rates: for rate in rates {
             for &base in &money {
@@ -121,11 +122,11 @@ pub struct RateLine {
 /// label.
 pub fn rate_lines(
     items: &[Candidate],
-    whole_units: bool,
+    money_print: MoneyPrint,
     vat_line: impl Fn(usize) -> bool,
 ) -> Vec<RateLine> {
     let mut out = Vec::new();
-    for l in by_line(items, whole_units) {
+    for l in by_line(items, money_print) {
         if let ([rate], [amount]) = (l.rates.as_slice(), l.money.as_slice())
             && is_vat_rate(rate.1)
             && !amount.1.is_zero()

@@ -1,5 +1,6 @@
 //! Per-candidate features and the [`FieldScorer`] seam (rules today, a learned model later).
 
+use crate::candidates::amounts::MoneyPrint;
 use crate::candidates::labels::{LabelHit, LabelKey};
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::types::{CleanDocument, Line};
@@ -586,8 +587,9 @@ pub fn candidate_features(
         ocr_confidence: c.span.confidence,
         height_rel: c.span.bbox.height() / ctx.median_height,
         has_currency: c.currency.is_some(),
-        // An integer of a document printed in whole units is as precise as money gets there.
-        decimals: if cands.style.whole_units && cands.is_money(c) {
+        // An integer of a document printed in whole units (a one-decimal number of one printed
+        // in shortest forms) is as precise as money gets there.
+        decimals: if cands.style.money != MoneyPrint::Cents && cands.is_money(c) {
             2
         } else {
             c.decimals

@@ -284,6 +284,22 @@ pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<
         }
         assign_id(ctx, "seller", &mut seller, c, 0.5);
     }
+    // A seller printed without its address (a logo or a name alone at the top) takes the
+    // address of a nameless register line outside the buyer's area.
+    if seller.name.is_some()
+        && seller.address.is_none()
+        && let Some(reg) = all.iter().find(|c| {
+            c.name.is_none()
+                && c.role == LabelKey::Seller
+                && !c.address.is_empty()
+                && !buyer_c.is_some_and(|b| c.region.iter().any(|s| b.contains(s)))
+        })
+    {
+        let addr: Vec<String> = reg.address.iter().map(|(t, _)| clean_name(t)).collect();
+        seller.address = Some(addr.join(", "));
+        let conf = seller_pick.map_or(0.5, |(_, p)| p * 0.8);
+        ctx.put("/parties/seller/address", conf, &reg.address[0].1);
+    }
     ctx.result.parties.seller = seller;
     ctx.result.parties.buyer = buyer;
     if let Some(c) = all
@@ -367,6 +383,40 @@ mod tests {
             ("TOTAL  12.50", 150.0, 200.0, 10.0),
         ]);
         assert_eq!(seller.as_deref(), Some("POPULAR BOOK CO. (M) SDN BHD"));
+    }
+
+    #[test]
+    fn a_name_alone_at_the_top_takes_the_address_of_the_footer_register_line() {
+        let d = doc(&[
+            ("Consulenze Marino S.a.s.", 48.0, 40.0, 18.0),
+            ("Impianti Elettrici Bianchi S.n.c.", 48.0, 92.0, 10.0),
+            ("Via Roma 12", 48.0, 104.0, 10.0),
+            ("20121 Milano (MI)", 48.0, 116.0, 10.0),
+            ("Fattura n. 2026/118", 340.0, 160.0, 10.0),
+            ("Totale:  EUR 2348,82", 313.0, 357.0, 10.0),
+            (
+                "Corso Italia 176 · 80133 Napoli (NA) · P.IVA IT01234567897",
+                173.0,
+                760.0,
+                7.0,
+            ),
+        ]);
+        let cands = candidates::extract(&d);
+        let mut ctx = Ctx {
+            doc: &d,
+            result: DocumentResult::empty(),
+        };
+        party_fields(
+            &mut ctx,
+            &cands,
+            Some(PartyModel::embedded().expect("model")),
+        );
+        let seller = ctx.result.parties.seller;
+        assert_eq!(seller.name.as_deref(), Some("Consulenze Marino S.a.s."));
+        assert_eq!(
+            seller.address.as_deref(),
+            Some("Corso Italia 176, 80133 Napoli (NA)")
+        );
     }
 
     #[test]

@@ -1195,7 +1195,10 @@ mod tests {
             ("Végösszeg: 1.282.612 Ft", 48.0, 442.0),
         ]);
         let cands = extract(&doc);
-        assert!(cands.style.whole_units);
+        assert_eq!(
+            cands.style.money,
+            crate::candidates::amounts::MoneyPrint::WholeUnits
+        );
         assert_eq!(cands.style.decimal, Some(','));
         let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("1282612"));
