@@ -315,12 +315,13 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         if word.is_empty() || word.starts_with('(') {
             return None;
         }
-        // A short letter prefix printed apart from the digits (`WZ 58/05/2024`, `RE 2024-17`).
+        // A short letter prefix printed apart from the digits (`WZ 58/05/2024`, `RE 2024-17`),
+        // or from a series and its number (Portugal's `FT A/4811`, `FR 2024A/15`).
         if (1..=4).contains(&word.chars().count())
             && word.chars().all(|c| c.is_uppercase())
             && let Some((s, e)) = number_after(text, end)
             && s == end + 1
-            && text[s..e].starts_with(|c: char| c.is_ascii_digit())
+            && (text[s..e].starts_with(|c: char| c.is_ascii_digit()) || text[s..e].contains('/'))
         {
             return Some((pos, e));
         }
@@ -386,14 +387,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .map(|a| a.value);
     }
     let receipt = style.receipt.then(|| receipt::read(doc));
-    let tax_rows = taxes::find(&items, style.money);
-    let rate_lines = taxes::rate_lines(&items, style.money, |l| {
-        line_labels
-            .get(l)
-            .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
-    });
-    let rate_sums = taxes::rate_sums(&rate_lines);
-    let ocr_amounts = doc
+    let ocr_amounts: Vec<Candidate> = doc
         .lines
         .iter()
         .flat_map(|line| {
@@ -401,11 +395,18 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
                 .into_iter()
                 .map(move |a| {
                     let mut c = amount_cand(&a, line);
-                    c.scheme = Some("ocr_joined".into());
+                    c.scheme = Some(taxes::JOINED.into());
                     c
                 })
         })
         .collect();
+    let tax_rows = taxes::find(&items, &ocr_amounts, style.money);
+    let rate_lines = taxes::rate_lines(&items, style.money, |l| {
+        line_labels
+            .get(l)
+            .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
+    });
+    let rate_sums = taxes::rate_sums(&rate_lines);
     let parties = parties::find(doc);
     let party_name_labels = parties
         .iter()
@@ -1071,5 +1072,9 @@ pub(crate) mod tests {
         let t = "Saskaitos Nr.; 520/2025";
         let (s, e) = number_after(t, "Saskaitos Nr".len()).unwrap();
         assert_eq!(&t[s..e], "520/2025");
+        // A document type and series before the number.
+        let t = "Número: FT A/4811  Data: 3 de setembro de 2021";
+        let (s, e) = number_after(t, "Número".len()).unwrap();
+        assert_eq!(&t[s..e], "FT A/4811");
     }
 }

@@ -29,35 +29,51 @@ struct LineAmounts {
     line: usize,
     rates: Vec<(usize, Decimal)>,
     money: Vec<(usize, Decimal)>,
+    /// Where each of `money` is printed on the line (byte range).
+    spans: Vec<(usize, usize)>,
 }
 
-/// The amount candidates of each line, in line order.
-fn by_line(items: &[Candidate], money_print: MoneyPrint) -> Vec<LineAmounts> {
+/// The amount candidates of each line, in line order: `items`, then the OCR-joined readings
+/// `joined` (index `items.len() + k`, [`super::Candidates::amount_at`]).
+fn by_line(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) -> Vec<LineAmounts> {
     let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
     let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
-    for (i, c) in items.iter().enumerate() {
+    let all = items.iter().chain(joined).enumerate();
+    for (i, c) in all {
         if c.kind == CandidateKind::Amount {
             lines.entry(c.span.line).or_default().push((i, c));
         }
     }
+    let money = |c: &Candidate| is_money(c, money_print) || c.scheme.as_deref() == Some(JOINED);
     lines
         .into_iter()
         .map(|(line, on_line)| {
-            let pick = |keep: &dyn Fn(&Candidate) -> bool| -> Vec<(usize, Decimal)> {
+            let pick = |keep: &dyn Fn(&Candidate) -> bool| -> Vec<(usize, Decimal, &Candidate)> {
                 on_line
                     .iter()
                     .filter(|(_, c)| keep(c))
-                    .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
+                    .filter_map(|(i, c)| value(c).map(|d| (*i, d, *c)))
                     .collect()
             };
+            let m = pick(&money);
             LineAmounts {
                 line,
-                rates: pick(&|c| c.scheme.as_deref() == Some("percent")),
-                money: pick(&|c| is_money(c, money_print)),
+                rates: pick(&|c| c.scheme.as_deref() == Some("percent"))
+                    .into_iter()
+                    .map(|(i, d, _)| (i, d))
+                    .collect(),
+                money: m.iter().map(|&(i, d, _)| (i, d)).collect(),
+                spans: m
+                    .iter()
+                    .map(|(_, _, c)| (c.span.start, c.span.end))
+                    .collect(),
             }
         })
         .collect()
 }
+
+/// The scheme of an OCR-joined reading ([`super::amounts::joined_readings`]).
+pub const JOINED: &str = "ocr_joined";
 
 /// A rate a VAT can have: above zero, at most [`MAX_VAT_RATE`].
 fn is_vat_rate(p: Decimal) -> bool {
@@ -67,7 +83,10 @@ fn is_vat_rate(p: Decimal) -> bool {
 /// The document's summary rows (see the module), each printed row once (a summary printed
 /// twice counts once). A line with several rates gives the first that explains two of its
 /// amounts.
-pub fn find(items: &[Candidate], money_print: MoneyPrint) -> Vec<TaxRow> {
+///
+/// A row may take an OCR-joined reading from `joined` (`877, 54` as 877.54): the rate's
+/// arithmetic to the cent confirms it; a reading and one of its own parts never pair.
+pub fn find(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) -> Vec<TaxRow> {
     // The smallest printed unit: a cent, or one whole unit.
     let (dp, cent) = if money_print == MoneyPrint::WholeUnits {
         (0, Decimal::ONE)
@@ -75,13 +94,21 @@ pub fn find(items: &[Candidate], money_print: MoneyPrint) -> Vec<TaxRow> {
         (2, Decimal::new(1, 2))
     };
     let mut out: Vec<TaxRow> = Vec::new();
-    for LineAmounts { rates, money, .. } in by_line(items, money_print) {
+    for LineAmounts {
+        rates,
+        money,
+        spans,
+        ..
+    } in by_line(items, joined, money_print)
+    {
         let rates = rates.into_iter().filter(|r| is_vat_rate(r.1));
         'rates: for rate in rates {
-            for &base in &money {
-                for &amount in &money {
+            for (bk, &base) in money.iter().enumerate() {
+                for (ak, &amount) in money.iter().enumerate() {
                     let (b, a) = (base.1, amount.1);
+                    let overlap = spans[bk].0 < spans[ak].1 && spans[ak].0 < spans[bk].1;
                     if base.0 == amount.0
+                        || overlap
                         || a.is_zero()
                         || a.is_sign_negative() != b.is_sign_negative()
                         || a.abs() >= b.abs()
@@ -126,7 +153,7 @@ pub fn rate_lines(
     vat_line: impl Fn(usize) -> bool,
 ) -> Vec<RateLine> {
     let mut out = Vec::new();
-    for l in by_line(items, money_print) {
+    for l in by_line(items, &[], money_print) {
         if let ([rate], [amount]) = (l.rates.as_slice(), l.money.as_slice())
             && is_vat_rate(rate.1)
             && !amount.1.is_zero()

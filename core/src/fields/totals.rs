@@ -551,7 +551,7 @@ fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
     if !rows.is_empty() {
         sums.push(rows.iter().map(|r| r.base.1 + r.amount.1).sum());
         for r in rows {
-            if let Some(c) = cands.items.get(r.amount.0) {
+            if let Some(c) = cands.amount_at(r.amount.0) {
                 skip_lines.push(c.span.line);
             }
         }
@@ -1008,6 +1008,28 @@ mod tests {
                 (Some("6"), Some("10.68"), Some("0.64"))
             ]
         );
+    }
+
+    #[test]
+    fn a_summary_row_takes_an_amount_ocr_broke_with_a_space() {
+        // `877, 54` is two numbers to the regular reading; the row's rate confirms 877.54.
+        let doc = doc_from(&[
+            ("VAT %  Wartość netto  VAT  Brutto", 150.0, 100.0),
+            ("23%      3815,40      877, 54      4692,94", 150.0, 114.0),
+            ("Wartość brutto:  4692,94 zł", 300.0, 130.0),
+        ]);
+        let cands = extract(&doc);
+        let rows: Vec<_> = cands
+            .tax_rows
+            .iter()
+            .map(|r| (r.rate.1, r.base.1, r.amount.1))
+            .collect();
+        assert_eq!(rows, [(d("23"), d("3815.40"), d("877.54"))]);
+        let amount = cands.amount_at(cands.tax_rows[0].amount.0).expect("amount");
+        assert_eq!(amount.span.text, "877, 54");
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.vat.as_deref(), Some("877.54"));
+        assert_eq!(r.totals.net.as_deref(), Some("3815.40"));
     }
 
     #[test]
