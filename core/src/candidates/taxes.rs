@@ -1,6 +1,7 @@
 //! VAT summary rows found by their arithmetic, labelled or not: on one line a rate `p` %, a
 //! base `b` and an amount `a` with `a = b x p / 100` to the cent (one cent of slack for tills
-//! that compute the VAT from the gross). Computed once per document by the candidates stage;
+//! that compute the VAT from the gross); a zero rate's row only as a base and a zero amount
+//! alone on their line. Computed once per document by the candidates stage;
 //! the field stage decides whether they explain the totals. Also the per-rate VAT lines that
 //! print no base (`BTW 21%  2,06`): one rate and one amount on a line ([`RateLine`]).
 
@@ -101,7 +102,12 @@ pub fn find(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) 
         ..
     } in by_line(items, joined, money_print)
     {
-        let rates = rates.into_iter().filter(|r| is_vat_rate(r.1));
+        // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
+        // amount: any base times zero is zero.
+        let zero_row = money.len() == 2 && money.iter().filter(|m| m.1.is_zero()).count() == 1;
+        let rates = rates
+            .into_iter()
+            .filter(|r| is_vat_rate(r.1) || r.1.is_zero() && zero_row);
         'rates: for rate in rates {
             for (bk, &base) in money.iter().enumerate() {
                 for (ak, &amount) in money.iter().enumerate() {
@@ -109,8 +115,9 @@ pub fn find(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) 
                     let overlap = spans[bk].0 < spans[ak].1 && spans[ak].0 < spans[bk].1;
                     if base.0 == amount.0
                         || overlap
-                        || a.is_zero()
-                        || a.is_sign_negative() != b.is_sign_negative()
+                        || a.is_zero() != rate.1.is_zero()
+                        || b.is_zero()
+                        || (!a.is_zero() && a.is_sign_negative() != b.is_sign_negative())
                         || a.abs() >= b.abs()
                     {
                         continue;

@@ -570,6 +570,25 @@ fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// VAT summary rows whose bases and amounts add up to the chosen total give net and VAT when
+/// the chosen ones did not add up, or when several rates' rows tell a VAT other than the one
+/// chosen (one rate's amount taken for the whole).
+fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates) {
+    let Some(t) = chosen.total else {
+        return;
+    };
+    let rows = &cands.tax_rows;
+    let chosen_vat = chosen.vat.map(|v| v.1);
+    if let Some((base, vat)) = rows_explain(rows, t.2)
+        && (!chosen.consistent || (rows.len() > 1 && chosen_vat != Some(vat)))
+        && let Some(first) = rows.first()
+    {
+        chosen.net = Some((t.0, first.base.0, base));
+        chosen.vat = Some((t.0, vat, Some(first.amount.0)));
+        chosen.consistent = true;
+    }
+}
+
 /// Confidence of totals that only the printed arithmetic supports (no known label).
 const STRUCTURAL_CONFIDENCE: f32 = 0.35;
 
@@ -594,21 +613,7 @@ pub(super) fn totals(
         top(Field::Prepaid),
     );
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres);
-    // VAT summary rows whose bases and amounts add up to the chosen total give net and VAT
-    // when the labelled candidates did not add up, or when several rates' rows tell a VAT
-    // other than the one chosen (one rate's amount taken for the whole).
-    if let Some(t) = chosen.total {
-        let rows = &cands.tax_rows;
-        let chosen_vat = chosen.vat.map(|v| v.1);
-        if let Some((base, vat)) = rows_explain(rows, t.2)
-            && (!chosen.consistent || (rows.len() > 1 && chosen_vat != Some(vat)))
-            && let Some(first) = rows.first()
-        {
-            chosen.net = Some((t.0, first.base.0, base));
-            chosen.vat = Some((t.0, vat, Some(first.amount.0)));
-            chosen.consistent = true;
-        }
-    }
+    apply_tax_rows(&mut chosen, cands);
     // Per-rate VAT lines without bases (`USt. 20%  945,72` and `LSt. 10%  25,06`, an OCR-read
     // `USt.` no label names) whose amounts make total - net: the pair of scored net and total
     // candidates of the highest scores they explain.
@@ -722,6 +727,7 @@ pub(super) fn totals(
         chosen.total = Some((STRUCTURAL_CONFIDENCE, t, d));
         structural = true;
         choose_payable(&mut chosen, &pays, &pres);
+        apply_tax_rows(&mut chosen, cands);
     }
     let Chosen {
         mut net,
@@ -1030,6 +1036,38 @@ mod tests {
         let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
         assert_eq!(r.totals.vat.as_deref(), Some("877.54"));
         assert_eq!(r.totals.net.as_deref(), Some("3815.40"));
+    }
+
+    #[test]
+    fn a_zero_rate_row_completes_the_summary_and_rows_explain_a_structural_total() {
+        // No known total label; the summary's rows (one at 0 %) add up to the printed 60.50.
+        let doc = doc_from(&[
+            ("Sandwich      27.81", 10.0, 100.0),
+            ("Flat white      32.69", 10.0, 114.0),
+            ("Kwota      £60.50", 10.0, 140.0),
+            ("Tax %      Net      Tax", 10.0, 170.0),
+            ("A 20%      8.42      1.69", 10.0, 184.0),
+            ("B 0%      50.39      0.00", 10.0, 198.0),
+            ("C 0%      5.00      1.00", 10.0, 212.0),
+        ]);
+        let cands = extract(&doc);
+        let rows: Vec<_> = cands
+            .tax_rows
+            .iter()
+            .map(|r| (r.rate.1, r.base.1, r.amount.1))
+            .collect();
+        // `C 0%  5.00  1.00` prints no zero amount: no row.
+        assert_eq!(
+            rows,
+            [
+                (d("20"), d("8.42"), d("1.69")),
+                (d("0"), d("50.39"), d("0.00"))
+            ]
+        );
+        assert_eq!(
+            rows_explain(&cands.tax_rows, d("60.50")),
+            Some((d("58.81"), d("1.69")))
+        );
     }
 
     #[test]
