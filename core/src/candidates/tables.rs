@@ -219,6 +219,24 @@ fn cell_has_number(c: &Cell) -> bool {
         .any(|a| a.value != Decimal::ZERO || c.text.contains(['.', ',']))
 }
 
+/// A `Key:  value` line after the rows (`Fodo :  149341,28 EUR`, a totals block under labels
+/// no vocabulary knows): the line opens with a key word and its colon, printed under a column
+/// other than the description's or well right of where descriptions start. Rows open with a
+/// position, a description or an article number, never with a key in a number column.
+fn keyed_line(line: &Line, cols: &[Column]) -> bool {
+    let Some(first) = line.tokens.first() else {
+        return false;
+    };
+    let colon = first.text.ends_with(':') || line.tokens.get(1).is_some_and(|t| t.text == ":");
+    let h = line.bbox.height().max(1.0);
+    let under_numbers = match assign(cols, &first.bbox, false).and_then(|i| cols.get(i)) {
+        Some(c) if c.key == LabelKey::ColDesc => first.bbox.x0 > c.x0 + 6.0 * h,
+        Some(_) => true,
+        None => false,
+    };
+    colon && first.text.chars().any(char::is_alphabetic) && under_numbers
+}
+
 fn is_total_line(line: &Line) -> bool {
     labels::find_labels(&line.text).iter().any(|h| {
         matches!(
@@ -253,7 +271,9 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
             if line.page != header.page || line.bbox.y0 - last_y > 4.0 * h {
                 break;
             }
-            if header_columns(line).is_some() || is_total_line(line) && !rows.is_empty() {
+            if header_columns(line).is_some()
+                || (is_total_line(line) || keyed_line(line, &cols)) && !rows.is_empty()
+            {
                 break;
             }
             let cells = line_cells(line, &cols);
@@ -417,6 +437,51 @@ mod tests {
         assert_eq!(t.rows[1].cell(LabelKey::ColAmount).unwrap().text, "275,00");
         // The totals line is not a row.
         assert!(t.rows.iter().all(|r| !r.lines.contains(&5)));
+    }
+
+    #[test]
+    fn a_key_value_line_under_unknown_labels_ends_the_table() {
+        let page = |extra: Vec<Word>| {
+            let mut words = vec![
+                w("Pos", 10.0, 100.0),
+                w("Beschreibung", 40.0, 100.0),
+                w("Menge", 250.0, 100.0),
+                w("Einzelpreis", 320.0, 100.0),
+                w("Betrag", 430.0, 100.0),
+                w("1", 10.0, 115.0),
+                w("Joghurt", 40.0, 115.0),
+                w("50", 265.0, 115.0),
+                w("5,50", 355.0, 115.0),
+                w("275,00", 430.0, 115.0),
+            ];
+            words.extend(extra);
+            clean::clean(&[TextPage {
+                page: 1,
+                width: 600.0,
+                height: 800.0,
+                unit: Unit::Pt,
+                source: Source::TextLayer,
+                words,
+            }])
+        };
+        // A totals line under a word no vocabulary knows, in the number columns.
+        let doc = page(vec![
+            w("Fodo", 300.0, 132.0),
+            w(":", 322.0, 132.0),
+            w("327,25", 430.0, 132.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t[0].rows.len(), 1, "{}", doc.plain_text());
+        // A row whose description holds a key stays a row.
+        let doc = page(vec![
+            w("2", 10.0, 132.0),
+            w("Lieferzeit:", 40.0, 132.0),
+            w("Milch", 100.0, 132.0),
+            w("10", 265.0, 132.0),
+            w("1,20", 355.0, 132.0),
+            w("12,00", 430.0, 132.0),
+        ]);
+        assert_eq!(find_tables(&doc)[0].rows.len(), 2, "{}", doc.plain_text());
     }
 
     #[test]
