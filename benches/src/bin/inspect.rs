@@ -117,7 +117,9 @@ fn main() -> ExitCode {
         }
     }
     if args.parties {
-        for p in candidates::parties::find(&doc) {
+        let found = candidates::parties::find(&doc);
+        let nameless = candidates::parties::nameless_addresses(&doc, &found);
+        for p in found.iter().chain(&nameless) {
             println!(
                 "{:?} {:?} name={:?} address={:?} label_line={:?} region={:?}",
                 p.role,

@@ -99,6 +99,9 @@ pub struct Candidates {
     pub line_titles: Vec<Vec<LabelHit>>,
     /// Places that may name a party (seller, buyer, consignee).
     pub parties: Vec<PartyCandidate>,
+    /// Addresses printed without a name ([`parties::nameless_addresses`]): for a seller printed
+    /// without its address.
+    pub addresses: Vec<PartyCandidate>,
     /// Label hits inside each party candidate's name (same index as `parties`; a title or a
     /// `Guest Name:` read as a name shows here).
     pub party_name_labels: Vec<Vec<LabelHit>>,
@@ -408,6 +411,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     });
     let rate_sums = taxes::rate_sums(&rate_lines);
     let parties = parties::find(doc);
+    let addresses = parties::nameless_addresses(doc, &parties);
     let party_name_labels = parties
         .iter()
         .map(|p| {
@@ -422,6 +426,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         line_labels,
         line_titles,
         parties,
+        addresses,
         party_name_labels,
         style,
         receipt,

@@ -1518,14 +1518,16 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         .take(6)
         .take_while(|s| !document_line(s))
         .collect();
-    let addressy = |s: &Segment| is_address_like(&s.text) && !is_id_line(&s.text);
+    let addressy =
+        |s: &Segment| is_address_like(&s.text) && !is_id_line(&s.text) && !opening_hours(&s.text);
     let (Some(a), Some(b)) = (
         window.iter().position(|s| addressy(s)),
         window.iter().rposition(|s| addressy(s)),
     ) else {
         return Vec::new();
     };
-    // Town and country lines after the street (`Springfield, IL 62701`, `USA`).
+    // Town and country lines after the street (`Springfield, IL 62701`, `USA`); opening hours
+    // end the address.
     let tail = window[b + 1..]
         .iter()
         .take_while(|s| {
@@ -1534,6 +1536,7 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
                 && !is_id_line(&s.text)
                 && !is_party_id_line(&s.text)
                 && !is_company_like(&s.text)
+                && !opening_hours(&s.text)
         })
         .take(2)
         .count();
@@ -1543,6 +1546,30 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         .filter(|s| !is_id_line(&s.text) && (!digit_heavy(&s.text) || POSTCODE.is_match(&s.text)))
         .map(|s| (clean_text(&s.text), (*s).clone()))
         .collect()
+}
+
+/// A line of opening hours (`SHOPPING HOURS`, `Öffnungszeiten: Mo-Fr 8-18 Uhr`, `SUN-THU:
+/// 1000 HRS - 2200 HRS`): a heading word of many languages, or a range of times or weekdays.
+fn opening_hours(text: &str) -> bool {
+    static HOURS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(concat!(
+            r"(?i)\b(?:opening|shopping|business|office|trading)\s+hours\b|\bhrs\b|",
+            r"öffnungszeiten|geschäftszeiten|horaires?\s+d.ouverture|godziny\s+otwarcia|",
+            r"orari\s+di\s+apertura|\borario\b|horario|openingstijden|öppettider|",
+            r"åbningstider|åpningstider|aukioloajat|nyitvatartás|otevírací\s+doba|",
+            r"otváracie\s+hodiny|darbo\s+laikas|darba\s+laiks|lahtiolekuajad|",
+            r"program(?:ul)?\s+de\s+lucru|режим\s+работы|графік\s+роботи|",
+            // `10:00 - 22:00`, `1000 HRS`, `8-18 Uhr` (a postcode `1100-053` is no range)
+            r"\b[0-2]?[0-9][:.][0-5][0-9]\s*[-–]\s*[0-2]?[0-9][:.][0-5][0-9]\b|",
+            r"\b[0-2][0-9][0-5][0-9]\s*hrs?\b|",
+            r"\b[0-2]?[0-9]\s*[-–]\s*[0-2]?[0-9]\s*(?:uhr|h)\b|",
+            // `MON-FRI`, `Mo-Fr`, `lun-ven`
+            r"\b(?:mon|tue|wed|thu|fri|sat|sun|mo|di|mi|do|fr|sa|so|lun|mar|mer|jeu|ven|sam|dim)\s*[-–]\s*",
+            r"(?:mon|tue|wed|thu|fri|sat|sun|mo|di|mi|do|fr|sa|so|lun|mar|mer|jeu|ven|sam|dim)\b"
+        ))
+        .expect("opening hours regex")
+    });
+    HOURS.is_match(text)
 }
 
 /// The block around each tax id outside every labelled section, as a seller candidate named by
@@ -1603,15 +1630,30 @@ pub fn find(doc: &CleanDocument) -> Vec<PartyCandidate> {
     let taken: Vec<PartyCandidate> = out[..labelled_count].to_vec();
     windows(&p, &taken, &mut out);
     id_blocks(&p, &taken, &mut out);
-    register_lines(&p, &taken, &mut out);
     plain_blocks(&p, &mut out);
     out
 }
 
-/// Register lines without a name (`Brīvības iela 66 · LV-3001 Jelgava · PVN Nr. LV4047…`) at
-/// the head of the first page or the foot of the last, outside every labelled section: the
-/// address of the party whose letterhead is only a name or a logo, as a nameless seller
-/// candidate ([`PartySource::IdBlock`]).
+/// Addresses printed without a name, outside the labelled sections of `parties` (what [`find`]
+/// returned): register lines at the head of the first page or the foot of the last
+/// (`Brīvības iela 66 · LV-3001 Jelgava · PVN Nr. LV4047…`) and blocks of address lines near
+/// the top of the first page (a receipt's head set as name, registration lines, then the
+/// address). Nameless seller candidates ([`PartySource::IdBlock`]): the address of a party
+/// whose letterhead is only a name or a logo, or is set apart from its address. Kept apart
+/// from the party candidates, which the learned scorer ranks by name.
+pub fn nameless_addresses(doc: &CleanDocument, parties: &[PartyCandidate]) -> Vec<PartyCandidate> {
+    let p = Page::new(doc);
+    let taken: Vec<PartyCandidate> = parties
+        .iter()
+        .filter(|c| c.label_line.is_some())
+        .cloned()
+        .collect();
+    let mut out = Vec::new();
+    register_lines(&p, &taken, &mut out);
+    out
+}
+
+/// The candidates of [`nameless_addresses`].
 fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>) {
     let (Some(first), Some(last)) = (p.doc.pages.first(), p.doc.pages.last()) else {
         return;
@@ -1645,6 +1687,39 @@ fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCan
             name: None,
             address,
             region: vec![seg.clone()],
+            label_line: None,
+        });
+    }
+    // Blocks of address lines without a name near the top of the first page (a receipt's head
+    // set as name, registration lines, then the address, with gaps between).
+    for b in &p.blocks {
+        if b.page != first.page || b.bbox.y0 > first.height * 0.35 || b.segments.len() > 6 {
+            continue;
+        }
+        let segs: Vec<Segment> = b.segments.iter().map(|&i| p.segs[i].clone()).collect();
+        let opens_with_address = segs.first().is_some_and(|s| {
+            is_address_like(&s.text) && !is_id_line(&s.text) && !opening_hours(&s.text)
+        });
+        if !opens_with_address
+            || segs
+                .iter()
+                .any(|s| is_company_like(&s.text) || taken.iter().any(|c| c.contains(s)))
+            || sender_parts(&segs[0].text).is_some()
+        {
+            continue;
+        }
+        // A postcode and its town make it an address (`PCS  st.  1.20`, an item line with a
+        // unit, is none).
+        let address = address_run(&segs);
+        if !address.iter().any(|a| POSTCODE.is_match(&a.0)) {
+            continue;
+        }
+        out.push(PartyCandidate {
+            role: LabelKey::Seller,
+            source: PartySource::IdBlock,
+            name: None,
+            address,
+            region: segs,
             label_line: None,
         });
     }
@@ -2185,6 +2260,65 @@ mod tests {
     }
 
     #[test]
+    fn an_address_block_set_apart_under_a_receipts_head_is_a_nameless_address() {
+        let d = doc(&[
+            ("WESTERN EASTERN", 120.0, 20.0),
+            ("STATIONERY SDN. BHD", 110.0, 34.0),
+            ("CO REG NO : 210038-K", 110.0, 48.0),
+            ("GST ID : 000517095424", 110.0, 62.0),
+            ("42-46, JLN SULTAN AZLAN", 100.0, 100.0),
+            ("SHAH 51200 KUALA LUMPUR", 100.0, 114.0),
+            ("TAX INVOICE", 130.0, 160.0),
+            ("PCS  st.  1.20", 100.0, 200.0),
+        ]);
+        let c = nameless_addresses(&d, &find(&d));
+        let addresses: Vec<Vec<&str>> = c
+            .iter()
+            .map(|c| c.address.iter().map(|a| a.0.as_str()).collect())
+            .collect();
+        assert_eq!(
+            addresses,
+            [["42-46, JLN SULTAN AZLAN", "SHAH 51200 KUALA LUMPUR"]]
+        );
+    }
+
+    #[test]
+    fn opening_hours_are_no_address() {
+        for line in [
+            "SHOPPING HOURS",
+            "SUN-THU: 1000 HRS - 2200 HRS",
+            "Öffnungszeiten: Mo-Fr 8-18 Uhr",
+            "Horaires d'ouverture",
+            "10:00 - 22:00",
+        ] {
+            assert!(opening_hours(line), "{line}");
+        }
+        for line in [
+            "Hauptstraße 10-12",
+            "55100 KUALA LUMPUR",
+            "JALAN SS 2/24",
+            "Tel. 03-7877 1234",
+            "Do Carmo 4",
+            "Rua Augusta, 174, 1100-053 Lisboa",
+            "2000-123 Santarém",
+        ] {
+            assert!(!opening_hours(line), "{line}");
+        }
+        // The address stops at the hours under it.
+        let d = doc(&[
+            ("AEON CO. (M) BHD", 100.0, 20.0),
+            ("3RD FLR, AEON TAMAN MALURI SC", 100.0, 34.0),
+            ("JLN JEJAKA, TAMAN MALURI", 100.0, 48.0),
+            ("CHERAS, 55100 KUALA LUMPUR", 100.0, 62.0),
+            ("SHOPPING HOURS", 100.0, 76.0),
+            ("SUN-THU: 1000 HRS - 2200 HRS", 100.0, 90.0),
+        ]);
+        let c = find(&d);
+        let addr = address_of(&c, PartySource::Letterhead);
+        assert_eq!(addr.last(), Some(&"CHERAS, 55100 KUALA LUMPUR"), "{addr:?}");
+    }
+
+    #[test]
     fn a_line_holding_only_a_vat_id_is_an_id_line() {
         assert!(is_id_line("BTW BE0305854361"));
         assert!(is_id_line("SE-nr. DK26535859"));
@@ -2328,7 +2462,8 @@ mod tests {
                 760.0,
             ),
         ]);
-        let c = find(&d);
+        let c = nameless_addresses(&d, &find(&d));
+        assert!(find(&d).iter().all(|c| c.name.is_some()));
         let nameless: Vec<&PartyCandidate> = c.iter().filter(|c| c.name.is_none()).collect();
         assert_eq!(nameless.len(), 1, "{c:?}");
         assert_eq!(nameless[0].role, LabelKey::Seller);

@@ -284,16 +284,37 @@ pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<
         }
         assign_id(ctx, "seller", &mut seller, c, 0.5);
     }
-    // A seller printed without its address (a logo or a name alone at the top) takes the
-    // address of a nameless register line outside the buyer's area.
-    if seller.name.is_some()
-        && seller.address.is_none()
-        && let Some(reg) = all.iter().find(|c| {
-            c.name.is_none()
-                && c.role == LabelKey::Seller
-                && !c.address.is_empty()
+    // A seller printed without its address (a logo or a name alone at the top, a receipt's
+    // head with registration lines between) takes the address of a nameless candidate outside
+    // the buyer's area: the first below the seller's name, else the first.
+    let name_at = seller_c
+        .and_then(|c| c.name.as_ref())
+        .map(|(_, s)| (s.page, s.bbox.y0));
+    let mut nameless: Vec<&PartyCandidate> = cands
+        .addresses
+        .iter()
+        .filter(|c| {
+            !c.address.is_empty()
                 && !buyer_c.is_some_and(|b| c.region.iter().any(|s| b.contains(s)))
         })
+        .collect();
+    nameless.sort_by(|a, b| {
+        let key = |c: &PartyCandidate| c.region.first().map(|s| (s.page, s.bbox.y0));
+        match (key(a), key(b)) {
+            (Some(x), Some(y)) => x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)),
+            (x, y) => x.is_some().cmp(&y.is_some()).reverse(),
+        }
+    });
+    let below = |c: &&&PartyCandidate| {
+        name_at.is_some_and(|(page, y)| {
+            c.region
+                .first()
+                .is_some_and(|s| s.page == page && s.bbox.y0 > y)
+        })
+    };
+    if seller.name.is_some()
+        && seller.address.is_none()
+        && let Some(reg) = nameless.iter().find(below).or(nameless.first())
     {
         let addr: Vec<String> = reg.address.iter().map(|(t, _)| clean_name(t)).collect();
         seller.address = Some(addr.join(", "));
