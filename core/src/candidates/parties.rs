@@ -1653,6 +1653,18 @@ pub fn nameless_addresses(doc: &CleanDocument, parties: &[PartyCandidate]) -> Ve
     out
 }
 
+/// A seller candidate of an address printed without a name.
+fn nameless_seller(address: Vec<(String, Span)>, region: Vec<Segment>) -> PartyCandidate {
+    PartyCandidate {
+        role: LabelKey::Seller,
+        source: PartySource::IdBlock,
+        name: None,
+        address,
+        region,
+        label_line: None,
+    }
+}
+
 /// The candidates of [`nameless_addresses`].
 fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>) {
     let (Some(first), Some(last)) = (p.doc.pages.first(), p.doc.pages.last()) else {
@@ -1681,14 +1693,7 @@ fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCan
         if !nameless || address.is_empty() || !is_address_like(&seg.text[parts[0].0..parts[0].1]) {
             continue;
         }
-        out.push(PartyCandidate {
-            role: LabelKey::Seller,
-            source: PartySource::IdBlock,
-            name: None,
-            address,
-            region: vec![seg.clone()],
-            label_line: None,
-        });
+        out.push(nameless_seller(address, vec![seg.clone()]));
     }
     // Blocks of address lines without a name near the top of the first page (a receipt's head
     // set as name, registration lines, then the address, with gaps between).
@@ -1714,14 +1719,7 @@ fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCan
         if !address.iter().any(|a| POSTCODE.is_match(&a.0)) {
             continue;
         }
-        out.push(PartyCandidate {
-            role: LabelKey::Seller,
-            source: PartySource::IdBlock,
-            name: None,
-            address,
-            region: segs,
-            label_line: None,
-        });
+        out.push(nameless_seller(address, segs));
     }
 }
 
@@ -1895,10 +1893,14 @@ mod tests {
             .collect()
     }
 
+    /// The address lines of a candidate.
+    fn lines_of(c: &PartyCandidate) -> Vec<&str> {
+        c.address.iter().map(|a| a.0.as_str()).collect()
+    }
+
     /// The address lines of the first candidate from `source`.
     fn address_of(c: &[PartyCandidate], source: PartySource) -> Vec<&str> {
-        let cand = c.iter().find(|c| c.source == source).expect("a candidate");
-        cand.address.iter().map(|a| a.0.as_str()).collect()
+        lines_of(c.iter().find(|c| c.source == source).expect("a candidate"))
     }
 
     #[test]
@@ -2272,10 +2274,7 @@ mod tests {
             ("PCS  st.  1.20", 100.0, 200.0),
         ]);
         let c = nameless_addresses(&d, &find(&d));
-        let addresses: Vec<Vec<&str>> = c
-            .iter()
-            .map(|c| c.address.iter().map(|a| a.0.as_str()).collect())
-            .collect();
+        let addresses: Vec<Vec<&str>> = c.iter().map(lines_of).collect();
         assert_eq!(
             addresses,
             [["42-46, JLN SULTAN AZLAN", "SHAH 51200 KUALA LUMPUR"]]
@@ -2446,8 +2445,7 @@ mod tests {
             })
             .collect();
         assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
-        let address: Vec<&str> = footer[0].address.iter().map(|a| a.0.as_str()).collect();
-        assert_eq!(address, ["Industriestraße 50", "80331 München"]);
+        assert_eq!(lines_of(footer[0]), ["Industriestraße 50", "80331 München"]);
     }
 
     #[test]
@@ -2467,8 +2465,10 @@ mod tests {
         let nameless: Vec<&PartyCandidate> = c.iter().filter(|c| c.name.is_none()).collect();
         assert_eq!(nameless.len(), 1, "{c:?}");
         assert_eq!(nameless[0].role, LabelKey::Seller);
-        let address: Vec<&str> = nameless[0].address.iter().map(|a| a.0.as_str()).collect();
-        assert_eq!(address, ["Corso Italia 176", "80133 Napoli (NA)"]);
+        assert_eq!(
+            lines_of(nameless[0]),
+            ["Corso Italia 176", "80133 Napoli (NA)"]
+        );
     }
 
     #[test]

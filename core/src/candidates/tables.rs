@@ -455,14 +455,7 @@ mod tests {
                 w("275,00", 430.0, 115.0),
             ];
             words.extend(extra);
-            clean::clean(&[TextPage {
-                page: 1,
-                width: 600.0,
-                height: 800.0,
-                unit: Unit::Pt,
-                source: Source::TextLayer,
-                words,
-            }])
+            crate::candidates::tests::page_doc(words)
         };
         // A totals line under a word no vocabulary knows, in the number columns.
         let doc = page(vec![

@@ -908,6 +908,15 @@ mod tests {
         s.parse().unwrap()
     }
 
+    /// (rate, base, amount) of each summary row.
+    fn row_values(cands: &Candidates) -> Vec<(Decimal, Decimal, Decimal)> {
+        cands
+            .tax_rows
+            .iter()
+            .map(|r| (r.rate.1, r.base.1, r.amount.1))
+            .collect()
+    }
+
     #[test]
     fn a_consistent_set_beats_higher_scored_single_values() {
         // The best-scored total (a line amount) does not add up; the second does.
@@ -1025,11 +1034,7 @@ mod tests {
             ("Wartość brutto:  4692,94 zł", 300.0, 130.0),
         ]);
         let cands = extract(&doc);
-        let rows: Vec<_> = cands
-            .tax_rows
-            .iter()
-            .map(|r| (r.rate.1, r.base.1, r.amount.1))
-            .collect();
+        let rows = row_values(&cands);
         assert_eq!(rows, [(d("23"), d("3815.40"), d("877.54"))]);
         let amount = cands.amount_at(cands.tax_rows[0].amount.0).expect("amount");
         assert_eq!(amount.span.text, "877, 54");
@@ -1051,11 +1056,7 @@ mod tests {
             ("C 0%      5.00      1.00", 10.0, 212.0),
         ]);
         let cands = extract(&doc);
-        let rows: Vec<_> = cands
-            .tax_rows
-            .iter()
-            .map(|r| (r.rate.1, r.base.1, r.amount.1))
-            .collect();
+        let rows = row_values(&cands);
         // `C 0%  5.00  1.00` prints no zero amount: no row.
         assert_eq!(
             rows,
@@ -1082,10 +1083,7 @@ mod tests {
         ]);
         let cands = extract(&doc);
         let rows = &cands.tax_rows;
-        let got: Vec<_> = rows
-            .iter()
-            .map(|r| (r.rate.1, r.base.1, r.amount.1))
-            .collect();
+        let got = row_values(&cands);
         assert_eq!(got, [(d("19"), d("-100.00"), d("-19.00"))]);
         assert_eq!(
             rows_explain(rows, d("-119.00")),
