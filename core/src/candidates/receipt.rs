@@ -258,6 +258,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut found: Vec<(u8, Decimal, usize, usize, usize)> = Vec::new();
     let mut cash: Option<Decimal> = None;
     let mut change: Option<Decimal> = None;
+    let mut change_line: Option<usize> = None;
     let mut rounding: Option<Decimal> = None;
     for (i, line) in lines.iter().enumerate() {
         if starts_tax_summary(&line.text) {
@@ -287,6 +288,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             }
             if up.contains("CHANGE") && change.is_none() {
                 change = Some(d);
+                change_line = Some(li);
             } else if (up.contains("CASH") || up.contains("TENDER") || up.contains("PAID"))
                 && cash.is_none()
             {
@@ -300,11 +302,34 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             }
         }
     }
-    let paid = match (cash, change) {
+    let mut paid = match (cash, change) {
         (Some(c), Some(ch)) if c > ch => Some(c - ch),
         (Some(c), None) => Some(c),
         _ => None,
     };
+    // The amount tendered under a total's label (`ACCEPTED TOTAL 10.00`, then `CHANGE 5.00`):
+    // a total line right above the change whose amount less the change is printed above it
+    // (`AMOUNT INCL. GST 5.00`) was the cash; what it paid is that amount, the total.
+    if paid.is_none()
+        && let (Some(ch), Some(cl)) = (change, change_line)
+        && ch > Decimal::ZERO
+        && let Some(t) = found
+            .iter()
+            .find(|f| f.2 < cl && cl - f.2 <= 2 && f.1 > ch)
+            .copied()
+    {
+        let owed = t.1 - ch;
+        let printed = lines[..t.2].iter().enumerate().rev().find_map(|(i, l)| {
+            line_amounts(l)
+                .into_iter()
+                .find(|a| a.0 == owed)
+                .map(|a| (i, a))
+        });
+        if let Some((i, (d, s, e))) = printed {
+            paid = Some(d);
+            found.push((4, d, i, s, e));
+        }
+    }
     if found.is_empty() {
         // No total line could be read: cash tendered minus change given back is what was paid
         // (cash alone, without a change line, is less sure).
@@ -613,6 +638,33 @@ mod tests {
         let (d, _, conf) = receipt_total(&doc).expect("total");
         assert_eq!(d, Decimal::new(740, 2));
         assert!(conf >= 0.9);
+    }
+
+    #[test]
+    fn cash_tendered_under_a_total_label_is_no_total() {
+        let doc = receipt(&[
+            "DION REALTIES SDN BHD",
+            "PAY PARKING TICKET",
+            "5.00 RM",
+            "AMOUNT INCL. GST",
+            "5.00 RM",
+            "ACCEPTED TOTAL",
+            "10.00 RM",
+            "CHANGE",
+            "5.00 RM",
+            "GST 6%",
+            "0.28 RM",
+        ]);
+        let (d, span, conf) = receipt_total(&doc).expect("total");
+        assert_eq!(d, Decimal::new(500, 2));
+        assert_eq!(span.line, 4);
+        assert!(conf >= 0.9);
+        // Without the amount printed above, the total line stays the total.
+        let doc = receipt(&["KEDAI RUNCIT MAJU", "TOTAL 10.00", "CHANGE 5.00"]);
+        assert_eq!(
+            receipt_total(&doc).map(|t| t.0),
+            Some(Decimal::new(1000, 2))
+        );
     }
 
     #[test]
