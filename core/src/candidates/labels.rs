@@ -3183,14 +3183,20 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
         out.push(w);
     }
     // OCR readings of `№` and `Nº` (`Ne 123`, `Ме 3204`, `N2 ticket`): the number sign when a
-    // number follows (`N2` always: no label word reads so).
+    // number follows (`N2` always: no label word reads so); the Cyrillic readings also as a key
+    // before its colon or a column gap (`Рахунок Мо:`, `Мо  Дата`): no uk or ru word reads so.
     for k in 0..out.len() {
         let next_digit = out
             .get(k + 1)
             .is_some_and(|n| n.text.starts_with(|c: char| c.is_ascii_digit()));
+        let keyed = text.get(out[k].end..).is_some_and(|r| {
+            r.trim_start_matches('.').trim_start().starts_with(':')
+                || (r.starts_with("  ") && !r.trim().is_empty())
+        });
         let sign = match out[k].text.as_str() {
             "n2" => true,
-            "ne" | "nè" | "ме" | "мо" | "nо" => next_digit,
+            "ne" | "nè" => next_digit,
+            "ме" | "мо" | "nо" => next_digit || keyed,
             _ => false,
         };
         if sign {
@@ -3903,6 +3909,7 @@ mod tests {
             "N2 ticket 7/6712",
             "Fatura n.2: 86949",
             "Fatura n.2  Data da fatura",
+            "Рахунок Мо:  Дата:",
         ] {
             assert!(
                 find_labels(label).iter().any(|h| h.key == K::Number),
@@ -3910,6 +3917,17 @@ mod tests {
                 find_labels(label)
             );
         }
+        // A column header `№` read as `Мо`: the generic number key.
+        assert!(
+            find_labels("Мо  Дата  До рахунку")
+                .iter()
+                .any(|h| h.key == K::NumberGeneric && h.start == 0)
+        );
+        assert!(
+            find_labels("Мо лоджія")
+                .iter()
+                .all(|h| h.key != K::NumberGeneric)
+        );
         // A number 2 after `n.` stays a value.
         assert!(
             norm_words("Fattura n. 2 del 05/03/2024")
