@@ -117,8 +117,7 @@ fn main() -> ExitCode {
         }
     }
     if args.parties {
-        let found = candidates::parties::find(&doc);
-        let nameless = candidates::parties::nameless_addresses(&doc, &found);
+        let (found, nameless) = candidates::parties::find_with_addresses(&doc);
         for p in found.iter().chain(&nameless) {
             println!(
                 "{:?} {:?} name={:?} address={:?} label_line={:?} region={:?}",

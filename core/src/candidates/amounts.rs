@@ -789,6 +789,7 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
                 Some(",") => comma += 1,
                 _ => {}
             }
+            // The match is a digit, the separator and the two decimals: byte 3 is the second.
             if c.get(0)
                 .is_some_and(|m| m.as_str().as_bytes().get(3) == Some(&b'0'))
             {

@@ -3189,14 +3189,16 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
         let next_digit = out
             .get(k + 1)
             .is_some_and(|n| n.text.starts_with(|c: char| c.is_ascii_digit()));
-        let keyed = text.get(out[k].end..).is_some_and(|r| {
-            r.trim_start_matches('.').trim_start().starts_with(':')
-                || (r.starts_with("  ") && !r.trim().is_empty())
-        });
+        let keyed = || {
+            text.get(out[k].end..).is_some_and(|r| {
+                r.trim_start_matches('.').trim_start().starts_with(':')
+                    || (r.starts_with("  ") && !r.trim().is_empty())
+            })
+        };
         let sign = match out[k].text.as_str() {
             "n2" => true,
             "ne" | "nè" => next_digit,
-            "ме" | "мо" | "nо" => next_digit || keyed,
+            "ме" | "мо" | "nо" => next_digit || keyed(),
             _ => false,
         };
         if sign {

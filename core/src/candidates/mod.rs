@@ -99,8 +99,8 @@ pub struct Candidates {
     pub line_titles: Vec<Vec<LabelHit>>,
     /// Places that may name a party (seller, buyer, consignee).
     pub parties: Vec<PartyCandidate>,
-    /// Addresses printed without a name ([`parties::nameless_addresses`]): for a seller printed
-    /// without its address.
+    /// Addresses printed without a name ([`parties::find_with_addresses`]): for a seller
+    /// printed without its address.
     pub addresses: Vec<PartyCandidate>,
     /// Label hits inside each party candidate's name (same index as `parties`; a title or a
     /// `Guest Name:` read as a name shows here).
@@ -410,8 +410,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
     });
     let rate_sums = taxes::rate_sums(&rate_lines);
-    let parties = parties::find(doc);
-    let addresses = parties::nameless_addresses(doc, &parties);
+    let (parties, addresses) = parties::find_with_addresses(doc);
     let party_name_labels = parties
         .iter()
         .map(|p| {

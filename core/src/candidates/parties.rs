@@ -1518,8 +1518,7 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         .take(6)
         .take_while(|s| !document_line(s))
         .collect();
-    let addressy =
-        |s: &Segment| is_address_like(&s.text) && !is_id_line(&s.text) && !opening_hours(&s.text);
+    let addressy = |s: &Segment| address_line(&s.text);
     let (Some(a), Some(b)) = (
         window.iter().position(|s| addressy(s)),
         window.iter().rposition(|s| addressy(s)),
@@ -1546,6 +1545,11 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         .filter(|s| !is_id_line(&s.text) && (!digit_heavy(&s.text) || POSTCODE.is_match(&s.text)))
         .map(|s| (clean_text(&s.text), (*s).clone()))
         .collect()
+}
+
+/// A line of a postal address: address-like, and neither an id line nor opening hours.
+fn address_line(text: &str) -> bool {
+    is_address_like(text) && !is_id_line(text) && !opening_hours(text)
 }
 
 /// A line of opening hours (`SHOPPING HOURS`, `Öffnungszeiten: Mo-Fr 8-18 Uhr`, `SUN-THU:
@@ -1612,15 +1616,37 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
 
 /// Every party candidate of a document, labelled ones first (in document order).
 pub fn find(doc: &CleanDocument) -> Vec<PartyCandidate> {
+    find_on(&Page::new(doc))
+}
+
+/// The party candidates ([`find`]) and the addresses printed without a name, outside their
+/// labelled sections, from one reading of the page layout: register lines at the head of the
+/// first page or the foot of the last (`Brīvības iela 66 · LV-3001 Jelgava · PVN Nr. LV4047…`)
+/// and blocks of address lines near the top of the first page (a receipt's head set as name,
+/// registration lines, then the address). The addresses are nameless seller candidates
+/// ([`PartySource::IdBlock`]): the address of a party whose letterhead is only a name or a
+/// logo, or is set apart from its address; they are kept apart from the party candidates,
+/// which the learned scorer ranks by name.
+pub fn find_with_addresses(doc: &CleanDocument) -> (Vec<PartyCandidate>, Vec<PartyCandidate>) {
     let p = Page::new(doc);
+    let parties = find_on(&p);
+    let labelled: Vec<&PartyCandidate> =
+        parties.iter().filter(|c| c.label_line.is_some()).collect();
+    let mut addresses = register_lines(&p, &labelled);
+    addresses.extend(address_blocks(&p, &labelled));
+    (parties, addresses)
+}
+
+/// The party candidates of a page layout ([`find`]).
+fn find_on(p: &Page<'_>) -> Vec<PartyCandidate> {
     let mut out: Vec<PartyCandidate> = Vec::new();
     for si in 0..p.segs.len() {
-        if let Some(c) = labelled(&p, si) {
+        if let Some(c) = labelled(p, si) {
             out.push(c);
         }
     }
     let labelled_count = out.len();
-    if let Some(lh) = letterhead_candidate(&p)
+    if let Some(lh) = letterhead_candidate(p)
         && !out
             .iter()
             .any(|c| lh.name.as_ref().is_some_and(|(_, s)| c.contains(s)))
@@ -1628,28 +1654,9 @@ pub fn find(doc: &CleanDocument) -> Vec<PartyCandidate> {
         out.push(lh);
     }
     let taken: Vec<PartyCandidate> = out[..labelled_count].to_vec();
-    windows(&p, &taken, &mut out);
-    id_blocks(&p, &taken, &mut out);
-    plain_blocks(&p, &mut out);
-    out
-}
-
-/// Addresses printed without a name, outside the labelled sections of `parties` (what [`find`]
-/// returned): register lines at the head of the first page or the foot of the last
-/// (`Brīvības iela 66 · LV-3001 Jelgava · PVN Nr. LV4047…`) and blocks of address lines near
-/// the top of the first page (a receipt's head set as name, registration lines, then the
-/// address). Nameless seller candidates ([`PartySource::IdBlock`]): the address of a party
-/// whose letterhead is only a name or a logo, or is set apart from its address. Kept apart
-/// from the party candidates, which the learned scorer ranks by name.
-pub fn nameless_addresses(doc: &CleanDocument, parties: &[PartyCandidate]) -> Vec<PartyCandidate> {
-    let p = Page::new(doc);
-    let taken: Vec<PartyCandidate> = parties
-        .iter()
-        .filter(|c| c.label_line.is_some())
-        .cloned()
-        .collect();
-    let mut out = Vec::new();
-    register_lines(&p, &taken, &mut out);
+    windows(p, &taken, &mut out);
+    id_blocks(p, &taken, &mut out);
+    plain_blocks(p, &mut out);
     out
 }
 
@@ -1665,15 +1672,17 @@ fn nameless_seller(address: Vec<(String, Span)>, region: Vec<Segment>) -> PartyC
     }
 }
 
-/// The candidates of [`nameless_addresses`].
-fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>) {
+/// Register lines without a name at the head of the first page or the foot of the last,
+/// outside the `labelled` sections ([`find_with_addresses`]).
+fn register_lines(p: &Page<'_>, labelled: &[&PartyCandidate]) -> Vec<PartyCandidate> {
+    let mut out = Vec::new();
     let (Some(first), Some(last)) = (p.doc.pages.first(), p.doc.pages.last()) else {
-        return;
+        return out;
     };
     for seg in &p.segs {
         let head = seg.page == first.page && seg.bbox.y0 < first.height * 0.15;
         let foot = seg.page == last.page && seg.bbox.y0 > last.height * 0.7;
-        if !(head || foot) || taken.iter().any(|c| c.contains(seg)) {
+        if !(head || foot) || labelled.iter().any(|c| c.contains(seg)) {
             continue;
         }
         let Some(parts) = sender_parts(&seg.text) else {
@@ -1695,20 +1704,27 @@ fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCan
         }
         out.push(nameless_seller(address, vec![seg.clone()]));
     }
-    // Blocks of address lines without a name near the top of the first page (a receipt's head
-    // set as name, registration lines, then the address, with gaps between).
+    out
+}
+
+/// Blocks of address lines without a name near the top of the first page (a receipt's head set
+/// as name, registration lines, then the address, with gaps between), outside the `labelled`
+/// sections ([`find_with_addresses`]).
+fn address_blocks(p: &Page<'_>, labelled: &[&PartyCandidate]) -> Vec<PartyCandidate> {
+    let mut out = Vec::new();
+    let Some(first) = p.doc.pages.first() else {
+        return out;
+    };
     for b in &p.blocks {
         if b.page != first.page || b.bbox.y0 > first.height * 0.35 || b.segments.len() > 6 {
             continue;
         }
         let segs: Vec<Segment> = b.segments.iter().map(|&i| p.segs[i].clone()).collect();
-        let opens_with_address = segs.first().is_some_and(|s| {
-            is_address_like(&s.text) && !is_id_line(&s.text) && !opening_hours(&s.text)
-        });
+        let opens_with_address = segs.first().is_some_and(|s| address_line(&s.text));
         if !opens_with_address
             || segs
                 .iter()
-                .any(|s| is_company_like(&s.text) || taken.iter().any(|c| c.contains(s)))
+                .any(|s| is_company_like(&s.text) || labelled.iter().any(|c| c.contains(s)))
             || sender_parts(&segs[0].text).is_some()
         {
             continue;
@@ -1721,6 +1737,7 @@ fn register_lines(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCan
         }
         out.push(nameless_seller(address, segs));
     }
+    out
 }
 
 /// Most [`PartySource::Block`] candidates of a document (blocks are taken top to bottom).
@@ -1790,43 +1807,41 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
 /// (or is a legal form's tail, `a.s.`), joined with it. Returns how many were added.
 fn block_variants(segs: &[Segment], at: usize, out: &mut Vec<PartyCandidate>) -> usize {
     let mut added = 0;
+    let head = &segs[at];
+    let name = head_name(head);
+    let rest = &segs[at + 1..];
+    let address = head_address(Some(head), rest);
+    let mut variants = vec![name.clone()];
+    if let Some(next) = rest.first()
+        && sender_parts(&head.text).is_none()
+        && (may_name(&next.text) || is_legal_tail(&next.text))
+        && !is_id_line(&next.text)
+        && !is_party_id_line(&next.text)
     {
-        let head = &segs[at];
-        let name = head_name(head);
-        let rest = &segs[at + 1..];
-        let address = head_address(Some(head), rest);
-        let mut variants = vec![name.clone()];
-        if let Some(next) = rest.first()
-            && sender_parts(&head.text).is_none()
-            && (may_name(&next.text) || is_legal_tail(&next.text))
-            && !is_id_line(&next.text)
-            && !is_party_id_line(&next.text)
-        {
-            variants.push(merge_spans(&name, next));
+        variants.push(merge_spans(&name, next));
+    }
+    for v in variants {
+        let text = clean_text(&v.text);
+        // A name another source found stays a candidate as a plain block too (the other
+        // source may have suggested the wrong role); only plain blocks are deduplicated.
+        let known = out.iter().any(|c| {
+            c.source == PartySource::Block
+                && c.name
+                    .as_ref()
+                    .is_some_and(|(n, _)| n.eq_ignore_ascii_case(&text))
+        });
+        if known || letters(&text) < 3 {
+            continue;
         }
-        for v in variants {
-            let text = clean_text(&v.text);
-            // A name another source found stays a candidate as a plain block too (the other
-            // source may have suggested the wrong role); only plain blocks are deduplicated.
-            let known = out.iter().any(|c| {
-                c.source == PartySource::Block
-                    && c.name
-                        .as_ref()
-                        .is_some_and(|(n, _)| n.eq_ignore_ascii_case(&text))
-            });
-            if known || letters(&text) < 3 {
-                continue;
-            }
-            added += 1;
-            out.push(PartyCandidate {
-                role: LabelKey::Seller,
-                source: PartySource::Block,
-                name: Some((text, v)),
-                address: address.clone(),
-                region: segs.to_vec(),
-                label_line: None,
-            });
-        }
+        added += 1;
+        out.push(PartyCandidate {
+            role: LabelKey::Seller,
+            source: PartySource::Block,
+            name: Some((text, v)),
+            address: address.clone(),
+            region: segs.to_vec(),
+            label_line: None,
+        });
     }
     added
 }
@@ -2273,7 +2288,7 @@ mod tests {
             ("TAX INVOICE", 130.0, 160.0),
             ("PCS  st.  1.20", 100.0, 200.0),
         ]);
-        let c = nameless_addresses(&d, &find(&d));
+        let c = find_with_addresses(&d).1;
         let addresses: Vec<Vec<&str>> = c.iter().map(lines_of).collect();
         assert_eq!(
             addresses,
@@ -2460,7 +2475,7 @@ mod tests {
                 760.0,
             ),
         ]);
-        let c = nameless_addresses(&d, &find(&d));
+        let c = find_with_addresses(&d).1;
         assert!(find(&d).iter().all(|c| c.name.is_some()));
         let nameless: Vec<&PartyCandidate> = c.iter().filter(|c| c.name.is_none()).collect();
         assert_eq!(nameless.len(), 1, "{c:?}");

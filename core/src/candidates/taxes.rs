@@ -30,8 +30,6 @@ struct LineAmounts {
     line: usize,
     rates: Vec<(usize, Decimal)>,
     money: Vec<(usize, Decimal)>,
-    /// Where each of `money` is printed on the line (byte range).
-    spans: Vec<(usize, usize)>,
 }
 
 /// The amount candidates of each line, in line order: `items`, then the OCR-joined readings
@@ -49,25 +47,17 @@ fn by_line(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) -
     lines
         .into_iter()
         .map(|(line, on_line)| {
-            let pick = |keep: &dyn Fn(&Candidate) -> bool| -> Vec<(usize, Decimal, &Candidate)> {
+            let pick = |keep: &dyn Fn(&Candidate) -> bool| -> Vec<(usize, Decimal)> {
                 on_line
                     .iter()
                     .filter(|(_, c)| keep(c))
-                    .filter_map(|(i, c)| value(c).map(|d| (*i, d, *c)))
+                    .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
                     .collect()
             };
-            let m = pick(&money);
             LineAmounts {
                 line,
-                rates: pick(&|c| c.scheme.as_deref() == Some("percent"))
-                    .into_iter()
-                    .map(|(i, d, _)| (i, d))
-                    .collect(),
-                money: m.iter().map(|&(i, d, _)| (i, d)).collect(),
-                spans: m
-                    .iter()
-                    .map(|(_, _, c)| (c.span.start, c.span.end))
-                    .collect(),
+                rates: pick(&|c| c.scheme.as_deref() == Some("percent")),
+                money: pick(&money),
             }
         })
         .collect()
@@ -95,13 +85,12 @@ pub fn find(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) 
         (2, Decimal::new(1, 2))
     };
     let mut out: Vec<TaxRow> = Vec::new();
-    for LineAmounts {
-        rates,
-        money,
-        spans,
-        ..
-    } in by_line(items, joined, money_print)
-    {
+    // Where an amount is printed on its line (byte range), `items` then `joined`.
+    let at = |i: usize| {
+        let c = items.get(i).unwrap_or_else(|| &joined[i - items.len()]);
+        (c.span.start, c.span.end)
+    };
+    for LineAmounts { rates, money, .. } in by_line(items, joined, money_print) {
         // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
         // amount: any base times zero is zero.
         let zero_row = money.len() == 2 && money.iter().filter(|m| m.1.is_zero()).count() == 1;
@@ -109,10 +98,11 @@ pub fn find(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) 
             .into_iter()
             .filter(|r| is_vat_rate(r.1) || r.1.is_zero() && zero_row);
         'rates: for rate in rates {
-            for (bk, &base) in money.iter().enumerate() {
-                for (ak, &amount) in money.iter().enumerate() {
+            for &base in &money {
+                for &amount in &money {
                     let (b, a) = (base.1, amount.1);
-                    let overlap = spans[bk].0 < spans[ak].1 && spans[ak].0 < spans[bk].1;
+                    let (s, e) = at(amount.0);
+                    let overlap = super::overlaps(&[at(base.0)], s, e);
                     if base.0 == amount.0
                         || overlap
                         || a.is_zero() != rate.1.is_zero()

@@ -46,22 +46,33 @@ fn fill_party(
     } else {
         cand
     };
-    let addr: Vec<String> = with_address
-        .address
-        .iter()
-        .map(|(t, _)| clean_name(t))
-        .filter(|t| !t.is_empty())
-        .collect();
-    if !addr.is_empty() {
-        p.address = Some(addr.join(", "));
-        if let Some((_, s)) = with_address.address.first() {
-            ctx.put(&format!("/parties/{role}/address"), conf * 0.9, s);
-        }
-    }
+    put_address(ctx, role, &mut p, &with_address.address, conf * 0.9);
     for c in cands.items.iter().filter(|c| cand.contains(&c.span)) {
         assign_id(ctx, role, &mut p, c, conf);
     }
     p
+}
+
+/// Sets a party's address from address lines (cleaned, joined by commas), with the first
+/// line's evidence; lines that clean to nothing are left out.
+fn put_address(
+    ctx: &mut Ctx<'_>,
+    role: &str,
+    p: &mut Party,
+    address: &[(String, crate::types::Span)],
+    conf: f32,
+) {
+    let lines: Vec<String> = address
+        .iter()
+        .map(|(t, _)| clean_name(t))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !lines.is_empty() {
+        p.address = Some(lines.join(", "));
+        if let Some((_, s)) = address.first() {
+            ctx.put(&format!("/parties/{role}/address"), conf, s);
+        }
+    }
 }
 
 /// Whether two candidates' names name one party: the same name, or one the other with more
@@ -115,6 +126,34 @@ fn assign_id(ctx: &mut Ctx<'_>, role: &str, p: &mut Party, c: &Candidate, conf: 
         }
         _ => {}
     }
+}
+
+/// The address printed without a name ([`Candidates::addresses`]) that a seller printed
+/// without its address takes: outside the buyer's area, the nearest below the seller's name,
+/// else the topmost. (Every such candidate has an address and a region.)
+fn nameless_address<'a>(
+    cands: &'a Candidates,
+    seller: Option<&PartyCandidate>,
+    buyer: Option<&PartyCandidate>,
+) -> Option<&'a PartyCandidate> {
+    let top = |c: &PartyCandidate| c.region.first().map_or((0, 0.0), |s| (s.page, s.bbox.y0));
+    let order = |a: &&PartyCandidate, b: &&PartyCandidate| {
+        let (x, y) = (top(a), top(b));
+        x.0.cmp(&y.0).then(x.1.total_cmp(&y.1))
+    };
+    let outside = || {
+        cands
+            .addresses
+            .iter()
+            .filter(move |c| !buyer.is_some_and(|b| c.region.iter().any(|s| b.contains(s))))
+    };
+    let name_at = seller
+        .and_then(|c| c.name.as_ref())
+        .map(|(_, s)| (s.page, s.bbox.y0));
+    outside()
+        .filter(|c| name_at.is_some_and(|n| top(c).0 == n.0 && top(c).1 > n.1))
+        .min_by(order)
+        .or_else(|| outside().min_by(order))
 }
 
 /// Rule confidence of a party candidate for the role its source suggests (0 for plain blocks:
@@ -286,40 +325,13 @@ pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<
     }
     // A seller printed without its address (a logo or a name alone at the top, a receipt's
     // head with registration lines between) takes the address of a nameless candidate outside
-    // the buyer's area: the first below the seller's name, else the first.
-    let name_at = seller_c
-        .and_then(|c| c.name.as_ref())
-        .map(|(_, s)| (s.page, s.bbox.y0));
-    let mut nameless: Vec<&PartyCandidate> = cands
-        .addresses
-        .iter()
-        .filter(|c| {
-            !c.address.is_empty()
-                && !buyer_c.is_some_and(|b| c.region.iter().any(|s| b.contains(s)))
-        })
-        .collect();
-    nameless.sort_by(|a, b| {
-        let key = |c: &PartyCandidate| c.region.first().map(|s| (s.page, s.bbox.y0));
-        match (key(a), key(b)) {
-            (Some(x), Some(y)) => x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)),
-            (x, y) => x.is_some().cmp(&y.is_some()).reverse(),
-        }
-    });
-    let below = |c: &&&PartyCandidate| {
-        name_at.is_some_and(|(page, y)| {
-            c.region
-                .first()
-                .is_some_and(|s| s.page == page && s.bbox.y0 > y)
-        })
-    };
+    // the buyer's area: the nearest below the seller's name, else the topmost.
     if seller.name.is_some()
         && seller.address.is_none()
-        && let Some(reg) = nameless.iter().find(below).or(nameless.first())
+        && let Some(reg) = nameless_address(cands, seller_c, buyer_c)
     {
-        let addr: Vec<String> = reg.address.iter().map(|(t, _)| clean_name(t)).collect();
-        seller.address = Some(addr.join(", "));
         let conf = seller_pick.map_or(0.5, |(_, p)| p * 0.8);
-        ctx.put("/parties/seller/address", conf, &reg.address[0].1);
+        put_address(ctx, "seller", &mut seller, &reg.address, conf);
     }
     ctx.result.parties.seller = seller;
     ctx.result.parties.buyer = buyer;
