@@ -20,6 +20,7 @@ pub mod labels;
 pub mod language;
 pub mod parties;
 pub mod receipt;
+pub mod rows;
 pub mod tables;
 pub mod taxes;
 
@@ -90,8 +91,10 @@ pub struct Candidate {
 pub struct Candidates {
     /// All value candidates.
     pub items: Vec<Candidate>,
-    /// Line-item tables with their cells.
+    /// Line-item tables with their cells, found by their header row.
     pub tables: Vec<TableLayout>,
+    /// The line-item rows found by their arithmetic ([`rows::find`]), where any balance.
+    pub item_table: Option<TableLayout>,
     /// Label hits of every line (index = line index).
     pub line_labels: Vec<Vec<LabelHit>>,
     /// Title hits of every line, searched alone (a title word inside a longer label phrase
@@ -410,6 +413,8 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
     });
     let rate_sums = taxes::rate_sums(&rate_lines);
+    let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
+    let item_table = rows::find(doc, &style, &rates, &tables);
     let (parties, addresses) = parties::find_with_addresses(doc);
     let party_name_labels = parties
         .iter()
@@ -422,6 +427,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     Candidates {
         items,
         tables,
+        item_table,
         line_labels,
         line_titles,
         parties,

@@ -153,6 +153,146 @@ pub fn unit_name(code: &str) -> String {
         .map_or_else(|| code.to_string(), |(_, n)| (*n).to_string())
 }
 
+/// Printed unit words of many languages (lower case, without a trailing `.` or `(s)`) and
+/// their UN/ECE Recommendation 20 code.
+const PRINTED_UNITS: &[(&str, &[&str])] = &[
+    (
+        "H87",
+        &[
+            "stk",
+            "stück",
+            "stueck",
+            "st",
+            "pcs",
+            "pc",
+            "pce",
+            "piece",
+            "pieces",
+            "szt",
+            "ks",
+            "kus",
+            "ud",
+            "uds",
+            "pz",
+            "pezzi",
+            "db",
+            "tk",
+            "vnt",
+            "buc",
+            "gab",
+            "шт",
+            "штук",
+            "штука",
+            "pièce",
+            "pièces",
+            "stuks",
+            "kpl",
+            "kappale",
+        ],
+    ),
+    (
+        "C62",
+        &[
+            "unit", "units", "unité", "unités", "ea", "each", "einheit", "unidad",
+        ],
+    ),
+    (
+        "HUR",
+        &[
+            "h",
+            "hr",
+            "hrs",
+            "hour",
+            "hours",
+            "std",
+            "stunde",
+            "stunden",
+            "heure",
+            "heures",
+            "ore",
+            "ora",
+            "godz",
+            "час",
+            "часы",
+            "год",
+            "година",
+            "hod",
+            "hodina",
+            "timer",
+            "tim",
+            "timme",
+            "uur",
+            "óra",
+            "tunti",
+            "tundi",
+            "val",
+            "valanda",
+            "stunda",
+            "hora",
+            "horas",
+        ],
+    ),
+    (
+        "DAY",
+        &[
+            "day", "days", "tag", "tage", "jour", "jours", "dzień", "dni", "день", "дн", "дней",
+            "dag", "dagen", "giorno", "giorni", "día", "días", "den", "dny", "nap",
+        ],
+    ),
+    (
+        "MON",
+        &[
+            "month",
+            "months",
+            "monat",
+            "monate",
+            "mois",
+            "miesiąc",
+            "месяц",
+            "мес",
+        ],
+    ),
+    (
+        "WEE",
+        &["week", "weeks", "woche", "wochen", "semaine", "tydzień"],
+    ),
+    ("KGM", &["kg", "кг", "kilogram", "kilogramm"]),
+    ("GRM", &["g", "gr", "г"]),
+    ("TNE", &["t", "т", "tonne", "tonnes", "ton"]),
+    (
+        "LTR",
+        &[
+            "l", "ltr", "liter", "litre", "litres", "liters", "л", "litr", "litri",
+        ],
+    ),
+    (
+        "MTR",
+        &[
+            "m", "м", "mtr", "meter", "metre", "metres", "meters", "metr",
+        ],
+    ),
+    ("MTK", &["m2", "m²", "qm", "sqm", "м2", "м²", "кв.м"]),
+    ("MTQ", &["m3", "m³", "cbm", "м3", "м³", "куб.м"]),
+    ("KMT", &["km", "км"]),
+    (
+        "SET",
+        &["set", "sets", "satz", "komplet", "компл", "комплект"],
+    ),
+    ("PR", &["pair", "pairs", "paar", "paire", "пара"]),
+    ("LS", &["pauschal", "pausch", "lump", "forfait", "flat"]),
+];
+
+/// The UN/ECE Recommendation 20 code of a unit as invoices print it (`Stk.` → `H87`, `Std` →
+/// `HUR`, `кг` → `KGM`, `Liter(s)` → `LTR`); `None` for a word outside the vocabulary.
+pub fn unit_code_of_printed(unit: &str) -> Option<&'static str> {
+    let w = unit.trim().to_lowercase();
+    let w = w.trim_end_matches("(s)").trim_end_matches('.');
+    PRINTED_UNITS
+        .iter()
+        .find(|(_, words)| words.contains(&w))
+        .map(|(code, _)| *code)
+}
+
 /// The name of an EN 16931 VAT category code (UNTDID 5305 subset, BT-118 / BT-151).
 pub fn vat_category_name(code: &str) -> Option<&'static str> {
     Some(match code.trim() {
@@ -202,6 +342,11 @@ mod tests {
         assert_eq!(unit_name("H87"), "piece");
         assert_eq!(unit_name("C62"), "unit");
         assert_eq!(unit_name("HUR"), "hour");
+        assert_eq!(unit_code_of_printed("Stk."), Some("H87"));
+        assert_eq!(unit_code_of_printed("Liter(s)"), Some("LTR"));
+        assert_eq!(unit_code_of_printed("Std"), Some("HUR"));
+        assert_eq!(unit_code_of_printed("кг"), Some("KGM"));
+        assert_eq!(unit_code_of_printed("Stahlcoil"), None);
         assert_eq!(unit_name("KGM"), "kilogram");
         assert_eq!(unit_name("MTK"), "square metre");
         assert_eq!(unit_name("XBX"), "box");

@@ -8,7 +8,12 @@ use crate::types::Span;
 
 pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let mut items: Vec<(LineItem, Vec<(String, Span)>)> = Vec::new();
-    for t in &cands.tables {
+    // The rows that balance, where any do; else the rows under a known header.
+    let tables: Vec<&crate::candidates::tables::TableLayout> = match &cands.item_table {
+        Some(t) => vec![t],
+        None => cands.tables.iter().collect(),
+    };
+    for t in tables {
         for r in &t.rows {
             let mut it = LineItem::default();
             let mut ev: Vec<(String, Span)> = Vec::new();
@@ -58,6 +63,11 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             if it.unit.is_none() {
                 it.unit = qty_unit;
             }
+            it.unit_code = it
+                .unit
+                .as_deref()
+                .and_then(crate::einvoice::codes::unit_code_of_printed)
+                .map(str::to_string);
             if it.amount.is_some() || it.amount_with_vat.is_some() || it.unit_price.is_some() {
                 items.push((it, ev));
             }

@@ -1,0 +1,850 @@
+//! Line-item rows from arithmetic: `quantity x unit price = amount`.
+//!
+//! Geometry alone ([`super::tables`]) needs a header row the vocabulary knows, and columns
+//! where its words stand. Here rows are read as an accountant checks them, whatever the layout:
+//!
+//! 1. Every number of a line is read with its box (`9,9000`, `4,55 €`, `10%`, `(12.00)`); ids
+//!    (seven digits or more) and dates are not numbers. A line holding only numbers, printed
+//!    just below a line and right of all its words, is part of that line (an amount set a little
+//!    lower than its row).
+//! 2. A line is an arithmetic row when three of its numbers make `q x p = a` to the amount's
+//!    last printed digit, or `q x p x (1 - d/100) = a` with a percentage `d` of the same line
+//!    (a discount). The amount stands right of the other two.
+//! 3. The document's columns are the shape (the x of q, p and a) that most rows share: each row
+//!    keeps its reading of that shape, which tells quantity from price when both readings hold.
+//! 4. Lines between the rows (or under them, up to the totals) whose amount stands in the
+//!    amount column and which hold words are rows without arithmetic (a flat fee). The rows must
+//!    sum to an amount printed below them: where they do only without those lines, those lines
+//!    are left out.
+//! 5. Text: a leading integer is the position, a short word right after the quantity its unit,
+//!    a percentage (or the document's VAT rate printed without `%`) its VAT rate; words left of
+//!    the numbers are the description, code-like words before it (`TB100A4`, `ZS997`) the
+//!    article number. Lines set tight under a row continue its description until a line of
+//!    another kind: a `Key: value` attribute, a totals line, a column header, a paragraph gap.
+//!    A row printed without words takes the tight line just above or below it.
+
+use super::labels::{self, LabelKey};
+use super::tables::{Cell, Column, Row, TableLayout};
+use super::{DocStyle, amounts};
+use crate::types::{CleanDocument, Line, Span, Token};
+use rust_decimal::Decimal;
+
+/// A number printed on a line.
+#[derive(Debug, Clone, PartialEq)]
+struct Num {
+    /// Line index.
+    line: usize,
+    /// Byte range in the line's text.
+    start: usize,
+    end: usize,
+    /// Horizontal extent.
+    x0: f32,
+    x1: f32,
+    value: Decimal,
+    decimals: u32,
+    /// Printed with `%`.
+    percent: bool,
+}
+
+/// Currency signs printed around a number (`4,55 €`, `$12.00`).
+fn is_currency_sign(c: char) -> bool {
+    matches!(
+        c,
+        '€' | '$' | '£' | '¥' | '₽' | '₴' | '₸' | '₹' | '₺' | '₪' | '₩' | '₫' | '¢'
+    )
+}
+
+/// The value of one printed token: `(value, decimals, percent)`.
+fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool)> {
+    let mut s = text.trim_matches(is_currency_sign);
+    let mut negative = false;
+    if let Some(inner) = s.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
+        negative = true;
+        s = inner.trim_matches(is_currency_sign);
+    }
+    let percent = s.ends_with('%');
+    s = s.trim_end_matches('%');
+    if let Some(rest) = s.strip_prefix(['-', '−']) {
+        negative = !negative;
+        s = rest;
+    } else if let Some(rest) = s.strip_suffix('-') {
+        negative = !negative;
+        s = rest;
+    } else if let Some(rest) = s.strip_prefix('+') {
+        s = rest;
+    }
+    let s = s.trim_matches(is_currency_sign);
+    if s.is_empty()
+        || !s.starts_with(|c: char| c.is_ascii_digit())
+        || !s
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '\'' | '’'))
+    {
+        return None;
+    }
+    let (value, decimals) = amounts::parse_number(s, decimal)?;
+    // Ids, GTINs, postcodes of long form and phone numbers are not quantities or prices.
+    let int_digits = s.chars().filter(char::is_ascii_digit).count() - decimals as usize;
+    if int_digits >= 7 && decimals == 0 || int_digits > 10 {
+        return None;
+    }
+    Some((if negative { -value } else { value }, decimals, percent))
+}
+
+/// The numbers of a line, left to right. Two tokens joined by one space (`1 980,00`) are one
+/// number where the second is a group of three digits.
+fn line_numbers(line: &Line, decimal: Option<char>) -> Vec<Num> {
+    let mut out: Vec<Num> = Vec::new();
+    let n = line.tokens.len();
+    let mut i = 0;
+    while i < n {
+        if is_rotated(&line.tokens[i]) {
+            i += 1;
+            continue;
+        }
+        let (s, mut e) = line.token_spans[i];
+        let mut text = line.tokens[i].text.clone();
+        let mut bbox = line.tokens[i].bbox;
+        let mut j = i + 1;
+        // Space-grouped thousands.
+        while j < n
+            && text.len() <= 3
+            && text.chars().all(|c| c.is_ascii_digit())
+            && line.text.get(e..line.token_spans[j].0) == Some(" ")
+            && line.tokens[j]
+                .text
+                .trim_end_matches(is_currency_sign)
+                .split(['.', ','])
+                .next()
+                .is_some_and(|g| g.len() == 3 && g.chars().all(|c| c.is_ascii_digit()))
+            && decimal.is_some_and(|d| d != ' ')
+        {
+            text.push_str(&line.tokens[j].text);
+            bbox = bbox.union(&line.tokens[j].bbox);
+            e = line.token_spans[j].1;
+            j += 1;
+        }
+        let mut percent_token = false;
+        if let Some(next) = line.tokens.get(j)
+            && next.text == "%"
+        {
+            percent_token = true;
+        }
+        match token_number(&text, decimal) {
+            Some((value, decimals, percent)) => {
+                let (end, x1) = if percent_token {
+                    (line.token_spans[j].1, line.tokens[j].bbox.x1)
+                } else {
+                    (e, bbox.x1)
+                };
+                out.push(Num {
+                    line: line.index,
+                    start: s,
+                    end,
+                    x0: bbox.x0,
+                    x1,
+                    value,
+                    decimals,
+                    percent: percent || percent_token,
+                });
+                i = if percent_token { j + 1 } else { j };
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// One reading `q x p (x (1 - d/100)) = a` of a unit's numbers (indices into its numbers).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Triple {
+    q: usize,
+    p: usize,
+    a: usize,
+    discount: Option<usize>,
+}
+
+/// A line (or a line and the numbers printed just below it) with its numbers.
+#[derive(Debug, Clone)]
+struct Unit {
+    lines: Vec<usize>,
+    /// The line below whose numbers (right of this line) the unit took, where it holds more.
+    borrowed: Option<usize>,
+    nums: Vec<Num>,
+    triples: Vec<Triple>,
+}
+
+fn is_money_num(n: &Num, money: amounts::MoneyPrint) -> bool {
+    !n.percent && (n.decimals >= 2 || money != amounts::MoneyPrint::Cents && n.decimals <= 1)
+}
+
+/// Whether `q x p x f = a` holds to the amount's printed precision.
+fn holds(q: Decimal, p: Decimal, factor: Decimal, a: &Num) -> bool {
+    let tol = Decimal::new(1, a.decimals.min(4)).max(Decimal::new(1, 2));
+    (q * p * factor - a.value).abs() <= tol
+}
+
+/// The readings `q x p = a` of a unit's numbers; `own` is the unit's line (numbers taken from
+/// the line below serve as the amount only).
+fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Vec<Triple> {
+    let mut out = Vec::new();
+    let n = nums.len().min(14);
+    for a in 0..n {
+        let an = &nums[a];
+        if !is_money_num(an, money) {
+            continue;
+        }
+        for p in 0..n {
+            let pn = &nums[p];
+            if p == a || pn.x1 > an.x0 || pn.line != own || !is_money_num(pn, money) {
+                continue;
+            }
+            for q in 0..n {
+                let qn = &nums[q];
+                if q == a
+                    || q == p
+                    || qn.percent
+                    || qn.x1 > an.x0
+                    || qn.line != own
+                    || qn.value.is_zero()
+                {
+                    continue;
+                }
+                // A zero amount proves nothing but a zero price.
+                if an.value.is_zero() && !pn.value.is_zero() {
+                    continue;
+                }
+                if an.value.is_zero() && qn.decimals == 0 && qn.value == Decimal::ONE {
+                    continue;
+                }
+                if holds(qn.value, pn.value, Decimal::ONE, an) {
+                    out.push(Triple {
+                        q,
+                        p,
+                        a,
+                        discount: None,
+                    });
+                    continue;
+                }
+                for (d, dn) in nums.iter().enumerate().take(n) {
+                    if !dn.percent || dn.value <= Decimal::ZERO || dn.value >= Decimal::ONE_HUNDRED
+                    {
+                        continue;
+                    }
+                    let f = Decimal::ONE - dn.value / Decimal::ONE_HUNDRED;
+                    if holds(qn.value, pn.value, f, an) {
+                        out.push(Triple {
+                            q,
+                            p,
+                            a,
+                            discount: Some(d),
+                        });
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn is_totals_line(line: &Line) -> bool {
+    labels::find_labels(&line.text).iter().any(|h| {
+        matches!(
+            h.key,
+            LabelKey::Total
+                | LabelKey::Net
+                | LabelKey::Subtotal
+                | LabelKey::Payable
+                | LabelKey::Prepaid
+                | LabelKey::Vat
+                | LabelKey::Discount
+        ) && h.word <= 2
+    })
+}
+
+fn is_header_line(line: &Line) -> bool {
+    let hits = labels::find_labels(&line.text);
+    let mut kinds: Vec<LabelKey> = hits
+        .iter()
+        .map(|h| h.key)
+        .filter(|k| k.is_column())
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds.len() >= 2
+}
+
+/// A `Key: value` attribute line (`Verpackung : Flasche`, `Bruttopreis: 9,90`).
+fn is_keyed(line: &Line) -> bool {
+    line.tokens.iter().take(4).enumerate().any(|(i, t)| {
+        let key_word = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count() >= 2;
+        t.text.len() > 1 && t.text.ends_with(':') && key_word(&t.text)
+            || t.text == ":" && i > 0 && key_word(&line.tokens[i - 1].text)
+            || t.text.starts_with(':') && i > 0 && key_word(&line.tokens[i - 1].text)
+    })
+}
+
+/// A code-like word: letters and digits, no lower-case letter (`TB100A4`, `ZS997`, `K4321`),
+/// or a long digit run (a GTIN).
+fn is_code(w: &str) -> bool {
+    let digits = w.chars().filter(char::is_ascii_digit).count();
+    let lower = w.chars().any(char::is_lowercase);
+    let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+    digits > 0 && (!lower && letters > 0 || letters == 0 && digits >= 7)
+}
+
+fn has_word(line: &Line) -> bool {
+    line.tokens
+        .iter()
+        .any(|t| !is_rotated(t) && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+}
+
+/// A word printed vertically (a margin note such as `Copyright` running up the page edge): its
+/// box is taller than wide although it holds three characters or more.
+fn is_rotated(t: &Token) -> bool {
+    t.text.chars().count() >= 3 && t.bbox.height() > t.bbox.width()
+}
+
+fn aligned(a: &Num, b: &Num, tol: f32) -> bool {
+    (a.x1 - b.x1).abs() <= tol || (a.x0 - b.x0).abs() <= tol
+}
+
+/// Reads the line-item rows of a document by their arithmetic ([module docs](self)). `rates`
+/// are the VAT rates the document's tax summary prints and `headers` the tables found under a
+/// known header row ([`super::tables::find_tables`]): both tell a rate printed without `%`.
+/// `None` where no line balances.
+pub fn find(
+    doc: &CleanDocument,
+    style: &DocStyle,
+    rates: &[Decimal],
+    headers: &[TableLayout],
+) -> Option<TableLayout> {
+    let nums: Vec<Vec<Num>> = doc
+        .lines
+        .iter()
+        .map(|l| line_numbers(l, style.decimal))
+        .collect();
+    // 1-2: units and their readings.
+    let mut units: Vec<Unit> = Vec::new();
+    let mut i = 0;
+    while i < doc.lines.len() {
+        let line = &doc.lines[i];
+        let mut lines = vec![i];
+        let mut unit_nums = nums[i].clone();
+        // Numbers printed just below the line and right of all its words belong to it; a line
+        // holding nothing else is part of the row.
+        let mut whole_next = false;
+        let mut borrowed = None;
+        if let Some(next) = doc.lines.get(i + 1) {
+            let h = line.bbox.height().max(1.0);
+            if next.page == line.page && next.bbox.y0 - line.bbox.y0 < 1.5 * h {
+                let right: Vec<Num> = nums[i + 1]
+                    .iter()
+                    .filter(|n| n.x0 > line.bbox.x1)
+                    .cloned()
+                    .collect();
+                if !right.is_empty() {
+                    whole_next = next.tokens.len() <= 3 && nums[i + 1].len() == next.tokens.len();
+                    if whole_next {
+                        lines.push(i + 1);
+                    } else {
+                        borrowed = Some(i + 1);
+                    }
+                    unit_nums.extend(right);
+                }
+            }
+        }
+        let t = if is_totals_line(line) {
+            Vec::new()
+        } else {
+            triples(&unit_nums, style.money, i)
+        };
+        let found = !t.is_empty();
+        if found {
+            units.push(Unit {
+                lines,
+                borrowed,
+                nums: unit_nums,
+                triples: t,
+            });
+        }
+        i += if found && whole_next { 2 } else { 1 };
+    }
+    if units.is_empty() {
+        return None;
+    }
+    let h = median(
+        units
+            .iter()
+            .map(|u| doc.lines[u.lines[0]].bbox.height())
+            .collect(),
+    )
+    .max(1.0);
+    let tol = h;
+    // 3: the shape most rows share.
+    let shape_of = |u: &Unit, t: &Triple| {
+        (
+            u.nums[t.q].clone(),
+            u.nums[t.p].clone(),
+            u.nums[t.a].clone(),
+        )
+    };
+    let mut best: Option<((Num, Num, Num), usize)> = None;
+    for u in &units {
+        for t in &u.triples {
+            let (q, p, a) = shape_of(u, t);
+            let support = units
+                .iter()
+                .filter(|v| {
+                    v.triples.iter().any(|s| {
+                        aligned(&v.nums[s.q], &q, tol)
+                            && aligned(&v.nums[s.p], &p, tol)
+                            && aligned(&v.nums[s.a], &a, tol)
+                    })
+                })
+                .count();
+            let better = match &best {
+                None => true,
+                Some((b, n)) => support > *n || support == *n && a.x1 > b.2.x1 + tol,
+            };
+            if better {
+                best = Some(((q, p, a), support));
+            }
+        }
+    }
+    let ((sq, sp, sa), _) = best?;
+    let mut picked: Vec<(Unit, Triple)> = Vec::new();
+    for u in units {
+        let full = u.triples.iter().find(|s| {
+            aligned(&u.nums[s.q], &sq, tol)
+                && aligned(&u.nums[s.p], &sp, tol)
+                && aligned(&u.nums[s.a], &sa, tol)
+        });
+        let t = full
+            .or_else(|| u.triples.iter().find(|s| aligned(&u.nums[s.a], &sa, tol)))
+            .copied();
+        if let Some(t) = t {
+            picked.push((u, t));
+        }
+    }
+    if picked.is_empty() {
+        return None;
+    }
+    // 4: rows without arithmetic, between the rows and under them up to the totals.
+    let first = picked[0].0.lines[0];
+    let last = picked
+        .iter()
+        .flat_map(|(u, _)| u.lines.iter())
+        .copied()
+        .max()?;
+    let claimed: Vec<usize> = picked
+        .iter()
+        .flat_map(|(u, _)| u.lines.iter().chain(&u.borrowed))
+        .copied()
+        .collect();
+    let mut end = last + 1;
+    while let Some(line) = doc.lines.get(end) {
+        let prev = &doc.lines[end - 1];
+        if line.page != doc.lines[last].page
+            || line.bbox.y0 - prev.bbox.y1 > 4.0 * h
+            || is_totals_line(line)
+            || is_header_line(line)
+        {
+            break;
+        }
+        end += 1;
+    }
+    let mut flat: Vec<(usize, usize)> = Vec::new(); // (line, index into nums[line])
+    for l in first..end {
+        if claimed.contains(&l) {
+            continue;
+        }
+        let line = &doc.lines[l];
+        if is_totals_line(line) || is_header_line(line) || is_keyed(line) || !has_word(line) {
+            continue;
+        }
+        if let Some(k) = nums[l].iter().rposition(|n| {
+            is_money_num(n, style.money) && aligned(n, &sa, tol) && (n.x1 - sa.x1).abs() <= tol
+        }) {
+            flat.push((l, k));
+        }
+    }
+    // The rows must sum to an amount printed under them.
+    let sum_arith: Decimal = picked.iter().map(|(u, t)| u.nums[t.a].value).sum();
+    let sum_flat: Decimal = flat.iter().map(|&(l, k)| nums[l][k].value).sum();
+    let table_end = flat.iter().map(|&(l, _)| l).max().unwrap_or(last).max(last);
+    let printed_below = |v: Decimal| {
+        nums.iter()
+            .skip(table_end + 1)
+            .flatten()
+            .any(|n| !n.percent && n.value == v)
+    };
+    if !flat.is_empty() && !printed_below(sum_arith + sum_flat) && printed_below(sum_arith) {
+        flat.clear();
+    }
+    // 5: the cells of every row.
+    let mut rows: Vec<(usize, Row)> = Vec::new();
+    let starts: Vec<usize> = {
+        let mut v: Vec<usize> = picked
+            .iter()
+            .map(|(u, _)| u.lines[0])
+            .chain(flat.iter().map(|&(l, _)| l))
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let mut used_lines: Vec<usize> = starts.clone();
+    used_lines.extend(claimed.iter().copied());
+    for (u, t) in &picked {
+        let rate_col = rate_column(doc, headers, u.lines[0]);
+        let row = arith_row(doc, u, t, rates, rate_col);
+        rows.push((u.lines[0], row));
+    }
+    for &(l, k) in &flat {
+        let unit = Unit {
+            lines: vec![l],
+            borrowed: None,
+            nums: nums[l].clone(),
+            triples: Vec::new(),
+        };
+        let rate_col = rate_column(doc, headers, l);
+        rows.push((l, flat_row(doc, &unit, k, rates, rate_col)));
+    }
+    rows.sort_by_key(|(l, _)| *l);
+    let end_line = end.max(table_end + 1);
+    for (_, row) in rows.iter_mut() {
+        continue_description(doc, row, &starts, &mut used_lines, end_line, h);
+    }
+    let columns = vec![
+        Column {
+            key: LabelKey::ColQty,
+            x0: sq.x0,
+            x1: sq.x1,
+        },
+        Column {
+            key: LabelKey::ColUnitPrice,
+            x0: sp.x0,
+            x1: sp.x1,
+        },
+        Column {
+            key: LabelKey::ColAmount,
+            x0: sa.x0,
+            x1: sa.x1,
+        },
+    ];
+    Some(TableLayout {
+        header_line: first,
+        columns,
+        rows: rows.into_iter().map(|(_, r)| r).collect(),
+        end_line,
+    })
+}
+
+fn median(mut v: Vec<f32>) -> f32 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f32::total_cmp);
+    v[v.len() / 2]
+}
+
+fn num_cell(doc: &CleanDocument, key: LabelKey, n: &Num) -> Cell {
+    let line = &doc.lines[n.line];
+    Cell {
+        key,
+        text: line.text[n.start..n.end].to_string(),
+        span: Span::from_line(line, n.start, n.end),
+        amount: Some(n.value),
+    }
+}
+
+fn text_cell(doc: &CleanDocument, key: LabelKey, line: usize, s: usize, e: usize) -> Cell {
+    let l = &doc.lines[line];
+    Cell {
+        key,
+        text: l.text[s..e]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+        span: Span::from_line(l, s, e),
+        amount: None,
+    }
+}
+
+/// The VAT rate among a row's numbers not otherwise used: a percentage, or a number the
+/// document's tax summary names as a rate.
+fn vat_rate<'a>(
+    nums: &'a [Num],
+    used: &[usize],
+    rates: &[Decimal],
+    rate_col: Option<(f32, f32)>,
+) -> Option<&'a Num> {
+    let free = || {
+        nums.iter()
+            .enumerate()
+            .filter(|(i, _)| !used.contains(i))
+            .map(|(_, n)| n)
+    };
+    free()
+        .find(|n| n.percent && n.value >= Decimal::ZERO && n.value <= Decimal::from(30))
+        .or_else(|| free().find(|n| n.decimals <= 2 && rates.contains(&n.value)))
+        .or_else(|| {
+            let (x0, x1) = rate_col?;
+            free().find(|n| {
+                n.decimals <= 2 && n.value <= Decimal::from(30) && n.x1.min(x1) > n.x0.max(x0)
+            })
+        })
+}
+
+/// The x-range of the VAT-rate column of the header row nearest above `line` (on its page, or
+/// before it where a table continues on the next page without its header).
+fn rate_column(doc: &CleanDocument, headers: &[TableLayout], line: usize) -> Option<(f32, f32)> {
+    let page = doc.lines.get(line)?.page;
+    let above = |t: &&TableLayout| t.header_line < line;
+    let header = headers
+        .iter()
+        .filter(above)
+        .rfind(|t| doc.lines.get(t.header_line).is_some_and(|l| l.page == page))
+        .or_else(|| headers.iter().rfind(above))?;
+    header
+        .columns
+        .iter()
+        .find(|c| c.key == LabelKey::ColVatRate)
+        .map(|c| (c.x0, c.x1))
+}
+
+/// Position, description, article number and unit from a row's own line(s): everything left of
+/// the leftmost number the row uses.
+fn words_of(doc: &CleanDocument, row: &mut Row, line: usize, left_of: f32, qty: Option<&Num>) {
+    let l = &doc.lines[line];
+    let mut desc: Option<(usize, usize)> = None;
+    let mut sku: Option<(usize, usize)> = None;
+    let mut first_word = true;
+    for (t, &(s, e)) in l.tokens.iter().zip(&l.token_spans) {
+        if t.bbox.x1 > left_of + 0.5 {
+            break;
+        }
+        if is_rotated(t) {
+            continue;
+        }
+        // A leading integer is the position.
+        let leading = std::mem::replace(&mut first_word, false);
+        if leading
+            && t.text
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+            && t.text.len() <= 4
+            && l.tokens.len() > 1
+        {
+            row.cells.push(text_cell(doc, LabelKey::ColPos, line, s, e));
+            continue;
+        }
+        let digits = t.text.chars().all(|c| c.is_ascii_digit());
+        if desc.is_none() && (is_code(&t.text) || sku.is_some() && digits) {
+            sku = Some(match sku {
+                Some((a, _)) => (a, e),
+                None => (s, e),
+            });
+            continue;
+        }
+        desc = Some(match desc {
+            Some((a, _)) => (a, e),
+            None => (s, e),
+        });
+    }
+    if let Some((s, e)) = sku {
+        row.cells.push(text_cell(doc, LabelKey::ColSku, line, s, e));
+    }
+    if let Some((s, e)) = desc {
+        row.cells
+            .push(text_cell(doc, LabelKey::ColDesc, line, s, e));
+    }
+    // The unit: a short word right after the quantity.
+    if let Some(q) = qty.filter(|q| q.line == line) {
+        let h = l.bbox.height().max(1.0);
+        if let Some((t, &(s, e))) = l
+            .tokens
+            .iter()
+            .zip(&l.token_spans)
+            .find(|(_, (s, _))| *s >= q.end)
+            && t.bbox.x0 - q.x1 < 2.0 * h
+            && t.text.chars().any(char::is_alphabetic)
+            && !t.text.chars().any(|c| c.is_ascii_digit())
+            && t.text.chars().count() <= 10
+        {
+            row.cells
+                .push(text_cell(doc, LabelKey::ColUnit, line, s, e));
+        }
+    }
+}
+
+fn arith_row(
+    doc: &CleanDocument,
+    u: &Unit,
+    t: &Triple,
+    rates: &[Decimal],
+    rate_col: Option<(f32, f32)>,
+) -> Row {
+    let mut row = Row {
+        lines: u.lines.clone(),
+        cells: Vec::new(),
+    };
+    let (q, p, a) = (&u.nums[t.q], &u.nums[t.p], &u.nums[t.a]);
+    let mut used = vec![t.q, t.p, t.a];
+    used.extend(t.discount);
+    let left_of = [q, p, a]
+        .iter()
+        .filter(|n| n.line == u.lines[0])
+        .map(|n| n.x0)
+        .fold(f32::MAX, f32::min);
+    words_of(doc, &mut row, u.lines[0], left_of, Some(q));
+    row.cells.push(num_cell(doc, LabelKey::ColQty, q));
+    row.cells.push(num_cell(doc, LabelKey::ColUnitPrice, p));
+    row.cells.push(num_cell(doc, LabelKey::ColAmount, a));
+    if let Some(r) = vat_rate(&u.nums, &used, rates, rate_col) {
+        row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
+    }
+    row
+}
+
+fn flat_row(
+    doc: &CleanDocument,
+    u: &Unit,
+    k: usize,
+    rates: &[Decimal],
+    rate_col: Option<(f32, f32)>,
+) -> Row {
+    let mut row = Row {
+        lines: u.lines.clone(),
+        cells: Vec::new(),
+    };
+    let a = &u.nums[k];
+    // Numbers left of the amount that are not a rate stay out of the description.
+    let left_of = u
+        .nums
+        .iter()
+        .filter(|n| n.decimals > 0 || n.percent)
+        .map(|n| n.x0)
+        .fold(a.x0, f32::min);
+    words_of(doc, &mut row, u.lines[0], left_of, None);
+    row.cells.push(num_cell(doc, LabelKey::ColAmount, a));
+    if let Some(r) = vat_rate(&u.nums, &[k], rates, rate_col) {
+        row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
+    }
+    row
+}
+
+/// Lines set tight under (or, for a row without words, just above) a row continue its
+/// description.
+fn continue_description(
+    doc: &CleanDocument,
+    row: &mut Row,
+    starts: &[usize],
+    used: &mut Vec<usize>,
+    end_line: usize,
+    h: f32,
+) {
+    let last = *row.lines.iter().max().unwrap_or(&0);
+    let first = *row.lines.iter().min().unwrap_or(&0);
+    let desc_x0 = row
+        .cell(LabelKey::ColDesc)
+        .map(|c| c.span.bbox.x0)
+        .filter(|_| true);
+    // A line of text: some word that is not a number (`20/0500`, `(GTIN)`, `Banane`).
+    let fits = |l: &Line| {
+        !is_keyed(l)
+            && !is_totals_line(l)
+            && !is_header_line(l)
+            && l.tokens.iter().any(|t| {
+                !is_rotated(t)
+                    && t.text.chars().any(|c| c.is_alphanumeric())
+                    && token_number(&t.text, None).is_none()
+                    && !is_code(&t.text)
+            })
+    };
+    let margin_only = |l: &Line| l.tokens.iter().all(is_rotated);
+    let tight = |a: &Line, b: &Line| a.page == b.page && b.bbox.y0 - a.bbox.y1 <= 0.8 * h;
+    let mut extra: Vec<usize> = Vec::new();
+    let mut k = last + 1;
+    while k < end_line.max(last + 1) && k < doc.lines.len() {
+        if starts.contains(&k) || used.contains(&k) {
+            break;
+        }
+        let prev = &doc.lines[*extra.last().unwrap_or(&last)];
+        let line = &doc.lines[k];
+        if margin_only(line) {
+            k += 1;
+            continue;
+        }
+        if !tight(prev, line) || !fits(line) {
+            break;
+        }
+        extra.push(k);
+        k += 1;
+    }
+    if desc_x0.is_none() && extra.is_empty() && first > 0 {
+        let above = first - 1;
+        let line = &doc.lines[above];
+        if !starts.contains(&above)
+            && !used.contains(&above)
+            && fits(line)
+            && tight(line, &doc.lines[first])
+        {
+            extra.push(above);
+        }
+    }
+    let desc_x0 = desc_x0.or_else(|| {
+        // Where the description column starts: the first non-code word of the extra lines.
+        extra.iter().find_map(|&l| {
+            doc.lines[l]
+                .tokens
+                .iter()
+                .find(|t| !is_code(&t.text))
+                .map(|t| t.bbox.x0)
+        })
+    });
+    for &l in &extra {
+        used.push(l);
+        let line = &doc.lines[l];
+        let mut desc: Option<(usize, usize)> = None;
+        let mut sku: Option<(usize, usize)> = None;
+        for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
+            if is_rotated(t) {
+                continue;
+            }
+            let left = desc_x0.is_some_and(|x| t.bbox.x1 < x - 0.5 * h);
+            let gtin = t.text.len() >= 8 && t.text.chars().all(|c| c.is_ascii_digit());
+            if gtin || desc.is_none() && (left || is_code(&t.text) && desc_x0.is_none()) {
+                sku = Some(sku.map_or((s, e), |(a, _)| (a, e)));
+                continue;
+            }
+            desc = Some(desc.map_or((s, e), |(a, _)| (a, e)));
+        }
+        row.lines.push(l);
+        if let Some((s, e)) = sku
+            && row.cell(LabelKey::ColSku).is_none()
+        {
+            row.cells.push(text_cell(doc, LabelKey::ColSku, l, s, e));
+        }
+        if let Some((s, e)) = desc {
+            let text = line.text[s..e]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            match row.cells.iter_mut().find(|c| c.key == LabelKey::ColDesc) {
+                Some(c) if l < first => c.text = format!("{text} {}", c.text),
+                Some(c) => {
+                    // `Beamer-` / `Deckenhalterung`: a word broken at its hyphen or slash.
+                    if !c.text.ends_with(['-', '/']) {
+                        c.text.push(' ');
+                    }
+                    c.text.push_str(&text);
+                }
+                None => row.cells.push(text_cell(doc, LabelKey::ColDesc, l, s, e)),
+            }
+        }
+    }
+    row.lines.sort_unstable();
+}
