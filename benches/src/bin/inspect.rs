@@ -35,6 +35,9 @@ struct Args {
     /// Print the layout blocks.
     #[arg(long)]
     blocks: bool,
+    /// Print the line-item tables (by header and by arithmetic) with their cells.
+    #[arg(long)]
+    items: bool,
     /// The document.
     file: PathBuf,
 }
@@ -44,7 +47,7 @@ fn main() -> ExitCode {
         return code;
     }
     let mut args = Args::parse();
-    if !(args.lines || args.cands || args.result || args.parties || args.blocks) {
+    if !(args.lines || args.cands || args.result || args.parties || args.blocks || args.items) {
         args.lines = true;
         args.result = true;
     }
@@ -114,6 +117,29 @@ fn main() -> ExitCode {
                 "p{} [{:.0} {:.0} {:.0} {:.0}] {:?}",
                 b.page, b.bbox.x0, b.bbox.y0, b.bbox.x1, b.bbox.y1, t
             );
+        }
+    }
+    if args.items {
+        let cands = candidates::extract(&doc);
+        let by_arithmetic = cands.item_table.iter().map(|t| ("arithmetic", t));
+        for (how, t) in cands
+            .tables
+            .iter()
+            .map(|t| ("header", t))
+            .chain(by_arithmetic)
+        {
+            println!(
+                "table ({how}) header line {} end {}",
+                t.header_line, t.end_line
+            );
+            for r in &t.rows {
+                let cells: Vec<String> = r
+                    .cells
+                    .iter()
+                    .map(|c| format!("{:?}={:?}", c.key, c.text))
+                    .collect();
+                println!("  lines {:?}: {}", r.lines, cells.join(" "));
+            }
         }
     }
     if args.parties {

@@ -56,7 +56,17 @@ fn is_currency_sign(c: char) -> bool {
 
 /// The value of one printed token: `(value, decimals, percent)`.
 fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool)> {
-    let mut s = text.trim_matches(is_currency_sign);
+    let mut s = text
+        .trim_end_matches([':', ';'])
+        .trim_matches(is_currency_sign);
+    // `(-10%)`, `{-10%)` as OCR reads a bracket: a percentage in brackets is a percentage.
+    if let Some(inner) = s
+        .strip_prefix(['(', '{', '['])
+        .and_then(|x| x.strip_suffix([')', '}', ']']))
+        && inner.ends_with('%')
+    {
+        s = inner;
+    }
     let mut negative = false;
     if let Some(inner) = s.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
         negative = true;
@@ -91,9 +101,49 @@ fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool
     Some((if negative { -value } else { value }, decimals, percent))
 }
 
-/// The numbers of a line, left to right. Two tokens joined by one space (`1 980,00`) are one
-/// number where the second is a group of three digits.
-fn line_numbers(line: &Line, decimal: Option<char>) -> Vec<Num> {
+/// The numbers of a line, left to right: the printed tokens ([`token_numbers`]), then the
+/// readings of the amount finder where OCR misread or split a number (`3.74I,76`,
+/// `166.354 ,88`), dates left out.
+fn line_numbers(line: &Line, style: &DocStyle) -> Vec<Num> {
+    let mut out = token_numbers(line, style.decimal);
+    let dates: Vec<(usize, usize)> = super::dates::find_dates(&line.text, style.month_first)
+        .iter()
+        .map(|d| (d.start, d.end))
+        .collect();
+    for a in amounts::find_amounts(&line.text, style.decimal, &dates) {
+        // A reading that joins printed tokens (`1.129 ,61`) replaces them; one that cuts a
+        // token is left out.
+        let overlaps = |n: &Num| n.start < a.end && a.start < n.end;
+        let inside = |n: &Num| a.start <= n.start && n.end <= a.end;
+        let joins = out.iter().filter(|n| overlaps(n)).all(inside)
+            && out
+                .iter()
+                .any(|n| inside(n) && n.end - n.start < a.end - a.start);
+        if out.iter().any(overlaps) && !joins {
+            continue;
+        }
+        out.retain(|n| !overlaps(n));
+        let Some((bbox, _)) = line.range_bbox(a.start, a.end) else {
+            continue;
+        };
+        out.push(Num {
+            line: line.index,
+            start: a.start,
+            end: a.end,
+            x0: bbox.x0,
+            x1: bbox.x1,
+            value: a.value,
+            decimals: a.decimals,
+            percent: a.percent,
+        });
+    }
+    out.sort_by_key(|n| n.start);
+    out
+}
+
+/// The numbers printed as tokens. Two tokens joined by one space (`1 980,00`) are one number
+/// where the second is a group of three digits.
+fn token_numbers(line: &Line, decimal: Option<char>) -> Vec<Num> {
     let mut out: Vec<Num> = Vec::new();
     let n = line.tokens.len();
     let mut i = 0;
@@ -227,11 +277,12 @@ fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Vec<Triple> 
                     continue;
                 }
                 for (d, dn) in nums.iter().enumerate().take(n) {
-                    if !dn.percent || dn.value <= Decimal::ZERO || dn.value >= Decimal::ONE_HUNDRED
-                    {
+                    // `10%`, `-10%`, `(-10%)`: a discount of ten percent.
+                    let rate = dn.value.abs();
+                    if !dn.percent || rate.is_zero() || rate >= Decimal::ONE_HUNDRED {
                         continue;
                     }
-                    let f = Decimal::ONE - dn.value / Decimal::ONE_HUNDRED;
+                    let f = Decimal::ONE - rate / Decimal::ONE_HUNDRED;
                     if holds(qn.value, pn.value, f, an) {
                         out.push(Triple {
                             q,
@@ -320,11 +371,7 @@ pub fn find(
     rates: &[Decimal],
     headers: &[TableLayout],
 ) -> Option<TableLayout> {
-    let nums: Vec<Vec<Num>> = doc
-        .lines
-        .iter()
-        .map(|l| line_numbers(l, style.decimal))
-        .collect();
+    let nums: Vec<Vec<Num>> = doc.lines.iter().map(|l| line_numbers(l, style)).collect();
     // 1-2: units and their readings.
     let mut units: Vec<Unit> = Vec::new();
     let mut i = 0;
@@ -455,19 +502,78 @@ pub fn find(
         }
         end += 1;
     }
+    // A row without arithmetic: words, and an amount in the amount column.
+    let flat_amount = |l: usize| {
+        let line = &doc.lines[l];
+        if claimed.contains(&l)
+            || is_totals_line(line)
+            || is_header_line(line)
+            || is_keyed(line)
+            || !has_word(line)
+        {
+            return None;
+        }
+        nums[l].iter().rposition(|n| {
+            is_money_num(n, style.money) && aligned(n, &sa, tol) && (n.x1 - sa.x1).abs() <= tol
+        })
+    };
+    // Above the first balanced row, up to the header: flat rows and the lines of text between
+    // them; a line with other numbers ends the table there.
+    let mut start = first;
+    while start > 0 {
+        let line = &doc.lines[start - 1];
+        let below = &doc.lines[start];
+        if line.page != below.page
+            || below.bbox.y0 - line.bbox.y1 > 4.0 * h
+            || is_totals_line(line)
+            || is_header_line(line)
+            || flat_amount(start - 1).is_none() && !nums[start - 1].is_empty()
+        {
+            break;
+        }
+        start -= 1;
+    }
     let mut flat: Vec<(usize, usize)> = Vec::new(); // (line, index into nums[line])
-    for l in first..end {
+    // A line whose amount in the amount column equals the sum of the rows above it is their
+    // total (`Summe`, `Fize:`, `Übertrag`, whatever its label): the rows end there, unless
+    // balanced rows follow (a table continued after a carried-over subtotal).
+    let arith_lines: Vec<(usize, Decimal)> = picked
+        .iter()
+        .map(|(u, t)| (u.lines[0], u.nums[t.a].value))
+        .collect();
+    let mut sum = Decimal::ZERO;
+    let mut rows_above = 0;
+    let mut closed = false;
+    for l in start..doc.lines.len() {
+        if let Some(&(_, v)) = arith_lines.iter().find(|(al, _)| *al == l) {
+            closed = false;
+            sum += v;
+            rows_above += 1;
+            continue;
+        }
         if claimed.contains(&l) {
             continue;
         }
-        let line = &doc.lines[l];
-        if is_totals_line(line) || is_header_line(line) || is_keyed(line) || !has_word(line) {
+        let in_column = nums[l]
+            .iter()
+            .rposition(|n| is_money_num(n, style.money) && (n.x1 - sa.x1).abs() <= tol);
+        if let Some(k) = in_column
+            && rows_above > 0
+            && nums[l][k].value == sum
+        {
+            closed = true;
+            if arith_lines.iter().all(|(al, _)| *al < l) {
+                break;
+            }
             continue;
         }
-        if let Some(k) = nums[l].iter().rposition(|n| {
-            is_money_num(n, style.money) && aligned(n, &sa, tol) && (n.x1 - sa.x1).abs() <= tol
-        }) {
+        if closed || l >= end {
+            continue;
+        }
+        if let Some(k) = flat_amount(l) {
             flat.push((l, k));
+            sum += nums[l][k].value;
+            rows_above += 1;
         }
     }
     // The rows must sum to an amount printed under them.
@@ -509,7 +615,7 @@ pub fn find(
             triples: Vec::new(),
         };
         let rate_col = rate_column(doc, headers, l);
-        rows.push((l, flat_row(doc, &unit, k, rates, rate_col)));
+        rows.push((l, flat_row(doc, &unit, k, (&sq, &sp), rates, rate_col, tol)));
     }
     rows.sort_by_key(|(l, _)| *l);
     let end_line = end.max(table_end + 1);
@@ -709,28 +815,58 @@ fn arith_row(
     row
 }
 
+/// A row without arithmetic: its amount `k`, the numbers standing in the quantity and price
+/// columns of the table's `shape` (one of them alone, or both where they balance: two that
+/// disagree were misread, and neither is kept), words left of the table's number columns.
 fn flat_row(
     doc: &CleanDocument,
     u: &Unit,
     k: usize,
+    shape: (&Num, &Num),
     rates: &[Decimal],
     rate_col: Option<(f32, f32)>,
+    tol: f32,
 ) -> Row {
     let mut row = Row {
         lines: u.lines.clone(),
         cells: Vec::new(),
     };
     let a = &u.nums[k];
-    // Numbers left of the amount that are not a rate stay out of the description.
-    let left_of = u
-        .nums
-        .iter()
-        .filter(|n| n.decimals > 0 || n.percent)
-        .map(|n| n.x0)
+    let (sq, sp) = shape;
+    let column = |s: &Num| {
+        u.nums
+            .iter()
+            .position(|n| !n.percent && n.x1 < a.x0 && aligned(n, s, tol))
+    };
+    let (q, p) = (column(sq), column(sp).filter(|p| Some(*p) != column(sq)));
+    let (q, p) = match (q, p) {
+        (Some(q), Some(p)) if !holds(u.nums[q].value, u.nums[p].value, Decimal::ONE, a) => {
+            (None, None)
+        }
+        other => other,
+    };
+    let left_of = [sq.x0, sp.x0]
+        .into_iter()
+        .chain(
+            u.nums
+                .iter()
+                .filter(|n| n.decimals > 0 || n.percent)
+                .map(|n| n.x0),
+        )
         .fold(a.x0, f32::min);
-    words_of(doc, &mut row, u.lines[0], left_of, None);
+    words_of(doc, &mut row, u.lines[0], left_of, q.map(|q| &u.nums[q]));
+    let mut used = vec![k];
+    if let Some(q) = q {
+        row.cells.push(num_cell(doc, LabelKey::ColQty, &u.nums[q]));
+        used.push(q);
+    }
+    if let Some(p) = p {
+        row.cells
+            .push(num_cell(doc, LabelKey::ColUnitPrice, &u.nums[p]));
+        used.push(p);
+    }
     row.cells.push(num_cell(doc, LabelKey::ColAmount, a));
-    if let Some(r) = vat_rate(&u.nums, &[k], rates, rate_col) {
+    if let Some(r) = vat_rate(&u.nums, &used, rates, rate_col) {
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
     row
