@@ -469,8 +469,13 @@ pub fn result_to_keys(result: &Value) -> Value {
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
-                .map(|it| {
+                .enumerate()
+                .map(|(i, it)| {
                     json!({
+                        "confidence": result
+                            .pointer(&format!("/confidence/fields/~1line_items~1{i}"))
+                            .cloned()
+                            .unwrap_or(Value::Null),
                         "description": opt(text_of(it.get("description"))),
                         "quantity": opt(text_of(it.get("quantity"))),
                         "unit": opt(text_of(it.get("unit"))),

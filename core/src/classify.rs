@@ -1051,6 +1051,7 @@ mod tests {
             columns: vec![],
             rows: vec![],
             end_line: 4,
+            sums: false,
         };
         let one = Candidates {
             tables: vec![table.clone()],

@@ -10,12 +10,19 @@
 //!   discount and/or the prepaid amount where present; and, where a discount or prepaid amount is
 //!   present, `payable` is not `total` minus them.
 //! - `LINE_ITEMS_SUM_MISMATCH`: the sum of the line `amount`s is not `totals.net` (nor `net` plus
-//!   or minus the discount); when `net` is absent it is compared with `total` (lines carrying gross
-//!   amounts, or net lines plus `vat`); the sum of `amount_with_vat` is compared with `total`.
+//!   or minus the discount); when `net` is absent and `vat` present it is compared with `total`
+//!   (lines carrying gross amounts, or net lines plus `vat`); the sum of `amount_with_vat` is
+//!   compared with `total`. Against a total, a cash rounding (0.05, 0.10, 0.50, 1) is no mismatch.
 //!   Tolerance max(0.01, 0.005 per line) for rounding of each line. Skipped when any line with a
-//!   money value lacks the amount being summed.
+//!   money value lacks the amount being summed, and when the lines (`/line_items`) or any line
+//!   (`/line_items/<i>`) were read with a confidence below [`VERIFIED_LINE`]: a line that did
+//!   not check out against its own arithmetic, or a table whose amounts sum to nothing the
+//!   document prints, may be misread or incomplete, and a sum over it would blame the document
+//!   for the reading (reported as `LOW_CONFIDENCE` where the confidence is low).
 //! - `LINE_ARITHMETIC_MISMATCH`: `quantity x unit_price` matches neither `amount` nor
-//!   `amount_with_vat` (tolerance max(0.01, 0.5 %) for rounded prices); `amount + vat_amount` is
+//!   `amount_with_vat` (tolerance max(0.01, 0.5 %) for rounded prices), nor either of them less a
+//!   discount of a whole or half percent (`20 x 4.55 = 91.00`, less 10 % = `81.90`: the Result
+//!   has no per-line discount, the row printed one); `amount + vat_amount` is
 //!   not `amount_with_vat` (0.01); `amount x vat_rate / 100` is not `vat_amount` (max(0.01, 0.5 %)).
 //! - `TAX_ARITHMETIC_MISMATCH`: `base x rate / 100` is not `amount` in a `taxes[]` line (max(0.01,
 //!   0.5 %)), or the tax amounts do not add up to `totals.vat` (0.01 per tax line).
@@ -29,7 +36,8 @@
 //!   document date; a period that ends before it starts.
 //! - `MISSING_REQUIRED_FIELD`: document number (not required for a `RECEIPT`), date, seller name,
 //!   total (not required for a `CONTRACT` or a `WAYBILL`: delivery notes often carry no prices).
-//! - `LOW_CONFIDENCE`: one per field of `confidence.fields` below 0.5 (or not a number).
+//! - `LOW_CONFIDENCE`: one per field of `confidence.fields` below 0.5 (or not a number); the
+//!   cells of a line item whose row (`/line_items/<i>`) is reported are not reported again.
 //!
 //! # Which tax id scheme
 //! A party's country is taken, in this order, from its own `vat_id` prefix, the IBAN country of
@@ -51,6 +59,10 @@ use rust_decimal::Decimal;
 
 /// Fields whose confidence below this is reported.
 pub const LOW_CONFIDENCE_THRESHOLD: f64 = 0.5;
+
+/// Line items read with at least this confidence (`/line_items/<i>`) checked out against their
+/// own arithmetic or the document's printed sums; the line sum is checked only over such lines.
+pub const VERIFIED_LINE: f64 = 0.9;
 
 /// Fills `result.validation`, using today's date for the future-date check.
 pub fn validate(result: &mut DocumentResult) {
@@ -280,7 +292,7 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
             let ok = targets.is_empty()
                 || targets
                     .iter()
-                    .any(|&(v, _)| close(product, v, rounding_tol(v)));
+                    .any(|&(v, _)| close(product, v, rounding_tol(v)) || discounted(product, v));
             if !ok && let Some(&(v, name)) = targets.first() {
                 f.error(
                     LINE_ARITHMETIC_MISMATCH,
@@ -333,7 +345,52 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
     check_line_sums(r, f);
 }
 
+/// Whether `amount` is `product` less a discount of a whole or half percent (1 % to 99.5 %),
+/// to the cent.
+fn discounted(product: Decimal, amount: Decimal) -> bool {
+    if product.is_zero()
+        || amount.abs() >= product.abs()
+        || amount.is_sign_negative() != product.is_sign_negative()
+    {
+        return false;
+    }
+    (2..200).any(|half_percents| {
+        let factor = Decimal::ONE - Decimal::new(half_percents, 0) / Decimal::new(200, 0);
+        product
+            .checked_mul(factor)
+            .is_some_and(|x| close(x, amount, cents(1)))
+    })
+}
+
+/// Whether `total` is `sum` rounded for cash to 0.05, 0.10, 0.50 or a whole unit (Swedish,
+/// Swiss, Hungarian, Czech receipts).
+fn cash_rounded(sum: Decimal, total: Decimal) -> bool {
+    [
+        Decimal::new(5, 2),
+        Decimal::new(1, 1),
+        Decimal::new(5, 1),
+        Decimal::ONE,
+    ]
+    .into_iter()
+    .any(|step| {
+        sum.checked_div(step)
+            .map(|q| q.round() * step)
+            .is_some_and(|r| r == total && r != sum)
+    })
+}
+
 fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
+    let unverified = std::iter::once("/line_items".to_string())
+        .chain((0..r.line_items.len()).map(|i| format!("/line_items/{i}")))
+        .any(|p| {
+            r.confidence
+                .fields
+                .get(&p)
+                .is_some_and(|&c| c < VERIFIED_LINE)
+        });
+    if unverified {
+        return;
+    }
     let priced: Vec<_> = r
         .line_items
         .iter()
@@ -367,25 +424,25 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
                     Some("/totals/net".into()),
                 );
             }
-        } else if let Some(total) = total
+        } else if let (Some(total), Some(vat)) = (total, vat)
             && gross_sum.is_none()
         {
             // No net total: the lines carry gross amounts, or net amounts that VAT tops up.
             f.ran("LINE_ITEMS_SUM");
             let mut bases = vec![s];
-            if let Some(v) = vat.and_then(|v| s.checked_add(v)) {
+            if let Some(v) = s.checked_add(vat) {
                 bases.push(v);
             }
             let ok = bases
                 .into_iter()
                 .flat_map(|b| with_deductions(b, discount, None))
-                .any(|x| close(x, total, tol));
+                .any(|x| close(x, total, tol) || cash_rounded(x, total));
             if !ok {
                 f.error(
                     LINE_ITEMS_SUM_MISMATCH,
                     format!(
                         "the {n} line amounts add up to {s}, but the total is {total}{}{}",
-                        fmt_opt("VAT", vat),
+                        fmt_opt("VAT", Some(vat)),
                         fmt_opt("discount", discount)
                     ),
                     Some("/totals/total".into()),
@@ -397,7 +454,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
         f.ran("LINE_ITEMS_SUM");
         let ok = with_deductions(s, discount, None)
             .into_iter()
-            .any(|x| close(x, total, tol));
+            .any(|x| close(x, total, tol) || cash_rounded(x, total));
         if !ok {
             f.error(
                 LINE_ITEMS_SUM_MISMATCH,
@@ -827,8 +884,15 @@ fn check_required(r: &DocumentResult, f: &mut Findings) {
 }
 
 fn check_confidence(r: &DocumentResult, f: &mut Findings) {
+    let low = |c: f64| c.is_nan() || c < LOW_CONFIDENCE_THRESHOLD;
     for (pointer, &c) in &r.confidence.fields {
-        if c.is_nan() || c < LOW_CONFIDENCE_THRESHOLD {
+        // `/line_items/3/amount` under a reported `/line_items/3`.
+        let row_reported = pointer
+            .strip_prefix("/line_items/")
+            .and_then(|rest| rest.split_once('/'))
+            .and_then(|(i, _)| r.confidence.fields.get(&format!("/line_items/{i}")))
+            .is_some_and(|&rc| low(rc));
+        if low(c) && !row_reported {
             f.warning(
                 "LOW_CONFIDENCE",
                 format!("{pointer} was read with low confidence ({c:.2})"),
@@ -1089,6 +1153,69 @@ mod tests {
             li.amount_with_vat = None;
         }
         assert!(run(&mut r).is_empty(), "{:?}", r.validation);
+    }
+
+    #[test]
+    fn line_checks_blame_the_document_only_where_it_disagrees_with_itself() {
+        let item = |q: &str, p: &str, a: &str| LineItem {
+            quantity: s(q),
+            unit_price: s(p),
+            amount: s(a),
+            ..LineItem::default()
+        };
+        // A discount the row printed: 20 x 4.55 less 10 % = 81.90.
+        let mut r = DocumentResult::empty();
+        r.line_items = vec![item("20", "4.55", "81.90")];
+        let arithmetic = |r: &mut DocumentResult| {
+            has(&run(r), "LINE_ARITHMETIC_MISMATCH", "/line_items/0/amount")
+        };
+        assert!(!arithmetic(&mut r));
+        r.line_items[0].amount = s("81.13");
+        assert!(arithmetic(&mut r));
+        r.line_items[0].amount = s("95.00");
+        assert!(arithmetic(&mut r));
+        // Lines that sum to nothing the document prints may be incomplete: no sum check.
+        let mut r = DocumentResult::empty();
+        r.line_items = vec![item("1", "10.00", "10.00"), item("1", "5.00", "5.00")];
+        r.totals.net = s("20.00");
+        let sum = |r: &mut DocumentResult| has(&run(r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net");
+        assert!(sum(&mut r));
+        r.confidence.fields.insert("/line_items".into(), 0.6);
+        assert!(!sum(&mut r));
+        r.confidence.fields.insert("/line_items".into(), 0.99);
+        r.confidence.fields.insert("/line_items/1".into(), 0.45);
+        let found = run(&mut r);
+        assert!(!has(&found, "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+        // The unsure row is reported once, not once per cell.
+        r.confidence
+            .fields
+            .insert("/line_items/1/amount".into(), 0.45);
+        let low: Vec<_> = run(&mut r)
+            .into_iter()
+            .filter(|(c, _)| c == "LOW_CONFIDENCE")
+            .collect();
+        assert_eq!(low, vec![("LOW_CONFIDENCE".into(), s("/line_items/1"))]);
+        // A receipt's total rounded for cash is no mismatch; one unit off is.
+        let mut r = DocumentResult::empty();
+        r.line_items = vec![LineItem {
+            amount_with_vat: s("273.66"),
+            ..LineItem::default()
+        }];
+        r.totals.total = s("274.00");
+        let gross =
+            |r: &mut DocumentResult| has(&run(r), "LINE_ITEMS_SUM_MISMATCH", "/totals/total");
+        assert!(!gross(&mut r));
+        r.totals.total = s("275.00");
+        assert!(gross(&mut r));
+        // Net lines without a net total or a VAT: nothing to compare with.
+        let mut r = DocumentResult::empty();
+        r.line_items = vec![item("1", "4448.00", "4448.00")];
+        r.totals.total = s("5382.08");
+        assert!(!has(
+            &run(&mut r),
+            "LINE_ITEMS_SUM_MISMATCH",
+            "/totals/total"
+        ));
     }
 
     #[test]

@@ -114,7 +114,7 @@ struct DocRun {
     seconds: f64,
     error: Option<(String, String)>,
     score: DocScore,
-    /// The Result's validation warnings (code, field, message).
+    /// The Result's validation warnings and errors (code, field, message).
     warnings: Vec<(String, Option<String>, String)>,
     /// What the e-invoice stage alone found (with `--einvoice`).
     einvoice: Option<Probe>,
@@ -319,7 +319,10 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let warned = warning_documents(&runs);
     let list: Vec<String> = warned.iter().map(|(c, n)| format!("{c} {n}")).collect();
-    println!("documents with warning: {}", list.join(", "));
+    println!(
+        "documents with finding (warning or error): {}",
+        list.join(", ")
+    );
     if args.einvoice {
         let probed = runs.iter().filter_map(|r| r.einvoice.as_ref());
         let (found, unreadable) = probed.fold((0, 0), |(f, u), p| {
@@ -419,22 +422,21 @@ fn run_one(engine: &Engine, doc: LabelledDoc, args: &Args, strictness: Strictnes
         Err(e) => (json!({}), Some(e)),
     };
     let einvoice_evidence = has_einvoice_evidence(&result);
-    let warnings = result
-        .pointer("/validation/warnings")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .map(|w| {
-                    let s = |k: &str| w.get(k).and_then(Value::as_str).map(str::to_string);
-                    (
-                        s("code").unwrap_or_default(),
-                        s("field"),
-                        s("message").unwrap_or_default(),
-                    )
-                })
-                .collect()
+    // Warnings and errors alike: `LINE_ITEMS_SUM_MISMATCH` on a document that balances is a
+    // false alarm whichever list it is in.
+    let warnings = ["/validation/warnings", "/validation/errors"]
+        .iter()
+        .filter_map(|p| result.pointer(p).and_then(Value::as_array))
+        .flatten()
+        .map(|w| {
+            let s = |k: &str| w.get(k).and_then(Value::as_str).map(str::to_string);
+            (
+                s("code").unwrap_or_default(),
+                s("field"),
+                s("message").unwrap_or_default(),
+            )
         })
-        .unwrap_or_default();
+        .collect();
     let score = match &truth {
         Some(t) => score_document_with(&result, t, strictness),
         None => {

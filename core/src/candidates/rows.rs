@@ -24,7 +24,7 @@
 //!    A row printed without words takes the tight line just above or below it.
 
 use super::labels::{self, LabelKey};
-use super::tables::{Cell, Column, Row, TableLayout};
+use super::tables::{Cell, Column, Row, RowSource, TableLayout};
 use super::{DocStyle, amounts};
 use crate::types::{CleanDocument, Line, Span, Token};
 use rust_decimal::Decimal;
@@ -173,6 +173,34 @@ fn token_numbers(line: &Line, decimal: Option<char>) -> Vec<Num> {
             bbox = bbox.union(&line.tokens[j].bbox);
             e = line.token_spans[j].1;
             j += 1;
+        }
+        // A decimal OCR split at its separator (`866, 56`, `376 ,07`): the document's decimal
+        // separator on either side of one space, two decimals after it.
+        if let (Some(d), Some(next)) = (decimal, line.tokens.get(j))
+            && j == i + 1
+            && line.text.get(e..line.token_spans[j].0) == Some(" ")
+        {
+            let two = |t: &str| t.len() == 2 && t.chars().all(|c| c.is_ascii_digit());
+            let digits = |t: &str| t.starts_with(|c: char| c.is_ascii_digit());
+            let joined = if text.ends_with(d) && digits(&text) && two(&next.text) {
+                Some(format!("{text}{}", next.text))
+            } else {
+                next.text
+                    .strip_prefix(d)
+                    .filter(|f| {
+                        two(f)
+                            && text
+                                .chars()
+                                .all(|c| c.is_ascii_digit() || c == '.' || c == ',' || c == ' ')
+                    })
+                    .map(|f| format!("{text}{d}{f}"))
+            };
+            if let Some(joined) = joined {
+                text = joined;
+                bbox = bbox.union(&next.bbox);
+                e = line.token_spans[j].1;
+                j += 1;
+            }
         }
         let mut percent_token = false;
         if let Some(next) = line.tokens.get(j)
@@ -342,7 +370,13 @@ fn is_code(w: &str) -> bool {
     let digits = w.chars().filter(char::is_ascii_digit).count();
     let lower = w.chars().any(char::is_lowercase);
     let letters = w.chars().filter(|c| c.is_alphabetic()).count();
-    digits > 0 && (!lower && letters > 0 || letters == 0 && digits >= 7)
+    // `A4`, `M8`, `3D` are words of a description, not article numbers.
+    digits > 0 && (!lower && letters > 0 && w.chars().count() >= 4 || letters == 0 && digits >= 7)
+}
+
+/// A printed unit (`Stk.`, `szt.`, `час`): a word of the unit vocabulary.
+fn is_unit_word(w: &str) -> bool {
+    w.chars().any(char::is_alphabetic) && crate::einvoice::codes::unit_code_of_printed(w).is_some()
 }
 
 fn has_word(line: &Line) -> bool {
@@ -437,26 +471,33 @@ pub fn find(
             u.nums[t.a].clone(),
         )
     };
-    let mut best: Option<((Num, Num, Num), usize)> = None;
+    // Ties (`q x p` reads both ways when every row prints both columns) go to the reading
+    // whose quantities look like quantities ([`plausibility`]).
+    // (quantity, price, amount) of the shape; (support, plausibility).
+    type Shape = (Num, Num, Num);
+    let mut best: Option<(Shape, (usize, i32))> = None;
     for u in &units {
         for t in &u.triples {
             let (q, p, a) = shape_of(u, t);
-            let support = units
-                .iter()
-                .filter(|v| {
-                    v.triples.iter().any(|s| {
-                        aligned(&v.nums[s.q], &q, tol)
-                            && aligned(&v.nums[s.p], &p, tol)
-                            && aligned(&v.nums[s.a], &a, tol)
-                    })
-                })
-                .count();
+            let mut support = 0;
+            let mut plausible = 0;
+            for v in &units {
+                if let Some(s) = v.triples.iter().find(|s| {
+                    aligned(&v.nums[s.q], &q, tol)
+                        && aligned(&v.nums[s.p], &p, tol)
+                        && aligned(&v.nums[s.a], &a, tol)
+                }) {
+                    support += 1;
+                    plausible += plausibility(doc, headers, v, s);
+                }
+            }
+            let score = (support, plausible);
             let better = match &best {
                 None => true,
-                Some((b, n)) => support > *n || support == *n && a.x1 > b.2.x1 + tol,
+                Some((b, n)) => score > *n || score == *n && a.x1 > b.2.x1 + tol,
             };
             if better {
-                best = Some(((q, p, a), support));
+                best = Some(((q, p, a), score));
             }
         }
     }
@@ -544,7 +585,7 @@ pub fn find(
     let mut sum = Decimal::ZERO;
     let mut rows_above = 0;
     let mut closed = false;
-    for l in start..doc.lines.len() {
+    for (l, line_nums) in nums.iter().enumerate().skip(start) {
         if let Some(&(_, v)) = arith_lines.iter().find(|(al, _)| *al == l) {
             closed = false;
             sum += v;
@@ -554,12 +595,12 @@ pub fn find(
         if claimed.contains(&l) {
             continue;
         }
-        let in_column = nums[l]
+        let in_column = line_nums
             .iter()
             .rposition(|n| is_money_num(n, style.money) && (n.x1 - sa.x1).abs() <= tol);
         if let Some(k) = in_column
             && rows_above > 0
-            && nums[l][k].value == sum
+            && line_nums[k].value == sum
         {
             closed = true;
             if arith_lines.iter().all(|(al, _)| *al < l) {
@@ -572,7 +613,7 @@ pub fn find(
         }
         if let Some(k) = flat_amount(l) {
             flat.push((l, k));
-            sum += nums[l][k].value;
+            sum += line_nums[k].value;
             rows_above += 1;
         }
     }
@@ -586,9 +627,14 @@ pub fn find(
             .flatten()
             .any(|n| !n.percent && n.value == v)
     };
-    if !flat.is_empty() && !printed_below(sum_arith + sum_flat) && printed_below(sum_arith) {
+    let sums = if printed_below(sum_arith + sum_flat) {
+        true
+    } else if !flat.is_empty() && printed_below(sum_arith) {
         flat.clear();
-    }
+        true
+    } else {
+        false
+    };
     // 5: the cells of every row.
     let mut rows: Vec<(usize, Row)> = Vec::new();
     let starts: Vec<usize> = {
@@ -603,8 +649,7 @@ pub fn find(
     let mut used_lines: Vec<usize> = starts.clone();
     used_lines.extend(claimed.iter().copied());
     for (u, t) in &picked {
-        let rate_col = rate_column(doc, headers, u.lines[0]);
-        let row = arith_row(doc, u, t, rates, rate_col);
+        let row = arith_row(doc, headers, u, t, rates);
         rows.push((u.lines[0], row));
     }
     for &(l, k) in &flat {
@@ -614,8 +659,7 @@ pub fn find(
             nums: nums[l].clone(),
             triples: Vec::new(),
         };
-        let rate_col = rate_column(doc, headers, l);
-        rows.push((l, flat_row(doc, &unit, k, (&sq, &sp), rates, rate_col, tol)));
+        rows.push((l, flat_row(doc, headers, &unit, k, (&sq, &sp), rates, tol)));
     }
     rows.sort_by_key(|(l, _)| *l);
     let end_line = end.max(table_end + 1);
@@ -644,6 +688,7 @@ pub fn find(
         columns,
         rows: rows.into_iter().map(|(_, r)| r).collect(),
         end_line,
+        sums,
     })
 }
 
@@ -703,9 +748,14 @@ fn vat_rate<'a>(
         })
 }
 
-/// The x-range of the VAT-rate column of the header row nearest above `line` (on its page, or
-/// before it where a table continues on the next page without its header).
-fn rate_column(doc: &CleanDocument, headers: &[TableLayout], line: usize) -> Option<(f32, f32)> {
+/// The x-range of a column of the header row nearest above `line` (on its page, or before it
+/// where a table continues on the next page without its header).
+fn header_column(
+    doc: &CleanDocument,
+    headers: &[TableLayout],
+    line: usize,
+    key: LabelKey,
+) -> Option<(f32, f32)> {
     let page = doc.lines.get(line)?.page;
     let above = |t: &&TableLayout| t.header_line < line;
     let header = headers
@@ -716,17 +766,55 @@ fn rate_column(doc: &CleanDocument, headers: &[TableLayout], line: usize) -> Opt
     header
         .columns
         .iter()
-        .find(|c| c.key == LabelKey::ColVatRate)
+        .find(|c| c.key == key)
         .map(|c| (c.x0, c.x1))
+}
+
+fn rate_column(doc: &CleanDocument, headers: &[TableLayout], line: usize) -> Option<(f32, f32)> {
+    header_column(doc, headers, line, LabelKey::ColVatRate)
+}
+
+/// How much a reading looks like quantity x price: the quantity under a quantity header (3),
+/// the price under a price header (3), a unit word right after the quantity (2), a whole
+/// quantity (1), a price with cents (1).
+fn plausibility(doc: &CleanDocument, headers: &[TableLayout], u: &Unit, t: &Triple) -> i32 {
+    let (q, p) = (&u.nums[t.q], &u.nums[t.p]);
+    let under = |n: &Num, key| {
+        header_column(doc, headers, n.line, key).is_some_and(|(x0, x1)| n.x1.min(x1) > n.x0.max(x0))
+    };
+    let line = &doc.lines[q.line];
+    let unit_after = line
+        .tokens
+        .iter()
+        .zip(&line.token_spans)
+        .find(|(_, (s, _))| *s >= q.end)
+        .is_some_and(|(t, _)| {
+            t.text.chars().any(char::is_alphabetic)
+                && crate::einvoice::codes::unit_code_of_printed(&t.text).is_some()
+        });
+    3 * i32::from(under(q, LabelKey::ColQty))
+        + 3 * i32::from(under(p, LabelKey::ColUnitPrice))
+        + 2 * i32::from(unit_after)
+        + i32::from(q.value.fract().is_zero())
+        + i32::from(!p.value.fract().is_zero())
 }
 
 /// Position, description, article number and unit from a row's own line(s): everything left of
 /// the leftmost number the row uses.
-fn words_of(doc: &CleanDocument, row: &mut Row, line: usize, left_of: f32, qty: Option<&Num>) {
+fn words_of(
+    doc: &CleanDocument,
+    headers: &[TableLayout],
+    row: &mut Row,
+    line: usize,
+    left_of: f32,
+    qty: Option<&Num>,
+) {
     let l = &doc.lines[line];
     let mut desc: Option<(usize, usize)> = None;
     let mut sku: Option<(usize, usize)> = None;
     let mut first_word = true;
+    let mut unit: Option<(usize, usize)> = None;
+    let unit_col = header_column(doc, headers, line, LabelKey::ColUnit);
     for (t, &(s, e)) in l.tokens.iter().zip(&l.token_spans) {
         if t.bbox.x1 > left_of + 0.5 {
             break;
@@ -745,6 +833,14 @@ fn words_of(doc: &CleanDocument, row: &mut Row, line: usize, left_of: f32, qty: 
             && l.tokens.len() > 1
         {
             row.cells.push(text_cell(doc, LabelKey::ColPos, line, s, e));
+            continue;
+        }
+        // A unit in a column of its own, before the numbers: under the header's unit column,
+        // or a unit word set apart from the description by a column gap.
+        let gap_before = l.text.get(..s).is_some_and(|x| x.ends_with("  "));
+        let under_unit = unit_col.is_some_and(|(x0, x1)| t.bbox.x1.min(x1) > t.bbox.x0.max(x0));
+        if desc.is_some() && (under_unit || gap_before && is_unit_word(&t.text)) {
+            unit = Some((s, e));
             continue;
         }
         let digits = t.text.chars().all(|c| c.is_ascii_digit());
@@ -767,35 +863,60 @@ fn words_of(doc: &CleanDocument, row: &mut Row, line: usize, left_of: f32, qty: 
         row.cells
             .push(text_cell(doc, LabelKey::ColDesc, line, s, e));
     }
-    // The unit: a short word right after the quantity.
-    if let Some(q) = qty.filter(|q| q.line == line) {
+    // The unit: a word right after the quantity (past an OCR stroke `|`), not a
+    // multiplication sign.
+    if unit.is_none()
+        && let Some(q) = qty.filter(|q| q.line == line)
+    {
         let h = l.bbox.height().max(1.0);
-        if let Some((t, &(s, e))) = l
+        unit = l
             .tokens
             .iter()
             .zip(&l.token_spans)
-            .find(|(_, (s, _))| *s >= q.end)
-            && t.bbox.x0 - q.x1 < 2.0 * h
-            && t.text.chars().any(char::is_alphabetic)
-            && !t.text.chars().any(|c| c.is_ascii_digit())
-            && t.text.chars().count() <= 10
-        {
-            row.cells
-                .push(text_cell(doc, LabelKey::ColUnit, line, s, e));
-        }
+            .filter(|(t, (s, _))| *s >= q.end && t.text.chars().any(char::is_alphanumeric))
+            .take(1)
+            .find(|(t, _)| {
+                t.bbox.x0 - q.x1 < 3.0 * h
+                    && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 1
+                    && !matches!(t.text.as_str(), "x" | "X" | "×")
+                    && !t.text.chars().any(|c| c.is_ascii_digit())
+                    && t.text.chars().count() <= 10
+            })
+            .map(|(_, &(s, e))| (s, e));
+    }
+    // Or whatever word stands under the header's unit column.
+    if unit.is_none()
+        && let Some((x0, x1)) = unit_col
+    {
+        unit = l
+            .tokens
+            .iter()
+            .zip(&l.token_spans)
+            .find(|(t, _)| {
+                t.bbox.x1.min(x1) > t.bbox.x0.max(x0)
+                    && t.text.chars().any(char::is_alphabetic)
+                    && !t.text.chars().any(|c| c.is_ascii_digit())
+            })
+            .map(|(_, &(s, e))| (s, e));
+    }
+    if let Some((s, e)) = unit {
+        row.cells
+            .push(text_cell(doc, LabelKey::ColUnit, line, s, e));
     }
 }
 
 fn arith_row(
     doc: &CleanDocument,
+    headers: &[TableLayout],
     u: &Unit,
     t: &Triple,
     rates: &[Decimal],
-    rate_col: Option<(f32, f32)>,
 ) -> Row {
+    let rate_col = rate_column(doc, headers, u.lines[0]);
     let mut row = Row {
         lines: u.lines.clone(),
         cells: Vec::new(),
+        source: RowSource::Balanced,
     };
     let (q, p, a) = (&u.nums[t.q], &u.nums[t.p], &u.nums[t.a]);
     let mut used = vec![t.q, t.p, t.a];
@@ -805,7 +926,7 @@ fn arith_row(
         .filter(|n| n.line == u.lines[0])
         .map(|n| n.x0)
         .fold(f32::MAX, f32::min);
-    words_of(doc, &mut row, u.lines[0], left_of, Some(q));
+    words_of(doc, headers, &mut row, u.lines[0], left_of, Some(q));
     row.cells.push(num_cell(doc, LabelKey::ColQty, q));
     row.cells.push(num_cell(doc, LabelKey::ColUnitPrice, p));
     row.cells.push(num_cell(doc, LabelKey::ColAmount, a));
@@ -820,16 +941,18 @@ fn arith_row(
 /// disagree were misread, and neither is kept), words left of the table's number columns.
 fn flat_row(
     doc: &CleanDocument,
+    headers: &[TableLayout],
     u: &Unit,
     k: usize,
     shape: (&Num, &Num),
     rates: &[Decimal],
-    rate_col: Option<(f32, f32)>,
     tol: f32,
 ) -> Row {
+    let rate_col = rate_column(doc, headers, u.lines[0]);
     let mut row = Row {
         lines: u.lines.clone(),
         cells: Vec::new(),
+        source: RowSource::Aligned,
     };
     let a = &u.nums[k];
     let (sq, sp) = shape;
@@ -843,6 +966,11 @@ fn flat_row(
         (Some(q), Some(p)) if !holds(u.nums[q].value, u.nums[p].value, Decimal::ONE, a) => {
             (None, None)
         }
+        (Some(q), Some(p)) => {
+            // The amount finder's reading (`91,D0` as `91`) balances after all.
+            row.source = RowSource::Balanced;
+            (Some(q), Some(p))
+        }
         other => other,
     };
     let left_of = [sq.x0, sp.x0]
@@ -854,7 +982,14 @@ fn flat_row(
                 .map(|n| n.x0),
         )
         .fold(a.x0, f32::min);
-    words_of(doc, &mut row, u.lines[0], left_of, q.map(|q| &u.nums[q]));
+    words_of(
+        doc,
+        headers,
+        &mut row,
+        u.lines[0],
+        left_of,
+        q.map(|q| &u.nums[q]),
+    );
     let mut used = vec![k];
     if let Some(q) = q {
         row.cells.push(num_cell(doc, LabelKey::ColQty, &u.nums[q]));
@@ -983,4 +1118,191 @@ fn continue_description(
         }
     }
     row.lines.sort_unstable();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidates::tests::page_doc;
+    use crate::types::{BBox, Word};
+
+    /// A word starting at `x`.
+    fn w(text: &str, x: f32, y: f32) -> Word {
+        let x1 = x + text.chars().count() as f32 * 5.0;
+        Word {
+            text: text.into(),
+            bbox: BBox::new(x, y, x1, y + 10.0),
+            confidence: 1.0,
+        }
+    }
+
+    /// A word ending at `x1` (a right-aligned number).
+    fn r(text: &str, x1: f32, y: f32) -> Word {
+        w(text, x1 - text.chars().count() as f32 * 5.0, y)
+    }
+
+    fn read(words: Vec<Word>) -> Option<TableLayout> {
+        let doc = page_doc(words);
+        let style = DocStyle::detect(&doc);
+        find(&doc, &style, &[], &[])
+    }
+
+    fn cell(row: &Row, key: LabelKey) -> Option<&str> {
+        row.cell(key).map(|c| c.text.as_str())
+    }
+
+    #[test]
+    fn rows_balance_without_a_header_the_vocabulary_knows() {
+        // Headerless (the words are no column labels), one row with a discount, one flat fee,
+        // then a line printing their sum under a label nobody knows.
+        let t = read(vec![
+            w("Nougat", 30.0, 100.0),
+            w("de", 65.0, 100.0),
+            w("l'Abbaye", 80.0, 100.0),
+            r("20", 280.0, 100.0),
+            w("Unit(s)", 285.0, 100.0),
+            r("4,55", 380.0, 100.0),
+            r("10%", 430.0, 100.0),
+            r("81,90", 520.0, 100.0),
+            w("Biscuits", 30.0, 118.0),
+            w("300g", 75.0, 118.0),
+            r("15", 280.0, 118.0),
+            w("Unit(s)", 285.0, 118.0),
+            r("3,20", 380.0, 118.0),
+            r("48,00", 520.0, 118.0),
+            w("Franco", 30.0, 136.0),
+            w("de", 65.0, 136.0),
+            w("port", 80.0, 136.0),
+            r("12,00", 520.0, 136.0),
+            w("Fodo", 400.0, 160.0),
+            r("141,90", 520.0, 160.0),
+            w("Wuzu", 400.0, 174.0),
+            r("28,38", 520.0, 174.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 3, "{:?}", t.rows);
+        assert!(t.sums);
+        let r0 = &t.rows[0];
+        assert_eq!(r0.source, RowSource::Balanced);
+        assert_eq!(cell(r0, LabelKey::ColDesc), Some("Nougat de l'Abbaye"));
+        assert_eq!(cell(r0, LabelKey::ColQty), Some("20"));
+        assert_eq!(cell(r0, LabelKey::ColUnit), Some("Unit(s)"));
+        assert_eq!(cell(r0, LabelKey::ColUnitPrice), Some("4,55"));
+        assert_eq!(cell(r0, LabelKey::ColAmount), Some("81,90"));
+        // The discount is no VAT rate.
+        assert_eq!(cell(r0, LabelKey::ColVatRate), None);
+        let fee = &t.rows[2];
+        assert_eq!(fee.source, RowSource::Aligned);
+        assert_eq!(cell(fee, LabelKey::ColDesc), Some("Franco de port"));
+        assert_eq!(cell(fee, LabelKey::ColAmount), Some("12,00"));
+    }
+
+    #[test]
+    fn the_amount_below_its_row_and_tight_lines_continue_the_description() {
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("TB100A4", 45.0, 100.0),
+            w("Trennblätter", 100.0, 100.0),
+            r("9,9000", 330.0, 100.0),
+            r("20", 380.0, 100.0),
+            w("Stk", 385.0, 100.0),
+            r("19", 450.0, 100.0),
+            w("%", 452.0, 100.0),
+            // The amount set a little lower than its row, right of all its words.
+            r("198,00", 540.0, 106.0),
+            // A tight line of the description, then an attribute line, then a note after a
+            // paragraph gap.
+            w("A4", 100.0, 112.0),
+            w("gelocht", 115.0, 112.0),
+            w("Bruttopreis:", 100.0, 124.0),
+            w("9,9000", 165.0, 124.0),
+            w("Lieferung", 100.0, 150.0),
+            w("erfolgt", 150.0, 150.0),
+            w("Positionssumme", 400.0, 180.0),
+            r("198,00", 540.0, 180.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 1, "{:?}", t.rows);
+        let row = &t.rows[0];
+        assert_eq!(cell(row, LabelKey::ColPos), Some("1"));
+        assert_eq!(cell(row, LabelKey::ColSku), Some("TB100A4"));
+        assert_eq!(
+            cell(row, LabelKey::ColDesc),
+            Some("Trennblätter A4 gelocht")
+        );
+        assert_eq!(cell(row, LabelKey::ColQty), Some("20"));
+        assert_eq!(cell(row, LabelKey::ColUnitPrice), Some("9,9000"));
+        assert_eq!(cell(row, LabelKey::ColAmount), Some("198,00"));
+        assert_eq!(cell(row, LabelKey::ColVatRate), Some("19 %"));
+        assert!(t.sums);
+    }
+
+    #[test]
+    fn the_shape_most_rows_share_tells_quantity_from_price() {
+        // `Menge  VKE  Preis  Betrag`: `100 x 1 = 100` reads two ways on the first row; the
+        // other rows say the price is the third column.
+        let row = |y: f32, q: &str, vke: &str, p: &str, a: &str| {
+            vec![
+                w("Artikel", 30.0, y),
+                r(q, 250.0, y),
+                r(vke, 300.0, y),
+                r(p, 380.0, y),
+                r(a, 540.0, y),
+            ]
+        };
+        let mut words = row(100.0, "100,0000", "1", "1,0000", "100,00");
+        words.extend(row(118.0, "50,0000", "1", "1,4500", "72,50"));
+        words.extend(row(136.0, "15,0000", "20", "12,0000", "180,00"));
+        let t = read(words).expect("rows");
+        assert_eq!(t.rows.len(), 3);
+        for (row, p) in t.rows.iter().zip(["1,0000", "1,4500", "12,0000"]) {
+            assert_eq!(cell(row, LabelKey::ColUnitPrice), Some(p), "{row:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_split_by_ocr_are_joined_and_misreadings_stay_out() {
+        let t = read(vec![
+            w("Kreslo", 30.0, 100.0),
+            r("10", 250.0, 100.0),
+            w("866,", 330.0, 100.0),
+            w("56", 355.0, 100.0),
+            r("8665,60", 540.0, 100.0),
+            // Quantity and price printed, but they disagree with the amount: misread, left out.
+            w("Bumaga", 30.0, 118.0),
+            r("12", 250.0, 118.0),
+            r("376,07", 365.0, 118.0),
+            r("4521,84", 540.0, 118.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert_eq!(cell(&t.rows[0], LabelKey::ColUnitPrice), Some("866, 56"));
+        assert_eq!(t.rows[0].source, RowSource::Balanced);
+        let misread = &t.rows[1];
+        assert_eq!(misread.source, RowSource::Aligned);
+        assert_eq!(cell(misread, LabelKey::ColQty), None);
+        assert_eq!(cell(misread, LabelKey::ColUnitPrice), None);
+        assert!(!t.sums);
+    }
+
+    #[test]
+    fn prose_and_tax_lines_are_no_rows() {
+        assert!(
+            read(vec![
+                w("Umsatzsteuer", 30.0, 100.0),
+                r("19", 300.0, 100.0),
+                w("%", 302.0, 100.0),
+                r("198,00", 400.0, 100.0),
+                r("37,62", 540.0, 100.0),
+                w("Seite", 30.0, 130.0),
+                w("1", 60.0, 130.0),
+                w("von", 70.0, 130.0),
+                w("1", 90.0, 130.0),
+                w("Zahlbar", 30.0, 150.0),
+                w("bis", 75.0, 150.0),
+                w("04.04.2018", 95.0, 150.0),
+            ])
+            .is_none()
+        );
+    }
 }

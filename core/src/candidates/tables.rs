@@ -40,6 +40,18 @@ pub struct Cell {
     pub amount: Option<Decimal>,
 }
 
+/// What a row was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RowSource {
+    /// The columns of a header row ([`find_tables`]).
+    #[default]
+    Header,
+    /// Its own arithmetic: quantity x unit price = amount ([`super::rows`]).
+    Balanced,
+    /// An amount in the amount column of balanced rows, without arithmetic of its own.
+    Aligned,
+}
+
 /// A table row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -47,6 +59,8 @@ pub struct Row {
     pub lines: Vec<usize>,
     /// Cells.
     pub cells: Vec<Cell>,
+    /// What the row was read from.
+    pub source: RowSource,
 }
 
 impl Row {
@@ -67,6 +81,8 @@ pub struct TableLayout {
     pub rows: Vec<Row>,
     /// Line index after the last body line.
     pub end_line: usize,
+    /// The rows' amounts sum to an amount the document prints under them.
+    pub sums: bool,
 }
 
 fn is_numeric_token(t: &str) -> bool {
@@ -294,6 +310,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 let mut row = Row {
                     lines: vec![j],
                     cells,
+                    source: RowSource::Header,
                 };
                 if let Some((plines, ptext)) = pending.take() {
                     let has_desc = row.cell(LabelKey::ColDesc).is_some();
@@ -338,6 +355,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 columns: cols,
                 rows,
                 end_line: j,
+                sums: false,
             });
         }
         i = j.max(i + 1);

@@ -40,9 +40,13 @@ impl Merge<'_> {
             return false;
         }
         *out = xml.to_vec();
+        // The list's own confidence (`/line_items`) and its members' belong to the page's
+        // reading that the XML replaces.
         let under = format!("{prefix}/");
-        self.confidence.retain(|k, _| !k.starts_with(&under));
-        self.evidence.retain(|k, _| !k.starts_with(&under));
+        self.confidence
+            .retain(|k, _| k != prefix && !k.starts_with(&under));
+        self.evidence
+            .retain(|k, _| k != prefix && !k.starts_with(&under));
         true
     }
 

@@ -1,18 +1,59 @@
 //! Line items from the tables the candidates stage reconstructed.
+//!
+//! The rows that balance ([`crate::candidates::rows`]) are taken where any do; otherwise the
+//! rows read under a known header ([`crate::candidates::tables`]). Every row gets one
+//! confidence, `/line_items/<i>`, which its cells share: the precision that rows of its kind
+//! (balanced or only aligned, in a table whose amounts sum to a printed amount or not) reached
+//! on the synthetic training documents ([`ROW_CONFIDENCE`]).
 
 use super::Ctx;
 use crate::candidates::Candidates;
 use crate::candidates::labels::LabelKey;
+use crate::candidates::tables::{RowSource, TableLayout};
+use crate::einvoice::codes;
 use crate::result::LineItem;
 use crate::types::Span;
+use rust_decimal::Decimal;
+
+/// Row confidence by what the row was read from and whether its table's amounts sum to an
+/// amount the document prints: the share of such rows matched to a true row (by amount) on
+/// the synthetic training documents (training and unknown-labels sets: 1,890 / 226 / 71 / 94
+/// rows matched 100 / 100 / 100 / 44.7 %; rows under a header, read only where no row balances,
+/// 52 % of 50), capped at 0.99.
+const ROW_CONFIDENCE: &[(RowSource, bool, f32)] = &[
+    (RowSource::Balanced, true, 0.99),
+    (RowSource::Balanced, false, 0.97),
+    (RowSource::Aligned, true, 0.97),
+    (RowSource::Aligned, false, 0.45),
+    (RowSource::Header, true, 0.5),
+    (RowSource::Header, false, 0.5),
+];
+
+/// The confidence of a table (`/line_items`) whose amounts sum to no amount the document prints:
+/// rows may be missing.
+const UNSUMMED_TABLE: f32 = 0.6;
+
+/// A VAT rate taken from the document's only rate rather than the row costs this much
+/// confidence.
+const INFERRED_RATE_FACTOR: f32 = 0.9;
+
+/// A line item with the evidence of its cells (pointer name, span) and its row confidence.
+type Item = (LineItem, Vec<(String, Span)>, f32);
+
+fn row_confidence(source: RowSource, sums: bool) -> f32 {
+    ROW_CONFIDENCE
+        .iter()
+        .find(|(s, t, _)| *s == source && *t == sums)
+        .map_or(0.5, |(_, _, c)| *c)
+}
 
 pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
-    let mut items: Vec<(LineItem, Vec<(String, Span)>)> = Vec::new();
-    // The rows that balance, where any do; else the rows under a known header.
-    let tables: Vec<&crate::candidates::tables::TableLayout> = match &cands.item_table {
+    let tables: Vec<&TableLayout> = match &cands.item_table {
         Some(t) => vec![t],
         None => cands.tables.iter().collect(),
     };
+    let mut items: Vec<Item> = Vec::new();
+    let sums = !tables.is_empty() && tables.iter().all(|t| t.sums);
     for t in tables {
         for r in &t.rows {
             let mut it = LineItem::default();
@@ -66,19 +107,90 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             it.unit_code = it
                 .unit
                 .as_deref()
-                .and_then(crate::einvoice::codes::unit_code_of_printed)
+                .and_then(codes::unit_code_of_printed)
                 .map(str::to_string);
             if it.amount.is_some() || it.amount_with_vat.is_some() || it.unit_price.is_some() {
-                items.push((it, ev));
+                items.push((it, ev, row_confidence(r.source, t.sums)));
             }
         }
     }
-    for (idx, (it, ev)) in items.into_iter().enumerate() {
+    if items.is_empty() {
+        return;
+    }
+    gross_priced(ctx, &mut items);
+    // The table as a whole: complete where its amounts sum to an amount printed under it; else
+    // rows may be missing (or misread), and the line sum is not checked against the totals
+    // ([`crate::validate::VERIFIED_LINE`]).
+    let least = items.iter().map(|(_, _, c)| *c).fold(1.0f32, f32::min);
+    ctx.confidence(
+        "/line_items",
+        if sums {
+            least
+        } else {
+            least.min(UNSUMMED_TABLE)
+        },
+    );
+    // A row printed without its rate has the document's rate where the document has one only.
+    let only_rate = only_rate(ctx);
+    for (idx, (mut it, ev, conf)) in items.into_iter().enumerate() {
+        ctx.confidence(&format!("/line_items/{idx}"), conf);
         for (name, span) in ev {
             if !span.text.is_empty() {
-                ctx.put(&format!("/line_items/{idx}/{name}"), 0.7, &span);
+                ctx.put(&format!("/line_items/{idx}/{name}"), conf, &span);
             }
         }
+        if it.vat_rate.is_none()
+            && let Some(rate) = only_rate
+        {
+            it.vat_rate = Some(rate.to_string());
+            ctx.confidence(
+                &format!("/line_items/{idx}/vat_rate"),
+                conf * INFERRED_RATE_FACTOR,
+            );
+        }
         ctx.result.line_items.push(it);
+    }
+}
+
+/// The document's VAT rate where its tax summary names exactly one.
+fn only_rate(ctx: &Ctx<'_>) -> Option<Decimal> {
+    let mut rates: Vec<Decimal> = ctx
+        .result
+        .taxes
+        .iter()
+        .filter_map(|t| t.rate.as_deref()?.parse::<Decimal>().ok())
+        .map(|r| r.normalize())
+        .collect();
+    rates.sort();
+    rates.dedup();
+    match rates.as_slice() {
+        [r] => Some(*r),
+        _ => None,
+    }
+}
+
+/// Rows priced with VAT: their amounts sum to the document's total, which is its net plus a VAT
+/// (a receipt, a consumer invoice). Their amounts are then the amounts with VAT.
+fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
+    let parse = |v: &Option<String>| v.as_deref().and_then(|x| x.parse::<Decimal>().ok());
+    let amounts: Option<Vec<Decimal>> = items.iter().map(|(it, _, _)| parse(&it.amount)).collect();
+    let Some(sum) = amounts.map(|a| a.iter().sum::<Decimal>()) else {
+        return;
+    };
+    let t = &ctx.result.totals;
+    let (Some(net), Some(vat), Some(total)) = (parse(&t.net), parse(&t.vat), parse(&t.total))
+    else {
+        return;
+    };
+    if total != sum || net == sum || vat.is_zero() || net + vat != total {
+        return;
+    }
+    for (it, ev, _) in items.iter_mut() {
+        it.amount_with_vat = it.amount.take();
+        for (name, _) in ev.iter_mut() {
+            if name == "amount" {
+                *name = "amount_with_vat".into();
+            }
+        }
     }
 }
