@@ -414,7 +414,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     });
     let rate_sums = taxes::rate_sums(&rate_lines);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
-    let item_table = rows::find(doc, &style, &rates, &tables);
+    let item_table = rows::find(doc, &style, &line_labels, &rates, &tables);
     let (parties, addresses) = parties::find_with_addresses(doc);
     let party_name_labels = parties
         .iter()
@@ -759,6 +759,16 @@ pub(crate) mod tests {
     use crate::types::{BBox, Source, TextPage, Unit, Word};
 
     /// A 600 x 800 pt text-layer page of these words, cleaned.
+    /// A word starting at `x`, five units per character, ten high.
+    pub(crate) fn word(text: &str, x: f32, y: f32) -> Word {
+        let x1 = x + text.chars().count() as f32 * 5.0;
+        Word {
+            text: text.into(),
+            bbox: BBox::new(x, y, x1, y + 10.0),
+            confidence: 1.0,
+        }
+    }
+
     pub(crate) fn page_doc(words: Vec<Word>) -> CleanDocument {
         clean::clean(&[TextPage {
             page: 1,

@@ -23,10 +23,10 @@
 //!    another kind: a `Key: value` attribute, a totals line, a column header, a paragraph gap.
 //!    A row printed without words takes the tight line just above or below it.
 
-use super::labels::{self, LabelKey};
+use super::labels::{LabelHit, LabelKey};
 use super::tables::{Cell, Column, Row, RowSource, TableLayout};
 use super::{DocStyle, amounts};
-use crate::types::{CleanDocument, Line, Span, Token};
+use crate::types::{CleanDocument, Line, Span, Token, median_size};
 use rust_decimal::Decimal;
 
 /// A number printed on a line.
@@ -327,8 +327,9 @@ fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Vec<Triple> 
     out
 }
 
-fn is_totals_line(line: &Line) -> bool {
-    labels::find_labels(&line.text).iter().any(|h| {
+/// A totals line: a totals label among its first three words.
+fn is_totals_line(hits: &[LabelHit]) -> bool {
+    hits.iter().any(|h| {
         matches!(
             h.key,
             LabelKey::Total
@@ -342,8 +343,8 @@ fn is_totals_line(line: &Line) -> bool {
     })
 }
 
-fn is_header_line(line: &Line) -> bool {
-    let hits = labels::find_labels(&line.text);
+/// A column header: labels of two column kinds or more.
+fn is_header_line(hits: &[LabelHit]) -> bool {
     let mut kinds: Vec<LabelKey> = hits
         .iter()
         .map(|h| h.key)
@@ -402,10 +403,19 @@ fn aligned(a: &Num, b: &Num, tol: f32) -> bool {
 pub fn find(
     doc: &CleanDocument,
     style: &DocStyle,
+    line_labels: &[Vec<LabelHit>],
     rates: &[Decimal],
     headers: &[TableLayout],
 ) -> Option<TableLayout> {
     let nums: Vec<Vec<Num>> = doc.lines.iter().map(|l| line_numbers(l, style)).collect();
+    let hits = |l: usize| line_labels.get(l).map_or(&[][..], Vec::as_slice);
+    let totals: Vec<bool> = (0..doc.lines.len())
+        .map(|l| is_totals_line(hits(l)))
+        .collect();
+    // Lines that end a table: totals and column headers.
+    let ends: Vec<bool> = (0..doc.lines.len())
+        .map(|l| totals[l] || is_header_line(hits(l)))
+        .collect();
     // 1-2: units and their readings.
     let mut units: Vec<Unit> = Vec::new();
     let mut i = 0;
@@ -436,7 +446,7 @@ pub fn find(
                 }
             }
         }
-        let t = if is_totals_line(line) {
+        let t = if totals[i] {
             Vec::new()
         } else {
             triples(&unit_nums, style.money, i)
@@ -455,12 +465,13 @@ pub fn find(
     if units.is_empty() {
         return None;
     }
-    let h = median(
+    let h = median_size(
         units
             .iter()
             .map(|u| doc.lines[u.lines[0]].bbox.height())
             .collect(),
     )
+    .unwrap_or(1.0)
     .max(1.0);
     let tol = h;
     // 3: the shape most rows share.
@@ -534,11 +545,7 @@ pub fn find(
     let mut end = last + 1;
     while let Some(line) = doc.lines.get(end) {
         let prev = &doc.lines[end - 1];
-        if line.page != doc.lines[last].page
-            || line.bbox.y0 - prev.bbox.y1 > 4.0 * h
-            || is_totals_line(line)
-            || is_header_line(line)
-        {
+        if line.page != doc.lines[last].page || line.bbox.y0 - prev.bbox.y1 > 4.0 * h || ends[end] {
             break;
         }
         end += 1;
@@ -546,12 +553,7 @@ pub fn find(
     // A row without arithmetic: words, and an amount in the amount column.
     let flat_amount = |l: usize| {
         let line = &doc.lines[l];
-        if claimed.contains(&l)
-            || is_totals_line(line)
-            || is_header_line(line)
-            || is_keyed(line)
-            || !has_word(line)
-        {
+        if claimed.contains(&l) || ends[l] || is_keyed(line) || !has_word(line) {
             return None;
         }
         nums[l].iter().rposition(|n| {
@@ -566,8 +568,7 @@ pub fn find(
         let below = &doc.lines[start];
         if line.page != below.page
             || below.bbox.y0 - line.bbox.y1 > 4.0 * h
-            || is_totals_line(line)
-            || is_header_line(line)
+            || ends[start - 1]
             || flat_amount(start - 1).is_none() && !nums[start - 1].is_empty()
         {
             break;
@@ -664,7 +665,7 @@ pub fn find(
     rows.sort_by_key(|(l, _)| *l);
     let end_line = end.max(table_end + 1);
     for (_, row) in rows.iter_mut() {
-        continue_description(doc, row, &starts, &mut used_lines, end_line, h);
+        continue_description(doc, &ends, row, &starts, &mut used_lines, end_line, h);
     }
     let columns = vec![
         Column {
@@ -690,14 +691,6 @@ pub fn find(
         end_line,
         sums,
     })
-}
-
-fn median(mut v: Vec<f32>) -> f32 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f32::total_cmp);
-    v[v.len() / 2]
 }
 
 fn num_cell(doc: &CleanDocument, key: LabelKey, n: &Num) -> Cell {
@@ -873,11 +866,10 @@ fn words_of(
             .tokens
             .iter()
             .zip(&l.token_spans)
-            .filter(|(t, (s, _))| *s >= q.end && t.text.chars().any(char::is_alphanumeric))
-            .take(1)
-            .find(|(t, _)| {
+            .find(|(t, (s, _))| *s >= q.end && t.text.chars().any(char::is_alphanumeric))
+            .filter(|(t, _)| {
                 t.bbox.x0 - q.x1 < 3.0 * h
-                    && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 1
+                    && t.text.chars().any(char::is_alphabetic)
                     && !matches!(t.text.as_str(), "x" | "X" | "×")
                     && !t.text.chars().any(|c| c.is_ascii_digit())
                     && t.text.chars().count() <= 10
@@ -905,6 +897,8 @@ fn words_of(
     }
 }
 
+/// A balanced row: `t`'s quantity, price and amount, its discount used up, words left of the
+/// leftmost of the three on the row's own line.
 fn arith_row(
     doc: &CleanDocument,
     headers: &[TableLayout],
@@ -912,28 +906,27 @@ fn arith_row(
     t: &Triple,
     rates: &[Decimal],
 ) -> Row {
-    let rate_col = rate_column(doc, headers, u.lines[0]);
-    let mut row = Row {
-        lines: u.lines.clone(),
-        cells: Vec::new(),
-        source: RowSource::Balanced,
-    };
-    let (q, p, a) = (&u.nums[t.q], &u.nums[t.p], &u.nums[t.a]);
-    let mut used = vec![t.q, t.p, t.a];
-    used.extend(t.discount);
-    let left_of = [q, p, a]
+    let left_of = [t.q, t.p, t.a]
         .iter()
+        .map(|&i| &u.nums[i])
         .filter(|n| n.line == u.lines[0])
         .map(|n| n.x0)
         .fold(f32::MAX, f32::min);
-    words_of(doc, headers, &mut row, u.lines[0], left_of, Some(q));
-    row.cells.push(num_cell(doc, LabelKey::ColQty, q));
-    row.cells.push(num_cell(doc, LabelKey::ColUnitPrice, p));
-    row.cells.push(num_cell(doc, LabelKey::ColAmount, a));
-    if let Some(r) = vat_rate(&u.nums, &used, rates, rate_col) {
-        row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
-    }
-    row
+    let numbers = RowNumbers {
+        q: Some(t.q),
+        p: Some(t.p),
+        a: t.a,
+        discount: t.discount,
+    };
+    build_row(
+        doc,
+        headers,
+        u,
+        numbers,
+        left_of,
+        RowSource::Balanced,
+        rates,
+    )
 }
 
 /// A row without arithmetic: its amount `k`, the numbers standing in the quantity and price
@@ -948,12 +941,6 @@ fn flat_row(
     rates: &[Decimal],
     tol: f32,
 ) -> Row {
-    let rate_col = rate_column(doc, headers, u.lines[0]);
-    let mut row = Row {
-        lines: u.lines.clone(),
-        cells: Vec::new(),
-        source: RowSource::Aligned,
-    };
     let a = &u.nums[k];
     let (sq, sp) = shape;
     let column = |s: &Num| {
@@ -961,14 +948,16 @@ fn flat_row(
             .iter()
             .position(|n| !n.percent && n.x1 < a.x0 && aligned(n, s, tol))
     };
-    let (q, p) = (column(sq), column(sp).filter(|p| Some(*p) != column(sq)));
+    let q = column(sq);
+    let p = column(sp).filter(|p| Some(*p) != q);
+    let mut source = RowSource::Aligned;
     let (q, p) = match (q, p) {
         (Some(q), Some(p)) if !holds(u.nums[q].value, u.nums[p].value, Decimal::ONE, a) => {
             (None, None)
         }
         (Some(q), Some(p)) => {
             // The amount finder's reading (`91,D0` as `91`) balances after all.
-            row.source = RowSource::Balanced;
+            source = RowSource::Balanced;
             (Some(q), Some(p))
         }
         other => other,
@@ -982,6 +971,40 @@ fn flat_row(
                 .map(|n| n.x0),
         )
         .fold(a.x0, f32::min);
+    let numbers = RowNumbers {
+        q,
+        p,
+        a: k,
+        discount: None,
+    };
+    build_row(doc, headers, u, numbers, left_of, source, rates)
+}
+
+/// The numbers a row uses (indices into its unit's numbers).
+struct RowNumbers {
+    q: Option<usize>,
+    p: Option<usize>,
+    a: usize,
+    discount: Option<usize>,
+}
+
+/// A row's cells: its words left of `left_of` ([`words_of`]), its quantity, price and amount,
+/// and the VAT rate among the numbers left over ([`vat_rate`]).
+fn build_row(
+    doc: &CleanDocument,
+    headers: &[TableLayout],
+    u: &Unit,
+    numbers: RowNumbers,
+    left_of: f32,
+    source: RowSource,
+    rates: &[Decimal],
+) -> Row {
+    let mut row = Row {
+        lines: u.lines.clone(),
+        cells: Vec::new(),
+        source,
+    };
+    let RowNumbers { q, p, a, discount } = numbers;
     words_of(
         doc,
         headers,
@@ -990,17 +1013,18 @@ fn flat_row(
         left_of,
         q.map(|q| &u.nums[q]),
     );
-    let mut used = vec![k];
-    if let Some(q) = q {
-        row.cells.push(num_cell(doc, LabelKey::ColQty, &u.nums[q]));
-        used.push(q);
+    let columns = [
+        (LabelKey::ColQty, q),
+        (LabelKey::ColUnitPrice, p),
+        (LabelKey::ColAmount, Some(a)),
+    ];
+    for (key, i) in columns {
+        if let Some(i) = i {
+            row.cells.push(num_cell(doc, key, &u.nums[i]));
+        }
     }
-    if let Some(p) = p {
-        row.cells
-            .push(num_cell(doc, LabelKey::ColUnitPrice, &u.nums[p]));
-        used.push(p);
-    }
-    row.cells.push(num_cell(doc, LabelKey::ColAmount, a));
+    let used: Vec<usize> = [q, p, Some(a), discount].into_iter().flatten().collect();
+    let rate_col = rate_column(doc, headers, u.lines[0]);
     if let Some(r) = vat_rate(&u.nums, &used, rates, rate_col) {
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
@@ -1011,6 +1035,7 @@ fn flat_row(
 /// description.
 fn continue_description(
     doc: &CleanDocument,
+    ends: &[bool],
     row: &mut Row,
     starts: &[usize],
     used: &mut Vec<usize>,
@@ -1019,15 +1044,12 @@ fn continue_description(
 ) {
     let last = *row.lines.iter().max().unwrap_or(&0);
     let first = *row.lines.iter().min().unwrap_or(&0);
-    let desc_x0 = row
-        .cell(LabelKey::ColDesc)
-        .map(|c| c.span.bbox.x0)
-        .filter(|_| true);
+    let desc_x0 = row.cell(LabelKey::ColDesc).map(|c| c.span.bbox.x0);
     // A line of text: some word that is not a number (`20/0500`, `(GTIN)`, `Banane`).
-    let fits = |l: &Line| {
+    let fits = |k: usize| {
+        let l = &doc.lines[k];
         !is_keyed(l)
-            && !is_totals_line(l)
-            && !is_header_line(l)
+            && !ends.get(k).copied().unwrap_or(false)
             && l.tokens.iter().any(|t| {
                 !is_rotated(t)
                     && t.text.chars().any(|c| c.is_alphanumeric())
@@ -1049,7 +1071,7 @@ fn continue_description(
             k += 1;
             continue;
         }
-        if !tight(prev, line) || !fits(line) {
+        if !tight(prev, line) || !fits(k) {
             break;
         }
         extra.push(k);
@@ -1060,7 +1082,7 @@ fn continue_description(
         let line = &doc.lines[above];
         if !starts.contains(&above)
             && !used.contains(&above)
-            && fits(line)
+            && fits(above)
             && tight(line, &doc.lines[first])
         {
             extra.push(above);
@@ -1123,18 +1145,8 @@ fn continue_description(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::candidates::tests::page_doc;
-    use crate::types::{BBox, Word};
-
-    /// A word starting at `x`.
-    fn w(text: &str, x: f32, y: f32) -> Word {
-        let x1 = x + text.chars().count() as f32 * 5.0;
-        Word {
-            text: text.into(),
-            bbox: BBox::new(x, y, x1, y + 10.0),
-            confidence: 1.0,
-        }
-    }
+    use crate::candidates::tests::{page_doc, word as w};
+    use crate::types::Word;
 
     /// A word ending at `x1` (a right-aligned number).
     fn r(text: &str, x1: f32, y: f32) -> Word {
@@ -1142,9 +1154,7 @@ mod tests {
     }
 
     fn read(words: Vec<Word>) -> Option<TableLayout> {
-        let doc = page_doc(words);
-        let style = DocStyle::detect(&doc);
-        find(&doc, &style, &[], &[])
+        super::super::extract(&page_doc(words)).item_table
     }
 
     fn cell(row: &Row, key: LabelKey) -> Option<&str> {

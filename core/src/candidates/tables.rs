@@ -393,14 +393,7 @@ mod tests {
     use crate::clean;
     use crate::types::{Source, TextPage, Unit, Word};
 
-    fn w(text: &str, x0: f32, y: f32) -> Word {
-        let x1 = x0 + text.chars().count() as f32 * 5.0;
-        Word {
-            text: text.into(),
-            bbox: BBox::new(x0, y, x1, y + 10.0),
-            confidence: 1.0,
-        }
-    }
+    use crate::candidates::tests::word as w;
 
     #[test]
     fn reconstructs_a_table() {
