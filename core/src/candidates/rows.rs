@@ -664,8 +664,19 @@ pub fn find(
     }
     rows.sort_by_key(|(l, _)| *l);
     let end_line = end.max(table_end + 1);
+    // A line with an amount in the amount column (a carried-over subtotal, a row) never
+    // continues a description.
+    let stops: Vec<bool> = nums
+        .iter()
+        .zip(&ends)
+        .map(|(line_nums, &end)| {
+            end || line_nums
+                .iter()
+                .any(|n| is_money_num(n, style.money) && (n.x1 - sa.x1).abs() <= tol)
+        })
+        .collect();
     for (_, row) in rows.iter_mut() {
-        continue_description(doc, &ends, row, &starts, &mut used_lines, end_line, h);
+        continue_description(doc, &stops, row, &starts, &mut used_lines, end_line, h);
     }
     let columns = vec![
         Column {
@@ -1035,7 +1046,7 @@ fn build_row(
 /// description.
 fn continue_description(
     doc: &CleanDocument,
-    ends: &[bool],
+    stops: &[bool],
     row: &mut Row,
     starts: &[usize],
     used: &mut Vec<usize>,
@@ -1049,7 +1060,7 @@ fn continue_description(
     let fits = |k: usize| {
         let l = &doc.lines[k];
         !is_keyed(l)
-            && !ends.get(k).copied().unwrap_or(false)
+            && !stops.get(k).copied().unwrap_or(false)
             && l.tokens.iter().any(|t| {
                 !is_rotated(t)
                     && t.text.chars().any(|c| c.is_alphanumeric())
