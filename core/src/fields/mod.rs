@@ -193,6 +193,31 @@ mod tests {
     }
 
     #[test]
+    fn rows_that_sum_to_the_total_with_vat_are_gross_priced() {
+        let r = run(&[
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            ("Kaffee  2  5,95  11,90", 40.0, 150.0),
+            ("Netto  10,00", 300.0, 200.0),
+            ("MwSt 19%  1,90", 300.0, 214.0),
+            ("Summe  11,90", 300.0, 228.0),
+        ]);
+        let item = &r.line_items[0];
+        assert_eq!(item.amount_with_vat.as_deref(), Some("11.90"), "{r:?}");
+        assert_eq!(item.amount, None);
+        assert!(r.evidence.contains_key("/line_items/0/amount_with_vat"));
+        // Rows summing to the net are net amounts.
+        let r = run(&[
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            ("Kaffee  2  5,00  10,00", 40.0, 150.0),
+            ("Netto  10,00", 300.0, 200.0),
+            ("MwSt 19%  1,90", 300.0, 214.0),
+            ("Summe  11,90", 300.0, 228.0),
+        ]);
+        assert_eq!(r.line_items[0].amount.as_deref(), Some("10.00"));
+        assert_eq!(r.line_items[0].amount_with_vat, None);
+    }
+
+    #[test]
     fn date_of_the_document_not_of_an_order_or_a_version() {
         let r = run(&[
             ("Stylesheet-Version: 2.0 vom 18.10.2018", 40.0, 20.0),
