@@ -36,7 +36,8 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
 
 `--unknown-labels` writes `OUT_DIR/train/` only, the same documents with every amount label
 (net, VAT, total, payable, prepaid, a receipt's total) replaced by a pseudo-word: a tuning set
-for what the structure and the arithmetic find without a known label.
+for what the structure and the arithmetic find without a known label. `--unknown-labels all`
+replaces the number, date, due date, seller and buyer labels too (the titles stay).
 
 `python models/synth_report.py acc.json` breaks `accuracy --json` figures down by family,
 language, kind, scan / text layer and noise.
@@ -282,8 +283,11 @@ def write(out: pathlib.Path, doc: sd.Doc, family: str, rng: random.Random, seq: 
     (out / f"{doc.name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
 
 
-# The amount labels `--unknown-labels` replaces with words no vocabulary knows.
+# The amount labels `--unknown-labels` replaces with words no vocabulary knows; `--unknown-labels
+# all` also the header and party labels (number, dates, seller, buyer: the document titles stay,
+# they name the document type).
 AMOUNT_LABELS = ("net", "vat", "total", "payable", "prepaid", "receipt_total")
+HEADER_LABELS = ("number", "date", "due", "seller", "buyer")
 
 
 def pseudo_word(rng: random.Random) -> str:
@@ -292,12 +296,17 @@ def pseudo_word(rng: random.Random) -> str:
     return "".join(syllables).capitalize()
 
 
-def unknown_labels(doc: sd.Doc) -> None:
-    """Replaces the document's amount labels with pseudo-words, from a stream of its own (its
-    name), so that every other draw stays as it was."""
+def unknown_labels(doc: sd.Doc, which: str) -> None:
+    """Replaces the document's amount labels (`which` = "amounts") or all its field labels
+    ("all") with pseudo-words, from a stream of its own (its name), so that every other draw stays
+    as it was."""
     rng = random.Random(f"unknown-labels/{doc.name}")
     for key in AMOUNT_LABELS:
         doc.labels[key] = pseudo_word(rng) + ":" * (rng.random() < 0.5)
+    if which == "all":
+        for key in HEADER_LABELS:
+            if key in doc.labels:
+                doc.labels[key] = pseudo_word(rng)
 
 
 def main() -> int:
@@ -306,9 +315,10 @@ def main() -> int:
     ap.add_argument("--train", type=int, default=300)
     ap.add_argument("--holdout", type=int, default=90)
     ap.add_argument("--seed", type=int, default=20261125)
-    ap.add_argument("--unknown-labels", action="store_true",
-                    help="amount labels (net, VAT, total, payable, prepaid) become pseudo-words: "
-                         "a tuning set for what the structure alone finds; writes OUT/train only")
+    ap.add_argument("--unknown-labels", nargs="?", const="amounts", choices=("amounts", "all"),
+                    help="amount labels (net, VAT, total, payable, prepaid) become pseudo-words, "
+                         "with `all` also number, dates, seller and buyer: a tuning set for what "
+                         "the structure alone finds; writes OUT/train only")
     a = ap.parse_args()
     g.register_fonts()
     sv.check()
@@ -328,7 +338,7 @@ def main() -> int:
             family = choose_family(rng, kind, held)
             doc = random_doc(rng, lang, kind, family, held, f"{split}-{i:04d}-{lang}")
             if a.unknown_labels:
-                unknown_labels(doc)
+                unknown_labels(doc, a.unknown_labels)
             write(out, doc, family, rng, i + (100000 if held else 0))
         print(f"{split}: {n} documents in {out}", file=sys.stderr)
     return 0

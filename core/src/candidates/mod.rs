@@ -285,6 +285,29 @@ fn account_shaped(v: &str) -> bool {
     eights || !ids::find_ibans(v).is_empty()
 }
 
+/// Whether a label hit starts its token: `n` of the legal form `S.n.c.` is no number word;
+/// `Nr.:`, `N.o:` (`N.º`) and `#123` are.
+fn starts_token(text: &str, h: &LabelHit) -> bool {
+    let start = text[..h.start]
+        .rfind(char::is_whitespace)
+        .map_or(0, |p| p + 1);
+    text[start..h.start]
+        .chars()
+        .all(|c| !c.is_alphanumeric() && c != '.')
+}
+
+/// Whether a number label continues a [`LabelKey::Corrects`] label (`Corrects invoice No.`):
+/// the number after it is the corrected invoice's.
+fn after_corrects(text: &str, hits: &[LabelHit], h: &LabelHit) -> bool {
+    hits.iter().any(|o| {
+        o.key == LabelKey::Corrects
+            && o.end <= h.start
+            && text[o.end..h.start]
+                .chars()
+                .all(|c| c == ' ' || c == '.' || c == ':' || c == '-')
+    })
+}
+
 /// The text of the cell after a label ending at `from`: up to a column gap (two spaces).
 fn cell_after(text: &str, from: usize) -> &str {
     let rest = text.get(from..).unwrap_or("");
@@ -443,11 +466,16 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
 }
 
 /// Number-like values of `Key:` pairs whose key no label of the vocabulary names, in the upper
-/// half of the first page: `Referentie: 2025/691`, or the key alone with the value on the line
-/// below. The value holds two digits or more, is at most 25 characters of letters, digits and
-/// `-/._`, and is no date, no amount with decimals and no value another candidate already
-/// holds (ids, IBANs, phones). They become unlabelled [`CandidateKind::Reference`]s, which the
-/// field stage reads as the document number only when no labelled number was found.
+/// half of the first page: `Referentie: 2025/691`; the key alone with the value in the next cell
+/// or on the line below, under the key; several pairs on one line (`Kivozu: 702/2020  Karudu:
+/// 26/04/2020`); a grid row of keys over a row of values (`Giti:  Zefu:` over `2023-35057
+/// 09/10/2023`, or keys without colons when the row below holds a date: the header grid of a
+/// number and its date). A line is cut into cells at its column gaps; cells with a label hit
+/// are the vocabulary's. The value holds two digits or more, is at most 25 characters of
+/// letters, digits and `-/._` (a short letter prefix printed apart, `FT 2022/1754`, included),
+/// and is no date, no amount with decimals and no value another candidate already holds (ids,
+/// IBANs, phones). They become unlabelled [`CandidateKind::Reference`]s, in reading order, which
+/// the field stage reads as the document number only when no labelled number was found.
 fn unknown_key_numbers(
     doc: &CleanDocument,
     line_labels: &[Vec<LabelHit>],
@@ -472,57 +500,113 @@ fn unknown_key_numbers(
             .is_some_and(|p| v.len() - p == 3 && v[p + 1..].chars().all(|c| c.is_ascii_digit()));
         digits >= 2
             && v.chars().count() <= 25
-            && v.chars().all(|c| c.is_alphanumeric() || "-/._".contains(c))
+            && v.split(' ').count() <= 2
+            && v.chars()
+                .all(|c| c.is_alphanumeric() || "-/._ ".contains(c))
             && !decimals
             && dates::find_dates(v, style.month_first).is_empty()
     };
-    let mut found = Vec::new();
-    for (line, hits) in doc.lines.iter().zip(line_labels) {
-        if line.page != first.page || line.bbox.y0 > first.height * 0.5 || !hits.is_empty() {
-            continue;
-        }
-        let text = line.text.as_str();
-        let Some(colon) = text.find(':') else {
-            continue;
-        };
-        let key = text[..colon].trim();
-        let key_ok = (3..=30).contains(&key.chars().count())
+    let key_ok = |key: &str| {
+        (3..=30).contains(&key.chars().count())
             && key.split_whitespace().count() <= 3
             && key
                 .chars()
                 .all(|c| c.is_alphabetic() || c == ' ' || c == '.')
-            && key.chars().next().is_some_and(char::is_alphabetic);
-        if !key_ok {
+            && key.chars().next().is_some_and(char::is_alphabetic)
+    };
+    // The value starting at `s` of a line, a letter prefix included: the whole of its cell
+    // (`447 691 584 365` after an unknown key is a phone, not a number followed by others).
+    let value_at = |l: &Line, s: usize| -> Option<(usize, usize)> {
+        let (vs, ve) = number_after(&l.text, s)?;
+        let cell_end = l.text[ve..].find("  ").map_or(l.text.len(), |g| ve + g);
+        (vs == s && l.text[ve..cell_end].trim().is_empty() && number_like(&l.text[vs..ve]))
+            .then_some((vs, ve))
+    };
+    let upper = |l: &Line| l.page == first.page && l.bbox.y0 <= first.height * 0.5;
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    for (line, hits) in doc.lines.iter().zip(line_labels) {
+        if !upper(line) {
             continue;
         }
-        let rest = &text[colon + 1..];
-        let value = rest.trim();
-        let (target, s) = if value.is_empty() {
-            // The value alone on the next line of the same page.
-            match doc.lines.get(line.index + 1) {
-                Some(next)
-                    if next.page == line.page
-                        && !next.text.trim().contains(' ')
-                        && next.bbox.y0 - line.bbox.y1 < 2.0 * line.bbox.height().max(1.0) =>
-                {
-                    (next, next.text.len() - next.text.trim_start().len())
-                }
-                _ => continue,
+        let text = line.text.as_str();
+        let cells = column_cells(text);
+        let free = |&(cs, ce): &(usize, usize)| !hits.iter().any(|h| h.start < ce && cs < h.end);
+        // A grid row of keys without colons: single words without digits, the row below
+        // holding a date (a table's header row has its column labels: never free).
+        let bare_keys = !hits.iter().any(|h| h.key.is_column())
+            && cells.len() >= 2
+            && !text.contains(':')
+            && cells.iter().filter(|c| free(c)).count() >= 1
+            && cells.iter().filter(|c| free(c)).all(|&(cs, ce)| {
+                let w = &text[cs..ce];
+                !w.contains(' ') && key_ok(w)
+            })
+            && doc.lines.get(line.index + 1).is_some_and(|next| {
+                next.page == line.page
+                    && !dates::find_dates(&next.text, style.month_first).is_empty()
+            });
+        for (k, &(cs, ce)) in cells.iter().enumerate() {
+            if !free(&(cs, ce)) {
+                continue;
             }
-        } else if !value.contains(' ') {
-            (line, colon + 1 + (rest.len() - rest.trim_start().len()))
-        } else {
-            continue;
-        };
-        let v = target.text[s..].trim_end();
-        let e = s + v.len();
-        if number_like(v) && !taken(items, target.index, s, e) {
-            let mut c = cand(CandidateKind::Reference, v.to_string(), target, s, e);
-            c.label = None;
-            found.push(c);
+            let cell = &text[cs..ce];
+            let (key, after) = match cell.find(':') {
+                Some(colon) => (cell[..colon].trim(), cs + colon + 1),
+                None if bare_keys => (cell, ce),
+                None => continue,
+            };
+            if !key_ok(key) {
+                continue;
+            }
+            let rest = &text[after..ce];
+            let value = if !rest.trim().is_empty() {
+                // `Key: value` inside the cell.
+                value_at(line, after + (rest.len() - rest.trim_start().len()))
+                    .filter(|&(_, ve)| ve <= ce)
+                    .map(|(vs, ve)| (line.index, vs, ve))
+            } else if let Some(&(ns, _)) = cells.get(k + 1).filter(|_| !bare_keys)
+                && free(&cells[k + 1])
+                && !text[ns..].split("  ").next().unwrap_or("").contains(':')
+            {
+                // The key's value in the next cell of its line.
+                value_at(line, ns).map(|(vs, ve)| (line.index, vs, ve))
+            } else {
+                // The value under the key, on the line below.
+                line.range_bbox(cs, ce).and_then(|(bb, _)| {
+                    let (l2, s, _) = value_below(doc, line, &bb)?;
+                    let (vs, ve) = value_at(l2, s)?;
+                    Some((l2.index, vs, ve))
+                })
+            };
+            if let Some((li, vs, ve)) = value
+                && !taken(items, li, vs, ve)
+                && !found.iter().any(|&(l, s, e)| l == li && s < ve && vs < e)
+            {
+                found.push((li, vs, ve));
+            }
         }
     }
-    items.extend(found);
+    for (li, s, e) in found {
+        let l = &doc.lines[li];
+        let mut c = cand(CandidateKind::Reference, l.text[s..e].to_string(), l, s, e);
+        c.label = None;
+        items.push(c);
+    }
+}
+
+/// Byte ranges of a line's cells: the text between column gaps (two spaces or more).
+fn column_cells(text: &str) -> Vec<(usize, usize)> {
+    let mut cells = Vec::new();
+    let mut pos = 0;
+    for part in text.split("  ") {
+        let lead = part.len() - part.trim_start().len();
+        let t = part.trim();
+        if !t.is_empty() {
+            cells.push((pos + lead, pos + lead + t.len()));
+        }
+        pos += part.len() + 2;
+    }
+    cells
 }
 
 fn extract_line(
@@ -624,7 +708,9 @@ fn extract_line(
         } else if (matches!(
             h.key,
             LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
-        ) && !(h.key == LabelKey::NumberGeneric && parties::has_street_word(text)))
+        ) && !(h.key == LabelKey::NumberGeneric
+            && (parties::has_street_word(text) || !starts_token(text, h)))
+            && !after_corrects(text, hits, h))
             || (h.key == LabelKey::Account
                 && labels::names_invoice_or_account(&text[h.start..h.end])
                 && number_after(text, h.end).is_some()
@@ -698,6 +784,30 @@ fn extract_line(
             let mut c = cand(CandidateKind::Reference, text[s..e].to_string(), line, s, e);
             c.label = Some(h.key);
             items.push(c);
+        } else if h.key == LabelKey::Corrects {
+            // The corrected invoice's number: after the label, or under it in a grid row.
+            let after = number_after(text, h.end).map(|(s, e)| (line, s, e));
+            let found = after.or_else(|| {
+                let rest = text[h.end..].split("  ").next().unwrap_or("");
+                if !rest.trim_matches([' ', ':', '.', '#']).is_empty() {
+                    return None;
+                }
+                let (bb, _) = line.range_bbox(h.start, h.end)?;
+                let (l2, s, _) = value_below(doc, line, &bb)?;
+                number_after(&l2.text, s)
+                    .filter(|&(s2, _)| s2 == s)
+                    .map(|(s, e)| (l2, s, e))
+            });
+            if let Some((l, s, e)) = found
+                && dates::find_dates(&l.text[s..e], style.month_first).is_empty()
+            {
+                if std::ptr::eq(l, line) {
+                    masked.push((s, e));
+                }
+                let mut c = cand(CandidateKind::Reference, l.text[s..e].to_string(), l, s, e);
+                c.label = Some(h.key);
+                items.push(c);
+            }
         }
     }
     for m in ids::find_vat_ids(text) {
@@ -985,6 +1095,97 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(refs, ["2025/691", "FCT-86579"]);
+    }
+
+    fn unknown_key_refs(lines: &[(&str, f32, f32)]) -> Vec<String> {
+        // A line far below: the keys sit in the upper half of the page.
+        let mut lines = lines.to_vec();
+        lines.push(("Danke", 10.0, 400.0));
+        extract(&doc_from(&lines))
+            .of(CandidateKind::Reference)
+            .filter(|c| c.label.is_none())
+            .map(|c| c.value.clone())
+            .collect()
+    }
+
+    #[test]
+    fn numbers_of_unknown_keys_in_grids_and_cells() {
+        // A grid row of keys over a row of values: the number under its key.
+        assert_eq!(
+            unknown_key_refs(&[
+                ("Giti:      Zefu:", 10.0, 10.0),
+                ("2023-35057      09/10/2023", 10.0, 22.0)
+            ]),
+            ["2023-35057"]
+        );
+        // Keys without colons, when the row below holds a date; a prefix printed apart.
+        assert_eq!(
+            unknown_key_refs(&[
+                ("Reduti      Desubi", 10.0, 10.0),
+                ("FT 2022/1754      19-08-2022", 10.0, 22.0)
+            ]),
+            ["FT 2022/1754"]
+        );
+        // Without a date below, words over numbers are no grid of keys.
+        assert!(
+            unknown_key_refs(&[
+                ("Pozycja      Ilosc", 10.0, 10.0),
+                ("12      40", 10.0, 22.0)
+            ])
+            .is_empty()
+        );
+        // Several pairs on one line; the value in the next cell of its key.
+        assert_eq!(
+            unknown_key_refs(&[("Gegemi: 280/2022      Dosase: 24.10.2022", 10.0, 10.0)]),
+            ["280/2022"]
+        );
+        assert_eq!(
+            unknown_key_refs(&[("31000 Toulouse      Sabi :      F-2022-06901", 10.0, 10.0)]),
+            ["F-2022-06901"]
+        );
+        // A phone's digit groups after an unknown key are no number.
+        assert!(unknown_key_refs(&[("Risope: 447 691 584 365", 10.0, 10.0)]).is_empty());
+    }
+
+    #[test]
+    fn the_corrected_invoice_is_a_reference_not_the_number() {
+        for line in [
+            "Corrects invoice:      2021-32593",
+            "Rectifica la factura:      A-6834",
+            "Vedrørende faktura nr. 25066184",
+            "zur Rechnung Nr. 2024-72649",
+        ] {
+            let c = extract(&doc_from(&[(line, 10.0, 10.0)]));
+            assert_eq!(c.of(CandidateKind::DocNumber).count(), 0, "{line}");
+            let refs: Vec<_> = c
+                .of(CandidateKind::Reference)
+                .map(|c| (c.value.as_str(), c.label))
+                .collect();
+            assert_eq!(refs.len(), 1, "{line}: {refs:?}");
+            assert_eq!(refs[0].1, Some(LabelKey::Corrects), "{line}");
+        }
+        // In a grid row: the value under the label.
+        let c = extract(&doc_from(&[
+            ("Tipidi      Miume      Do rakhunku", 10.0, 10.0),
+            ("9136      28.07.2025      K006735", 10.0, 22.0),
+        ]));
+        assert!(c.of(CandidateKind::DocNumber).next().is_none());
+    }
+
+    #[test]
+    fn a_legal_forms_letter_is_no_number_word() {
+        // `n` of `S.n.c.` over a street line is no `n.` label with its value below.
+        let c = extract(&doc_from(&[
+            ("Ricci & Russo S.n.c.", 10.0, 10.0),
+            ("Viale Europa 87, 00184 Roma", 10.0, 22.0),
+        ]));
+        assert_eq!(c.of(CandidateKind::DocNumber).count(), 0);
+        let c = extract(&doc_from(&[("N.o:  B062316", 10.0, 10.0)]));
+        let n: Vec<_> = c
+            .of(CandidateKind::DocNumber)
+            .map(|c| c.value.clone())
+            .collect();
+        assert_eq!(n, ["B062316"]);
     }
 
     #[test]

@@ -345,6 +345,7 @@ fn is_id_line(text: &str) -> bool {
                         | LabelKey::DueDate
                         | LabelKey::Contract
                         | LabelKey::Order
+                        | LabelKey::Corrects
                 ))
     }) || text.contains('@')
         || text.to_lowercase().starts_with("www")
@@ -1476,6 +1477,7 @@ fn letterhead_candidate(p: &Page<'_>) -> Option<PartyCandidate> {
                                 | LabelKey::DueDate
                                 | LabelKey::Order
                                 | LabelKey::Contract
+                                | LabelKey::Corrects
                                 | LabelKey::CustomerNumber
                         )
                 });

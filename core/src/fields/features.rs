@@ -473,6 +473,7 @@ pub fn candidate_features(
                 }
                 LabelKey::Order
                 | LabelKey::Contract
+                | LabelKey::Corrects
                 | LabelKey::Period
                 | LabelKey::DeliveryDate
                 | LabelKey::DueDate
