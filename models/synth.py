@@ -29,6 +29,9 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
   lines, payment and change on receipts, receipts without any VAT line (no VAT in their truth);
   signature scribbles and round stamps (images, not in the text layer);
 * 48 layout families (`synth_layouts.FAMILIES`, listed in its docstring);
+* 15 % of the training documents print every field label (amounts, number, dates, seller,
+  buyer) as a pseudo-word (`--unknown-share`, truth `synthetic.unknown_labels`): what the layout
+  and the arithmetic say when no label word is known;
 * a third of the documents are degraded scans (150-300 DPI, rotation, grain, blur, JPEG, some
   binarised); a quarter carry text-level OCR noise on printed amounts and dates ("3. 38",
   spaced digits, O for 0, l for 1, a comma for the decimal point, separators in dates); the
@@ -93,6 +96,11 @@ FOREIGN = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF"}
 # Invoices that print the buyer's IBAN in its block (a direct-debit mandate's account), drawn
 # from the same stream of the document's own.
 BUYER_IBAN_P = 0.15
+# Training documents whose field labels (amounts, number, dates, seller, buyer) are all
+# pseudo-words (`unknown_labels(doc, "all")`), drawn from a stream of the document's own: the
+# models learn what the layout and the arithmetic say when no label word is known, as on
+# documents in wordings or languages the vocabulary lacks. Never in the held-out set.
+UNKNOWN_SHARE = 0.15
 # Cash rounding of receipts paid in cash, by currency.
 CASH_STEP = {"SEK": D(1), "DKK": D("0.5"), "CZK": D(1), "HUF": D(5)}
 CASH_STEP_LANG = {"fi": D("0.05"), "nl": D("0.05")}
@@ -256,7 +264,7 @@ def write(out: pathlib.Path, doc: sd.Doc, family: str, rng: random.Random, seq: 
         "family": family, "layout": family, "held_out": doc.held_out, "lang": doc.lang,
         "language": doc.lang, "country": doc.country.cc, "kind": doc.kind, "pages": pages,
         "vat_lines": [f"{v:.2f}" for _, _, v in doc.by_rate()] if doc.vat_printed else [],
-        "noise": bool(doc.noise),
+        "noise": bool(doc.noise), "unknown_labels": doc.unknown_labels,
     }
     if doc.credit:
         truth["synthetic"]["credit"] = doc.credit
@@ -315,6 +323,8 @@ def main() -> int:
     ap.add_argument("--train", type=int, default=300)
     ap.add_argument("--holdout", type=int, default=90)
     ap.add_argument("--seed", type=int, default=20261125)
+    ap.add_argument("--unknown-share", type=float, default=UNKNOWN_SHARE,
+                    help="share of training documents printed with pseudo-word labels")
     ap.add_argument("--unknown-labels", nargs="?", const="amounts", choices=("amounts", "all"),
                     help="amount labels (net, VAT, total, payable, prepaid) become pseudo-words, "
                          "with `all` also number, dates, seller and buyer: a tuning set for what "
@@ -339,6 +349,10 @@ def main() -> int:
             doc = random_doc(rng, lang, kind, family, held, f"{split}-{i:04d}-{lang}")
             if a.unknown_labels:
                 unknown_labels(doc, a.unknown_labels)
+                doc.unknown_labels = True
+            elif not held and random.Random(f"unknown-share/{doc.name}").random() < a.unknown_share:
+                unknown_labels(doc, "all")
+                doc.unknown_labels = True
             write(out, doc, family, rng, i + (100000 if held else 0))
         print(f"{split}: {n} documents in {out}", file=sys.stderr)
     return 0

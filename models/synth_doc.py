@@ -78,6 +78,7 @@ class Doc:
     credit: str | None = None  # a credit note's printed sign: negative | positive
     vat_printed: bool = True
     reference: str | None = None  # a credit note's corrected invoice
+    unknown_labels: bool = False  # field labels printed as pseudo-words (models/synth.py)
     payable_printed: bool = False  # a payable line printed although nothing was prepaid
     foreign: str | None = None  # invoiced in another currency than the seller's country's (ISO)
     buyer_iban: str | None = None  # the buyer's account printed in its block (direct debit)
