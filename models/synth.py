@@ -29,9 +29,8 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
   lines, payment and change on receipts, receipts without any VAT line (no VAT in their truth);
   signature scribbles and round stamps (images, not in the text layer);
 * 48 layout families (`synth_layouts.FAMILIES`, listed in its docstring);
-* 15 % of the training documents print every field label (amounts, number, dates, seller,
-  buyer) as a pseudo-word (`--unknown-share`, truth `synthetic.unknown_labels`): what the layout
-  and the arithmetic say when no label word is known;
+* `--unknown-share P` prints every field label (amounts, number, dates, seller, buyer) of that
+  share of the training documents as a pseudo-word (truth `synthetic.unknown_labels`; default 0);
 * a third of the documents are degraded scans (150-300 DPI, rotation, grain, blur, JPEG, some
   binarised); a quarter carry text-level OCR noise on printed amounts and dates ("3. 38",
   spaced digits, O for 0, l for 1, a comma for the decimal point, separators in dates); the
@@ -97,10 +96,11 @@ FOREIGN = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF"}
 # from the same stream of the document's own.
 BUYER_IBAN_P = 0.15
 # Training documents whose field labels (amounts, number, dates, seller, buyer) are all
-# pseudo-words (`unknown_labels(doc, "all")`), drawn from a stream of the document's own: the
-# models learn what the layout and the arithmetic say when no label word is known, as on
-# documents in wordings or languages the vocabulary lacks. Never in the held-out set.
-UNKNOWN_SHARE = 0.15
+# pseudo-words (`unknown_labels(doc, "all")`), drawn from a stream of the document's own, never
+# in the held-out set. Off by default: 0.15 was tried (2026-11-27, all three models retrained)
+# and lowered the tuning set of unknown labels (seed 7, 300 documents, macro 92.3 -> 91.8, buyer
+# 79.1 -> 77.3) and the one with known labels (96.7 -> 96.5).
+UNKNOWN_SHARE = 0.0
 # Cash rounding of receipts paid in cash, by currency.
 CASH_STEP = {"SEK": D(1), "DKK": D("0.5"), "CZK": D(1), "HUF": D(5)}
 CASH_STEP_LANG = {"fi": D("0.05"), "nl": D("0.05")}
