@@ -296,15 +296,26 @@ fn starts_token(text: &str, h: &LabelHit) -> bool {
         .all(|c| !c.is_alphanumeric() && c != '.')
 }
 
-/// Whether a number label continues a [`LabelKey::Corrects`] label (`Corrects invoice No.`):
-/// the number after it is the corrected invoice's.
-fn after_corrects(text: &str, hits: &[LabelHit], h: &LabelHit) -> bool {
+/// Whether a number label continues another label, so that the number after it is that
+/// label's: any number word after a [`LabelKey::Corrects`] label (`Corrects invoice No.`), a
+/// generic one (`No.`) after any label but a title or a number's (`TEL NO.`, `Reg. No.`; while
+/// `Invoice No.` is the document's).
+fn continues_label(text: &str, hits: &[LabelHit], h: &LabelHit) -> bool {
     hits.iter().any(|o| {
-        o.key == LabelKey::Corrects
-            && o.end <= h.start
+        let adjacent = o.end <= h.start
             && text[o.end..h.start]
                 .chars()
-                .all(|c| c == ' ' || c == '.' || c == ':' || c == '-')
+                .all(|c| c == ' ' || c == '.' || c == ':' || c == '-');
+        adjacent
+            && (o.key == LabelKey::Corrects
+                || (h.key == LabelKey::NumberGeneric
+                    && !matches!(
+                        o.key,
+                        LabelKey::Title
+                            | LabelKey::Number
+                            | LabelKey::NumberGeneric
+                            | LabelKey::DateWeak
+                    )))
     })
 }
 
@@ -710,7 +721,7 @@ fn extract_line(
             LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
         ) && !(h.key == LabelKey::NumberGeneric
             && (parties::has_street_word(text) || !starts_token(text, h)))
-            && !after_corrects(text, hits, h))
+            && !continues_label(text, hits, h))
             || (h.key == LabelKey::Account
                 && labels::names_invoice_or_account(&text[h.start..h.end])
                 && number_after(text, h.end).is_some()

@@ -122,6 +122,49 @@ fn labelled_rate_lines_sum(lines: &[RateLine], chosen: usize, total: Decimal) ->
         .then_some(sum)
 }
 
+/// The VAT included in a total that no net accompanies (a till receipt's `20%  1,79` under its
+/// total): the rate lines' amounts, one per rate, when what they imply holds to the cent: one
+/// rate's amount is `total x p / (100 + p)`; several rates' grosses (`amount x (100 + p) / p`)
+/// make the total within their rounding. (VAT amount, first line's amount candidate.)
+fn included_vat(lines: &[RateLine], total: Decimal) -> Option<(Decimal, usize)> {
+    let mut per_rate: Vec<&RateLine> = Vec::new();
+    for l in lines {
+        match per_rate.iter().find(|p| p.rate.1 == l.rate.1) {
+            // The same rate with another amount: no reading of the lines is sure.
+            Some(p) if p.amount.1 != l.amount.1 => return None,
+            Some(_) => {}
+            None => per_rate.push(l),
+        }
+    }
+    let first = per_rate.first()?;
+    if total.is_zero()
+        || per_rate.iter().any(|l| {
+            l.rate.1.is_zero() || l.amount.1.is_sign_negative() != total.is_sign_negative()
+        })
+    {
+        return None;
+    }
+    let cent = Decimal::new(1, 2);
+    let hundred = Decimal::ONE_HUNDRED;
+    let holds = if let [l] = per_rate.as_slice() {
+        let expected = (total * l.rate.1 / (hundred + l.rate.1)).round_dp(2);
+        (expected - l.amount.1).abs() <= cent
+    } else {
+        let gross: Decimal = per_rate
+            .iter()
+            .map(|l| l.amount.1 * (hundred + l.rate.1) / l.rate.1)
+            .sum();
+        // Each amount was rounded to half a cent: its gross by that much times (100 + p) / p.
+        let slack: Decimal = per_rate
+            .iter()
+            .map(|l| Decimal::new(5, 3) * (hundred + l.rate.1) / l.rate.1)
+            .sum::<Decimal>()
+            + cent;
+        (gross - total).abs() <= slack
+    };
+    holds.then(|| (per_rate.iter().map(|l| l.amount.1).sum(), first.amount.0))
+}
+
 /// Whether `net + vat = total` is arithmetic support: net, VAT and total share a sign (credit
 /// notes print all three negative), VAT is below net in size (no VAT rate reaches 100 %) and
 /// the net is not the total itself: `0 + 5 = 5` or `VAT = total` supports nothing.
@@ -388,9 +431,12 @@ fn ocr_repair(
 
 /// A `net + VAT = total` triple among all of a document's money amounts, for documents whose
 /// total no label announced: VAT between 1 % and 27 % of the net (the range of the world's
-/// standard and reduced rates), the total the largest such sum and not smaller than any other
-/// amount printed below the first half of the document. Returns (net, VAT, total) candidates.
-fn structural_triple(cands: &Candidates) -> Option<(usize, usize, usize)> {
+/// standard and reduced rates), net and VAT printed above the total or on its line. The total
+/// is the document's largest amount, or the largest amount outside the item tables' bodies
+/// (`body`: a unit price may exceed the total) that no later amount outside them exceeds; the
+/// largest total with a triple wins, and among its splits one that a printed percentage
+/// confirms to the cent, then the nearest. Returns (net, VAT, total) candidates.
+fn structural_triple(cands: &Candidates, body: &[bool]) -> Option<(usize, usize, usize)> {
     let amounts: Vec<(usize, Decimal, usize)> = cands
         .items
         .iter()
@@ -400,8 +446,27 @@ fn structural_triple(cands: &Candidates) -> Option<(usize, usize, usize)> {
         .take(400)
         .collect();
     let largest = amounts.iter().map(|a| a.1.abs()).max()?;
-    let mut best: Option<(Decimal, (usize, usize, usize))> = None;
-    for t in amounts.iter().filter(|t| t.1.abs() == largest) {
+    let in_body = |line: usize| body.get(line).copied().unwrap_or(false);
+    let rates: Vec<Decimal> = cands
+        .of(CandidateKind::Amount)
+        .filter(|c| c.scheme.as_deref() == Some("percent"))
+        .filter_map(dec)
+        .collect();
+    let mut totals: Vec<&(usize, Decimal, usize)> = amounts
+        .iter()
+        .filter(|t| {
+            t.1.abs() == largest
+                || (!in_body(t.2)
+                    && !amounts
+                        .iter()
+                        .any(|o| o.2 > t.2 && !in_body(o.2) && o.1.abs() > t.1.abs()))
+        })
+        .collect();
+    totals.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
+    for t in totals {
+        // (printed rate confirms, -distance to the total's line), (net, VAT)
+        type Ranked = ((bool, std::cmp::Reverse<usize>), (usize, usize));
+        let mut best: Option<Ranked> = None;
         for n in amounts.iter().filter(|n| n.0 != t.0 && n.2 <= t.2) {
             let v = t.1 - n.1;
             if v.is_zero() || v.is_sign_negative() != t.1.is_sign_negative() {
@@ -411,16 +476,44 @@ fn structural_triple(cands: &Candidates) -> Option<(usize, usize, usize)> {
             if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
                 continue;
             }
-            if let Some(vc) = amounts
+            for vc in amounts
                 .iter()
-                .find(|a| a.0 != n.0 && a.0 != t.0 && a.1 == v && a.2 <= t.2)
-                && best.is_none_or(|b| t.1.abs() > b.0)
+                .filter(|a| a.0 != n.0 && a.0 != t.0 && a.1 == v && a.2 <= t.2)
             {
-                best = Some((t.1.abs(), (n.0, vc.0, t.0)));
+                let printed = rates
+                    .iter()
+                    .any(|r| (n.1 * r / Decimal::ONE_HUNDRED).round_dp(2) == v);
+                let key = (
+                    printed,
+                    std::cmp::Reverse(t.2.abs_diff(n.2) + t.2.abs_diff(vc.2)),
+                );
+                if best.as_ref().is_none_or(|b| key > b.0) {
+                    best = Some((key, (n.0, vc.0)));
+                }
             }
         }
+        if let Some((_, (n, v))) = best {
+            return Some((n, v, t.0));
+        }
     }
-    best.map(|b| b.1)
+    None
+}
+
+/// The lines of item-table bodies: those of the tables found by their header and the rows
+/// found by their arithmetic.
+fn body_lines(cands: &Candidates, table_lines: &[bool]) -> Vec<bool> {
+    let mut body = table_lines.to_vec();
+    for l in cands
+        .item_table
+        .iter()
+        .flat_map(|t| &t.rows)
+        .flat_map(|r| &r.lines)
+    {
+        if let Some(x) = body.get_mut(*l) {
+            *x = true;
+        }
+    }
+    body
 }
 
 /// Net and VAT that explain a chosen total (where the scored net and VAT do not add up to it, or
@@ -676,7 +769,7 @@ pub(super) fn totals(
     // - prepaid).
     let payable_floor = chosen.payable.map_or(Decimal::ZERO, |p| p.2.abs());
     let structural = if chosen.total.is_none() {
-        structural_triple(cands)
+        structural_triple(cands, &body_lines(cands, &table_lines))
             .filter(|&(_, _, t)| {
                 cands.items.get(t).and_then(dec).map(|d| d.abs()) >= Some(payable_floor)
             })
@@ -728,6 +821,14 @@ pub(super) fn totals(
         structural = true;
         choose_payable(&mut chosen, &pays, &pres);
         apply_tax_rows(&mut chosen, cands);
+    }
+    // A total without net or VAT: the VAT its rate lines say it includes.
+    if chosen.vat.is_none()
+        && chosen.net.is_none()
+        && let Some(t) = chosen.total
+        && let Some((vat, first)) = included_vat(&cands.rate_lines, t.2)
+    {
+        chosen.vat = Some((STRUCTURAL_CONFIDENCE, vat, Some(first)));
     }
     let Chosen {
         mut net,
@@ -1308,7 +1409,7 @@ mod tests {
             ("Frobnitz 124.00", 300.0, 240.0),
         ]);
         let cands = extract(&doc);
-        let (n, v, t) = structural_triple(&cands).expect("triple");
+        let (n, v, t) = structural_triple(&cands, &[]).expect("triple");
         let val = |i: usize| cands.items[i].value.clone();
         assert_eq!(
             (val(n), val(v), val(t)),
@@ -1330,6 +1431,68 @@ mod tests {
             ("Blorp 100.00", 300.0, 200.0),
             ("Frobnitz 180.00", 300.0, 240.0),
         ]);
-        assert!(structural_triple(&extract(&doc)).is_none());
+        assert!(structural_triple(&extract(&doc), &[]).is_none());
+    }
+
+    #[test]
+    fn a_total_without_a_net_gives_the_vat_its_rate_lines_say_it_includes() {
+        let vat_of = |lines: &[(&str, f32, f32)]| {
+            let doc = doc_from(lines);
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            (r.totals.total.clone(), r.totals.vat.clone())
+        };
+        // One rate: 109.32 x 5 / 105 = 5.21 (the rate line's label unknown).
+        assert_eq!(
+            vat_of(&[
+                ("Cascaval 52.03", 10.0, 100.0),
+                ("Lapte 57.29", 10.0, 110.0),
+                ("TOTAL 109.32", 10.0, 130.0),
+                ("Tupape: 5% 5.21", 10.0, 150.0),
+            ]),
+            (Some("109.32".into()), Some("5.21".into()))
+        );
+        // Two rates whose grosses make the total (951.60 + 606.99 = 1558.59, within rounding).
+        assert_eq!(
+            vat_of(&[
+                ("Moloko 1558.63", 10.0, 100.0),
+                ("TOTAL 1558.63", 10.0, 130.0),
+                ("Zire: 20% 158.60", 10.0, 150.0),
+                ("Zire: 7% 39.71", 10.0, 160.0),
+            ])
+            .1,
+            Some("198.31".into())
+        );
+        // A rate line whose amount the total does not include at its rate: no VAT.
+        assert_eq!(
+            vat_of(&[
+                ("Moloko 40.00", 10.0, 100.0),
+                ("TOTAL 40.00", 10.0, 130.0),
+                ("Zire: 20% 3.00", 10.0, 150.0),
+            ])
+            .1,
+            None
+        );
+    }
+
+    #[test]
+    fn an_unlabelled_total_is_found_below_a_unit_price_larger_than_itself() {
+        // Item rows (found by their arithmetic) print a unit price above the total; the totals
+        // block's labels are unknown.
+        let doc = doc_from(&[
+            ("Beratung 1 Stk. 27,72 27,72", 10.0, 100.0),
+            ("Burostuhl 0,5 Stk. 217,87 108,94", 10.0, 115.0),
+            ("Sova: EUR 136,66", 300.0, 140.0),
+            ("Dupeti: 19% EUR 25,97", 300.0, 155.0),
+            ("Kibuta: EUR 162,63", 300.0, 170.0),
+        ]);
+        let cands = extract(&doc);
+        assert!(cands.item_table.is_some());
+        let body = body_lines(&cands, &cands.table_lines(doc.lines.len()));
+        let (n, v, t) = structural_triple(&cands, &body).expect("triple");
+        let val = |i: usize| cands.items[i].value.clone();
+        assert_eq!(
+            (val(n), val(v), val(t)),
+            ("136.66".into(), "25.97".into(), "162.63".into())
+        );
     }
 }
