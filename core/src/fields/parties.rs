@@ -269,7 +269,32 @@ fn model_picks(
     for (k, role) in PARTY_ROLES.into_iter().enumerate() {
         pair[k] = pair[k].filter(|(_, p)| *p >= model.fill_threshold(role));
     }
+    // No buyer reached its threshold (its label unknown to the vocabulary, or none printed):
+    // on a document that is no till receipt, the best-scored buyer apart from the seller's
+    // party is kept, at its own probability, when it is a complete company block (a company's
+    // name with its address) in the upper half of the first page: an invoice names its buyer.
+    if pair[1].is_none()
+        && !cands.style.receipt
+        && let Some((si, _)) = pair[0]
+        && let Some((bi, p)) = best_buyer(Some(si))
+        && complete_block(doc, &cands.parties[bi])
+    {
+        pair[1] = Some((bi, p));
+    }
     pair
+}
+
+/// Whether a party candidate is a company's name with its address, in the upper half of the
+/// document's first page.
+fn complete_block(doc: &crate::types::CleanDocument, c: &PartyCandidate) -> bool {
+    let Some(first) = doc.pages.first() else {
+        return false;
+    };
+    c.is_company()
+        && !c.address.is_empty()
+        && c.name
+            .as_ref()
+            .is_some_and(|(_, s)| s.page == first.page && s.bbox.y0 < first.height * 0.5)
 }
 
 /// Seller, buyer and consignee: seller and buyer by the learned party model when one is given
@@ -369,6 +394,59 @@ mod tests {
         party_fields(&mut ctx, &cands, Some(model));
         let p = ctx.result.parties;
         (p.seller.name, p.buyer.name)
+    }
+
+    #[test]
+    fn a_company_block_under_an_unknown_label_is_the_buyer() {
+        let rows = [
+            ("Brightline Systems Ltd", 40.0, 40.0, 14.0),
+            ("4 Quay Street, Bristol BS1 4DJ", 40.0, 60.0, 9.0),
+            ("VAT GB123456789", 40.0, 72.0, 9.0),
+            ("INVOICE", 400.0, 100.0, 14.0),
+            ("Fezo:", 40.0, 130.0, 10.0),
+            ("Harbour Foods Ltd", 40.0, 144.0, 10.0),
+            ("21 Market Row", 40.0, 158.0, 10.0),
+            ("Norwich NR2 1NB", 40.0, 172.0, 10.0),
+            ("Consulting  2  120.00  240.00", 40.0, 260.0, 10.0),
+            ("Total  240.00 GBP", 320.0, 400.0, 10.0),
+            ("Thank you", 40.0, 780.0, 10.0),
+        ];
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("Brightline Systems Ltd"));
+        assert_eq!(buyer.as_deref(), Some("Harbour Foods Ltd"));
+        // A block without a company's name is not taken for the buyer without a label.
+        let mut rows = rows.to_vec();
+        rows[5].0 = "Harbour";
+        let (_, buyer) = chosen(&rows);
+        assert_eq!(buyer, None);
+    }
+
+    #[test]
+    fn a_complete_block_is_a_companys_name_with_its_address_in_the_upper_half() {
+        let d = doc(&[
+            ("Harbour Foods Ltd", 40.0, 144.0, 10.0),
+            ("21 Market Row", 40.0, 158.0, 10.0),
+            ("Norwich NR2 1NB", 40.0, 172.0, 10.0),
+            ("Thank you", 40.0, 780.0, 10.0),
+        ]);
+        let cands = candidates::extract(&d);
+        let named = |name: &str| {
+            cands
+                .parties
+                .iter()
+                .filter(|c| c.name.as_ref().is_some_and(|(n, _)| n == name))
+                .any(|c| complete_block(&d, c))
+        };
+        assert!(named("Harbour Foods Ltd"));
+        assert!(!named("Thank you"));
+        let d = doc(&[
+            ("Thank you", 40.0, 40.0, 10.0),
+            ("Harbour Foods Ltd", 40.0, 644.0, 10.0),
+            ("21 Market Row", 40.0, 658.0, 10.0),
+            ("Norwich NR2 1NB", 40.0, 672.0, 10.0),
+        ]);
+        let cands = candidates::extract(&d);
+        assert!(!cands.parties.iter().any(|c| complete_block(&d, c)));
     }
 
     #[test]
