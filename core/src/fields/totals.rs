@@ -499,16 +499,18 @@ fn structural_triple(cands: &Candidates, body: &[bool]) -> Option<(usize, usize,
     None
 }
 
-/// The lines of item-table bodies: those of the tables found by their header and the rows
-/// found by their arithmetic.
+/// The lines of item-table bodies: those of the rows found by their arithmetic and those of
+/// the tables found by their header, these only down to the last arithmetic row where there is
+/// one (a header table whose columns run on into a totals block of unknown labels).
 fn body_lines(cands: &Candidates, table_lines: &[bool]) -> Vec<bool> {
     let mut body = table_lines.to_vec();
-    for l in cands
-        .item_table
-        .iter()
-        .flat_map(|t| &t.rows)
-        .flat_map(|r| &r.lines)
-    {
+    let rows = cands.item_table.iter().flat_map(|t| &t.rows);
+    if let Some(last) = rows.clone().flat_map(|r| &r.lines).max() {
+        for x in body.iter_mut().skip(last + 1) {
+            *x = false;
+        }
+    }
+    for l in rows.flat_map(|r| &r.lines) {
         if let Some(x) = body.get_mut(*l) {
             *x = true;
         }
