@@ -777,9 +777,27 @@ pub(super) fn totals(
             })
             .map(|(n, v, t)| (n, v, Some(t)))
     } else if !chosen.consistent {
+        // The chosen total's own split; else, on a document that is no till receipt (whose
+        // 0 % and taxed parts make several sums), a triple whose total exceeds the chosen one
+        // (a quantity or a line's amount taken for the total of a table of unknown labels).
+        let chosen_total = chosen.total.map_or(Decimal::ZERO, |t| t.2.abs());
         chosen
             .total
             .and_then(|t| structural_split(cands, &t, &table_lines).map(|(n, v)| (n, v, None)))
+            .or_else(|| {
+                if cands.style.receipt {
+                    return None;
+                }
+                structural_triple(cands, &body_lines(cands, &table_lines))
+                    .filter(|&(_, _, t)| {
+                        cands
+                            .items
+                            .get(t)
+                            .and_then(dec)
+                            .is_some_and(|d| d.abs() > chosen_total && d.abs() >= payable_floor)
+                    })
+                    .map(|(n, v, t)| (n, v, Some(t)))
+            })
     } else {
         None
     };
@@ -1496,5 +1514,24 @@ mod tests {
             (val(n), val(v), val(t)),
             ("136.66".into(), "25.97".into(), "162.63".into())
         );
+    }
+
+    #[test]
+    fn a_triple_above_a_smaller_unsupported_total_replaces_it() {
+        // Labels unknown; the scorer's total (whatever it is) has no split of its own, while
+        // net + VAT = total holds for a larger amount under the rows.
+        let doc = doc_from(&[
+            ("1 Usluga doradcza 2.5 szt. -26,49 23% -66,23", 10.0, 100.0),
+            ("2 Krzeslo biurowe 1 kg -117,32 23% -117,32", 10.0, 115.0),
+            ("3 Licencja roczna 2 szt. -112,82 23% -225,64", 10.0, 130.0),
+            ("Befo: -409,19 zl", 300.0, 160.0),
+            ("Kega: 23% -94,11 zl", 300.0, 175.0),
+            ("Mariga: -503,30 zl", 300.0, 190.0),
+        ]);
+        let cands = extract(&doc);
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("-503.30"));
+        assert_eq!(r.totals.net.as_deref(), Some("-409.19"));
+        assert_eq!(r.totals.vat.as_deref(), Some("-94.11"));
     }
 }
