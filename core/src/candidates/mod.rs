@@ -396,6 +396,24 @@ fn value_below<'a>(
     None
 }
 
+/// The token of the line below sitting under the text `start..end` of `line`
+/// ([`value_below`]).
+fn token_below<'a>(
+    doc: &'a CleanDocument,
+    line: &Line,
+    start: usize,
+    end: usize,
+) -> Option<(&'a Line, usize, usize)> {
+    let (bb, _) = line.range_bbox(start, end)?;
+    value_below(doc, line, &bb)
+}
+
+/// The document-number value starting exactly at `s` ([`number_after`] reads one there, a
+/// letter prefix printed apart included: `FS 358/2022`).
+fn number_at(text: &str, s: usize) -> Option<(usize, usize)> {
+    number_after(text, s).filter(|&(s2, _)| s2 == s)
+}
+
 /// Finds all candidates in a cleaned document: every value, the label hits of every line, the
 /// tables with their cells (amount cells parsed in the document's style), the party blocks, the
 /// document style and, for a receipt, its receipt reading.
@@ -528,10 +546,9 @@ fn unknown_key_numbers(
     // The value starting at `s` of a line, a letter prefix included: the whole of its cell
     // (`447 691 584 365` after an unknown key is a phone, not a number followed by others).
     let value_at = |l: &Line, s: usize| -> Option<(usize, usize)> {
-        let (vs, ve) = number_after(&l.text, s)?;
+        let (vs, ve) = number_at(&l.text, s)?;
         let cell_end = l.text[ve..].find("  ").map_or(l.text.len(), |g| ve + g);
-        (vs == s && l.text[ve..cell_end].trim().is_empty() && number_like(&l.text[vs..ve]))
-            .then_some((vs, ve))
+        (l.text[ve..cell_end].trim().is_empty() && number_like(&l.text[vs..ve])).then_some((vs, ve))
     };
     let upper = |l: &Line| l.page == first.page && l.bbox.y0 <= first.height * 0.5;
     let mut found: Vec<(usize, usize, usize)> = Vec::new();
@@ -575,16 +592,15 @@ fn unknown_key_numbers(
                 value_at(line, after + (rest.len() - rest.trim_start().len()))
                     .filter(|&(_, ve)| ve <= ce)
                     .map(|(vs, ve)| (line.index, vs, ve))
-            } else if let Some(&(ns, _)) = cells.get(k + 1).filter(|_| !bare_keys)
-                && free(&cells[k + 1])
-                && !text[ns..].split("  ").next().unwrap_or("").contains(':')
+            } else if let Some(&(ns, ne)) = cells.get(k + 1).filter(|_| !bare_keys)
+                && free(&(ns, ne))
+                && !text[ns..ne].contains(':')
             {
                 // The key's value in the next cell of its line.
                 value_at(line, ns).map(|(vs, ve)| (line.index, vs, ve))
             } else {
                 // The value under the key, on the line below.
-                line.range_bbox(cs, ce).and_then(|(bb, _)| {
-                    let (l2, s, _) = value_below(doc, line, &bb)?;
+                token_below(doc, line, cs, ce).and_then(|(l2, s, _)| {
                     let (vs, ve) = value_at(l2, s)?;
                     Some((l2.index, vs, ve))
                 })
@@ -749,12 +765,9 @@ fn extract_line(
                 // value under its `#` is the first row's position.
                 let table_header = hits.iter().filter(|o| o.key.is_column()).count() >= 2;
                 if no_value && h.key != LabelKey::Title && !table_header {
-                    let (bb, _) = line.range_bbox(h.start, h.end)?;
-                    let (l2, s, e) = value_below(doc, line, &bb)?;
+                    let (l2, s, e) = token_below(doc, line, h.start, h.end)?;
                     // A letter prefix printed apart (`FS 358/2022`) is part of the value.
-                    let e = number_after(&l2.text, s)
-                        .filter(|&(s2, _)| s2 == s)
-                        .map_or(e, |(_, e2)| e2);
+                    let e = number_at(&l2.text, s).map_or(e, |(_, e2)| e2);
                     let t = l2.text[s..e].trim_end_matches([',', ';']);
                     (t.chars().any(|c| c.is_ascii_digit())
                         && dates::find_dates(t, style.month_first).is_empty())
@@ -803,11 +816,8 @@ fn extract_line(
                 if !rest.trim_matches([' ', ':', '.', '#']).is_empty() {
                     return None;
                 }
-                let (bb, _) = line.range_bbox(h.start, h.end)?;
-                let (l2, s, _) = value_below(doc, line, &bb)?;
-                number_after(&l2.text, s)
-                    .filter(|&(s2, _)| s2 == s)
-                    .map(|(s, e)| (l2, s, e))
+                let (l2, s, _) = token_below(doc, line, h.start, h.end)?;
+                number_at(&l2.text, s).map(|(s, e)| (l2, s, e))
             });
             if let Some((l, s, e)) = found
                 && dates::find_dates(&l.text[s..e], style.month_first).is_empty()

@@ -266,6 +266,8 @@ fn model_picks(
             pair = [Some((i, ps)), b];
         }
     }
+    // The chosen seller's best buyer, before the thresholds.
+    let buyer_of_seller = pair[1];
     for (k, role) in PARTY_ROLES.into_iter().enumerate() {
         pair[k] = pair[k].filter(|(_, p)| *p >= model.fill_threshold(role));
     }
@@ -275,8 +277,8 @@ fn model_picks(
     // name with its address) in the upper half of the first page: an invoice names its buyer.
     if pair[1].is_none()
         && !cands.style.receipt
-        && let Some((si, _)) = pair[0]
-        && let Some((bi, p)) = best_buyer(Some(si))
+        && pair[0].is_some()
+        && let Some((bi, p)) = buyer_of_seller
         && complete_block(doc, &cands.parties[bi])
     {
         pair[1] = Some((bi, p));

@@ -447,11 +447,7 @@ fn structural_triple(cands: &Candidates, body: &[bool]) -> Option<(usize, usize,
         .collect();
     let largest = amounts.iter().map(|a| a.1.abs()).max()?;
     let in_body = |line: usize| body.get(line).copied().unwrap_or(false);
-    let rates: Vec<Decimal> = cands
-        .of(CandidateKind::Amount)
-        .filter(|c| c.scheme.as_deref() == Some("percent"))
-        .filter_map(dec)
-        .collect();
+    let rates = percent_rates(cands);
     let mut totals: Vec<&(usize, Decimal, usize)> = amounts
         .iter()
         .filter(|t| {
@@ -463,40 +459,61 @@ fn structural_triple(cands: &Candidates, body: &[bool]) -> Option<(usize, usize,
         })
         .collect();
     totals.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
-    for t in totals {
-        // (printed rate confirms, -distance to the total's line), (net, VAT)
-        type Ranked = ((bool, std::cmp::Reverse<usize>), (usize, usize));
-        let mut best: Option<Ranked> = None;
-        for n in amounts.iter().filter(|n| n.0 != t.0 && n.2 <= t.2) {
-            let v = t.1 - n.1;
-            if v.is_zero() || v.is_sign_negative() != t.1.is_sign_negative() {
-                continue;
-            }
-            let rate = v.abs() / n.1.abs();
-            if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
-                continue;
-            }
-            for vc in amounts
-                .iter()
-                .filter(|a| a.0 != n.0 && a.0 != t.0 && a.1 == v && a.2 <= t.2)
-            {
-                let printed = rates
-                    .iter()
-                    .any(|r| (n.1 * r / Decimal::ONE_HUNDRED).round_dp(2) == v);
-                let key = (
-                    printed,
-                    std::cmp::Reverse(t.2.abs_diff(n.2) + t.2.abs_diff(vc.2)),
-                );
-                if best.as_ref().is_none_or(|b| key > b.0) {
-                    best = Some((key, (n.0, vc.0)));
-                }
-            }
+    totals
+        .into_iter()
+        .find_map(|&t| best_split(&amounts, t, &rates).map(|(n, v)| (n, v, t.0)))
+}
+
+/// The percentages the document prints (rates that may confirm a net and VAT split).
+fn percent_rates(cands: &Candidates) -> Vec<Decimal> {
+    cands
+        .of(CandidateKind::Amount)
+        .filter(|c| c.scheme.as_deref() == Some("percent"))
+        .filter_map(dec)
+        .collect()
+}
+
+/// The best split of a total `(candidate, value, line)` into net + VAT among `amounts` (the
+/// same triples): both printed above the total or on its line, all three of one sign, the VAT
+/// between 1 % and 27 % of the net; a split that one of `rates` gives to the cent wins, then
+/// the one nearest the total's line. Returns (net, VAT) candidates.
+fn best_split(
+    amounts: &[(usize, Decimal, usize)],
+    t: (usize, Decimal, usize),
+    rates: &[Decimal],
+) -> Option<(usize, usize)> {
+    // (printed rate confirms, -distance to the total's line), (net, VAT)
+    type Ranked = ((bool, std::cmp::Reverse<usize>), (usize, usize));
+    let mut best: Option<Ranked> = None;
+    for n in amounts.iter().filter(|n| n.0 != t.0 && n.2 <= t.2) {
+        let v = t.1 - n.1;
+        if v.is_zero()
+            || v.is_sign_negative() != t.1.is_sign_negative()
+            || n.1.is_sign_negative() != t.1.is_sign_negative()
+        {
+            continue;
         }
-        if let Some((_, (n, v))) = best {
-            return Some((n, v, t.0));
+        let rate = v.abs() / n.1.abs();
+        if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
+            continue;
+        }
+        for vc in amounts
+            .iter()
+            .filter(|a| a.0 != n.0 && a.0 != t.0 && a.1 == v && a.2 <= t.2)
+        {
+            let printed = rates
+                .iter()
+                .any(|r| (n.1 * r / Decimal::ONE_HUNDRED).round_dp(2) == v);
+            let key = (
+                printed,
+                std::cmp::Reverse(t.2.abs_diff(n.2) + t.2.abs_diff(vc.2)),
+            );
+            if best.as_ref().is_none_or(|b| key > b.0) {
+                best = Some((key, (n.0, vc.0)));
+            }
         }
     }
-    None
+    best.map(|b| b.1)
 }
 
 /// The lines of item-table bodies: those of the rows found by their arithmetic and those of
@@ -542,38 +559,7 @@ fn structural_split(
         .filter_map(|(i, c)| dec(c).filter(|d| !d.is_zero()).map(|d| (i, d, c.span.line)))
         .take(200)
         .collect();
-    let rates: Vec<Decimal> = cands
-        .of(CandidateKind::Amount)
-        .filter(|c| c.scheme.as_deref() == Some("percent"))
-        .filter_map(dec)
-        .collect();
-    // (printed rate confirms, -distance to the total's line), (net, VAT)
-    type Ranked = ((bool, std::cmp::Reverse<usize>), (usize, usize));
-    let mut best: Option<Ranked> = None;
-    for n in &amounts {
-        let v = total.2 - n.1;
-        if v.is_zero()
-            || v.is_sign_negative() != total.2.is_sign_negative()
-            || n.1.is_sign_negative() != total.2.is_sign_negative()
-        {
-            continue;
-        }
-        let rate = v.abs() / n.1.abs();
-        if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
-            continue;
-        }
-        for vc in amounts.iter().filter(|a| a.0 != n.0 && a.1 == v) {
-            let printed_rate = rates
-                .iter()
-                .any(|r| (n.1 * r / Decimal::ONE_HUNDRED).round_dp(2) == v);
-            let distance = t_line.abs_diff(n.2) + t_line.abs_diff(vc.2);
-            let key = (printed_rate, std::cmp::Reverse(distance));
-            if best.as_ref().is_none_or(|b| key > b.0) {
-                best = Some((key, (n.0, vc.0)));
-            }
-        }
-    }
-    best.map(|b| b.1)
+    best_split(&amounts, (total.1, total.2, t_line), &percent_rates(cands))
 }
 
 /// The candidate printed below a net and a VAT amount (outside table bodies) whose value is
