@@ -527,7 +527,9 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             && p.bbox.height() >= 0.7 * h
     };
     if let Some(prev) = l.index.checked_sub(1).and_then(|i| doc.lines.get(i))
-        && (starts_with_legal(&name_span.text) || short_head(prev, &seg(prev).text))
+        && (starts_with_legal(&name_span.text)
+            || short_head(prev, &seg(prev).text)
+            || begins_name(&seg(prev).text, &name_span.text))
         && prev.page == l.page
         && l.bbox.y0 - prev.bbox.y1 < 1.0 * h
         && meaningful(&seg(prev).text)
@@ -540,11 +542,7 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         && next.bbox.y0 - l.bbox.y1 < 1.0 * h
     {
         let ns = seg(next);
-        let ends_open = name_span.text.trim_end().ends_with(['&', '-', ','])
-            || leaves_open(&name_span.text)
-            || labels::norm_words(&name_span.text)
-                .last()
-                .is_some_and(|w| w.text == "and");
+        let ends_open = name_span.text.trim_end().ends_with(',') || ends_open(&name_span.text);
         let legal_next = ((labels::norm_words(&ns.text).len() <= 4 && starts_with_legal(&ns.text))
             || completes_name(&name_span.text, &ns.text))
             && !is_address_like(&ns.text);
@@ -592,6 +590,37 @@ fn leaves_open(text: &str) -> bool {
         || count('„') > count('“') + count('”')
         || count('(') > count(')')
         || count('"') % 2 == 1
+}
+
+/// Words that join two names (`Lewandowski i` / `Wójcik S.A.`), in the engine's languages.
+const NAME_JOINERS: &[&str] = &[
+    "and", "und", "et", "e", "y", "i", "a", "en", "og", "och", "ja", "es", "és", "si", "și", "ir",
+    "un", "и", "і", "та",
+];
+
+/// Whether a name line is left open for the next line to finish: it ends in `&`, `-`, `+`, a
+/// word that joins two names, or an open quote or bracket.
+fn ends_open(text: &str) -> bool {
+    text.trim_end().ends_with(['&', '-', '+'])
+        || leaves_open(text)
+        || text
+            .split_whitespace()
+            .last()
+            .is_some_and(|w| NAME_JOINERS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Whether the line printed right above a name begins it: the line above is left open, or the
+/// name line holds only the legal form (`Garcia & Fernandez` / `S.L.`). The line above must be
+/// a name's words: no key, label, address or id.
+fn begins_name(above: &str, name: &str) -> bool {
+    let above = above.trim();
+    (ends_open(above) || is_legal_tail(name))
+        && meaningful(above)
+        && !above.ends_with(':')
+        && !is_address_like(above)
+        && !is_id_line(above)
+        && !digit_heavy(above)
+        && !has_legal_form(above)
 }
 
 /// Whether `next` completes the company name `name` printed on the line above: it ends in a
@@ -739,7 +768,12 @@ fn strip_salutation(span: &Span) -> Span {
 fn is_legal_tail(text: &str) -> bool {
     // Name words keep a dotted form whole (`a.s.` is `as`).
     let w = name_words(text);
-    !w.is_empty() && w.len() <= 4 && LEGAL.contains(&w[0].as_str()) && !is_address_like(text)
+    !w.is_empty()
+        && w.len() <= 4
+        && (LEGAL.contains(&w[0].as_str()) || LEGAL_FORMS.contains(&w[0].as_str()))
+        // Legal forms print capitals or dots (`SE`, `sp. j.`); a bare `se` is a word.
+        && text.chars().any(|c| c.is_uppercase() || c == '.')
+        && !is_address_like(text)
 }
 
 /// Cuts a name at the first comma that starts address or id details
@@ -814,11 +848,7 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
             // A name broken over two lines: the second holds only the legal form, or the first
             // ends open (`&`, `-`, `and`).
             while let Some(next) = lines.get(i) {
-                let open = n.text.trim_end().ends_with(['&', '-', '+'])
-                    || leaves_open(&n.text)
-                    || labels::norm_words(&n.text)
-                        .last()
-                        .is_some_and(|w| matches!(w.text.as_str(), "and" | "und" | "et" | "i"));
+                let open = ends_open(&n.text);
                 let tail = is_legal_tail(&next.text) || completes_name(&n.text, &next.text);
                 if (open || tail) && !is_id_line(&next.text) && !is_address_like(&next.text) {
                     n = merge_spans(&n, next);
@@ -1598,7 +1628,22 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
         }) else {
             continue;
         };
-        let name = head_name(n);
+        let mut name = head_name(n);
+        // A name begun on the line above (`Garcia & Fernandez` / `S.L.`).
+        let h = n.bbox.height().max(1.0);
+        if let Some(above) = segs
+            .iter()
+            .filter(|s| {
+                s.line < n.line
+                    && n.bbox.y0 - s.bbox.y1 < h
+                    && s.bbox.x0 < n.bbox.x1
+                    && n.bbox.x0 < s.bbox.x1
+            })
+            .max_by_key(|s| s.line)
+            && begins_name(&above.text, &name.text)
+        {
+            name = merge_spans(above, &name);
+        }
         let below: Vec<Segment> = segs
             .iter()
             .filter(|s| s.bbox.y0 > n.bbox.y0 && s.line != n.line)
@@ -2384,6 +2429,57 @@ mod tests {
                 PartySource::Labelled,
                 "Bianchi Impianti Elettrici S.r.l.".to_string()
             )
+        );
+    }
+
+    #[test]
+    fn a_name_begun_on_the_line_above_is_read_whole() {
+        // Names joined by a word of any language end the line open; a dotted form does not.
+        for t in [
+            "Černý &",
+            "Lewandowski i",
+            "Hansen og",
+            "Virtanen ja",
+            "Kovács és",
+            "Smith and",
+        ] {
+            assert!(ends_open(t), "{t}");
+        }
+        for t in [
+            "Munteanu Tipografie S.A.",
+            "ИП Новиков Б.И.",
+            "Rossi e Figli",
+        ] {
+            assert!(!ends_open(t), "{t}");
+        }
+        // Only the legal form on the name's line: the words above begin it, unless they are a
+        // key, an address or an id.
+        assert!(begins_name("Garcia & Fernandez", "S.L."));
+        assert!(!begins_name("Vendedor:", "S.L."));
+        assert!(!begins_name("Calle Mayor 5", "S.L."));
+        assert!(!begins_name("Garcia & Fernandez", "se"));
+        // An unlabelled block with an id: the letterhead name over two lines.
+        let d = doc(&[
+            ("Factura", 300.0, 20.0),
+            ("Nº 2026-1", 300.0, 32.0),
+            ("Garcia & Fernandez", 50.0, 100.0),
+            ("S.L.", 50.0, 112.0),
+            ("Avda. de la Constitución, 10", 50.0, 124.0),
+            ("28013 Madrid", 50.0, 136.0),
+            ("CIF B13186090", 50.0, 148.0),
+        ]);
+        let c = find(&d);
+        assert!(
+            names(&c, LabelKey::Seller)
+                .iter()
+                .any(|(_, n)| n == "Garcia & Fernandez S.L."),
+            "{:?}",
+            names(&c, LabelKey::Seller)
+        );
+        assert!(
+            !names(&c, LabelKey::Seller).iter().any(|(_, n)| n == "S.L."),
+            "{:?}",
+            names(&c, LabelKey::Seller)
         );
     }
 
