@@ -446,8 +446,16 @@ fn sentence_like(text: &str) -> bool {
         .filter(|c| *c != '.')
         .collect::<String>()
         .to_lowercase();
+    // Two short dotted words end a legal form too (`Sp. k.`, `Sp. j.`, `s. r. o.`).
+    let short_dotted =
+        |w: &str| w.ends_with('.') && w.chars().filter(|c| c.is_alphabetic()).count() <= 3;
+    let mut tail = t.split_whitespace().rev();
+    let dotted_pair =
+        tail.next().is_some_and(short_dotted) && tail.next().is_some_and(short_dotted);
     let abbreviation = t.ends_with('.')
-        && (last.trim_end_matches('.').contains('.') || LEGAL_FORMS.contains(&form.as_str()));
+        && (last.trim_end_matches('.').contains('.')
+            || LEGAL_FORMS.contains(&form.as_str())
+            || dotted_pair);
     words >= 9 || (words >= 4 && t.ends_with(['.', '!']) && !abbreviation && !text.contains("  "))
 }
 
@@ -481,10 +489,21 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         let party = labels::find_labels(text)
             .first()
             .is_some_and(|h| h.word == 0 && h.key.is_party() && stands_alone(text, h.end));
+        // A name right under a key of its own (`Kunde:`, a label of any language) heads a
+        // labelled block, not the letterhead.
+        let under_key = rank.checked_sub(1).map(|r| lines[r]).is_some_and(|above| {
+            let head = above.text[..above.text.find("  ").unwrap_or(above.text.len())].trim_end();
+            head.ends_with(':')
+                && labels::norm_words(head).len() <= 3
+                && l.bbox.y0 - above.bbox.y1 < 1.5 * l.bbox.height()
+                && above.bbox.x0 < l.bbox.x1
+                && l.bbox.x0 < above.bbox.x1
+        });
         if !meaningful(text)
             || boilerplate(text)
             || key
             || party
+            || under_key
             || sentence_like(text)
             || digit_heavy(&without_parens(text))
         {
@@ -2149,6 +2168,32 @@ mod tests {
                 names(&c, LabelKey::Seller)
             );
         }
+    }
+
+    #[test]
+    fn letterheads_end_in_dotted_forms_and_never_sit_under_a_key() {
+        // `Sp. k.` ends a company name, not a sentence; `Thank you for trusting us.` does.
+        assert!(!sentence_like("Kowalski Transport Sp. k."));
+        assert!(!sentence_like("Novák Stavby s. r. o."));
+        assert!(sentence_like("Thank you for trusting us."));
+        let d = doc(&[
+            ("Kowalski Transport Sp. k.", 50.0, 30.0),
+            ("Korekta", 300.0, 60.0),
+            ("Qwerty:", 50.0, 100.0),
+            ("Nowak Serwis Sp. j.", 50.0, 112.0),
+            ("ul. Długa 5", 50.0, 124.0),
+        ]);
+        assert_eq!(letterhead(&d).unwrap().text, "Kowalski Transport Sp. k.");
+        // A name under a key of its own (a label of any language) heads a labelled block: the
+        // letterhead is the unlabelled line above, though it reads less like a company.
+        let d = doc(&[
+            ("Zieliński Transport", 50.0, 30.0),
+            ("Faktura VAT", 300.0, 60.0),
+            ("Qwerty:", 50.0, 100.0),
+            ("Nowak Serwis Sp. k.", 50.0, 112.0),
+            ("ul. Długa 5", 50.0, 124.0),
+        ]);
+        assert_eq!(letterhead(&d).unwrap().text, "Zieliński Transport");
     }
 
     #[test]
