@@ -129,16 +129,26 @@ pub fn has_legal_form(text: &str) -> bool {
     let w = name_words(text);
     w.iter().enumerate().any(|(i, x)| {
         LEGAL_FORMS.contains(&x.as_str())
-            || (x == "sp" && w.get(i + 1).is_some_and(|n| n == "z"))
-            || (x == "s" && w.get(i + 1).is_some_and(|n| n == "a" || n == "l"))
+            || (x == "sp"
+                && w.get(i + 1)
+                    .is_some_and(|n| matches!(n.as_str(), "z" | "j" | "k" | "p")))
+            || (x == "s"
+                && w.get(i + 1)
+                    .is_some_and(|n| n == "a" || n == "l" || n == "r"))
     })
 }
 
 /// Whether a name ends in a legal form (`Catering LLP`, `El HB`, `S.A.`, `Sp. z o.o.`).
 pub fn ends_with_legal_form(text: &str) -> bool {
     let w = name_words(text);
-    w.last()
-        .is_some_and(|x| LEGAL_FORMS.contains(&x.as_str()) || x == "oo")
+    let n = w.len();
+    // Spaced forms end in a letter: `Sp. j.`, `Sp. k.`, `Sp. p.`, `s. r. o.`.
+    let spaced = n >= 2
+        && ((w[n - 2] == "sp" && matches!(w[n - 1].as_str(), "j" | "k" | "p"))
+            || (n >= 3 && w[n - 3] == "s" && w[n - 2] == "r" && w[n - 1] == "o"));
+    spaced
+        || w.last()
+            .is_some_and(|x| LEGAL_FORMS.contains(&x.as_str()) || x == "oo")
 }
 
 static LEGAL: &[&str] = &[
@@ -495,6 +505,7 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             let head = above.text[..above.text.find("  ").unwrap_or(above.text.len())].trim_end();
             head.ends_with(':')
                 && labels::norm_words(head).len() <= 3
+                && !head.chars().any(|c| c.is_ascii_digit())
                 && l.bbox.y0 - above.bbox.y1 < 1.5 * l.bbox.height()
                 && above.bbox.x0 < l.bbox.x1
                 && l.bbox.x0 < above.bbox.x1
@@ -546,15 +557,18 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             && p.bbox.height() >= 0.7 * h
     };
     if let Some(prev) = l.index.checked_sub(1).and_then(|i| doc.lines.get(i))
-        && (starts_with_legal(&name_span.text)
-            || short_head(prev, &seg(prev).text)
-            || begins_name(&seg(prev).text, &name_span.text))
         && prev.page == l.page
         && l.bbox.y0 - prev.bbox.y1 < 1.0 * h
-        && meaningful(&seg(prev).text)
-        && !is_address_like(&seg(prev).text)
     {
-        name_span = merge_spans(&seg(prev), &name_span);
+        let (above, name) = ampersand_at_break(&seg(prev), &name_span);
+        if (starts_with_legal(&name.text)
+            || short_head(prev, &above.text)
+            || begins_name(&above.text, &name.text))
+            && meaningful(&above.text)
+            && !is_address_like(&above.text)
+        {
+            name_span = merge_spans(&above, &name);
+        }
     }
     if let Some(next) = doc.lines.get(l.index + 1)
         && next.page == l.page
@@ -570,6 +584,26 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         }
     }
     Some(name_span)
+}
+
+/// Whether a segment is a line of a name printed over several lines (inside the name's box, its
+/// words among the name's, no digits).
+fn in_name(s: &Segment, name: &Span) -> bool {
+    let cy = (s.bbox.y0 + s.bbox.y1) / 2.0;
+    // Words without the `&` (or the `6` / `8` OCR read for it: [`ampersand_at_break`]).
+    let words = |t: &str| {
+        t.split_whitespace()
+            .map(|w| w.trim_matches(['&', '.', ',', ':']))
+            .filter(|w| !w.is_empty() && !matches!(*w, "6" | "8"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let of_name = words(&name.text);
+    let own = words(&s.text);
+    // Lines with digits (a register number printed under the name) stay in the block.
+    cy < name.bbox.y1
+        && !own.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()))
+        && own.iter().all(|w| of_name.contains(w))
 }
 
 /// Two spans as one (text joined by a space, boxes united; line and range of the first).
@@ -633,13 +667,46 @@ fn ends_open(text: &str) -> bool {
 /// a name's words: no key, label, address or id.
 fn begins_name(above: &str, name: &str) -> bool {
     let above = above.trim();
-    (ends_open(above) || is_legal_tail(name))
+    (ends_open(above) || name.trim_start().starts_with(['&', '+']) || is_legal_tail(name))
         && meaningful(above)
         && !above.ends_with(':')
         && !is_address_like(above)
         && !is_id_line(above)
         && !digit_heavy(above)
         && !has_legal_form(above)
+}
+
+/// A name broken over two lines at its `&`, which OCR read as `6` or `8` (`Lewandowski 6` /
+/// `Wójcik S.A.`, `Kowalski` / `6 Zieliński Sp. k.`): the digit standing alone at the break,
+/// between words of letters and a line ending in a legal form, is read back as `&`.
+fn ampersand_at_break(above: &Span, below: &Span) -> (Span, Span) {
+    let words_only = |t: &str| {
+        !t.trim().is_empty()
+            && t.split_whitespace().all(|w| {
+                w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '-' | '.' | '\''))
+            })
+    };
+    let digit = |w: &str| matches!(w.trim_end_matches(['.', ':', ',']), "6" | "8");
+    let (mut a, mut b) = (above.clone(), below.clone());
+    if !ends_with_legal_form(&below.text) {
+        return (a, b);
+    }
+    let at = above.text.trim_end();
+    if let Some((head, last)) = at.rsplit_once(' ')
+        && digit(last)
+        && words_only(head)
+    {
+        a.text = format!("{head} &");
+    } else if let Some((first, rest)) = below.text.trim_start().split_once(' ')
+        && digit(first)
+        && words_only(at)
+        && rest.chars().next().is_some_and(char::is_uppercase)
+    {
+        b.text = format!("& {rest}");
+    }
+    (a, b)
 }
 
 /// Whether `next` completes the company name `name` printed on the line above: it ends in a
@@ -859,7 +926,11 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
             if digit_heavy(&head.text) || letters(&head.text) < 3 {
                 continue;
             }
-            if is_address_like(&head.text) && !is_company_like(&head.text) {
+            // `Lewandowski 6` over `Wójcik S.A.` is a name broken at its `&`, not a street.
+            let broken_name = lines
+                .get(i)
+                .is_some_and(|next| ampersand_at_break(l, next).0.text != l.text);
+            if is_address_like(&head.text) && !is_company_like(&head.text) && !broken_name {
                 address.push(l.clone());
                 continue;
             }
@@ -867,10 +938,12 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
             // A name broken over two lines: the second holds only the legal form, or the first
             // ends open (`&`, `-`, `and`).
             while let Some(next) = lines.get(i) {
-                let open = ends_open(&n.text);
+                let (fixed, next) = ampersand_at_break(&n, next);
+                let next = &next;
+                let open = ends_open(&fixed.text) || next.text.starts_with('&');
                 let tail = is_legal_tail(&next.text) || completes_name(&n.text, &next.text);
                 if (open || tail) && !is_id_line(&next.text) && !is_address_like(&next.text) {
-                    n = merge_spans(&n, next);
+                    n = merge_spans(&fixed, next);
                     i += 1;
                 } else {
                     break;
@@ -1511,7 +1584,8 @@ fn letterhead_candidate(p: &Page<'_>) -> Option<PartyCandidate> {
     if let Some(b) = block {
         for &i in &b.segments {
             let s = &p.segs[i];
-            if s.line == name.line || s.bbox.y0 < name.bbox.y0 {
+            // Lines above the name or part of it (a name printed over two lines).
+            if s.line == name.line || s.bbox.y0 < name.bbox.y0 || in_name(s, &name) {
                 continue;
             }
             // Evenly spaced office documents put everything in one block: the letterhead ends
@@ -1659,13 +1733,15 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
                     && n.bbox.x0 < s.bbox.x1
             })
             .max_by_key(|s| s.line)
-            && begins_name(&above.text, &name.text)
         {
-            name = merge_spans(above, &name);
+            let (above, below) = ampersand_at_break(above, &name);
+            if begins_name(&above.text, &below.text) {
+                name = merge_spans(&above, &below);
+            }
         }
         let below: Vec<Segment> = segs
             .iter()
-            .filter(|s| s.bbox.y0 > n.bbox.y0 && s.line != n.line)
+            .filter(|s| s.bbox.y0 > n.bbox.y0 && s.line != n.line && !in_name(s, &name))
             .map(|s| (*s).clone())
             .collect();
         let address = head_address(Some(n), &below);
@@ -2475,6 +2551,56 @@ mod tests {
                 "Bianchi Impianti Elettrici S.r.l.".to_string()
             )
         );
+    }
+
+    #[test]
+    fn an_ampersand_read_as_a_digit_at_a_name_break_is_read_back() {
+        // Spaced legal forms end a name.
+        for t in [
+            "Kowalski Transport Sp. k.",
+            "Nowak Sp. j.",
+            "Novák Stavby s. r. o.",
+        ] {
+            assert!(ends_with_legal_form(t) && has_legal_form(t), "{t}");
+        }
+        assert!(!ends_with_legal_form("Jan Kowalski"));
+        // The digit at the break, after the first words or before the second line's.
+        for (first, second, name) in [
+            ("Lewandowski 6", "Wójcik S.A.", "Lewandowski & Wójcik S.A."),
+            ("Kamiński 8:", "Nowak Sp. k.", "Kamiński & Nowak Sp. k."),
+            (
+                "Kowalski",
+                "6 Zieliński Sp. k.",
+                "Kowalski & Zieliński Sp. k.",
+            ),
+        ] {
+            let d = doc(&[
+                (first, 300.0, 30.0),
+                (second, 300.0, 42.0),
+                ("ul. Długa 5, 00-950 Warszawa", 300.0, 54.0),
+                ("NIP 6491974682", 300.0, 66.0),
+                ("Faktura VAT", 300.0, 100.0),
+            ]);
+            let c = find(&d);
+            let sellers = names(&c, LabelKey::Seller);
+            assert!(
+                sellers.contains(&(PartySource::Letterhead, name.to_string())),
+                "{sellers:?}"
+            );
+            let lh = c
+                .iter()
+                .find(|c| c.source == PartySource::Letterhead)
+                .unwrap();
+            assert_eq!(lines_of(lh), ["ul. Długa 5, 00-950 Warszawa"], "{name}");
+        }
+        // A street and its number stay one: the line below ends in no legal form.
+        let d = doc(&[
+            ("Lindenallee 6", 50.0, 30.0),
+            ("70173 Stuttgart", 50.0, 42.0),
+        ]);
+        let whole = |l: &Line| Span::from_line(l, 0, l.text.len());
+        let (a, _) = ampersand_at_break(&whole(&d.lines[0]), &whole(&d.lines[1]));
+        assert_eq!(a.text, "Lindenallee 6");
     }
 
     #[test]
