@@ -109,6 +109,10 @@ pub const LEGAL_FORMS: &[&str] = &[
     "kft", "zrt", "nyrt", "bt", "doo", "dd", "ad", "ood", "eood", "sdn", "bhd", "berhad", "kk",
     "ооо", "оао", "зао", "ао", "пао", "ип", "тов", "фоп", "пп", "пат", "прат", "ват", "тзов", "ад",
     "оод", "еоод", "ltda", "cia", "sc", "spzoo", "hb", "kb", "ky", "tmi", "ks", "vos", "pfa",
+    // Danish and Norwegian forms keep their slash (`A/S`, `I/S`, `K/S`, `P/S`).
+    "a/s", "i/s", "k/s", "p/s", "amba",
+    // Sole traders of Latvia and Estonia (`IK`, `FIE`).
+    "ik", "fie",
 ];
 
 /// Normalised words of a name: lower case, dots and brackets dropped.
@@ -227,6 +231,15 @@ pub fn is_company_like(text: &str) -> bool {
     // A legal form as the last word (`Popescu PFA`, `Catering LLP`); inside a line the short
     // ones are often other words (`JLN BT 3`).
     if ends_with_legal_form(text) {
+        return true;
+    }
+    // A legal form before the name (`SIA Baltija`, `IK "Transports Balodis"`, `UAB Vilnius
+    // Prekyba`): a form of three letters or more, or any form before a quoted name.
+    let nw = name_words(text);
+    if nw.len() >= 2
+        && LEGAL_FORMS.contains(&nw[0].as_str())
+        && (nw[0].chars().count() >= 3 || text.contains(['"', '«', '„', '“']))
+    {
         return true;
     }
     let words = labels::norm_words(text);
@@ -667,6 +680,13 @@ fn ends_open(text: &str) -> bool {
 /// a name's words: no key, label, address or id.
 fn begins_name(above: &str, name: &str) -> bool {
     let above = above.trim();
+    // A legal form alone on its line before the name (`ИП` / `Соколов К.Г.`).
+    if lone_form(above) {
+        return letters(name) >= 3
+            && !has_legal_form(name)
+            && !is_address_like(name)
+            && !is_id_line(name);
+    }
     (ends_open(above) || name.trim_start().starts_with(['&', '+']) || is_legal_tail(name))
         && meaningful(above)
         && !above.ends_with(':')
@@ -674,6 +694,11 @@ fn begins_name(above: &str, name: &str) -> bool {
         && !is_id_line(above)
         && !digit_heavy(above)
         && !has_legal_form(above)
+}
+
+/// A line holding only a legal form (`AS`, `ИП`, `S.L.`).
+fn lone_form(text: &str) -> bool {
+    is_legal_tail(text) && name_words(text).len() == 1
 }
 
 /// A name broken over two lines at its `&`, which OCR read as `6` or `8` (`Lewandowski 6` /
@@ -921,6 +946,15 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
                 }
                 continue;
             }
+            // A legal form alone on its line before the name (`AS` / `"Tirdzniecība Kalniņš"`).
+            if lone_form(text)
+                && let Some(next) = lines.get(i)
+                && begins_name(text, &next.text)
+            {
+                name = Some(merge_spans(l, next));
+                i += 1;
+                continue;
+            }
             // Judge the name part only (`ООО «…», г. Казань, …, ИНН 1655012344`).
             let head = cut_details(l);
             if digit_heavy(&head.text) || letters(&head.text) < 3 {
@@ -971,7 +1005,7 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
         .filter(|(t, _)| letters(t) >= 2);
     let address = address
         .into_iter()
-        .filter(|s| !is_id_line(&s.text))
+        .filter(|s| !is_id_line(&s.text) && !boilerplate(&s.text))
         .take(4)
         .map(|s| (without_ids(&s.text), s))
         .filter(|(t, _)| !t.is_empty())
@@ -1456,16 +1490,20 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
         }
         let mut lines: Vec<Segment> = segs.iter().map(|s| (*s).clone()).collect();
         // A sender line at the top of the window (or just above it) names the seller.
-        let sender_at = if sender_parts(&lines[0].text).is_some() {
+        let spaced = spaced_sender(p, &lines[0], lines.get(1));
+        let sender_at = if sender_parts(&lines[0].text).is_some() || spaced.is_some() {
             Some(lines.remove(0))
         } else {
             sender_above(p, b)
         };
+        let name_part = |sl: &Segment| match (sender_parts(&sl.text), &spaced) {
+            (Some(parts), _) => Some(sub_span(sl, parts[0].0, parts[0].1)),
+            (None, Some(first)) if first.line == sl.line => Some(first.clone()),
+            _ => None,
+        };
         if let Some(sl) = &sender_at
-            && let Some(parts) = sender_parts(&sl.text)
+            && let Some(span) = name_part(sl)
         {
-            let (s, e) = parts[0];
-            let span = sub_span(sl, s, e);
             out.push(PartyCandidate {
                 role: LabelKey::Seller,
                 source: PartySource::SenderLine,
@@ -1496,6 +1534,23 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
             label_line: None,
         });
     }
+}
+
+/// A sender line set in columns over an address window (`UAB "Prekyba Nord"   Konstitucijos
+/// pr. 179   LT-01103 Vilnius`): the window's first segment opens a line of several segments,
+/// the later ones address-like, printed smaller than the window's next line. Returns that first
+/// segment (the sender's name).
+fn spaced_sender(p: &Page<'_>, first: &Segment, next: Option<&Segment>) -> Option<Segment> {
+    let next = next?;
+    let on_line: Vec<&Segment> = p.line_segs(first.line).collect();
+    let opens = on_line.first().is_some_and(|s| s.start == first.start);
+    let addressy = on_line.iter().skip(1).any(|s| is_address_like(&s.text));
+    (on_line.len() >= 2
+        && opens
+        && addressy
+        && first.bbox.height() < 0.9 * next.bbox.height()
+        && letters(&first.text) >= 3)
+        .then(|| first.clone())
 }
 
 /// Most blocks after a block searched for its continuation. Blocks come top to bottom and the
@@ -1722,8 +1777,23 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
             continue;
         };
         let mut name = head_name(n);
-        // A name begun on the line above (`Garcia & Fernandez` / `S.L.`).
         let h = n.bbox.height().max(1.0);
+        // A legal form alone over the name (`ИП` / `Соколов К.Г.`).
+        if lone_form(&name.text)
+            && let Some(below) = segs
+                .iter()
+                .filter(|s| {
+                    s.line > n.line
+                        && s.bbox.y0 - n.bbox.y1 < h
+                        && s.bbox.x0 < n.bbox.x1
+                        && n.bbox.x0 < s.bbox.x1
+                })
+                .min_by_key(|s| s.line)
+            && begins_name(&name.text, &below.text)
+        {
+            name = merge_spans(&name, below);
+        }
+        // A name begun on the line above (`Garcia & Fernandez` / `S.L.`).
         if let Some(above) = segs
             .iter()
             .filter(|s| {
@@ -2550,6 +2620,78 @@ mod tests {
                 PartySource::Labelled,
                 "Bianchi Impianti Elettrici S.r.l.".to_string()
             )
+        );
+    }
+
+    #[test]
+    fn legal_forms_before_the_name_and_alone_on_a_line() {
+        // Forms before the name, and the slashed Danish forms.
+        for t in [
+            "SIA Baltija",
+            "UAB Vilniaus Prekyba",
+            "IK \"Transports Balodis\"",
+            "Jensen IT A/S",
+            "Pedersen Trykkeri I/S",
+        ] {
+            assert!(is_company_like(t), "{t}");
+        }
+        assert!(!is_company_like("AD 2020 Ventspils"));
+        // A form alone on its line joins the name under it.
+        assert!(begins_name("ИП", "Соколов К.Г."));
+        assert!(begins_name("AS", "\"Tirdzniecība Kalniņš\""));
+        assert!(!begins_name("AS", "Brīvības iela 12"));
+        let d = doc(&[
+            ("Pirkėjas:", 50.0, 100.0),
+            ("AS", 50.0, 112.0),
+            ("\"Tirdzniecība Kalniņš\"", 50.0, 124.0),
+            ("Brīvības iela 12", 50.0, 136.0),
+            ("LV-3601 Ventspils", 50.0, 148.0),
+        ]);
+        assert_eq!(
+            names(&find(&d), LabelKey::Buyer)[0].1,
+            "AS \"Tirdzniecība Kalniņš\""
+        );
+    }
+
+    #[test]
+    fn a_sender_line_set_in_columns_over_the_window_names_the_seller() {
+        let mut rows = vec![
+            ("UAB \"Prekyba Nord\"", 300.0, 20.0),
+            ("Konstitucijos pr. 179, LT-01103 Vilnius", 300.0, 34.0),
+            ("Sąskaita faktūra", 300.0, 300.0),
+        ];
+        rows.extend([
+            ("MB \"Prekyba Baltic\"", 50.0, 112.0),
+            ("Laisvės al. 157", 50.0, 126.0),
+            ("LT-01103 Vilnius", 50.0, 140.0),
+        ]);
+        let mut words: Vec<_> = rows
+            .iter()
+            .flat_map(|&(t, x, y)| line_words(t, x, y))
+            .collect();
+        // The sender line: small print, three columns.
+        for (t, x) in [
+            ("UAB \"Prekyba Nord\"", 50.0),
+            ("Konstitucijos pr. 179", 170.0),
+            ("LT-01103 Vilnius", 300.0),
+        ] {
+            for mut w in line_words(t, x, 96.0) {
+                w.bbox.y1 = w.bbox.y0 + 6.0;
+                words.push(w);
+            }
+        }
+        let d = page_doc(words);
+        let c = find(&d);
+        assert_eq!(
+            names(&c, LabelKey::Buyer),
+            [(
+                PartySource::AddressWindow,
+                "MB \"Prekyba Baltic\"".to_string()
+            )]
+        );
+        assert!(
+            names(&c, LabelKey::Seller)
+                .contains(&(PartySource::SenderLine, "UAB \"Prekyba Nord\"".to_string()))
         );
     }
 
