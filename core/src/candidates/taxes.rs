@@ -161,9 +161,59 @@ pub fn rate_lines(
                 amount: *amount,
                 labelled: vat_line(l.line),
             });
+        } else if l.rates.len() >= 2 {
+            out.extend(
+                rate_pairs_on_line(items, &l)
+                    .into_iter()
+                    .map(|(rate, amount)| RateLine {
+                        rate,
+                        amount,
+                        labelled: vat_line(l.line),
+                    }),
+            );
         }
     }
     out
+}
+
+/// A totals block set on one line (`Net 50.269,22  VAT 19% 6.486,55  VAT 7% 1.129,07  Total
+/// 57.884,84`): every rate with the money amount printed right after it, when two or more rates
+/// of distinct values each have one (an item row prints one rate; a discount's percentage is
+/// followed by a quantity).
+fn rate_pairs_on_line(
+    items: &[Candidate],
+    l: &LineAmounts,
+) -> Vec<((usize, Decimal), (usize, Decimal))> {
+    let mut all: Vec<usize> = l.rates.iter().chain(&l.money).map(|x| x.0).collect();
+    // Every amount candidate of the line, in print order (quantities included).
+    all.extend(
+        items
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == l.line)
+            .map(|(i, _)| i),
+    );
+    all.sort_by_key(|&i| (items[i].span.start, i));
+    all.dedup();
+    let mut pairs = Vec::new();
+    for rate in l.rates.iter().filter(|r| is_vat_rate(r.1)) {
+        let at = all.iter().position(|&i| i == rate.0);
+        let next = at.and_then(|k| all.get(k + 1));
+        if let Some(money) = next.and_then(|n| l.money.iter().find(|m| m.0 == *n))
+            && !money.1.is_zero()
+        {
+            pairs.push((*rate, *money));
+        }
+    }
+    let distinct = pairs
+        .iter()
+        .enumerate()
+        .all(|(k, a)| pairs[..k].iter().all(|b| b.0.1 != a.0.1));
+    if pairs.len() >= 2 && distinct {
+        pairs
+    } else {
+        Vec::new()
+    }
 }
 
 /// A sum of two or more rate lines of distinct rates: a VAT that several rates' lines make.

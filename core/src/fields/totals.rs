@@ -49,17 +49,22 @@ fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, 
     if cands.rate_sums.is_empty() {
         return None;
     }
-    let on_rate_line = |c: &Candidate| {
-        lines
+    // A line of one rate line is no net's or total's; a totals block set on one line (several
+    // rate lines on it) gives them beside its rates' amounts.
+    let on_rate_line = |i: usize, c: &Candidate| {
+        let here = lines
             .iter()
-            .any(|l| cands.items[l.amount.0].span.line == c.span.line)
+            .filter(|l| cands.items[l.amount.0].span.line == c.span.line)
+            .count();
+        here == 1 || (here > 1 && lines.iter().any(|l| l.amount.0 == i || l.rate.0 == i))
     };
-    let line_of = |k: usize| cands.items[lines[k].amount.0].span.line;
+    let pos = |c: &Candidate| (c.span.line, c.span.start);
+    let line_of = |k: usize| pos(&cands.items[lines[k].amount.0]);
     let money: Vec<(usize, &Candidate, Decimal)> = cands
         .items
         .iter()
         .enumerate()
-        .filter(|(_, c)| cands.is_money(c) && !on_rate_line(c))
+        .filter(|&(i, c)| cands.is_money(c) && !on_rate_line(i, c))
         .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
         .collect();
     let mut best: Option<(usize, (usize, usize, Decimal, usize))> = None;
@@ -83,7 +88,7 @@ fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, 
                 s.vat == t - n
                     && s.lines
                         .iter()
-                        .all(|&k| nc.span.line < line_of(k) && line_of(k) < tc.span.line)
+                        .all(|&k| pos(nc) < line_of(k) && line_of(k) < pos(tc))
             }) else {
                 continue;
             };
@@ -1272,6 +1277,27 @@ mod tests {
         assert_eq!(dec(&cands.items[n]), Some(d("7179.21")));
         assert_eq!(dec(&cands.items[t]), Some(d("8640.07")));
         assert_eq!(vat, d("1460.86"));
+        // The whole block on one line, labels nobody knows: each rate with the amount after
+        // it; net before and total after them.
+        let doc = doc_from(&[
+            ("1 Beratung 5 Std. 2.334,59 19% 11.672,95", 10.0, 100.0),
+            (
+                "Tetadi: EUR 50.269,22 Pofuga: 19% EUR 6.486,55 Pofuga: 7% EUR 1.129,07 Godiva: EUR 57.884,84",
+                10.0,
+                130.0,
+            ),
+        ]);
+        let cands = extract(&doc);
+        let rates: Vec<(Decimal, Decimal)> = cands
+            .rate_lines
+            .iter()
+            .map(|l| (l.rate.1, l.amount.1))
+            .collect();
+        assert_eq!(rates, [(d("19"), d("6486.55")), (d("7"), d("1129.07"))]);
+        let (n, t, vat, _) = rate_lines_pair(&cands, Decimal::ZERO).expect("a pair");
+        assert_eq!(dec(&cands.items[n]), Some(d("50269.22")));
+        assert_eq!(dec(&cands.items[t]), Some(d("57884.84")));
+        assert_eq!(vat, d("7615.62"));
     }
 
     #[test]
