@@ -128,29 +128,35 @@ pub fn name_words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Legal forms printed as separate letters (normalised words): `Sp. j.`, `Sp. k.`, `Sp. p.`,
+/// `s. r. o.`.
+const SPACED_FORMS: &[&[&str]] = &[&["sp", "j"], &["sp", "k"], &["sp", "p"], &["s", "r", "o"]];
+
+/// Whether `words` (if any) are exactly `form`.
+fn same_words(words: Option<&[String]>, form: &[&str]) -> bool {
+    words.is_some_and(|w| w.iter().map(String::as_str).eq(form.iter().copied()))
+}
+
 /// Whether a name holds a legal-form word (`Sp. z o.o.` read as `sp`, `z`, `oo`).
 pub fn has_legal_form(text: &str) -> bool {
     let w = name_words(text);
     w.iter().enumerate().any(|(i, x)| {
         LEGAL_FORMS.contains(&x.as_str())
-            || (x == "sp"
-                && w.get(i + 1)
-                    .is_some_and(|n| matches!(n.as_str(), "z" | "j" | "k" | "p")))
-            || (x == "s"
-                && w.get(i + 1)
-                    .is_some_and(|n| n == "a" || n == "l" || n == "r"))
+            || (x == "sp" && w.get(i + 1).is_some_and(|n| n == "z"))
+            || (x == "s" && w.get(i + 1).is_some_and(|n| n == "a" || n == "l"))
+            || SPACED_FORMS
+                .iter()
+                .any(|f| same_words(w.get(i..i + f.len()), f))
     })
 }
 
-/// Whether a name ends in a legal form (`Catering LLP`, `El HB`, `S.A.`, `Sp. z o.o.`).
+/// Whether a name ends in a legal form (`Catering LLP`, `El HB`, `S.A.`, `Sp. z o.o.`,
+/// `Sp. k.`).
 pub fn ends_with_legal_form(text: &str) -> bool {
     let w = name_words(text);
-    let n = w.len();
-    // Spaced forms end in a letter: `Sp. j.`, `Sp. k.`, `Sp. p.`, `s. r. o.`.
-    let spaced = n >= 2
-        && ((w[n - 2] == "sp" && matches!(w[n - 1].as_str(), "j" | "k" | "p"))
-            || (n >= 3 && w[n - 3] == "s" && w[n - 2] == "r" && w[n - 1] == "o"));
-    spaced
+    SPACED_FORMS
+        .iter()
+        .any(|f| same_words(w.len().checked_sub(f.len()).map(|s| &w[s..]), f))
         || w.last()
             .is_some_and(|x| LEGAL_FORMS.contains(&x.as_str()) || x == "oo")
 }
@@ -606,8 +612,9 @@ fn in_name(s: &Segment, name: &Span) -> bool {
     // Words without the `&` (or the `6` / `8` OCR read for it: [`ampersand_at_break`]).
     let words = |t: &str| {
         t.split_whitespace()
+            .filter(|w| !read_ampersand(w))
             .map(|w| w.trim_matches(['&', '.', ',', ':']))
-            .filter(|w| !w.is_empty() && !matches!(*w, "6" | "8"))
+            .filter(|w| !w.is_empty())
             .map(str::to_string)
             .collect::<Vec<_>>()
     };
@@ -701,6 +708,11 @@ fn lone_form(text: &str) -> bool {
     is_legal_tail(text) && name_words(text).len() == 1
 }
 
+/// A `6` or `8` (with OCR's stray punctuation) that may be a name's `&` misread.
+fn read_ampersand(word: &str) -> bool {
+    matches!(word.trim_end_matches(['.', ':', ',']), "6" | "8")
+}
+
 /// A name broken over two lines at its `&`, which OCR read as `6` or `8` (`Lewandowski 6` /
 /// `Wójcik S.A.`, `Kowalski` / `6 Zieliński Sp. k.`): the digit standing alone at the break,
 /// between words of letters and a line ending in a legal form, is read back as `&`.
@@ -713,19 +725,18 @@ fn ampersand_at_break(above: &Span, below: &Span) -> (Span, Span) {
                         .all(|c| c.is_alphabetic() || matches!(c, '-' | '.' | '\''))
             })
     };
-    let digit = |w: &str| matches!(w.trim_end_matches(['.', ':', ',']), "6" | "8");
     let (mut a, mut b) = (above.clone(), below.clone());
     if !ends_with_legal_form(&below.text) {
         return (a, b);
     }
     let at = above.text.trim_end();
     if let Some((head, last)) = at.rsplit_once(' ')
-        && digit(last)
+        && read_ampersand(last)
         && words_only(head)
     {
         a.text = format!("{head} &");
     } else if let Some((first, rest)) = below.text.trim_start().split_once(' ')
-        && digit(first)
+        && read_ampersand(first)
         && words_only(at)
         && rest.chars().next().is_some_and(char::is_uppercase)
     {
@@ -1496,13 +1507,11 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
         } else {
             sender_above(p, b)
         };
-        let name_part = |sl: &Segment| match (sender_parts(&sl.text), &spaced) {
-            (Some(parts), _) => Some(sub_span(sl, parts[0].0, parts[0].1)),
-            (None, Some(first)) if first.line == sl.line => Some(first.clone()),
-            _ => None,
-        };
+        // The name: a sender line's first part, or the first column of one set in columns.
         if let Some(sl) = &sender_at
-            && let Some(span) = name_part(sl)
+            && let Some(span) = sender_parts(&sl.text)
+                .map(|parts| sub_span(sl, parts[0].0, parts[0].1))
+                .or_else(|| spaced.clone())
         {
             out.push(PartyCandidate {
                 role: LabelKey::Seller,
@@ -1777,33 +1786,15 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
             continue;
         };
         let mut name = head_name(n);
-        let h = n.bbox.height().max(1.0);
         // A legal form alone over the name (`ИП` / `Соколов К.Г.`).
         if lone_form(&name.text)
-            && let Some(below) = segs
-                .iter()
-                .filter(|s| {
-                    s.line > n.line
-                        && s.bbox.y0 - n.bbox.y1 < h
-                        && s.bbox.x0 < n.bbox.x1
-                        && n.bbox.x0 < s.bbox.x1
-                })
-                .min_by_key(|s| s.line)
+            && let Some(below) = next_in_column(&segs, n, true)
             && begins_name(&name.text, &below.text)
         {
             name = merge_spans(&name, below);
         }
         // A name begun on the line above (`Garcia & Fernandez` / `S.L.`).
-        if let Some(above) = segs
-            .iter()
-            .filter(|s| {
-                s.line < n.line
-                    && n.bbox.y0 - s.bbox.y1 < h
-                    && s.bbox.x0 < n.bbox.x1
-                    && n.bbox.x0 < s.bbox.x1
-            })
-            .max_by_key(|s| s.line)
-        {
+        if let Some(above) = next_in_column(&segs, n, false) {
             let (above, below) = ampersand_at_break(above, &name);
             if begins_name(&above.text, &below.text) {
                 name = merge_spans(&above, &below);
@@ -1823,6 +1814,25 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
             region: segs.into_iter().cloned().collect(),
             label_line: None,
         });
+    }
+}
+
+/// The segment of `segs` printed right below (or above) `n` in its column: overlapping it
+/// across, less than a line's height away.
+fn next_in_column<'s>(segs: &[&'s Segment], n: &Segment, below: bool) -> Option<&'s Segment> {
+    let h = n.bbox.height().max(1.0);
+    let near = segs.iter().copied().filter(|s| {
+        let gap = if below {
+            s.line > n.line && s.bbox.y0 - n.bbox.y1 < h
+        } else {
+            s.line < n.line && n.bbox.y0 - s.bbox.y1 < h
+        };
+        gap && s.bbox.x0 < n.bbox.x1 && n.bbox.x0 < s.bbox.x1
+    });
+    if below {
+        near.min_by_key(|s| s.line)
+    } else {
+        near.max_by_key(|s| s.line)
     }
 }
 

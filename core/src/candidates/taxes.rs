@@ -184,17 +184,14 @@ fn rate_pairs_on_line(
     items: &[Candidate],
     l: &LineAmounts,
 ) -> Vec<((usize, Decimal), (usize, Decimal))> {
-    let mut all: Vec<usize> = l.rates.iter().chain(&l.money).map(|x| x.0).collect();
     // Every amount candidate of the line, in print order (quantities included).
-    all.extend(
-        items
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == l.line)
-            .map(|(i, _)| i),
-    );
+    let mut all: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == l.line)
+        .map(|(i, _)| i)
+        .collect();
     all.sort_by_key(|&i| (items[i].span.start, i));
-    all.dedup();
     let mut pairs = Vec::new();
     for rate in l.rates.iter().filter(|r| is_vat_rate(r.1)) {
         let at = all.iter().position(|&i| i == rate.0);
