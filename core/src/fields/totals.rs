@@ -675,6 +675,101 @@ fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates) {
     }
 }
 
+/// An amount candidate (index into [`Candidates::amount_at`]) and its value.
+type Pick = (usize, Decimal);
+
+/// The money amounts printed on `line` (index, value), joined OCR readings included
+/// ([`Candidates::ocr_amounts`]); percentages and plain integers of other schemes left out.
+fn money_on(cands: &Candidates, line: usize) -> Vec<Pick> {
+    let base = cands.items.len();
+    let items = cands.items.iter().enumerate().filter(|(_, c)| {
+        c.kind == CandidateKind::Amount
+            && c.span.line == line
+            && (c.scheme.is_none() || cands.is_money(c))
+    });
+    let joined = cands
+        .ocr_amounts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.span.line == line)
+        .map(|(k, c)| (base + k, c));
+    items
+        .chain(joined)
+        .filter_map(|(i, c)| dec(c).map(|d| (i, d)))
+        .collect()
+}
+
+/// A cash rounding printed around the chosen total (`Total 781,28` / `Rounding -0,28` /
+/// `781,00`): an amount `x` above a rounding-labelled line and the amount `y` below it with
+/// `x + rounding = y` to the cent. Returns `(x, y)` as (candidate index, value), the rounding
+/// not zero. `y` is the amount after rounding, which the document asks to be paid.
+fn cash_rounding(cands: &Candidates, around: usize) -> Option<(Pick, Pick)> {
+    let at = cands.amount_at(around)?.span.line;
+    let rounding_line = |l: usize| {
+        cands
+            .line_labels
+            .get(l)
+            .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Rounding))
+    };
+    // The chosen total is either the amount after the rounding (rounding label 1 to 3 lines
+    // above it) or the one before it (1 to 3 lines below).
+    let labels: Vec<usize> = (at.saturating_sub(3)..=at + 3)
+        .filter(|&l| l != at && rounding_line(l))
+        .collect();
+    for lr in labels {
+        // The rounding amount: on the label's line, or alone on the next line (a label printed
+        // above its amount).
+        let unlabelled = |l: usize| cands.line_labels.get(l).is_some_and(Vec::is_empty);
+        let rs: Vec<Pick> = (lr..=lr + 1)
+            .filter(|&l| l == lr || unlabelled(l))
+            .flat_map(|l| money_on(cands, l))
+            .filter(|(_, d)| !d.is_zero())
+            .collect();
+        let above = |l: usize| {
+            (l.saturating_sub(3)..l)
+                .rev()
+                .flat_map(|l| money_on(cands, l))
+        };
+        let below = |l: usize| (l + 1..=l + 3).flat_map(|l| money_on(cands, l));
+        for &(ri, r) in &rs {
+            let rl = cands.amount_at(ri).map_or(lr, |c| c.span.line);
+            for (xi, x) in above(lr) {
+                if xi == ri {
+                    continue;
+                }
+                // A rounding is a small part of what it rounds (a coin of the currency).
+                if x.is_zero() || r.abs() * Decimal::from(20) > x.abs() {
+                    continue;
+                }
+                if let Some(y) = below(rl)
+                    .find(|&(yi, y)| yi != ri && y == x + r && (xi == around || yi == around))
+                {
+                    return Some(((xi, x), y));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether a known label calls the amount `i` a total: on its line, or alone on the line above
+/// it (`TOTAL ROUNDED` / `RM 33.90`).
+fn labelled_total(cands: &Candidates, i: usize) -> bool {
+    let Some(line) = cands.amount_at(i).map(|c| c.span.line) else {
+        return false;
+    };
+    let total = |l: usize| {
+        cands.line_labels.get(l).is_some_and(|h| {
+            h.iter()
+                .any(|h| matches!(h.key, LabelKey::Total | LabelKey::Subtotal))
+        })
+    };
+    total(line)
+        || line
+            .checked_sub(1)
+            .is_some_and(|l| total(l) && money_on(cands, l).is_empty())
+}
+
 /// Confidence of totals that only the printed arithmetic supports (no known label).
 const STRUCTURAL_CONFIDENCE: f32 = 0.35;
 
@@ -840,6 +935,23 @@ pub(super) fn totals(
         && let Some((vat, first)) = included_vat(&cands.rate_lines, t.2)
     {
         chosen.vat = Some((STRUCTURAL_CONFIDENCE, vat, Some(first)));
+    }
+    // A cash rounding around the total: the amount before it is the total (net + VAT), the
+    // rounded one the payable, unless a known label calls the rounded amount a total
+    // (`TOTAL ROUNDED`) or the amount before it was chosen as the net.
+    if let Some(t) = chosen.total
+        && let Some(((xi, x), (yi, y))) = cash_rounding(cands, t.1)
+    {
+        if t.1 == yi
+            && !labelled_total(cands, yi)
+            && !chosen.consistent
+            && chosen.net.is_none_or(|n| n.1 != xi)
+        {
+            chosen.total = Some((t.0, xi, x));
+            chosen.payable = Some((t.0, yi, y));
+        } else if t.1 == xi && chosen.payable.is_none_or(|p| p.2 == x) {
+            chosen.payable = Some((t.0, yi, y));
+        }
     }
     let Chosen {
         mut net,
@@ -1335,6 +1447,63 @@ mod tests {
         ]);
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("11.90"));
+    }
+
+    #[test]
+    fn a_cash_rounding_leaves_the_total_and_makes_the_payable() {
+        let scorer =
+            crate::fields::model::ModelScorer::embedded(None).expect("the embedded model loads");
+        let totals = |lines: &[(&str, f32, f32)]| {
+            let doc = doc_from(lines);
+            let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+            (r.totals.total, r.totals.payable)
+        };
+        let s = |v: &str| Some(v.to_string());
+        // Unknown labels around a printed rounding: 104.51 + 0.49 = 105.00, which is paid.
+        let got = totals(&[
+            ("Káva 104,51 A", 10.0, 100.0),
+            ("Dabo: 104,51 Kč", 10.0, 120.0),
+            ("Zaokrouhlení: 0,49", 10.0, 132.0),
+            ("Rifude: 105,00 Kč", 10.0, 144.0),
+            ("Karta 105,00", 10.0, 156.0),
+        ]);
+        assert_eq!(got, (s("104.51"), s("105.00")));
+        // A rounding to 5 forint, printed as a whole number.
+        let got = totals(&[
+            ("2 x 1.346 2.692 A", 10.0, 100.0),
+            ("Zize 2.692 Ft", 10.0, 120.0),
+            ("Kerekítés: -2", 10.0, 132.0),
+            ("Kudu: 2.690 Ft", 10.0, 144.0),
+        ]);
+        assert_eq!(got, (s("2692"), s("2690")));
+        // Known labels: the rounded amount is the payable of the total before it; a known label
+        // calls it a total (which keeps it where it was chosen), an unknown one does not.
+        let lines = [
+            ("Item 33,92", 10.0, 100.0),
+            ("TOTAL 33.92", 10.0, 120.0),
+            ("ROUNDING ADJUSTMENT -0.02", 10.0, 132.0),
+            ("TOTAL ROUNDED 33.90", 10.0, 144.0),
+        ];
+        assert_eq!(totals(&lines), (s("33.92"), s("33.90")));
+        let doc = doc_from(&lines);
+        let cands = extract(&doc);
+        let at = |v: &str| (0..cands.items.len()).find(|&i| dec(&cands.items[i]) == Some(d(v)));
+        assert!(at("33.90").is_some_and(|i| labelled_total(&cands, i)));
+        let doc = doc_from(&[("Rifude: 105,00 Kč", 10.0, 144.0)]);
+        let cands = extract(&doc);
+        let i = (0..cands.items.len()).find(|&i| dec(&cands.items[i]) == Some(d("105.00")));
+        assert!(i.is_some_and(|i| !labelled_total(&cands, i)));
+        // An amount as large as a total below a rounding label is no rounding.
+        let doc = doc_from(&[
+            ("DISC 0.00", 10.0, 100.0),
+            ("ROUNDING 0.00", 10.0, 112.0),
+            ("TOTAL 15.00", 10.0, 124.0),
+            ("CASH 15.00", 10.0, 136.0),
+        ]);
+        let cands = extract(&doc);
+        let total = (0..cands.items.len()).filter(|&i| dec(&cands.items[i]) == Some(d("15.00")));
+        assert!(total.clone().count() >= 2);
+        assert!(total.map(|i| cash_rounding(&cands, i)).all(|r| r.is_none()));
     }
 
     #[test]
