@@ -45,6 +45,16 @@ fn rate_lines_explain(cands: &Candidates, diff: Decimal) -> Option<(Decimal, usi
 /// the scorer chose), the lowest such total. Returns (net, total, VAT, first rate line's
 /// amount candidate).
 fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, Decimal, usize)> {
+    rate_lines_among(cands, floor, false).or_else(|| rate_lines_among(cands, floor, true))
+}
+
+/// [`rate_lines_pair`] among the money amounts as printed, or also among the readings of
+/// amounts that OCR broke with a space ([`Candidates::ocr_amounts`]).
+fn rate_lines_among(
+    cands: &Candidates,
+    floor: Decimal,
+    joined: bool,
+) -> Option<(usize, usize, Decimal, usize)> {
     let lines = &cands.rate_lines;
     if cands.rate_sums.is_empty() {
         return None;
@@ -60,11 +70,19 @@ fn rate_lines_pair(cands: &Candidates, floor: Decimal) -> Option<(usize, usize, 
     };
     let pos = |c: &Candidate| (c.span.line, c.span.start);
     let line_of = |k: usize| pos(&cands.items[lines[k].amount.0]);
+    let base = cands.items.len();
+    let ocr = cands
+        .ocr_amounts
+        .iter()
+        .enumerate()
+        .filter(|_| joined)
+        .map(|(k, c)| (base + k, c));
     let money: Vec<(usize, &Candidate, Decimal)> = cands
         .items
         .iter()
         .enumerate()
         .filter(|&(i, c)| cands.is_money(c) && !on_rate_line(i, c))
+        .chain(ocr.filter(|&(i, c)| !on_rate_line(i, c)))
         .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
         .collect();
     let mut best: Option<(usize, (usize, usize, Decimal, usize))> = None;
@@ -442,13 +460,27 @@ fn ocr_repair(
 /// largest total with a triple wins, and among its splits one that a printed percentage
 /// confirms to the cent, then the nearest. Returns (net, VAT, total) candidates.
 fn structural_triple(cands: &Candidates, body: &[bool]) -> Option<(usize, usize, usize)> {
+    triple_among(cands, body, false).or_else(|| triple_among(cands, body, true))
+}
+
+/// [`structural_triple`] among the money amounts as printed, or also among the readings of
+/// amounts that OCR broke with a space (`103201. 19`, [`Candidates::ocr_amounts`]).
+fn triple_among(cands: &Candidates, body: &[bool], joined: bool) -> Option<(usize, usize, usize)> {
+    let base = cands.items.len();
+    let ocr = cands
+        .ocr_amounts
+        .iter()
+        .enumerate()
+        .filter(|_| joined)
+        .map(|(k, c)| (base + k, c));
     let amounts: Vec<(usize, Decimal, usize)> = cands
         .items
         .iter()
         .enumerate()
         .filter(|(_, c)| cands.is_money(c))
-        .filter_map(|(i, c)| dec(c).filter(|d| !d.is_zero()).map(|d| (i, d, c.span.line)))
         .take(400)
+        .chain(ocr)
+        .filter_map(|(i, c)| dec(c).filter(|d| !d.is_zero()).map(|d| (i, d, c.span.line)))
         .collect();
     let largest = amounts.iter().map(|a| a.1.abs()).max()?;
     let in_body = |line: usize| body.get(line).copied().unwrap_or(false);
@@ -822,7 +854,7 @@ pub(super) fn totals(
                 .find(|x| x.1 == i)
                 .map_or(STRUCTURAL_CONFIDENCE, |x| x.0)
         };
-        let value = |i: usize| cands.items.get(i).and_then(dec);
+        let value = |i: usize| cands.amount_at(i).and_then(dec);
         if let (Some(n), Some(t)) = (value(ni), value(ti)) {
             let (sn, st) = (scored(&nets, ni), scored(&tots, ti));
             chosen.net = Some((sn, ni, n));
@@ -859,7 +891,7 @@ pub(super) fn totals(
     let structural = if chosen.total.is_none() {
         structural_triple(cands, &body_lines(cands, &table_lines))
             .filter(|&(_, _, t)| {
-                cands.items.get(t).and_then(dec).map(|d| d.abs()) >= Some(payable_floor)
+                cands.amount_at(t).and_then(dec).map(|d| d.abs()) >= Some(payable_floor)
             })
             .map(|(n, v, t)| (n, v, Some(t)))
     } else if !chosen.consistent {
@@ -877,8 +909,7 @@ pub(super) fn totals(
                 structural_triple(cands, &body_lines(cands, &table_lines))
                     .filter(|&(_, _, t)| {
                         cands
-                            .items
-                            .get(t)
+                            .amount_at(t)
                             .and_then(dec)
                             .is_some_and(|d| d.abs() > chosen_total && d.abs() >= payable_floor)
                     })
@@ -890,8 +921,7 @@ pub(super) fn totals(
     if let Some((n, v, t)) = structural {
         let pick = |i: usize| {
             cands
-                .items
-                .get(i)
+                .amount_at(i)
                 .and_then(dec)
                 .map(|d| (STRUCTURAL_CONFIDENCE, i, d))
         };
@@ -1447,6 +1477,44 @@ mod tests {
         ]);
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("11.90"));
+    }
+
+    #[test]
+    fn amounts_ocr_broke_count_in_the_structural_arithmetic() {
+        let scorer =
+            crate::fields::model::ModelScorer::embedded(None).expect("the embedded model loads");
+        let totals = |lines: &[(&str, f32, f32)]| {
+            let doc = doc_from(lines);
+            let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+            let t = r.totals;
+            [t.net, t.vat, t.total].map(|v| v.unwrap_or_default())
+        };
+        // Net, VAT and total broken after the decimal point, labels unknown.
+        let got = totals(&[
+            ("Konsultace 10 2497.68 24976.80", 10.0, 100.0),
+            ("Kresla 1 2210.53 2210.53", 10.0, 112.0),
+            ("Kij: 86017. 68 RUB", 300.0, 140.0),
+            ("Eri 20% 17163.49 RUB", 300.0, 152.0),
+            ("Deri 10% 20.02 RUB", 300.0, 164.0),
+            ("Geri: 17183. 51 RUB", 300.0, 176.0),
+            ("Bara: 103201. 19 RUB", 300.0, 188.0),
+        ]);
+        assert_eq!(got, ["86017.68", "17183.51", "103201.19"]);
+        // A credit note whose VAT OCR broke inside its thousands.
+        let got = totals(&[
+            ("Suveta: -106.443, 38 kr.", 300.0, 140.0),
+            ("Pafi: 25% -26.61 0,85 kr.", 300.0, 152.0),
+            ("Zamo: -133.054,23 kr.", 300.0, 164.0),
+        ]);
+        assert_eq!(got, ["-106443.38", "-26610.85", "-133054.23"]);
+        // Two rates' VAT lines and a total OCR broke: net + the rates' amounts = total.
+        let got = totals(&[
+            ("Pisubi: 199028,19", 300.0, 140.0),
+            ("Zavato 21% 38763,48", 300.0, 152.0),
+            ("Zavato 12% 1732,82", 300.0, 164.0),
+            ("Sumevi: 2395 24,49", 300.0, 176.0),
+        ]);
+        assert_eq!(got, ["199028.19", "40496.30", "239524.49"]);
     }
 
     #[test]
