@@ -266,6 +266,15 @@ fn model_picks(
             pair = [Some((i, ps)), b];
         }
     }
+    // The footer's register line names the issuer: a seller whose name is not printed there
+    // gives way to the best candidate of the one party that is (a buyer's block at the top of a
+    // letter whose sender prints itself only in the footer).
+    if let Some((si, _)) = pair[0]
+        && let Some(f) = footer_seller(&ctx, cands, &sellers)
+        && !same_party(&cands.parties[f.0], &cands.parties[si])
+    {
+        pair = [Some(f), best_buyer(Some(f.0))];
+    }
     // The chosen seller's best buyer, before the thresholds.
     let buyer_of_seller = pair[1];
     for (k, role) in PARTY_ROLES.into_iter().enumerate() {
@@ -284,6 +293,34 @@ fn model_picks(
         pair[1] = Some((bi, p));
     }
     pair
+}
+
+/// Seller probability a candidate named in the footer needs to take the seller's place.
+const FOOTER_SELLER: f32 = 0.5;
+
+/// The best-scored seller candidate (index, probability) of the one party whose name the
+/// footer's register line repeats, when it reaches [`FOOTER_SELLER`]; none when no party's or
+/// several parties' names are printed there.
+fn footer_seller(
+    ctx: &PartyContext<'_>,
+    cands: &Candidates,
+    sellers: &[(usize, f32)],
+) -> Option<(usize, f32)> {
+    let mut named = sellers.iter().filter(|(i, _)| {
+        let r = ctx.repeats(&cands.parties[*i]);
+        r.footer || r.register_line
+    });
+    let first = named.next()?;
+    let mut best = *first;
+    for &(i, p) in named {
+        if !same_party(&cands.parties[i], &cands.parties[first.0]) {
+            return None;
+        }
+        if p > best.1 {
+            best = (i, p);
+        }
+    }
+    (best.1 >= FOOTER_SELLER).then_some(best)
 }
 
 /// Whether a party candidate is a company's name with its address, in the upper half of the
@@ -496,6 +533,49 @@ mod tests {
             ("TOTAL  12.50", 150.0, 200.0, 10.0),
         ]);
         assert_eq!(seller.as_deref(), Some("POPULAR BOOK CO. (M) SDN BHD"));
+    }
+
+    #[test]
+    fn the_party_the_footer_names_is_the_seller() {
+        // A buyer's block at the top of a letter whose sender prints itself only in the footer.
+        let top = [
+            ("Byrne Hardware Ltd", 48.0, 56.0, 10.0),
+            ("Unit 175, Ballymount Business Park", 48.0, 68.0, 10.0),
+            ("Cork T12 RX7E", 48.0, 80.0, 10.0),
+            ("VAT Reg. No. IE5880684K", 48.0, 93.0, 8.0),
+            ("VAT INVOICE", 425.0, 120.0, 17.0),
+            ("Mavozu: 20107627", 337.0, 148.0, 9.0),
+            (
+                "Consulting services 12 pcs 303.94 3,647.28",
+                51.0,
+                210.0,
+                8.5,
+            ),
+            ("Dize: 3,647.28 USD", 313.0, 343.0, 10.0),
+        ];
+        let footer = (
+            "Alpha Fuels Limited · Unit 160, Ballymount Business Park · Limerick V94 T9PX · VAT Reg. No. IE3680104E",
+            112.0,
+            796.0,
+            7.0,
+        );
+        let mut rows = top.to_vec();
+        rows.push(footer);
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("Alpha Fuels Limited"));
+        assert_eq!(buyer.as_deref(), Some("Byrne Hardware Ltd"));
+        // Without the footer, the block at the top is the seller.
+        assert_eq!(chosen(&top).0.as_deref(), Some("Byrne Hardware Ltd"));
+        // A footer that names both parties (signatures) decides nothing.
+        let mut rows = top.to_vec();
+        rows.push(footer);
+        rows.push((
+            "Byrne Hardware Ltd · Unit 175, Ballymount Business Park · Cork T12 RX7E",
+            112.0,
+            806.0,
+            7.0,
+        ));
+        assert_eq!(chosen(&rows).0.as_deref(), Some("Byrne Hardware Ltd"));
     }
 
     #[test]

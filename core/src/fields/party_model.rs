@@ -22,7 +22,7 @@ use crate::candidates::parties::{
 use crate::candidates::receipt::clean_seller;
 use crate::candidates::{CandidateKind, Candidates};
 use crate::error::Result;
-use crate::types::CleanDocument;
+use crate::types::{CleanDocument, Line};
 use std::sync::LazyLock;
 
 /// The model committed in `models/` (built into the library).
@@ -72,7 +72,57 @@ pub struct PartyContext<'a> {
     ocr: f32,
 }
 
+/// Where a candidate's name is printed again ([`PartyContext::repeats`]).
+pub struct Repeats {
+    /// Other lines that carry the name.
+    pub lines: usize,
+    /// One of them is on another page than the name.
+    pub other_page: bool,
+    /// One of them is in a page's bottom fifth (a footer's register line).
+    pub footer: bool,
+    /// The name's own line is a footer's register line: in a page's bottom fifth, with more
+    /// printed after the name (`Alpha Fuels Limited · Unit 160, ... · VAT Reg. No. ...`).
+    pub register_line: bool,
+}
+
 impl<'a> PartyContext<'a> {
+    /// Where the candidate's name is printed again: the other lines whose plain text contains
+    /// it (names of four characters or more).
+    pub fn repeats(&self, c: &PartyCandidate) -> Repeats {
+        let doc = self.doc;
+        let mut out = Repeats {
+            lines: 0,
+            other_page: false,
+            footer: false,
+            register_line: false,
+        };
+        let Some((name, span)) = &c.name else {
+            return out;
+        };
+        let in_footer = |line: &Line| {
+            doc.page(line.page)
+                .is_some_and(|pg| line.bbox.y0 > pg.height * 0.8)
+        };
+        out.register_line = doc
+            .lines
+            .get(span.line)
+            .is_some_and(|line| in_footer(line) && plain(&line.text).len() > plain(name).len() + 8);
+        let p = plain(name);
+        if p.len() < 4 {
+            return out;
+        }
+        for (li, text) in self.plain_lines.iter().enumerate() {
+            if span.line == li || !text.contains(&p) {
+                continue;
+            }
+            out.lines += 1;
+            let line = &doc.lines[li];
+            out.other_page |= line.page != span.page;
+            out.footer |= in_footer(line);
+        }
+        out
+    }
+
     /// The context of a document and its candidates.
     pub fn new(doc: &'a CleanDocument, cands: &Candidates) -> Self {
         let mut heights: Vec<f32> = doc.lines.iter().map(|l| l.bbox.height()).collect();
@@ -371,21 +421,12 @@ pub fn party_vector(
     v.push(c.region.len().min(12) as f32);
 
     // The name elsewhere in the document.
-    let p = plain(name);
-    let (mut repeats, mut other_page, mut footer) = (0usize, false, false);
-    if p.len() >= 4 {
-        for (li, text) in ctx.plain_lines.iter().enumerate() {
-            if name_span.is_some_and(|s| s.line == li) || !text.contains(&p) {
-                continue;
-            }
-            repeats += 1;
-            let line = &doc.lines[li];
-            other_page |= line.page != page_no;
-            footer |= doc
-                .page(line.page)
-                .is_some_and(|pg| line.bbox.y0 > pg.height * 0.8);
-        }
-    }
+    let Repeats {
+        lines: repeats,
+        other_page,
+        footer,
+        ..
+    } = ctx.repeats(c);
     v.push(repeats.min(5) as f32);
     v.push(b(other_page));
     v.push(b(footer));
