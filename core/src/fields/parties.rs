@@ -201,8 +201,16 @@ fn best_party<'a>(
 
 /// Whether two candidates name the same party: the same name, or overlapping areas.
 fn same_party(c: &PartyCandidate, e: &PartyCandidate) -> bool {
+    // The same name, or one name the other's whole words with a word more or less (`Vries
+    // Kantoorartikelen V.O.F.` read without the `de` printed on the line above).
+    let within = |x: &str, y: &str| {
+        let (x, y) = (x.to_lowercase(), y.to_lowercase());
+        x.split_whitespace().count() >= 2
+            && y.split_whitespace().count() <= x.split_whitespace().count() + 1
+            && (y.ends_with(&format!(" {x}")) || y.starts_with(&format!("{x} ")))
+    };
     let same_name = match (&c.name, &e.name) {
-        (Some((x, _)), Some((y, _))) => x.eq_ignore_ascii_case(y),
+        (Some((x, _)), Some((y, _))) => x.eq_ignore_ascii_case(y) || within(x, y) || within(y, x),
         _ => false,
     };
     same_name || c.region.iter().any(|s| e.contains(s))
@@ -219,9 +227,51 @@ pub(super) fn rule_picks(all: &[PartyCandidate]) -> (Option<usize>, Option<usize
 /// Seller probabilities this close to the best one count as tied.
 const SELLER_TIE: f32 = 0.02;
 
+/// Seller-and-buyer pairs whose probabilities sum this close count as tied.
+const PAIR_TIE: f32 = 1e-3;
+
+/// Where a candidate's name is printed, for reading order: line (in reading order), then left.
+fn reading_key(c: &PartyCandidate) -> (usize, i64) {
+    c.name
+        .as_ref()
+        .map(|(_, s)| s)
+        .or(c.region.first())
+        .map_or((usize::MAX, 0), |s| (s.line, s.bbox.x0.round() as i64))
+}
+
+/// A seller candidate with the best buyer it leaves: (seller, its probability, buyer and its
+/// probability, the pair's sum).
+type Pairing = (usize, f32, Option<(usize, f32)>, f32);
+
+/// The pairing of the best sum. Pairs within [`PAIR_TIE`] of it whose seller reaches its fill
+/// threshold `fill` are tied; among tied pairs of different parties the seller printed first
+/// wins (the issuer's block comes first or on the left in the layout conventions the engine
+/// knows), then the best sum among that party's candidates (the first on equal sums).
+fn best_pairing<'p>(
+    pairings: &'p [Pairing],
+    fill: f32,
+    parties: &[PartyCandidate],
+) -> Option<&'p Pairing> {
+    let best_sum = pairings.iter().map(|p| p.3).fold(f32::MIN, f32::max);
+    let tied = |p: &Pairing| p.3 >= best_sum - PAIR_TIE && p.1 >= fill;
+    let first = pairings
+        .iter()
+        .filter(|p| tied(p))
+        .min_by_key(|p| reading_key(&parties[p.0]));
+    let mut best: Option<&Pairing> = None;
+    for p in pairings {
+        let eligible = first.is_none_or(|f| tied(p) && same_party(&parties[p.0], &parties[f.0]));
+        if eligible && best.is_none_or(|b| p.3 > b.3) {
+            best = Some(p);
+        }
+    }
+    best
+}
+
 /// The model's seller and buyer with their calibrated probabilities: the seller of the highest
 /// probability, where candidates within [`SELLER_TIE`] of it count as tied (the isotonic map is a
-/// step function) and the tie goes to the one that leaves the best buyer; the buyer is the best
+/// step function) and the tie goes to the one that leaves the best buyer (pairs of two parties
+/// that still tie: the seller printed first; a party the footer names: that one); the buyer is the best
 /// candidate not naming the seller's party. Each is kept when it reaches its role's fill
 /// threshold. The tie rule keeps a buyer's block from becoming the seller when the true seller
 /// scores the same.
@@ -257,14 +307,18 @@ fn model_picks(
     };
     let top = sellers.iter().map(|(_, p)| *p).fold(0.0f32, f32::max);
     let mut pair: [Option<(usize, f32)>; 2] = [None, best_buyer(None)];
-    let mut best = f32::MIN;
-    for &(i, ps) in sellers.iter().filter(|(_, p)| *p >= top - SELLER_TIE) {
-        let b = best_buyer(Some(i));
-        let total = ps + b.map_or(0.0, |(_, p)| p);
-        if total > best {
-            best = total;
-            pair = [Some((i, ps)), b];
-        }
+    // Each near-best seller with the best buyer it leaves.
+    let pairings: Vec<Pairing> = sellers
+        .iter()
+        .filter(|(_, p)| *p >= top - SELLER_TIE)
+        .map(|&(i, ps)| {
+            let b = best_buyer(Some(i));
+            (i, ps, b, ps + b.map_or(0.0, |(_, p)| p))
+        })
+        .collect();
+    let fill = model.fill_threshold(LabelKey::Seller);
+    if let Some(&(i, ps, b, _)) = best_pairing(&pairings, fill, &cands.parties) {
+        pair = [Some((i, ps)), b];
     }
     // The footer's register line names the issuer: a seller whose name is not printed there
     // gives way to the best candidate of the one party that is (a buyer's block at the top of a
@@ -533,6 +587,55 @@ mod tests {
             ("TOTAL  12.50", 150.0, 200.0, 10.0),
         ]);
         assert_eq!(seller.as_deref(), Some("POPULAR BOOK CO. (M) SDN BHD"));
+    }
+
+    #[test]
+    fn tied_pairs_of_two_parties_give_the_seller_printed_first() {
+        let party = |name: &str, line: usize, x: f32| {
+            // Byte offsets as printed: the right column after the left one.
+            let start = if x > 100.0 { 21 } else { 0 };
+            let span = crate::types::Span {
+                page: 1,
+                line,
+                start,
+                end: start + name.len(),
+                bbox: crate::types::BBox::new(x, 100.0, x + 100.0, 110.0),
+                text: name.into(),
+                confidence: 1.0,
+            };
+            PartyCandidate {
+                role: LabelKey::Seller,
+                source: PartySource::Block,
+                name: Some((name.into(), span.clone())),
+                address: Vec::new(),
+                region: vec![span],
+                label_line: None,
+            }
+        };
+        // Two columns on one line: the right one's sum a float's noise above the left one's.
+        let parties = [
+            party("Weber Gebäudereinigung UG", 3, 308.0),
+            party("Jensen & Larsen A/S", 3, 48.0),
+            party("Jensen & Larsen A/S", 9, 48.0),
+        ];
+        let pairings = [
+            (0, 0.5715, Some((1, 0.8667)), 1.43821),
+            (1, 0.5714, Some((0, 0.8667)), 1.43810),
+            (2, 0.5714, Some((0, 0.8667)), 1.43815),
+        ];
+        // The left column's party; of its candidates, the best sum.
+        assert_eq!(
+            best_pairing(&pairings, 0.48, &parties).map(|p| p.0),
+            Some(2)
+        );
+        // Sellers under the fill threshold take no part in the tie: the best sum stands.
+        assert_eq!(best_pairing(&pairings, 0.6, &parties).map(|p| p.0), Some(0));
+        // A clear margin is no tie.
+        let pairings = [pairings[0], (1, 0.50, Some((0, 0.8667)), 1.3667)];
+        assert_eq!(
+            best_pairing(&pairings, 0.48, &parties).map(|p| p.0),
+            Some(0)
+        );
     }
 
     #[test]
