@@ -138,6 +138,16 @@ impl Candidates {
             .or_else(|| self.ocr_amounts.get(i.checked_sub(self.items.len())?))
     }
 
+    /// The readings of amounts OCR broke with a space ([`Candidates::ocr_amounts`]), each with
+    /// its index for [`Candidates::amount_at`].
+    pub fn joined_amounts(&self) -> impl Iterator<Item = (usize, &Candidate)> {
+        let base = self.items.len();
+        self.ocr_amounts
+            .iter()
+            .enumerate()
+            .map(move |(k, c)| (base + k, c))
+    }
+
     /// Candidates of one kind.
     pub fn of(&self, kind: CandidateKind) -> impl Iterator<Item = &Candidate> {
         self.items.iter().filter(move |c| c.kind == kind)

@@ -70,13 +70,7 @@ fn rate_lines_among(
     };
     let pos = |c: &Candidate| (c.span.line, c.span.start);
     let line_of = |k: usize| pos(&cands.items[lines[k].amount.0]);
-    let base = cands.items.len();
-    let ocr = cands
-        .ocr_amounts
-        .iter()
-        .enumerate()
-        .filter(|_| joined)
-        .map(|(k, c)| (base + k, c));
+    let ocr = cands.joined_amounts().filter(|_| joined);
     let money: Vec<(usize, &Candidate, Decimal)> = cands
         .items
         .iter()
@@ -344,13 +338,10 @@ impl Readings<'_> {
 
     /// Joined readings (index, value) printed on `line`.
     fn alts_on(&self, line: usize) -> impl Iterator<Item = (usize, Decimal)> + '_ {
-        let base = self.cands.items.len();
         self.cands
-            .ocr_amounts
-            .iter()
-            .enumerate()
+            .joined_amounts()
             .filter(move |(_, c)| c.span.line == line)
-            .filter_map(move |(k, c)| dec(c).map(|d| (base + k, d)))
+            .filter_map(|(i, c)| dec(c).map(|d| (i, d)))
     }
 
     fn of(&self, scored: impl IntoIterator<Item = Scored>) -> Vec<Reading> {
@@ -404,16 +395,13 @@ fn ocr_repair(
         );
     }
     let mut tot_options = r.of(tots.iter().copied());
-    let base = cands.items.len();
     // Joined readings anywhere outside table bodies, as totals below a net and a VAT (score
     // NaN: set from the net and VAT that confirm it).
     tot_options.extend(
         cands
-            .ocr_amounts
-            .iter()
-            .enumerate()
+            .joined_amounts()
             .filter(|(_, c)| !table_lines.get(c.span.line).copied().unwrap_or(false))
-            .filter_map(|(k, c)| dec(c).map(|d| (f32::NAN, base + k, d, 1))),
+            .filter_map(|(i, c)| dec(c).map(|d| (f32::NAN, i, d, 1))),
     );
     // (fewest joined readings, highest score), net, VAT, total.
     type Ranked = ((std::cmp::Reverse<usize>, f32), Reading, Reading, Reading);
@@ -466,13 +454,7 @@ fn structural_triple(cands: &Candidates, body: &[bool]) -> Option<(usize, usize,
 /// [`structural_triple`] among the money amounts as printed, or also among the readings of
 /// amounts that OCR broke with a space (`103201. 19`, [`Candidates::ocr_amounts`]).
 fn triple_among(cands: &Candidates, body: &[bool], joined: bool) -> Option<(usize, usize, usize)> {
-    let base = cands.items.len();
-    let ocr = cands
-        .ocr_amounts
-        .iter()
-        .enumerate()
-        .filter(|_| joined)
-        .map(|(k, c)| (base + k, c));
+    let ocr = cands.joined_amounts().filter(|_| joined);
     let amounts: Vec<(usize, Decimal, usize)> = cands
         .items
         .iter()
@@ -713,18 +695,12 @@ type Pick = (usize, Decimal);
 /// The money amounts printed on `line` (index, value), joined OCR readings included
 /// ([`Candidates::ocr_amounts`]); percentages and plain integers of other schemes left out.
 fn money_on(cands: &Candidates, line: usize) -> Vec<Pick> {
-    let base = cands.items.len();
     let items = cands.items.iter().enumerate().filter(|(_, c)| {
         c.kind == CandidateKind::Amount
             && c.span.line == line
             && (c.scheme.is_none() || cands.is_money(c))
     });
-    let joined = cands
-        .ocr_amounts
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.span.line == line)
-        .map(|(k, c)| (base + k, c));
+    let joined = cands.joined_amounts().filter(|(_, c)| c.span.line == line);
     items
         .chain(joined)
         .filter_map(|(i, c)| dec(c).map(|d| (i, d)))
