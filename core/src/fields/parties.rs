@@ -205,9 +205,12 @@ fn same_party(c: &PartyCandidate, e: &PartyCandidate) -> bool {
     // Kantoorartikelen V.O.F.` read without the `de` printed on the line above).
     let within = |x: &str, y: &str| {
         let (x, y) = (x.to_lowercase(), y.to_lowercase());
-        x.split_whitespace().count() >= 2
-            && y.split_whitespace().count() <= x.split_whitespace().count() + 1
-            && (y.ends_with(&format!(" {x}")) || y.starts_with(&format!("{x} ")))
+        let words = x.split_whitespace().count();
+        words >= 2
+            && y.split_whitespace().count() == words + 1
+            && (y.strip_suffix(x.as_str()).is_some_and(|r| r.ends_with(' '))
+                || y.strip_prefix(x.as_str())
+                    .is_some_and(|r| r.starts_with(' ')))
     };
     let same_name = match (&c.name, &e.name) {
         (Some((x, _)), Some((y, _))) => x.eq_ignore_ascii_case(y) || within(x, y) || within(y, x),
@@ -361,7 +364,7 @@ fn footer_seller(
     sellers: &[(usize, f32)],
 ) -> Option<(usize, f32)> {
     let mut named = sellers.iter().filter(|(i, _)| {
-        let r = ctx.repeats(&cands.parties[*i]);
+        let r = ctx.repeats(*i);
         r.footer || r.register_line
     });
     let first = named.next()?;

@@ -57,12 +57,44 @@ fn plain(text: &str) -> String {
         .join(" ")
 }
 
+/// Where a candidate's name is printed again: the other lines whose plain text (`plain_lines`)
+/// contains it (names of four characters or more), and whether its own line is a footer's
+/// register line.
+fn repeats_of(doc: &CleanDocument, plain_lines: &[String], c: &PartyCandidate) -> Repeats {
+    let mut out = Repeats::default();
+    let Some((name, span)) = &c.name else {
+        return out;
+    };
+    let in_footer = |line: &Line| {
+        doc.page(line.page)
+            .is_some_and(|pg| line.bbox.y0 > pg.height * 0.8)
+    };
+    let p = plain(name);
+    out.register_line = doc.lines.get(span.line).is_some_and(|line| {
+        in_footer(line)
+            && plain_lines
+                .get(span.line)
+                .is_some_and(|t| t.len() > p.len() + 8)
+    });
+    if p.len() < 4 {
+        return out;
+    }
+    for (li, text) in plain_lines.iter().enumerate() {
+        if span.line == li || !text.contains(&p) {
+            continue;
+        }
+        out.lines += 1;
+        let line = &doc.lines[li];
+        out.other_page |= line.page != span.page;
+        out.footer |= in_footer(line);
+    }
+    out
+}
+
 /// What the vectors of one document share.
 pub struct PartyContext<'a> {
     doc: &'a CleanDocument,
     median_height: f32,
-    /// Plain text of every line.
-    plain_lines: Vec<String>,
     /// The rules' seller and buyer (indices into `cands.parties`).
     rule_seller: Option<usize>,
     rule_buyer: Option<usize>,
@@ -70,9 +102,12 @@ pub struct PartyContext<'a> {
     order: Vec<usize>,
     /// Mean OCR confidence of the document's words (1 for text layers).
     ocr: f32,
+    /// Where each candidate's name is printed again.
+    repeats: Vec<Repeats>,
 }
 
 /// Where a candidate's name is printed again ([`PartyContext::repeats`]).
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Repeats {
     /// Other lines that carry the name.
     pub lines: usize,
@@ -86,41 +121,10 @@ pub struct Repeats {
 }
 
 impl<'a> PartyContext<'a> {
-    /// Where the candidate's name is printed again: the other lines whose plain text contains
-    /// it (names of four characters or more).
-    pub fn repeats(&self, c: &PartyCandidate) -> Repeats {
-        let doc = self.doc;
-        let mut out = Repeats {
-            lines: 0,
-            other_page: false,
-            footer: false,
-            register_line: false,
-        };
-        let Some((name, span)) = &c.name else {
-            return out;
-        };
-        let in_footer = |line: &Line| {
-            doc.page(line.page)
-                .is_some_and(|pg| line.bbox.y0 > pg.height * 0.8)
-        };
-        out.register_line = doc
-            .lines
-            .get(span.line)
-            .is_some_and(|line| in_footer(line) && plain(&line.text).len() > plain(name).len() + 8);
-        let p = plain(name);
-        if p.len() < 4 {
-            return out;
-        }
-        for (li, text) in self.plain_lines.iter().enumerate() {
-            if span.line == li || !text.contains(&p) {
-                continue;
-            }
-            out.lines += 1;
-            let line = &doc.lines[li];
-            out.other_page |= line.page != span.page;
-            out.footer |= in_footer(line);
-        }
-        out
+    /// Where candidate `i` of `cands.parties` has its name printed again (computed once, in
+    /// [`PartyContext::new`]).
+    pub fn repeats(&self, i: usize) -> Repeats {
+        self.repeats.get(i).copied().unwrap_or_default()
     }
 
     /// The context of a document and its candidates.
@@ -154,10 +158,16 @@ impl<'a> PartyContext<'a> {
             sum += t.confidence;
             n += 1;
         }
+        let plain_lines: Vec<String> = doc.lines.iter().map(|l| plain(&l.text)).collect();
+        let repeats = cands
+            .parties
+            .iter()
+            .map(|c| repeats_of(doc, &plain_lines, c))
+            .collect();
         PartyContext {
             doc,
             median_height,
-            plain_lines: doc.lines.iter().map(|l| plain(&l.text)).collect(),
+            repeats,
             rule_seller,
             rule_buyer,
             order,
@@ -426,7 +436,7 @@ pub fn party_vector(
         other_page,
         footer,
         ..
-    } = ctx.repeats(c);
+    } = ctx.repeats(i);
     v.push(repeats.min(5) as f32);
     v.push(b(other_page));
     v.push(b(footer));

@@ -724,21 +724,21 @@ fn cash_rounding(cands: &Candidates, around: usize) -> Option<(Pick, Pick)> {
     let labels: Vec<usize> = (at.saturating_sub(3)..=at + 3)
         .filter(|&l| l != at && rounding_line(l))
         .collect();
+    let unlabelled = |l: usize| cands.line_labels.get(l).is_some_and(Vec::is_empty);
+    let above = |l: usize| {
+        (l.saturating_sub(3)..l)
+            .rev()
+            .flat_map(|l| money_on(cands, l))
+    };
+    let below = |l: usize| (l + 1..=l + 3).flat_map(|l| money_on(cands, l));
     for lr in labels {
         // The rounding amount: on the label's line, or alone on the next line (a label printed
         // above its amount).
-        let unlabelled = |l: usize| cands.line_labels.get(l).is_some_and(Vec::is_empty);
         let rs: Vec<Pick> = (lr..=lr + 1)
             .filter(|&l| l == lr || unlabelled(l))
             .flat_map(|l| money_on(cands, l))
             .filter(|(_, d)| !d.is_zero())
             .collect();
-        let above = |l: usize| {
-            (l.saturating_sub(3)..l)
-                .rev()
-                .flat_map(|l| money_on(cands, l))
-        };
-        let below = |l: usize| (l + 1..=l + 3).flat_map(|l| money_on(cands, l));
         for &(ri, r) in &rs {
             let rl = cands.amount_at(ri).map_or(lr, |c| c.span.line);
             for (xi, x) in above(lr) {
