@@ -33,9 +33,12 @@ impl Default for CleanParams {
     }
 }
 
-/// Normalises one piece of text (NFKC, dashes, invisible characters).
+/// Normalises one piece of text (NFKC, dashes, invisible characters, and the low quotation
+/// mark `‚` that OCR reads for a comma when a digit follows or precedes it: `169 ‚52`,
+/// `12‚50`; a German opening quote `‚Wort‘` stays).
 pub fn normalize_text(s: &str) -> String {
-    s.nfkc()
+    let out: String = s
+        .nfkc()
         .filter_map(|c| match c {
             '\u{00AD}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
             '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => {
@@ -44,6 +47,25 @@ pub fn normalize_text(s: &str) -> String {
             c if c.is_whitespace() => Some(' '),
             c if c.is_control() => None,
             c => Some(c),
+        })
+        .collect();
+    if !out.contains('\u{201A}') {
+        return out;
+    }
+    let chars: Vec<char> = out.chars().collect();
+    let digit_at = |k: Option<usize>| {
+        k.and_then(|k| chars.get(k))
+            .is_some_and(char::is_ascii_digit)
+    };
+    chars
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| {
+            if c == '\u{201A}' && (digit_at(k.checked_sub(1)) || digit_at(Some(k + 1))) {
+                ','
+            } else {
+                c
+            }
         })
         .collect()
 }
@@ -372,6 +394,16 @@ mod tests {
             "file 12-3"
         );
         assert_eq!(normalize_text("Ｒｅｃｈｎｕｎｇ"), "Rechnung");
+    }
+
+    #[test]
+    fn low_quote_next_to_a_digit_is_a_comma() {
+        assert_eq!(normalize_text("169 \u{201A}52 EUR"), "169 ,52 EUR");
+        assert_eq!(normalize_text("12\u{201A}50"), "12,50");
+        assert_eq!(
+            normalize_text("\u{201A}Wort\u{2018} 3"),
+            "\u{201A}Wort\u{2018} 3"
+        );
     }
 
     #[test]
