@@ -546,6 +546,28 @@ mod tests {
     }
 
     #[test]
+    fn a_labelled_guest_is_not_the_seller() {
+        // A hotel's invoice whose letterhead is a logo: the guest field names a person at the
+        // top (the buyer), the hotel prints itself in the footer's register line only.
+        let rows = [
+            ("INVOICE", 40.0, 40.0, 16.0),
+            ("Guest name:  Martin Kowalski", 40.0, 90.0, 10.0),
+            ("Arrival  02.03.2026", 40.0, 104.0, 10.0),
+            ("Room 214  3 nights  360.00", 40.0, 260.0, 10.0),
+            ("Total  360.00 GBP", 320.0, 400.0, 10.0),
+            (
+                "Hotel Marina Bay Ltd · 12 Harbour Road · Dover CT16 1JA · VAT GB123456782",
+                40.0,
+                780.0,
+                8.0,
+            ),
+        ];
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("Hotel Marina Bay Ltd"));
+        assert_eq!(buyer.as_deref(), Some("Martin Kowalski"));
+    }
+
+    #[test]
     fn buyer_first_in_two_labelled_columns() {
         let (seller, buyer) = chosen(&[
             ("Bill to:", 40.0, 100.0, 10.0),
