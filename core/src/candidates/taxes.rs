@@ -150,7 +150,10 @@ pub fn rate_lines(
     vat_line: impl Fn(usize) -> bool,
 ) -> Vec<RateLine> {
     let mut out = Vec::new();
-    for l in by_line(items, &[], money_print) {
+    let lines = by_line(items, &[], money_print);
+    for (k, l) in lines.iter().enumerate() {
+        let next = lines.get(k + 1).filter(|n| n.line == l.line + 1);
+        let wrapped = wrapped_amount(items, l, next);
         if let ([rate], [amount]) = (l.rates.as_slice(), l.money.as_slice())
             && is_vat_rate(rate.1)
             && !amount.1.is_zero()
@@ -163,7 +166,7 @@ pub fn rate_lines(
             });
         } else if l.rates.len() >= 2 {
             out.extend(
-                rate_pairs_on_line(items, &l)
+                rate_pairs_on_line(items, l, wrapped)
                     .into_iter()
                     .map(|(rate, amount)| RateLine {
                         rate,
@@ -171,18 +174,65 @@ pub fn rate_lines(
                         labelled: vat_line(l.line),
                     }),
             );
+        } else if let ([rate], Some(amount)) = (l.rates.as_slice(), wrapped)
+            // An item row prints a unit price and an amount before its rate.
+            && l.money.len() <= 1
+            && is_vat_rate(rate.1)
+            && !amount.1.is_zero()
+        {
+            out.push(RateLine {
+                rate: *rate,
+                amount,
+                labelled: vat_line(l.line),
+            });
         }
     }
     out
 }
 
+/// The money amount that a line ending in a rate wraps onto the next line (a totals block set
+/// as running text: `... VAT: 4%` / `24,89 EUR Total: ...`): the line's last amount candidate
+/// is a VAT rate, and the next line (`next`, right below it) begins with a money amount with
+/// decimals, left of the rate, at most a currency before it.
+fn wrapped_amount(
+    items: &[Candidate],
+    l: &LineAmounts,
+    next: Option<&LineAmounts>,
+) -> Option<(usize, Decimal)> {
+    let next = next?;
+    let last = items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == l.line)
+        .max_by_key(|(i, c)| (c.span.start, *i))?
+        .0;
+    let rate = l.rates.iter().find(|r| r.0 == last && is_vat_rate(r.1))?;
+    let first = items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == next.line)
+        .min_by_key(|(i, c)| (c.span.start, *i))?
+        .0;
+    let money = next.money.iter().find(|m| m.0 == first)?;
+    let (r, a) = (&items[rate.0].span, &items[first].span);
+    let height = (r.bbox.y1 - r.bbox.y0).max(1.0);
+    (items[first].decimals > 0
+        && a.page == r.page
+        && a.start <= 4
+        && a.bbox.x0 < r.bbox.x0
+        && a.bbox.y0 - r.bbox.y1 < 1.5 * height)
+        .then_some(*money)
+}
+
 /// A totals block set on one line (`Net 50.269,22  VAT 19% 6.486,55  VAT 7% 1.129,07  Total
-/// 57.884,84`): every rate with the money amount printed right after it, when two or more rates
-/// of distinct values each have one (an item row prints one rate; a discount's percentage is
-/// followed by a quantity).
+/// 57.884,84`): every rate with the money amount printed right after it (the line's last rate:
+/// or the amount it wraps onto the next line, `wrapped`), when two or more rates of distinct
+/// values each have one (an item row prints one rate; a discount's percentage is followed by a
+/// quantity).
 fn rate_pairs_on_line(
     items: &[Candidate],
     l: &LineAmounts,
+    wrapped: Option<(usize, Decimal)>,
 ) -> Vec<((usize, Decimal), (usize, Decimal))> {
     // Every amount candidate of the line, in print order (quantities included).
     let mut all: Vec<usize> = items
@@ -196,10 +246,15 @@ fn rate_pairs_on_line(
     for rate in l.rates.iter().filter(|r| is_vat_rate(r.1)) {
         let at = all.iter().position(|&i| i == rate.0);
         let next = at.and_then(|k| all.get(k + 1));
-        if let Some(money) = next.and_then(|n| l.money.iter().find(|m| m.0 == *n))
+        let money = match next {
+            Some(n) => l.money.iter().find(|m| m.0 == *n).copied(),
+            // The line's last rate: its amount may begin the next line.
+            None => wrapped,
+        };
+        if let Some(money) = money
             && !money.1.is_zero()
         {
-            pairs.push((*rate, *money));
+            pairs.push((*rate, money));
         }
     }
     let distinct = pairs

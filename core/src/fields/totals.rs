@@ -60,13 +60,17 @@ fn rate_lines_among(
         return None;
     }
     // A line of one rate line is no net's or total's; a totals block set on one line (several
-    // rate lines on it) gives them beside its rates' amounts.
+    // rate lines on it, or a rate's amount wrapped onto the next line) gives them beside its
+    // rates' amounts.
     let on_rate_line = |i: usize, c: &Candidate| {
-        let here = lines
+        let line_of = |k: usize| cands.items[k].span.line;
+        let here: Vec<_> = lines
             .iter()
-            .filter(|l| cands.items[l.amount.0].span.line == c.span.line)
-            .count();
-        here == 1 || (here > 1 && lines.iter().any(|l| l.amount.0 == i || l.rate.0 == i))
+            .filter(|l| line_of(l.amount.0) == c.span.line || line_of(l.rate.0) == c.span.line)
+            .collect();
+        let own = |l: &&RateLine| line_of(l.amount.0) == line_of(l.rate.0);
+        (here.len() == 1 && here.iter().all(own))
+            || (!here.is_empty() && lines.iter().any(|l| l.amount.0 == i || l.rate.0 == i))
     };
     let pos = |c: &Candidate| (c.span.line, c.span.start);
     let line_of = |k: usize| pos(&cands.items[lines[k].amount.0]);
@@ -1357,6 +1361,57 @@ mod tests {
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("25.99"));
         assert_eq!(r.totals.vat.as_deref(), Some("2.86"));
+    }
+
+    #[test]
+    fn a_totals_block_set_as_running_text_wraps_a_rates_amount() {
+        // Unknown labels, the totals set as one paragraph that wraps after the second rate:
+        // its amount begins the next line, beside the total.
+        let doc = doc_from(&[
+            ("Consulting  3  218,86  656,58", 10.0, 100.0),
+            ("Chair  5  101,70  508,50", 10.0, 112.0),
+            (
+                "Fegozu: 1.932,37 EUR Faduve: 21% 275,11 EUR Faduve: 4%",
+                10.0,
+                140.0,
+            ),
+            ("24,89 EUR Zove: 2.232,37 EUR", 10.0, 152.0),
+        ]);
+        let cands = extract(&doc);
+        let rates: Vec<_> = cands
+            .rate_lines
+            .iter()
+            .map(|l| (l.rate.1, l.amount.1))
+            .collect();
+        assert_eq!(
+            rates,
+            [
+                (Decimal::new(21, 0), Decimal::new(27511, 2)),
+                (Decimal::new(4, 0), Decimal::new(2489, 2))
+            ]
+        );
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &cands, &scorer);
+        assert_eq!(r.totals.net.as_deref(), Some("1932.37"));
+        assert_eq!(r.totals.vat.as_deref(), Some("300.00"));
+        assert_eq!(r.totals.total.as_deref(), Some("2232.37"));
+        // An item row ending in its rate does not take the next row's first amount.
+        let doc = doc_from(&[
+            ("Consulting 3 218,86 656,58 21%", 10.0, 100.0),
+            ("12,50 Chair 5 101,70 508,50 4%", 10.0, 112.0),
+        ]);
+        assert!(extract(&doc).rate_lines.is_empty());
+        // One rate whose amount wraps: `Net ... VAT 19%` / `19,00 ...`.
+        let doc = doc_from(&[
+            ("Fegozu: 100,00 EUR Faduve: 19%", 10.0, 140.0),
+            ("19,00 EUR Zove: 119,00 EUR", 10.0, 152.0),
+        ]);
+        let rates: Vec<_> = extract(&doc)
+            .rate_lines
+            .iter()
+            .map(|l| (l.rate.1, l.amount.1))
+            .collect();
+        assert_eq!(rates, [(Decimal::new(19, 0), Decimal::new(1900, 2))]);
     }
 
     #[test]
