@@ -224,13 +224,16 @@ struct Chosen {
 ///   values, all three stay negative;
 /// * without any labelled total, a net + VAT = total triple found anywhere among the amounts
 ///   (the VAT a plausible rate of the net) gives the three, at low confidence: the structure
-///   alone answers when the label vocabulary is unknown.
+///   alone answers when the label vocabulary is unknown;
+/// * a net and a VAT that are two item rows' amounts (`two_rows(net, vat)`) support nothing:
+///   two rows always add up to the net of a two-row table.
 fn choose(
     nets: &[Scored],
     vats: &[Scored],
     tots: &[Scored],
     pays: &[Scored],
     pres: &[Scored],
+    two_rows: &dyn Fn(usize, usize) -> bool,
 ) -> Chosen {
     let mut out = Chosen {
         net: nets.first().copied(),
@@ -244,7 +247,7 @@ fn choose(
     for t in eligible() {
         for n in nets {
             for v in vats {
-                if adds_up(n, v, t) {
+                if adds_up(n, v, t) && !two_rows(n.1, v.1) {
                     let s = n.0 + v.0 + t.0;
                     if best.is_none_or(|b| s > b.0) {
                         best = Some((s, *n, *v, *t));
@@ -450,14 +453,24 @@ fn ocr_repair(
 /// is the document's largest amount, or the largest amount outside the item tables' bodies
 /// (`body`: a unit price may exceed the total) that no later amount outside them exceeds; the
 /// largest total with a triple wins, and among its splits one that a printed percentage
-/// confirms to the cent, then the nearest. Returns (net, VAT, total) candidates.
-fn structural_triple(cands: &Candidates, body: &[bool]) -> Option<(usize, usize, usize)> {
-    triple_among(cands, body, false).or_else(|| triple_among(cands, body, true))
+/// confirms to the cent, then the nearest. Only totals that `keep` accepts count. Returns
+/// (net, VAT, total) candidates.
+fn structural_triple(
+    cands: &Candidates,
+    body: &[bool],
+    keep: impl Fn(Decimal) -> bool,
+) -> Option<(usize, usize, usize)> {
+    triple_among(cands, body, false, &keep).or_else(|| triple_among(cands, body, true, &keep))
 }
 
 /// [`structural_triple`] among the money amounts as printed, or also among the readings of
 /// amounts that OCR broke with a space (`103201. 19`, [`Candidates::ocr_amounts`]).
-fn triple_among(cands: &Candidates, body: &[bool], joined: bool) -> Option<(usize, usize, usize)> {
+fn triple_among(
+    cands: &Candidates,
+    body: &[bool],
+    joined: bool,
+    keep: &dyn Fn(Decimal) -> bool,
+) -> Option<(usize, usize, usize)> {
     let ocr = cands.joined_amounts().filter(|_| joined);
     let amounts: Vec<(usize, Decimal, usize)> = cands
         .items
@@ -471,8 +484,10 @@ fn triple_among(cands: &Candidates, body: &[bool], joined: bool) -> Option<(usiz
     let largest = amounts.iter().map(|a| a.1.abs()).max()?;
     let in_body = |line: usize| body.get(line).copied().unwrap_or(false);
     let rates = percent_rates(cands);
+    let rows = item_rows(cands);
     let mut totals: Vec<&(usize, Decimal, usize)> = amounts
         .iter()
+        .filter(|t| keep(t.1))
         .filter(|t| {
             t.1.abs() == largest
                 || (!in_body(t.2)
@@ -484,7 +499,7 @@ fn triple_among(cands: &Candidates, body: &[bool], joined: bool) -> Option<(usiz
     totals.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
     totals
         .into_iter()
-        .find_map(|&t| best_split(&amounts, t, &rates).map(|(n, v)| (n, v, t.0)))
+        .find_map(|&t| best_split(&amounts, t, &rates, &rows).map(|(n, v)| (n, v, t.0)))
 }
 
 /// The percentages the document prints (rates that may confirm a net and VAT split).
@@ -499,12 +514,16 @@ fn percent_rates(cands: &Candidates) -> Vec<Decimal> {
 /// The best split of a total `(candidate, value, line)` into net + VAT among `amounts` (the
 /// same triples): both printed above the total or on its line, all three of one sign, the VAT
 /// between 1 % and 27 % of the net; a split that one of `rates` gives to the cent wins, then
-/// the one nearest the total's line. Returns (net, VAT) candidates.
+/// the one nearest the total's line. Two item rows' amounts (`rows`: the lines of the rows
+/// found by their arithmetic, [`item_rows`]) are no net and VAT: two rows always add up to a
+/// two-row table's net. Returns (net, VAT) candidates.
 fn best_split(
     amounts: &[(usize, Decimal, usize)],
     t: (usize, Decimal, usize),
     rates: &[Decimal],
+    rows: &[usize],
 ) -> Option<(usize, usize)> {
+    let in_body = |line: usize| rows.contains(&line);
     // (printed rate confirms, -distance to the total's line), (net, VAT)
     type Ranked = ((bool, std::cmp::Reverse<usize>), (usize, usize));
     let mut best: Option<Ranked> = None;
@@ -520,10 +539,13 @@ fn best_split(
         if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
             continue;
         }
-        for vc in amounts
-            .iter()
-            .filter(|a| a.0 != n.0 && a.0 != t.0 && a.1 == v && a.2 <= t.2)
-        {
+        for vc in amounts.iter().filter(|a| {
+            a.0 != n.0
+                && a.0 != t.0
+                && a.1 == v
+                && a.2 <= t.2
+                && !(a.2 != n.2 && in_body(a.2) && in_body(n.2))
+        }) {
             let printed = rates
                 .iter()
                 .any(|r| (n.1 * r / Decimal::ONE_HUNDRED).round_dp(2) == v);
@@ -537,6 +559,16 @@ fn best_split(
         }
     }
     best.map(|b| b.1)
+}
+
+/// The lines of the item rows found by their arithmetic ([`Candidates::item_table`]).
+fn item_rows(cands: &Candidates) -> Vec<usize> {
+    cands
+        .item_table
+        .iter()
+        .flat_map(|t| &t.rows)
+        .flat_map(|r| r.lines.iter().copied())
+        .collect()
 }
 
 /// The lines of item-table bodies: those of the rows found by their arithmetic and those of
@@ -582,7 +614,12 @@ fn structural_split(
         .filter_map(|(i, c)| dec(c).filter(|d| !d.is_zero()).map(|d| (i, d, c.span.line)))
         .take(200)
         .collect();
-    best_split(&amounts, (total.1, total.2, t_line), &percent_rates(cands))
+    best_split(
+        &amounts,
+        (total.1, total.2, t_line),
+        &percent_rates(cands),
+        &[],
+    )
 }
 
 /// The candidate printed below a net and a VAT amount (outside table bodies) whose value is
@@ -805,7 +842,14 @@ pub(super) fn totals(
         top(Field::Payable),
         top(Field::Prepaid),
     );
-    let mut chosen = choose(&nets, &vats, &tots, &pays, &pres);
+    let table_lines = cands.table_lines(ctx.doc.lines.len());
+    let rows = item_rows(cands);
+    let two_rows = |a: usize, b: usize| {
+        let line = |i: usize| cands.amount_at(i).map(|c| c.span.line);
+        let in_rows = |l: Option<usize>| l.is_some_and(|l| rows.contains(&l));
+        line(a) != line(b) && in_rows(line(a)) && in_rows(line(b))
+    };
+    let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows);
     apply_tax_rows(&mut chosen, cands);
     // Per-rate VAT lines without bases (`USt. 20%  945,72` and `LSt. 10%  25,06`, an OCR-read
     // `USt.` no label names) whose amounts make total - net: the pair of scored net and total
@@ -852,7 +896,6 @@ pub(super) fn totals(
     {
         chosen.vat = Some((s, sum, Some(vi)));
     }
-    let table_lines = cands.table_lines(ctx.doc.lines.len());
     // Amounts OCR broke with a space, read whole where that makes the arithmetic hold; the
     // payable is chosen again against the total read whole.
     if !chosen.consistent
@@ -869,11 +912,10 @@ pub(super) fn totals(
     // - prepaid).
     let payable_floor = chosen.payable.map_or(Decimal::ZERO, |p| p.2.abs());
     let structural = if chosen.total.is_none() {
-        structural_triple(cands, &body_lines(cands, &table_lines))
-            .filter(|&(_, _, t)| {
-                cands.amount_at(t).and_then(dec).map(|d| d.abs()) >= Some(payable_floor)
-            })
-            .map(|(n, v, t)| (n, v, Some(t)))
+        structural_triple(cands, &body_lines(cands, &table_lines), |d| {
+            d.abs() >= payable_floor
+        })
+        .map(|(n, v, t)| (n, v, Some(t)))
     } else if !chosen.consistent {
         // The chosen total's own split; else, on a document that is no till receipt (whose
         // 0 % and taxed parts make several sums), a triple whose total exceeds the chosen one
@@ -886,14 +928,10 @@ pub(super) fn totals(
                 if cands.style.receipt {
                     return None;
                 }
-                structural_triple(cands, &body_lines(cands, &table_lines))
-                    .filter(|&(_, _, t)| {
-                        cands
-                            .amount_at(t)
-                            .and_then(dec)
-                            .is_some_and(|d| d.abs() > chosen_total && d.abs() >= payable_floor)
-                    })
-                    .map(|(n, v, t)| (n, v, Some(t)))
+                structural_triple(cands, &body_lines(cands, &table_lines), |d| {
+                    d.abs() > chosen_total && d.abs() >= payable_floor
+                })
+                .map(|(n, v, t)| (n, v, Some(t)))
             })
     } else {
         None
@@ -1157,13 +1195,13 @@ mod tests {
         let tots = [(0.9, 1, d("50.00")), (0.8, 2, d("119.00"))];
         let nets = [(0.7, 3, d("100.00"))];
         let vats = [(0.6, 4, d("19.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[]);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
         assert!(c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("119.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("19.00")));
         // A total far below the best one is not rescued by arithmetic.
         let tots = [(0.9, 1, d("50.00")), (0.5, 2, d("119.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[]);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
         assert!(!c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("50.00")));
     }
@@ -1173,12 +1211,14 @@ mod tests {
         let tots = [(0.9, 1, d("-119.00"))];
         let nets = [(0.7, 2, d("100.00")), (0.6, 3, d("-100.00"))];
         let vats = [(0.6, 4, d("-19.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[]);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
         assert!(c.consistent);
         assert_eq!(c.net.map(|n| n.2), Some(d("-100.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("-19.00")));
         // Mixed signs are no support.
-        let c = choose(&[(0.7, 2, d("100.00"))], &vats, &tots, &[], &[]);
+        let c = choose(&[(0.7, 2, d("100.00"))], &vats, &tots, &[], &[], &|_, _| {
+            false
+        });
         assert!(!c.consistent);
     }
 
@@ -1187,11 +1227,11 @@ mod tests {
         let tots = [(0.9, 1, d("119.00"))];
         let pays = [(0.8, 2, d("19.00")), (0.7, 3, d("69.00"))];
         let pres = [(0.6, 4, d("-50.00"))];
-        let c = choose(&[], &[], &tots, &pays, &pres);
+        let c = choose(&[], &[], &tots, &pays, &pres, &|_, _| false);
         assert_eq!(c.payable.map(|p| p.2), Some(d("69.00")));
         assert_eq!(c.prepaid.map(|p| p.2), Some(d("50.00")));
         // Without a prepaid amount that explains it, the best payable stands.
-        let c = choose(&[], &[], &tots, &pays, &[]);
+        let c = choose(&[], &[], &tots, &pays, &[], &|_, _| false);
         assert_eq!(c.payable.map(|p| p.2), Some(d("19.00")));
     }
 
@@ -1200,7 +1240,7 @@ mod tests {
         let tots = [(0.9, 1, d("126.00"))];
         let nets = [(0.8, 2, d("110.00"))];
         let vats = [(0.6, 3, d("14.00")), (0.5, 4, d("2.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[]);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
         assert!(c.consistent);
         assert_eq!(c.vat.map(|v| v.1), Some(d("16.00")));
     }
@@ -1361,6 +1401,49 @@ mod tests {
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("25.99"));
         assert_eq!(r.totals.vat.as_deref(), Some("2.86"));
+    }
+
+    #[test]
+    fn a_triple_over_the_chosen_total_is_also_sought_among_joined_readings() {
+        // Unknown labels: the rows' amounts add up to the net (a triple of printed amounts
+        // whose total is the net itself); the total OCR split (`1 05,23`) is found read whole.
+        let mut rows = Vec::new();
+        for (y, cells) in [
+            (88.0, ["#", "Kuvaus", "Määrä", "A-hinta", "ALV %", "Summa"]),
+            (
+                100.0,
+                [
+                    "1",
+                    "Konsultointipalvelu",
+                    "3 kpl",
+                    "23,95",
+                    "25,5%",
+                    "71,85",
+                ],
+            ),
+            (
+                112.0,
+                ["2", "Toimistotuoli", "0,5 kpl", "23,99", "25,5%", "12,00"],
+            ),
+        ] {
+            for (x, cell) in [10.0, 30.0, 250.0, 330.0, 400.0, 480.0]
+                .into_iter()
+                .zip(cells)
+            {
+                rows.push((cell, x, y));
+            }
+        }
+        rows.extend([
+            ("Koki: 83,85", 300.0, 140.0),
+            ("Dazuse 25,5% 21,38", 300.0, 152.0),
+            ("Vagefo: 1 05,23", 300.0, 164.0),
+        ]);
+        let doc = doc_from(&rows);
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+        assert_eq!(r.totals.net.as_deref(), Some("83.85"));
+        assert_eq!(r.totals.vat.as_deref(), Some("21.38"));
+        assert_eq!(r.totals.total.as_deref(), Some("105.23"));
     }
 
     #[test]
@@ -1709,7 +1792,7 @@ mod tests {
             ("Frobnitz 124.00", 300.0, 240.0),
         ]);
         let cands = extract(&doc);
-        let (n, v, t) = structural_triple(&cands, &[]).expect("triple");
+        let (n, v, t) = structural_triple(&cands, &[], |_| true).expect("triple");
         let val = |i: usize| cands.items[i].value.clone();
         assert_eq!(
             (val(n), val(v), val(t)),
@@ -1731,7 +1814,7 @@ mod tests {
             ("Blorp 100.00", 300.0, 200.0),
             ("Frobnitz 180.00", 300.0, 240.0),
         ]);
-        assert!(structural_triple(&extract(&doc), &[]).is_none());
+        assert!(structural_triple(&extract(&doc), &[], |_| true).is_none());
     }
 
     #[test]
@@ -1788,7 +1871,7 @@ mod tests {
         let cands = extract(&doc);
         assert!(cands.item_table.is_some());
         let body = body_lines(&cands, &cands.table_lines(doc.lines.len()));
-        let (n, v, t) = structural_triple(&cands, &body).expect("triple");
+        let (n, v, t) = structural_triple(&cands, &body, |_| true).expect("triple");
         let val = |i: usize| cands.items[i].value.clone();
         assert_eq!(
             (val(n), val(v), val(t)),
