@@ -354,7 +354,8 @@ pub fn find_amounts(
         {
             currency = Some(iso);
             e = ce;
-        } else if after.is_some_and(|c| c.is_alphabetic()) {
+        } else if after.is_some_and(|c| c.is_alphabetic()) && !tax_code_after(&text[e..], decimals)
+        {
             // `12abc`: part of a code.
             continue;
         }
@@ -391,6 +392,15 @@ pub fn find_amounts(
     }
     out.sort_by_key(|a| a.start);
     out
+}
+
+/// Whether the text right after an amount is a receipt's tax code glued to it (`3.56A`,
+/// `12,90B`): one capital letter that ends the token, after an amount with two decimals.
+fn tax_code_after(rest: &str, decimals: u32) -> bool {
+    let mut chars = rest.chars();
+    decimals == 2
+        && chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.next().is_none_or(char::is_whitespace)
 }
 
 /// What OCR reads for a digit: `O`/`o` for 0, `l`/`I`/`|` for 1 (and `S` for 5, only between
@@ -878,6 +888,11 @@ mod tests {
         assert!(vals("DE123456789").is_empty());
         assert!(vals("H87").is_empty());
         assert!(vals("12abc").is_empty());
+        assert!(vals("12.50AB").is_empty());
+        assert!(vals("12A").is_empty());
+        // A receipt's tax code glued to its amount.
+        assert_eq!(vals("Muffin  3.56A"), ["3.56"]);
+        assert_eq!(vals("0,58B 1,20"), ["0.58", "1.20"]);
         assert!(find_amounts("on 05.03.2018", None, &[(3, 13)]).is_empty());
         let a = find_amounts("19 %", None, &[]);
         assert!(a[0].percent);

@@ -74,6 +74,13 @@ fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool
     }
     let percent = s.ends_with('%');
     s = s.trim_end_matches('%');
+    // `1x` of a receipt's `1x 2.34`: the quantity with its multiplication sign.
+    if let Some(q) = s.strip_suffix(['x', 'X', '×'])
+        && q.chars().all(|c| c.is_ascii_digit())
+        && !percent
+    {
+        s = q;
+    }
     if let Some(rest) = s.strip_prefix(['-', '−']) {
         negative = !negative;
         s = rest;
@@ -1071,7 +1078,22 @@ fn continue_description(
     let margin_only = |l: &Line| l.tokens.iter().all(is_rotated);
     let tight = |a: &Line, b: &Line| a.page == b.page && b.bbox.y0 - a.bbox.y1 <= 0.8 * h;
     let mut extra: Vec<usize> = Vec::new();
-    let mut k = last + 1;
+    // A row without words under a line of text set right above it, less than a line's height
+    // and a fifth away (a till slip's `Flat white` / `2 x 4.08  8.16`): that line is its
+    // description, not the next one.
+    let above = first.checked_sub(1).filter(|&a| {
+        desc_x0.is_none()
+            && !starts.contains(&a)
+            && !used.contains(&a)
+            && fits(a)
+            && doc.lines[a].page == doc.lines[first].page
+            && doc.lines[first].bbox.y0 - doc.lines[a].bbox.y1 <= 1.2 * h
+    });
+    let mut k = if above.is_some() {
+        usize::MAX
+    } else {
+        last + 1
+    };
     while k < end_line.max(last + 1) && k < doc.lines.len() {
         if starts.contains(&k) || used.contains(&k) {
             break;
@@ -1088,16 +1110,8 @@ fn continue_description(
         extra.push(k);
         k += 1;
     }
-    if desc_x0.is_none() && extra.is_empty() && first > 0 {
-        let above = first - 1;
-        let line = &doc.lines[above];
-        if !starts.contains(&above)
-            && !used.contains(&above)
-            && fits(above)
-            && tight(line, &doc.lines[first])
-        {
-            extra.push(above);
-        }
+    if let Some(above) = above {
+        extra.push(above);
     }
     let desc_x0 = desc_x0.or_else(|| {
         // Where the description column starts: the first non-code word of the extra lines.
@@ -1256,6 +1270,45 @@ mod tests {
         assert_eq!(cell(row, LabelKey::ColAmount), Some("198,00"));
         assert_eq!(cell(row, LabelKey::ColVatRate), Some("19 %"));
         assert!(t.sums);
+    }
+
+    #[test]
+    fn a_till_slips_item_lines_take_their_description_from_above() {
+        // `Name` / `q x p  amount  tax code`, evenly spaced: each name belongs to the row
+        // under it, not to the row above; `1x` is a quantity.
+        let mut words = Vec::new();
+        for (k, (name, q, p, a)) in [
+            ("Kalender", "1", "17,79", "17,79"),
+            ("Roman", "2", "12,84", "25,68"),
+            ("Wasser", "1x", "2,34", "2,34"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let y = 100.0 + 24.0 * k as f32;
+            words.push(w(name, 10.0, y));
+            words.extend([
+                w(q, 16.0, y + 12.0),
+                w(p, 40.0, y + 12.0),
+                r(a, 200.0, y + 12.0),
+                w("A", 205.0, y + 12.0),
+            ]);
+        }
+        words.extend([w("SUMME", 10.0, 180.0), r("45,81", 200.0, 180.0)]);
+        let t = read(words).expect("rows");
+        let rows: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| (cell(r, LabelKey::ColDesc), cell(r, LabelKey::ColQty)))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (Some("Kalender"), Some("1")),
+                (Some("Roman"), Some("2")),
+                (Some("Wasser"), Some("1x"))
+            ]
+        );
     }
 
     #[test]

@@ -120,10 +120,18 @@ fn rate_lines_among(
 /// The VAT of several VAT-labelled rate lines of distinct rates when no net is printed to
 /// check them against (`BTW 21%  2,06` / `BTW 6%  0,80` under a receipt's total): their sum,
 /// when the chosen VAT is one of them, each amount is at most what its rate gives on the whole
-/// total and the sum stays below the total.
-fn labelled_rate_lines_sum(lines: &[RateLine], chosen: usize, total: Decimal) -> Option<Decimal> {
+/// total and the sum stays below the total. A chosen VAT of zero (the `Tax 0%  0.00` line of a
+/// receipt's zero-rated part) gives way to the lines of positive rates, one line enough.
+/// Returns the sum and the amount candidate that shows it (the chosen one, or the first
+/// line's in place of a zero).
+fn labelled_rate_lines_sum(
+    lines: &[RateLine],
+    chosen: (usize, Decimal),
+    total: Decimal,
+) -> Option<(Decimal, usize)> {
     let labelled: Vec<&RateLine> = lines.iter().filter(|l| l.labelled).collect();
-    if !labelled.iter().any(|l| l.amount.0 == chosen) {
+    let zero = chosen.1.is_zero();
+    if !zero && !labelled.iter().any(|l| l.amount.0 == chosen.0) {
         return None;
     }
     let mut per_rate: Vec<&RateLine> = Vec::new();
@@ -139,8 +147,10 @@ fn labelled_rate_lines_sum(lines: &[RateLine], chosen: usize, total: Decimal) ->
                 <= (total.abs() * l.rate.1 / (Decimal::ONE_HUNDRED + l.rate.1)) + cent
     };
     let sum: Decimal = per_rate.iter().map(|l| l.amount.1).sum();
-    (per_rate.len() >= 2 && per_rate.iter().all(|l| plausible(l)) && sum.abs() < total.abs())
-        .then_some(sum)
+    let enough = per_rate.len() >= 2 || zero && !sum.is_zero();
+    let first = per_rate.first()?.amount.0;
+    (enough && per_rate.iter().all(|l| plausible(l)) && sum.abs() < total.abs())
+        .then_some((sum, if zero { first } else { chosen.0 }))
 }
 
 /// The VAT included in a total that no net accompanies (a till receipt's `20%  1,79` under its
@@ -888,13 +898,13 @@ pub(super) fn totals(
         }
     }
     // Without a net to check them, VAT-labelled lines of several rates sum to the VAT when one
-    // of them was chosen for the whole.
+    // of them (or a zero) was chosen for the whole.
     if !chosen.consistent
         && chosen.net.is_none()
-        && let (Some(t), Some((s, _, Some(vi)))) = (chosen.total, chosen.vat)
-        && let Some(sum) = labelled_rate_lines_sum(&cands.rate_lines, vi, t.2)
+        && let (Some(t), Some((s, v, Some(vi)))) = (chosen.total, chosen.vat)
+        && let Some((sum, at)) = labelled_rate_lines_sum(&cands.rate_lines, (vi, v), t.2)
     {
-        chosen.vat = Some((s, sum, Some(vi)));
+        chosen.vat = Some((s, sum, Some(at)));
     }
     // Amounts OCR broke with a space, read whole where that makes the arithmetic hold; the
     // payable is chosen again against the total read whole.
@@ -1444,6 +1454,31 @@ mod tests {
         assert_eq!(r.totals.net.as_deref(), Some("83.85"));
         assert_eq!(r.totals.vat.as_deref(), Some("21.38"));
         assert_eq!(r.totals.total.as_deref(), Some("105.23"));
+    }
+
+    #[test]
+    fn a_zero_rated_parts_tax_line_is_not_the_receipts_vat() {
+        // Item amounts with their tax codes glued on; the taxed part's VAT and the zero-rated
+        // part's `0.00` under the total.
+        let doc = doc_from(&[
+            ("RECEIPT", 200.0, 100.0),
+            ("0.5 x 4.53  2.27 A", 10.0, 140.0),
+            ("Mineral water  3.91B", 10.0, 155.0),
+            ("Flat white  7.94B", 10.0, 170.0),
+            ("Total amount  £14.12", 10.0, 200.0),
+            ("Card  14.12", 10.0, 215.0),
+            ("Tax 20%  0.38", 10.0, 230.0),
+            ("Tax 0%  0.00", 10.0, 245.0),
+        ]);
+        let cands = extract(&doc);
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &cands, &scorer);
+        assert_eq!(r.totals.total.as_deref(), Some("14.12"));
+        assert_eq!(r.totals.vat.as_deref(), Some("0.38"));
+        assert_eq!(
+            labelled_rate_lines_sum(&cands.rate_lines, (usize::MAX, Decimal::ZERO), d("14.12")),
+            Some((d("0.38"), cands.rate_lines[0].amount.0))
+        );
     }
 
     #[test]
