@@ -36,7 +36,8 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
   spaced digits, O for 0, l for 1, a comma for the decimal point, separators in dates); the
   truth keeps the clean values.
 
-`--unknown-labels` writes `OUT_DIR/train/` only, the same documents with every amount label
+`--unknown-labels` writes `OUT_DIR/train/` only (with `--with-holdout` also `OUT_DIR/holdout/`),
+the same documents with every amount label
 (net, VAT, total, payable, prepaid, a receipt's total) replaced by a pseudo-word: a tuning set
 for what the structure and the arithmetic find without a known label. `--unknown-labels all`
 replaces the number, date, due date, seller and buyer labels too (the titles stay).
@@ -329,13 +330,17 @@ def main() -> int:
                     help="amount labels (net, VAT, total, payable, prepaid) become pseudo-words, "
                          "with `all` also number, dates, seller and buyer: a tuning set for what "
                          "the structure alone finds; writes OUT/train only")
+    ap.add_argument("--with-holdout", action="store_true",
+                    help="with --unknown-labels, also write OUT/holdout: the held-out documents "
+                         "(the same as without the flag, same seed) with pseudo-word labels, "
+                         "which measure the held-out layout families without any label wording")
     a = ap.parse_args()
     g.register_fonts()
     sv.check()
     rng = random.Random(a.seed)
     root = pathlib.Path(a.out)
     splits = (("train", a.train, False), ("holdout", a.holdout, True))
-    for split, n, held in splits[:1] if a.unknown_labels else splits:
+    for split, n, held in splits[:1] if a.unknown_labels and not a.with_holdout else splits:
         out = root / split
         out.mkdir(parents=True, exist_ok=True)
         for old in out.iterdir():
