@@ -2003,6 +2003,17 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
         else {
             continue;
         };
+        // Two or more `Key:  Company name` rows under keys the vocabulary does not know
+        // (`Kitu:  Nord Kft.` / its address / `Matobu:  Kovács Bt.` / its address): each
+        // row begins a party of its own.
+        let keyed = keyed_names(p, &segs);
+        if keyed.len() >= 2 {
+            for (k, &start) in keyed.iter().enumerate() {
+                let end = keyed.get(k + 1).copied().unwrap_or(segs.len());
+                added += block_variants(&segs[start..end], 0, out);
+            }
+            continue;
+        }
         // A sender line on top of a window names the sender; the lines under it are the
         // addressee's, a block of their own.
         let addressee = (sender_parts(&segs[at].text).is_some())
@@ -2022,6 +2033,28 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
             None => added += block_variants(&segs, at, out),
         }
     }
+}
+
+/// The segments of a block that are company names printed after a key on their line
+/// (`Kitu:  Nord Villamossági Kft.`): the nearest segment left of the name a lone word or two
+/// ending in `:`. Indices into `segs`.
+fn keyed_names(p: &Page<'_>, segs: &[Segment]) -> Vec<usize> {
+    let lone_key = |t: &str| {
+        let t = t.trim();
+        t.ends_with(':') && (1..=2).contains(&labels::norm_words(t).len()) && letters(t) >= 3
+    };
+    (0..segs.len())
+        .filter(|&k| {
+            let name = &segs[k];
+            let key = p
+                .line_segs(name.line)
+                .filter(|s| s.bbox.x1 <= name.bbox.x0)
+                .max_by(|a, b| a.bbox.x1.total_cmp(&b.bbox.x1));
+            key.is_some_and(|key| lone_key(&key.text))
+                && is_company_like(&name.text)
+                && !is_address_like(&name.text)
+        })
+        .collect()
 }
 
 /// The [`PartySource::Block`] candidates of a block (its segments `segs`, the region) whose name

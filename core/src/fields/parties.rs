@@ -546,6 +546,47 @@ mod tests {
     }
 
     #[test]
+    fn keyed_company_rows_under_unknown_keys_are_two_parties() {
+        // A CIS-style head: `Key:  Company` rows with the address under the name, the keys in
+        // words the vocabulary does not know: each row begins a block candidate of its own.
+        let rows = [
+            ("SZÁMLA B088962", 120.0, 38.0, 12.0),
+            ("Kitu:", 48.0, 67.0, 9.0),
+            ("Nord Villamossági Kft.", 143.0, 67.0, 9.0),
+            (
+                "Váci út 146., 9021 Győr, Adószám 38895329-3-02",
+                143.0,
+                78.0,
+                9.0,
+            ),
+            ("Matobu:", 48.0, 95.0, 9.0),
+            ("Kovács Nyomda Bt.", 143.0, 95.0, 9.0),
+            ("Ipari park 21., 9021 Győr, HU82382526", 143.0, 106.0, 9.0),
+            ("Tanácsadás  3  147,28  441,84", 48.0, 160.0, 9.0),
+            ("Deke:  441,84 €", 313.0, 226.0, 9.0),
+        ];
+        let blocks: Vec<(String, Vec<String>)> = candidates::extract(&doc(&rows))
+            .parties
+            .into_iter()
+            .filter(|c| c.source == PartySource::Block)
+            .filter_map(|c| Some((c.name?.0, c.address.into_iter().map(|a| a.0).collect())))
+            .collect();
+        let of = |name: &str| blocks.iter().find(|b| b.0 == name).map(|b| b.1.clone());
+        assert_eq!(
+            of("Nord Villamossági Kft."),
+            Some(vec![
+                "Váci út 146., 9021 Győr, Adószám 38895329-3-02".to_string()
+            ])
+        );
+        assert_eq!(
+            of("Kovács Nyomda Bt."),
+            Some(vec!["Ipari park 21., 9021 Győr, HU82382526".to_string()])
+        );
+        let (seller, _) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("Nord Villamossági Kft."));
+    }
+
+    #[test]
     fn a_labelled_guest_is_not_the_seller() {
         // A hotel's invoice whose letterhead is a logo: the guest field names a person at the
         // top (the buyer), the hotel prints itself in the footer's register line only.
