@@ -1076,7 +1076,10 @@ fn continue_description(
             })
     };
     let margin_only = |l: &Line| l.tokens.iter().all(is_rotated);
-    let tight = |a: &Line, b: &Line| a.page == b.page && b.bbox.y0 - a.bbox.y1 <= 0.8 * h;
+    // `b` printed under `a` at most `lines` heights away.
+    let within =
+        |a: &Line, b: &Line, lines: f32| a.page == b.page && b.bbox.y0 - a.bbox.y1 <= lines * h;
+    let tight = |a: &Line, b: &Line| within(a, b, 0.8);
     let mut extra: Vec<usize> = Vec::new();
     // A row without words under a line of text set right above it, less than a line's height
     // and a fifth away (a till slip's `Flat white` / `2 x 4.08  8.16`): that line is its
@@ -1086,15 +1089,10 @@ fn continue_description(
             && !starts.contains(&a)
             && !used.contains(&a)
             && fits(a)
-            && doc.lines[a].page == doc.lines[first].page
-            && doc.lines[first].bbox.y0 - doc.lines[a].bbox.y1 <= 1.2 * h
+            && within(&doc.lines[a], &doc.lines[first], 1.2)
     });
-    let mut k = if above.is_some() {
-        usize::MAX
-    } else {
-        last + 1
-    };
-    while k < end_line.max(last + 1) && k < doc.lines.len() {
+    let mut k = last + 1;
+    while above.is_none() && k < end_line.max(last + 1) && k < doc.lines.len() {
         if starts.contains(&k) || used.contains(&k) {
             break;
         }

@@ -190,6 +190,18 @@ pub fn rate_lines(
     out
 }
 
+/// Every amount candidate of `line` (quantities included), in print order.
+fn amounts_on(items: &[Candidate], line: usize) -> Vec<usize> {
+    let mut all: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == line)
+        .map(|(i, _)| i)
+        .collect();
+    all.sort_by_key(|&i| (items[i].span.start, i));
+    all
+}
+
 /// The money amount that a line ending in a rate wraps onto the next line (a totals block set
 /// as running text: `... VAT: 4%` / `24,89 EUR Total: ...`): the line's last amount candidate
 /// is a VAT rate, and the next line (`next`, right below it) begins with a money amount with
@@ -199,20 +211,10 @@ fn wrapped_amount(
     l: &LineAmounts,
     next: Option<&LineAmounts>,
 ) -> Option<(usize, Decimal)> {
-    let next = next?;
-    let last = items
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == l.line)
-        .max_by_key(|(i, c)| (c.span.start, *i))?
-        .0;
+    let next = next.filter(|_| !l.rates.is_empty())?;
+    let last = *amounts_on(items, l.line).last()?;
     let rate = l.rates.iter().find(|r| r.0 == last && is_vat_rate(r.1))?;
-    let first = items
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == next.line)
-        .min_by_key(|(i, c)| (c.span.start, *i))?
-        .0;
+    let first = *amounts_on(items, next.line).first()?;
     let money = next.money.iter().find(|m| m.0 == first)?;
     let (r, a) = (&items[rate.0].span, &items[first].span);
     let height = (r.bbox.y1 - r.bbox.y0).max(1.0);
@@ -234,14 +236,7 @@ fn rate_pairs_on_line(
     l: &LineAmounts,
     wrapped: Option<(usize, Decimal)>,
 ) -> Vec<((usize, Decimal), (usize, Decimal))> {
-    // Every amount candidate of the line, in print order (quantities included).
-    let mut all: Vec<usize> = items
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.kind == CandidateKind::Amount && c.span.line == l.line)
-        .map(|(i, _)| i)
-        .collect();
-    all.sort_by_key(|&i| (items[i].span.start, i));
+    let all = amounts_on(items, l.line);
     let mut pairs = Vec::new();
     for rate in l.rates.iter().filter(|r| is_vat_rate(r.1)) {
         let at = all.iter().position(|&i| i == rate.0);

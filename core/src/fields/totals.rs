@@ -64,13 +64,13 @@ fn rate_lines_among(
     // rates' amounts.
     let on_rate_line = |i: usize, c: &Candidate| {
         let line_of = |k: usize| cands.items[k].span.line;
-        let here: Vec<_> = lines
+        let here = lines
             .iter()
-            .filter(|l| line_of(l.amount.0) == c.span.line || line_of(l.rate.0) == c.span.line)
-            .collect();
-        let own = |l: &&RateLine| line_of(l.amount.0) == line_of(l.rate.0);
-        (here.len() == 1 && here.iter().all(own))
-            || (!here.is_empty() && lines.iter().any(|l| l.amount.0 == i || l.rate.0 == i))
+            .filter(|l| line_of(l.amount.0) == c.span.line || line_of(l.rate.0) == c.span.line);
+        let own = |l: &RateLine| line_of(l.amount.0) == line_of(l.rate.0);
+        let count = here.clone().count();
+        (count == 1 && here.clone().all(own))
+            || (count > 0 && lines.iter().any(|l| l.amount.0 == i || l.rate.0 == i))
     };
     let pos = |c: &Candidate| (c.span.line, c.span.start);
     let line_of = |k: usize| pos(&cands.items[lines[k].amount.0]);
@@ -468,9 +468,11 @@ fn ocr_repair(
 fn structural_triple(
     cands: &Candidates,
     body: &[bool],
+    rows: &[usize],
     keep: impl Fn(Decimal) -> bool,
 ) -> Option<(usize, usize, usize)> {
-    triple_among(cands, body, false, &keep).or_else(|| triple_among(cands, body, true, &keep))
+    triple_among(cands, body, rows, false, &keep)
+        .or_else(|| triple_among(cands, body, rows, true, &keep))
 }
 
 /// [`structural_triple`] among the money amounts as printed, or also among the readings of
@@ -478,6 +480,7 @@ fn structural_triple(
 fn triple_among(
     cands: &Candidates,
     body: &[bool],
+    rows: &[usize],
     joined: bool,
     keep: &dyn Fn(Decimal) -> bool,
 ) -> Option<(usize, usize, usize)> {
@@ -494,7 +497,6 @@ fn triple_among(
     let largest = amounts.iter().map(|a| a.1.abs()).max()?;
     let in_body = |line: usize| body.get(line).copied().unwrap_or(false);
     let rates = percent_rates(cands);
-    let rows = item_rows(cands);
     let mut totals: Vec<&(usize, Decimal, usize)> = amounts
         .iter()
         .filter(|t| keep(t.1))
@@ -509,7 +511,7 @@ fn triple_among(
     totals.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
     totals
         .into_iter()
-        .find_map(|&t| best_split(&amounts, t, &rates, &rows).map(|(n, v)| (n, v, t.0)))
+        .find_map(|&t| best_split(&amounts, t, &rates, rows).map(|(n, v)| (n, v, t.0)))
 }
 
 /// The percentages the document prints (rates that may confirm a net and VAT split).
@@ -922,7 +924,7 @@ pub(super) fn totals(
     // - prepaid).
     let payable_floor = chosen.payable.map_or(Decimal::ZERO, |p| p.2.abs());
     let structural = if chosen.total.is_none() {
-        structural_triple(cands, &body_lines(cands, &table_lines), |d| {
+        structural_triple(cands, &body_lines(cands, &table_lines), &rows, |d| {
             d.abs() >= payable_floor
         })
         .map(|(n, v, t)| (n, v, Some(t)))
@@ -938,7 +940,7 @@ pub(super) fn totals(
                 if cands.style.receipt {
                     return None;
                 }
-                structural_triple(cands, &body_lines(cands, &table_lines), |d| {
+                structural_triple(cands, &body_lines(cands, &table_lines), &rows, |d| {
                     d.abs() > chosen_total && d.abs() >= payable_floor
                 })
                 .map(|(n, v, t)| (n, v, Some(t)))
@@ -1827,7 +1829,8 @@ mod tests {
             ("Frobnitz 124.00", 300.0, 240.0),
         ]);
         let cands = extract(&doc);
-        let (n, v, t) = structural_triple(&cands, &[], |_| true).expect("triple");
+        let (n, v, t) =
+            structural_triple(&cands, &[], &item_rows(&cands), |_| true).expect("triple");
         let val = |i: usize| cands.items[i].value.clone();
         assert_eq!(
             (val(n), val(v), val(t)),
@@ -1849,7 +1852,8 @@ mod tests {
             ("Blorp 100.00", 300.0, 200.0),
             ("Frobnitz 180.00", 300.0, 240.0),
         ]);
-        assert!(structural_triple(&extract(&doc), &[], |_| true).is_none());
+        let cands = extract(&doc);
+        assert!(structural_triple(&cands, &[], &item_rows(&cands), |_| true).is_none());
     }
 
     #[test]
@@ -1906,7 +1910,8 @@ mod tests {
         let cands = extract(&doc);
         assert!(cands.item_table.is_some());
         let body = body_lines(&cands, &cands.table_lines(doc.lines.len()));
-        let (n, v, t) = structural_triple(&cands, &body, |_| true).expect("triple");
+        let (n, v, t) =
+            structural_triple(&cands, &body, &item_rows(&cands), |_| true).expect("triple");
         let val = |i: usize| cands.items[i].value.clone();
         assert_eq!(
             (val(n), val(v), val(t)),
