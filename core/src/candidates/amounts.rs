@@ -362,8 +362,7 @@ pub fn find_amounts(
         // Sign: leading `-` (also before the currency), trailing `-`, or parentheses.
         let mut negative = false;
         if text[..s].ends_with('-') {
-            let pre = text[..s - 1].chars().next_back();
-            if !pre.is_some_and(|c| c.is_alphanumeric()) {
+            if minus_before(text, s) {
                 negative = true;
                 s -= 1;
             }
@@ -645,12 +644,7 @@ fn find_split_amounts(
             e = ce;
         }
         let mut negative = false;
-        if text[..s].ends_with('-')
-            && !text[..s - 1]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric)
-        {
+        if minus_before(text, s) {
             negative = true;
             s -= 1;
         }
@@ -691,11 +685,7 @@ pub fn joined_readings(text: &str, decimal_hint: Option<char>) -> Vec<AmountMatc
         {
             continue;
         }
-        let negative = before == Some('-')
-            && !text[..s0 - 1]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric);
+        let negative = minus_before(text, s0);
         let mut starts = vec![s0];
         starts.extend(m.as_str().match_indices(' ').map(|(i, _)| s0 + i + 1));
         if starts.len() > 6 {
@@ -829,6 +819,17 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     }
 }
 
+/// Whether the `-` right before byte `s` is a minus sign: not a hyphen inside a word or code
+/// (`A-12`), and not the end of a run of filler dashes or underscores that leads to the
+/// amount (`Net:  --4096,54`, `____-12,00` as OCR reads a dotted or ruled leader).
+fn minus_before(text: &str, s: usize) -> bool {
+    text[..s].ends_with('-')
+        && !text[..s - 1]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '–' | '—'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -849,6 +850,12 @@ mod tests {
         assert_eq!(vals("-12.00"), ["-12.00"]);
         assert_eq!(vals("12.00-"), ["-12.00"]);
         assert_eq!(vals("(12.00)"), ["-12.00"]);
+        assert_eq!(vals("Net: -12.00 EUR"), ["-12.00"]);
+        assert_eq!(vals("Net: EUR -12.00"), ["-12.00"]);
+        // A leader of dashes or underscores OCR read before an amount is no minus sign.
+        assert_eq!(vals("Net:  --4096,54 €"), ["4096.54"]);
+        assert_eq!(vals("Total ____-12,00"), ["12.00"]);
+        assert_eq!(vals("A-12.50"), ["12.50"]);
         assert_eq!(vals("1234"), ["1234"]);
         assert_eq!(vals("1.234.567,89"), ["1234567.89"]);
         assert_eq!(vals("0,5"), ["0.5"]);

@@ -474,7 +474,12 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .get(l)
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
     });
-    let rate_sums = taxes::rate_sums(&rate_lines);
+    let joined: Vec<(usize, &Candidate)> = ocr_amounts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| (items.len() + k, c))
+        .collect();
+    let rate_sums = taxes::rate_sums(&rate_lines, &items, &joined);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
     let item_table = rows::find(doc, &style, &line_labels, &rates, &tables);
     let (parties, addresses) = parties::find_with_addresses(doc);

@@ -270,15 +270,52 @@ pub struct RateSum {
     pub vat: Decimal,
     /// The lines that make it (indices into the rate lines), in document order.
     pub lines: Vec<usize>,
+    /// The reading of each line's amount that the sum takes (candidate index into `items`, or
+    /// past its end into the joined readings, and value), in the order of `lines`.
+    pub amounts: Vec<(usize, Decimal)>,
+    /// How many of those readings join an amount that OCR broke with a space (`42 5,99` as
+    /// 425,99), not the amount as printed.
+    pub joined: usize,
 }
 
 /// Rate lines considered for [`rate_sums`] (their subsets are enumerated).
 const MAX_RATE_LINES: usize = 12;
 
+/// Readings of one subset's amounts enumerated for [`rate_sums`] at most (each line as printed
+/// or joined).
+const MAX_READINGS: usize = 16;
+
 /// Every distinct sum of two or more of the first [`MAX_RATE_LINES`] rate lines with distinct
-/// rates, each once (with the first subset of lines that makes it).
-pub fn rate_sums(lines: &[RateLine]) -> Vec<RateSum> {
+/// rates, each once (with the first subset of lines that makes it, fewest joined readings
+/// first). A line's amount is read as printed, or as the joined reading (`joined`: index into
+/// `items`' continuation and candidate, [`JOINED`]) that takes in its beginning on its line when OCR broke
+/// it with a space (`Pokida: 5,5%  42 5,99 EUR`).
+pub fn rate_sums(
+    lines: &[RateLine],
+    items: &[Candidate],
+    joined: &[(usize, &Candidate)],
+) -> Vec<RateSum> {
     let lines = &lines[..lines.len().min(MAX_RATE_LINES)];
+    // Each line's readings: as printed, then any joined reading that takes in its beginning.
+    let readings: Vec<Vec<((usize, Decimal), usize)>> = lines
+        .iter()
+        .map(|l| {
+            let printed = &items[l.amount.0].span;
+            let mut r = vec![(l.amount, 0)];
+            r.extend(
+                joined
+                    .iter()
+                    .filter(|(_, c)| {
+                        c.span.line == printed.line
+                            && c.span.start <= printed.start
+                            && c.span.end > printed.start
+                    })
+                    .filter_map(|&(i, c)| c.value.parse().ok().map(|d: Decimal| ((i, d), 1)))
+                    .filter(|((_, d), _)| *d != l.amount.1),
+            );
+            r
+        })
+        .collect();
     let mut out: Vec<RateSum> = Vec::new();
     for mask in 1u32..(1 << lines.len()) {
         let which: Vec<usize> = (0..lines.len()).filter(|i| mask & (1 << i) != 0).collect();
@@ -290,9 +327,33 @@ pub fn rate_sums(lines: &[RateLine]) -> Vec<RateSum> {
         if which.len() < 2 || !distinct {
             continue;
         }
-        let vat: Decimal = which.iter().map(|&i| lines[i].amount.1).sum();
-        if !out.iter().any(|s| s.vat == vat) {
-            out.push(RateSum { vat, lines: which });
+        let mut sums: Vec<RateSum> = vec![RateSum {
+            vat: Decimal::ZERO,
+            lines: which.clone(),
+            amounts: Vec::new(),
+            joined: 0,
+        }];
+        for &k in &which {
+            sums = sums
+                .iter()
+                .flat_map(|s| {
+                    readings[k].iter().map(move |&(a, j)| {
+                        let mut next = s.clone();
+                        next.vat += a.1;
+                        next.amounts.push(a);
+                        next.joined += j;
+                        next
+                    })
+                })
+                .take(MAX_READINGS)
+                .collect();
+        }
+        for s in sums {
+            match out.iter_mut().find(|o| o.vat == s.vat) {
+                Some(o) if o.joined > s.joined => *o = s,
+                Some(_) => {}
+                None => out.push(s),
+            }
         }
     }
     out

@@ -35,7 +35,10 @@ fn rows_explain(rows: &[TaxRow], total: Decimal) -> Option<(Decimal, Decimal)> {
 /// distinct rates whose amounts make `diff` (total less net) exactly; (their sum, the first
 /// line's amount candidate).
 fn rate_lines_explain(cands: &Candidates, diff: Decimal) -> Option<(Decimal, usize)> {
-    let sum = cands.rate_sums.iter().find(|s| s.vat == diff)?;
+    let sum = cands
+        .rate_sums
+        .iter()
+        .find(|s| s.joined == 0 && s.vat == diff)?;
     Some((sum.vat, cands.rate_lines[sum.lines[0]].amount.0))
 }
 
@@ -101,7 +104,8 @@ fn rate_lines_among(
                 continue;
             }
             let Some(sum) = cands.rate_sums.iter().find(|s| {
-                s.vat == t - n
+                (joined || s.joined == 0)
+                    && s.vat == t - n
                     && s.lines
                         .iter()
                         .all(|&k| pos(nc) < line_of(k) && line_of(k) < pos(tc))
@@ -1124,11 +1128,17 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         && let Some(sum) = cands.rate_sums.iter().find(|s| s.vat == vat)
     {
         let mut out = Vec::new();
-        for (idx, l) in sum.lines.iter().map(|&k| &cands.rate_lines[k]).enumerate() {
+        for (idx, (l, amount)) in sum
+            .lines
+            .iter()
+            .map(|&k| &cands.rate_lines[k])
+            .zip(&sum.amounts)
+            .enumerate()
+        {
             out.push(TaxLine {
                 rate: Some(l.rate.1.normalize().to_string()),
                 base: None,
-                amount: Some(l.amount.1.to_string()),
+                amount: Some(amount.1.to_string()),
             });
             if let Some(c) = cands.items.get(l.rate.0) {
                 ctx.put(&format!("/taxes/{idx}/rate"), 0.7, &c.span);
@@ -1591,6 +1601,30 @@ mod tests {
         assert_eq!(dec(&cands.items[n]), Some(d("50269.22")));
         assert_eq!(dec(&cands.items[t]), Some(d("57884.84")));
         assert_eq!(vat, d("7615.62"));
+        // Labels nobody knows, one rate's amount and the total broken by OCR with a space:
+        // the rate line is read whole (42 5,99 as 425,99) where the sum needs it.
+        let doc = doc_from(&[
+            ("Kese:  97786,70 EUR", 48.0, 428.0),
+            ("Pokida: 20%  18008,27 EUR", 48.0, 442.0),
+            ("Pokida: 5,5%  42 5,99 EUR", 48.0, 456.0),
+            ("Bemeka:  1162 20,96 EUR", 48.0, 470.0),
+        ]);
+        let cands = extract(&doc);
+        let sum = cands
+            .rate_sums
+            .iter()
+            .find(|s| s.joined == 1)
+            .expect("a joined sum");
+        assert_eq!(sum.vat, d("18434.26"));
+        assert_eq!(sum.amounts[1].1, d("425.99"));
+        let (n, t, vat, _) = rate_lines_pair(&cands, Decimal::ZERO).expect("a pair");
+        let value = |i: usize| cands.amount_at(i).and_then(dec);
+        assert_eq!(value(n), Some(d("97786.70")));
+        assert_eq!(value(t), Some(d("116220.96")));
+        assert_eq!(vat, d("18434.26"));
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        let amounts: Vec<_> = r.taxes.iter().map(|t| t.amount.clone().unwrap()).collect();
+        assert_eq!(amounts, ["18008.27", "425.99"]);
     }
 
     #[test]
