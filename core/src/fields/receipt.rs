@@ -4,15 +4,26 @@
 use super::Ctx;
 use crate::candidates::Candidates;
 use crate::candidates::receipt::{clean_seller, has_company_ending};
+use rust_decimal::Decimal;
 
-/// Replaces the total by the receipt's grand total, cleans the seller name's registration
+/// Replaces the total by the receipt's grand total (unless the chosen total is what the item
+/// rows sum to and the grand total the cash paid for it), cleans the seller name's registration
 /// details, and takes the receipt's company-like seller line where the chosen name has no
 /// company form. Documents that are not receipts are left alone.
 pub(super) fn refine(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let Some(reading) = &cands.receipt else {
         return;
     };
-    if let Some((d, span, conf)) = &reading.total {
+    // Unless the item rows' sum is the chosen total and the reading's amount the cash paid for it.
+    let paid_for_chosen = |d: Decimal| {
+        super::totals::rows_total_paid_by(cands, d).is_some_and(|x| {
+            let chosen = ctx.result.totals.total.as_deref();
+            chosen.and_then(|t| t.parse::<Decimal>().ok()) == Some(x)
+        })
+    };
+    if let Some((d, span, conf)) = &reading.total
+        && !paid_for_chosen(*d)
+    {
         ctx.result.totals.total = Some(d.to_string());
         ctx.put("/totals/total", *conf, span);
     }

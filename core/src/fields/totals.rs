@@ -527,6 +527,15 @@ fn percent_rates(cands: &Candidates) -> Vec<Decimal> {
         .collect()
 }
 
+/// Whether `vat` is between 1 % and 27 % of `net` (the range of the world's standard and
+/// reduced rates), the upper bound within the rounding of the amounts' last printed digit (a
+/// whole-forint VAT of 27 % rounds `243.648 x 27 %` up to `65.785`).
+fn plausible_vat(net: Decimal, vat: Decimal) -> bool {
+    let (net, vat) = (net.abs(), vat.abs());
+    let half_unit = Decimal::new(5, net.scale().max(vat.scale()) + 1);
+    vat >= net * Decimal::new(1, 2) && vat <= net * Decimal::new(27, 2) + half_unit
+}
+
 /// The best split of a total `(candidate, value, line)` into net + VAT among `amounts` (the
 /// same triples): both printed above the total or on its line, all three of one sign, the VAT
 /// between 1 % and 27 % of the net; a split that one of `rates` gives to the cent wins, then
@@ -551,8 +560,7 @@ fn best_split(
         {
             continue;
         }
-        let rate = v.abs() / n.1.abs();
-        if rate < Decimal::new(1, 2) || rate > Decimal::new(27, 2) {
+        if !plausible_vat(n.1, v) {
             continue;
         }
         for vc in amounts.iter().filter(|a| {
@@ -610,11 +618,13 @@ fn body_lines(cands: &Candidates, table_lines: &[bool]) -> Vec<bool> {
 /// no label announced them): two amounts printed above the total
 /// (or on its line, outside table bodies) with `net + VAT = total`, the VAT between 1 % and 27 %
 /// of the net. A printed percentage that gives the VAT from the net to the cent, and nearness
-/// to the total's line, choose among several such pairs. Returns (net, VAT) candidates.
+/// to the total's line, choose among several such pairs; two item rows (`rows`: their lines)
+/// are never net and VAT. Returns (net, VAT) candidates.
 fn structural_split(
     cands: &Candidates,
     total: &Scored,
     table_lines: &[bool],
+    rows: &[usize],
 ) -> Option<(usize, usize)> {
     let t_line = cands.items.get(total.1)?.span.line;
     let amounts: Vec<(usize, Decimal, usize)> = cands
@@ -634,7 +644,7 @@ fn structural_split(
         &amounts,
         (total.1, total.2, t_line),
         &percent_rates(cands),
-        &[],
+        rows,
     )
 }
 
@@ -725,6 +735,84 @@ fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
         })
         .find(|(_, c)| dec(c).is_some_and(|d| sums.contains(&d)))
         .map(|(i, _)| i)
+        .or_else(|| {
+            // The rows' sum, unless a larger amount follows it (an invoice's rows make its net,
+            // its total comes below).
+            let (i, sum) = rows_sum_below(cands)?;
+            let line = cands.items[i].span.line;
+            let larger_below: Vec<&Candidate> = cands
+                .items
+                .iter()
+                .filter(|c| {
+                    c.span.line > line && cands.is_money(c) && dec(c).is_some_and(|d| d.abs() > sum)
+                })
+                .collect();
+            (larger_below.is_empty() || larger_below.iter().any(|c| change_after(cands, c, sum)))
+                .then_some(i)
+        })
+}
+
+/// Whether `paid` (a money amount printed after a total) is cash tendered for `total`: the
+/// change, `paid - total`, is printed on one of the next two lines, on a line without a
+/// percentage (a VAT line's amount makes `gross - net` too).
+fn change_after(cands: &Candidates, paid: &Candidate, total: Decimal) -> bool {
+    let Some(change) = dec(paid)
+        .map(|p| p - total)
+        .filter(|c| c.is_sign_positive())
+    else {
+        return false;
+    };
+    let next = |l: usize| l > paid.span.line && l <= paid.span.line + 2;
+    let percent_on = |l: usize| {
+        cands
+            .of(CandidateKind::Amount)
+            .any(|c| c.span.line == l && c.scheme.as_deref() == Some("percent"))
+    };
+    cands.items.iter().any(|c| {
+        next(c.span.line) && cands.is_money(c) && dec(c) == Some(change) && !percent_on(c.span.line)
+    })
+}
+
+/// Whether `paid` is cash tendered for `total` ([`change_after`]), `total` positive and less.
+fn paid_for(cands: &Candidates, paid: &Candidate, total: Decimal) -> bool {
+    total.is_sign_positive()
+        && dec(paid).is_some_and(|p| p > total)
+        && change_after(cands, paid, total)
+}
+
+/// The total that the item rows make ([`rows_sum_below`]) when `amount` was cash tendered for
+/// it: printed below the rows' sum, with the change after it. (A till slip whose OCR read the
+/// cash beside the total's label: `RM 9.00` / `TOTAL INCL. GST  RM 10.00` / `CASH  RM 1.00`.)
+pub(super) fn rows_total_paid_by(cands: &Candidates, amount: Decimal) -> Option<Decimal> {
+    let (i, x) = rows_sum_below(cands)?;
+    let line = cands.items[i].span.line;
+    cands
+        .items
+        .iter()
+        .filter(|c| c.span.line > line && cands.is_money(c) && dec(c) == Some(amount))
+        .any(|paid| paid_for(cands, paid, x))
+        .then_some(x)
+}
+
+/// The amount that the item rows found by their arithmetic ([`Candidates::item_table`]) sum
+/// to, printed under them (a till slip's items over a total of unknown label): the first money
+/// amount below the rows with their sum as its value. (index, value).
+fn rows_sum_below(cands: &Candidates) -> Option<Pick> {
+    let t = cands.item_table.as_ref().filter(|t| t.sums)?;
+    let sum: Decimal = t
+        .rows
+        .iter()
+        .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
+        .sum::<Option<Decimal>>()
+        .filter(|s| !s.is_zero())?;
+    let last = t.rows.iter().flat_map(|r| &r.lines).max()?;
+    cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| cands.is_money(c) && c.span.line > *last)
+        .find(|(_, c)| dec(c) == Some(sum))
+        .map(|(i, _)| (i, sum))
 }
 
 /// VAT summary rows whose bases and amounts add up to the chosen total give net and VAT when
@@ -939,7 +1027,9 @@ pub(super) fn totals(
         let chosen_total = chosen.total.map_or(Decimal::ZERO, |t| t.2.abs());
         chosen
             .total
-            .and_then(|t| structural_split(cands, &t, &table_lines).map(|(n, v)| (n, v, None)))
+            .and_then(|t| {
+                structural_split(cands, &t, &table_lines, &rows).map(|(n, v)| (n, v, None))
+            })
             .or_else(|| {
                 if cands.style.receipt {
                     return None;
@@ -978,6 +1068,22 @@ pub(super) fn totals(
     {
         chosen.total = Some((STRUCTURAL_CONFIDENCE, t, n.2 + v));
         chosen.consistent = true;
+        structural = true;
+    }
+    // A chosen total that no arithmetic holds, larger than what the item rows sum to under
+    // them, with the difference printed below it: cash tendered and the change given back
+    // (`12.20` / `20.00` / `7.80`), whatever their labels. The rows' sum is the total.
+    if !chosen.consistent
+        && let Some(t) = chosen.total
+        && let Some((xi, x)) = rows_sum_below(cands)
+        && cands
+            .amount_at(t.1)
+            .is_some_and(|paid| paid_for(cands, paid, x))
+    {
+        if chosen.payable.is_some_and(|p| p.2 == t.2) {
+            chosen.payable = None;
+        }
+        chosen.total = Some((STRUCTURAL_CONFIDENCE, xi, x));
         structural = true;
     }
     // Still no total: the amount that the cash paid less the change, or the VAT summary rows
@@ -1879,7 +1985,7 @@ mod tests {
             .map(|(i, c)| (0.9, i, dec(c).unwrap()))
             .unwrap();
         let lines = cands.table_lines(doc.lines.len());
-        let (n, v) = structural_split(&cands, &total, &lines).expect("split");
+        let (n, v) = structural_split(&cands, &total, &lines, &[]).expect("split");
         assert_eq!((val(n), val(v)), ("100.00".into(), "24.00".into()));
         // No triple: nothing is guessed.
         let doc = doc_from(&[
@@ -1970,5 +2076,63 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("-503.30"));
         assert_eq!(r.totals.net.as_deref(), Some("-409.19"));
         assert_eq!(r.totals.vat.as_deref(), Some("-94.11"));
+    }
+
+    #[test]
+    fn item_rows_that_sum_to_an_amount_below_them_give_the_total_no_label_names() {
+        // A till slip in words nobody knows: three rows whose quantity x price = amount, the
+        // amount under them that they sum to, then the cash and the change.
+        let doc_lines = [
+            ("Kafe Nord Oy", 10.0, 50.0),
+            ("Latte", 10.0, 100.0),
+            ("2 x 3.20", 100.0, 100.0),
+            ("6.40", 200.0, 100.0),
+            ("Pulla", 10.0, 114.0),
+            ("1 x 2.50", 100.0, 114.0),
+            ("2.50", 200.0, 114.0),
+            ("Mehu", 10.0, 128.0),
+            ("3 x 1.10", 100.0, 128.0),
+            ("3.30", 200.0, 128.0),
+            ("Zobaka", 10.0, 150.0),
+            ("12.20", 195.0, 150.0),
+            ("Kuvu", 10.0, 164.0),
+            ("20.00", 195.0, 164.0),
+            ("Tafi", 10.0, 178.0),
+            ("7.80", 200.0, 178.0),
+        ];
+        let doc = doc_from(&doc_lines);
+        let cands = extract(&doc);
+        let table = cands.item_table.as_ref().expect("rows by their arithmetic");
+        assert_eq!(table.rows.len(), 3);
+        assert!(table.sums);
+        // The cash below the rows' sum is confirmed by the change below it.
+        let t = structural_total(&cands, &cands.table_lines(doc.lines.len())).expect("a total");
+        assert_eq!(dec(&cands.items[t]), Some(d("12.20")));
+        // The cash is what the rows' total was paid by (a receipt reading that took it for the
+        // total yields to the rows); the total itself is paid by nothing.
+        assert_eq!(rows_total_paid_by(&cands, d("20.00")), Some(d("12.20")));
+        assert_eq!(rows_total_paid_by(&cands, d("12.20")), None);
+        // Without the change, a larger amount below the rows' sum may be the total of rows
+        // that make a net: no structural total.
+        let doc_no_change = doc_from(&doc_lines[..doc_lines.len() - 2]);
+        let c = extract(&doc_no_change);
+        assert!(structural_total(&c, &c.table_lines(doc_no_change.lines.len())).is_none());
+        let model = crate::fields::model::ModelScorer::embedded(None).expect("model");
+        for scorer in [&crate::fields::RuleScorer as &dyn FieldScorer, &model] {
+            let r = crate::fields::extract(&doc, &cands, scorer);
+            assert_eq!(r.totals.total.as_deref(), Some("12.20"));
+        }
+    }
+
+    #[test]
+    fn a_vat_of_the_highest_rate_rounded_up_to_the_printed_digit_is_plausible() {
+        // 243.648 x 27 % = 65.784,96, printed in whole forints.
+        assert!(plausible_vat(d("243648"), d("65785")));
+        assert!(plausible_vat(d("-243648"), d("-65785")));
+        // Cents: 27 % of 1.818,80 is 491,076, printed 491,08.
+        assert!(plausible_vat(d("1818.80"), d("491.08")));
+        assert!(!plausible_vat(d("1818.80"), d("491.09")));
+        assert!(!plausible_vat(d("10.00"), d("3.70")));
+        assert!(!plausible_vat(d("100.00"), d("0.50")));
     }
 }
