@@ -691,7 +691,9 @@ fn sum_below(
 /// A total no label announced, found by the arithmetic around it: the money amount (outside
 /// table bodies, in reading order) that the cash paid less the change given makes (`50,00 -
 /// 7,71 = 42,29`), or that the VAT summary rows make together (Σ bases + Σ VAT amounts). The
-/// cash, change and summary rows' own amounts are not totals.
+/// cash, change and summary rows' own amounts are not totals. Else the amount under the item
+/// rows that they sum to ([`rows_sum_below`]), when no larger amount follows it other than cash
+/// paid for it with its change ([`change_after`]).
 fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
     let first_money_on = |key: LabelKey| {
         cands.items.iter().find(|c| {
