@@ -116,6 +116,9 @@ pub struct Candidates {
     pub tax_rows: Vec<taxes::TaxRow>,
     /// Lines with one rate and one amount after it (per-rate VAT printed without its base).
     pub rate_lines: Vec<taxes::RateLine>,
+    /// The rate each tax code of the VAT summary stands for (`A MwSt. 19% ...`: `A` is 19 %),
+    /// for item rows that print the code instead of the rate ([`taxes::code_rates`]).
+    pub code_rates: Vec<(String, rust_decimal::Decimal)>,
     /// The VATs that two or more rate lines of distinct rates make together.
     pub rate_sums: Vec<taxes::RateSum>,
     /// Other readings of amounts that OCR broke with a space (`1162 20,96` as `116220.96`,
@@ -480,6 +483,8 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         .map(|(k, c)| (items.len() + k, c))
         .collect();
     let rate_sums = taxes::rate_sums(&rate_lines, &items, &joined);
+    let texts: Vec<&str> = doc.lines.iter().map(|l| l.text.as_str()).collect();
+    let code_rates = taxes::code_rates(&texts, &items);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
     let item_table = rows::find(doc, &style, &line_labels, &rates, &tables);
     let (parties, addresses) = parties::find_with_addresses(doc);
@@ -505,6 +510,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         tax_rows,
         rate_lines,
         rate_sums,
+        code_rates,
         ocr_amounts,
     }
 }
@@ -946,6 +952,37 @@ pub(crate) mod tests {
             }
         }
         page_doc(words)
+    }
+
+    #[test]
+    fn tax_codes_take_the_rate_the_vat_summary_prints_beside_them() {
+        let doc = doc_from(&[
+            ("Moloko 3,2% 1 l  750.74 B", 10.0, 100.0),
+            ("A MwSt. 19% von 17,79  2,84", 10.0, 120.0),
+            ("B  7%  25,68  1,68", 10.0, 134.0),
+            ("SR = 6%  9.20  0.55", 10.0, 148.0),
+            ("(ZR): 0%  3.00  0.00", 10.0, 162.0),
+            ("C 5%  1.00", 10.0, 176.0),
+            ("C 10%  1.00", 10.0, 190.0),
+            ("Total 19%  45,00", 10.0, 204.0),
+        ]);
+        let cands = extract(&doc);
+        let d = |s: &str| s.parse::<rust_decimal::Decimal>().unwrap();
+        assert_eq!(
+            cands.code_rates,
+            [
+                ("A".to_string(), d("19")),
+                ("B".to_string(), d("7")),
+                ("SR".to_string(), d("6")),
+                ("ZR".to_string(), d("0")),
+            ]
+        );
+        assert_eq!(taxes::tax_code("A"), Some("A"));
+        assert_eq!(taxes::tax_code("(B)"), Some("B"));
+        assert_eq!(taxes::tax_code("SR:"), Some("SR"));
+        assert_eq!(taxes::tax_code("EUR"), None);
+        assert_eq!(taxes::tax_code("a"), None);
+        assert_eq!(taxes::tax_code("Ab"), None);
     }
 
     #[test]

@@ -358,3 +358,57 @@ pub fn rate_sums(
     }
     out
 }
+
+/// A tax code as tills print it after an item's amount and before its rate in the VAT summary:
+/// one or two capital letters (`A`, `B`, `SR`, `ZR`), bracketed or followed by `:` / `=` / `*`
+/// at most. Returns the code.
+pub fn tax_code(token: &str) -> Option<&str> {
+    let t = token
+        .trim_start_matches(['(', '['])
+        .trim_end_matches([')', ']', ':', '=', '*']);
+    ((1..=2).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_uppercase())).then_some(t)
+}
+
+/// The rate each tax code stands for, from the lines of the VAT summary that print a code with
+/// exactly one rate (`A MwSt. 19% von 17,79  2,84`, `B  7%  25,68  1,68`, `SR = 6%  9.20  0.55`):
+/// the code is the line's first token or the token right before the rate (an `=` or `:` between
+/// them skipped). A code given two rates is dropped. Rates from 0 to [`MAX_VAT_RATE`].
+pub fn code_rates(lines: &[&str], items: &[Candidate]) -> Vec<(String, Decimal)> {
+    let mut out: Vec<(String, Decimal)> = Vec::new();
+    let mut conflicting: Vec<String> = Vec::new();
+    for (l, text) in lines.iter().enumerate() {
+        let rates: Vec<&Candidate> = items
+            .iter()
+            .filter(|c| c.span.line == l && c.scheme.as_deref() == Some("percent"))
+            .collect();
+        let [rate] = rates.as_slice() else {
+            continue;
+        };
+        let Some(value) = rate
+            .value
+            .parse::<Decimal>()
+            .ok()
+            .filter(|r| !r.is_sign_negative() && *r <= MAX_VAT_RATE)
+        else {
+            continue;
+        };
+        let before: Vec<&str> = text
+            .get(..rate.span.start)
+            .unwrap_or("")
+            .split_whitespace()
+            .filter(|t| !matches!(*t, "=" | ":"))
+            .collect();
+        let code = before
+            .first()
+            .and_then(|t| tax_code(t))
+            .or_else(|| before.last().and_then(|t| tax_code(t)));
+        let Some(code) = code else { continue };
+        match out.iter().position(|(c, _)| c == code) {
+            Some(k) if out[k].1 != value.normalize() => conflicting.push(code.to_string()),
+            Some(_) => {}
+            None => out.push((code.to_string(), value.normalize())),
+        }
+    }
+    out.retain(|(c, _)| !conflicting.contains(c));
+    out
+}

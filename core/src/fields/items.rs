@@ -7,12 +7,12 @@
 //! on the synthetic training documents ([`ROW_CONFIDENCE`]).
 
 use super::Ctx;
-use crate::candidates::Candidates;
 use crate::candidates::labels::LabelKey;
 use crate::candidates::tables::{RowSource, TableLayout};
+use crate::candidates::{Candidates, taxes};
 use crate::einvoice::codes;
 use crate::result::LineItem;
-use crate::types::Span;
+use crate::types::{CleanDocument, Span};
 use rust_decimal::Decimal;
 
 /// Row confidence by what the row was read from and whether its table's amounts sum to an
@@ -32,8 +32,8 @@ const ROW_CONFIDENCE: &[(RowSource, bool, f32)] = &[
 /// rows may be missing.
 const UNSUMMED_TABLE: f32 = 0.6;
 
-/// A VAT rate taken from the document's only rate rather than the row costs this much
-/// confidence.
+/// A VAT rate taken from the document's only rate, or from the rate the VAT summary gives the
+/// row's tax code, rather than printed in the row costs this much confidence.
 const INFERRED_RATE_FACTOR: f32 = 0.9;
 
 /// A line item with the evidence of its cells (pointer name, span) and its row confidence.
@@ -133,13 +133,31 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let only_rate = only_rate(ctx);
     for (idx, (mut it, ev, conf)) in items.into_iter().enumerate() {
         ctx.confidence(&format!("/line_items/{idx}"), conf);
-        for (name, span) in ev {
-            if !span.text.is_empty() {
-                ctx.put(&format!("/line_items/{idx}/{name}"), conf, &span);
+        // A row that prints a tax code after its amount (`17,79 A`) has the rate the VAT
+        // summary gives that code, also over a rate read from the row that is no code's rate
+        // (`Молоко 3,2% 1 л  750.74 B`: the milk's fat); else the document's only rate.
+        let coded = ev
+            .iter()
+            .find(|(name, _)| name == "amount" || name == "amount_with_vat")
+            .and_then(|(_, span)| code_after(ctx.doc, span))
+            .and_then(|code| cands.code_rates.iter().find(|(c, _)| c == code))
+            .map(|(_, r)| *r);
+        let printed = it
+            .vat_rate
+            .as_deref()
+            .and_then(|r| r.parse::<Decimal>().ok());
+        if coded.is_some()
+            && printed.is_some_and(|p| !cands.code_rates.iter().any(|(_, r)| *r == p.normalize()))
+        {
+            it.vat_rate = None;
+        }
+        for (name, span) in &ev {
+            if !span.text.is_empty() && (name != "vat_rate" || it.vat_rate.is_some()) {
+                ctx.put(&format!("/line_items/{idx}/{name}"), conf, span);
             }
         }
         if it.vat_rate.is_none()
-            && let Some(rate) = only_rate
+            && let Some(rate) = coded.or(only_rate)
         {
             it.vat_rate = Some(rate.to_string());
             ctx.confidence(
@@ -149,6 +167,15 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         }
         ctx.result.line_items.push(it);
     }
+}
+
+/// The tax code printed right after an amount, alone or glued to it, at the end of its line
+/// (`17,79 A`, `3.56A`, `RM5.60 SR`; [`taxes::tax_code`]).
+fn code_after<'a>(doc: &'a CleanDocument, span: &Span) -> Option<&'a str> {
+    let text = doc.lines.get(span.line)?.text.get(span.end..)?;
+    let mut tokens = text.split_whitespace();
+    let code = tokens.next().and_then(taxes::tax_code)?;
+    tokens.next().is_none().then_some(code)
 }
 
 /// The document's VAT rate where its tax summary names exactly one.
