@@ -682,8 +682,20 @@ pub fn find(
                 .any(|n| is_money_num(n, style.money) && (n.x1 - sa.x1).abs() <= tol)
         })
         .collect();
+    // Rows without words of their own take the text line right above them.
+    let wordless: Vec<usize> = rows
+        .iter()
+        .filter(|(_, r)| r.cell(LabelKey::ColDesc).is_none())
+        .map(|(l, _)| *l)
+        .collect();
+    let bounds = Continuation {
+        stops: &stops,
+        starts: &starts,
+        wordless: &wordless,
+        end_line,
+    };
     for (_, row) in rows.iter_mut() {
-        continue_description(doc, &stops, row, &starts, &mut used_lines, end_line, h);
+        continue_description(doc, &bounds, row, &mut used_lines, h);
     }
     let columns = vec![
         Column {
@@ -980,15 +992,26 @@ fn flat_row(
         }
         other => other,
     };
-    let left_of = [sq.x0, sp.x0]
-        .into_iter()
-        .chain(
-            u.nums
-                .iter()
-                .filter(|n| n.decimals > 0 || n.percent)
-                .map(|n| n.x0),
-        )
+    let own = u
+        .nums
+        .iter()
+        .filter(|n| n.decimals > 0 || n.percent)
+        .map(|n| n.x0)
         .fold(a.x0, f32::min);
+    let columns = [sq.x0, sp.x0].into_iter().fold(own, f32::min);
+    // The quantity and price columns bound the description, unless the row prints no word left
+    // of them: a till slip's `Name  amount` line under a `q x p` line that starts at the margin.
+    let words_before = |x: f32| {
+        let line = &doc.lines[u.lines[0]];
+        line.tokens
+            .iter()
+            .any(|t| t.bbox.x1 <= x + 0.5 && t.text.chars().any(char::is_alphabetic))
+    };
+    let left_of = if q.is_none() && p.is_none() && !words_before(columns) {
+        own
+    } else {
+        columns
+    };
     let numbers = RowNumbers {
         q,
         p,
@@ -1051,15 +1074,30 @@ fn build_row(
 
 /// Lines set tight under (or, for a row without words, just above) a row continue its
 /// description.
+/// What bounds a row's continuation lines ([`continue_description`]): lines that end
+/// descriptions (`stops`), the first lines of rows (`starts`), those of rows without words of
+/// their own (`wordless`, which take the line above them) and the table's end.
+#[derive(Clone, Copy)]
+struct Continuation<'a> {
+    stops: &'a [bool],
+    starts: &'a [usize],
+    wordless: &'a [usize],
+    end_line: usize,
+}
+
 fn continue_description(
     doc: &CleanDocument,
-    stops: &[bool],
+    bounds: &Continuation<'_>,
     row: &mut Row,
-    starts: &[usize],
     used: &mut Vec<usize>,
-    end_line: usize,
     h: f32,
 ) {
+    let Continuation {
+        stops,
+        starts,
+        wordless,
+        end_line,
+    } = *bounds;
     let last = *row.lines.iter().max().unwrap_or(&0);
     let first = *row.lines.iter().min().unwrap_or(&0);
     let desc_x0 = row.cell(LabelKey::ColDesc).map(|c| c.span.bbox.x0);
@@ -1103,6 +1141,16 @@ fn continue_description(
             continue;
         }
         if !tight(prev, line) || !fits(k) {
+            break;
+        }
+        // The name line of the next row, a row without words right under it (`Wasser  0,89` /
+        // `Kaffee` / `3 x 4.29  12.87`), is that row's.
+        if wordless.contains(&(k + 1))
+            && doc
+                .lines
+                .get(k + 1)
+                .is_some_and(|next| within(line, next, 1.2))
+        {
             break;
         }
         extra.push(k);
@@ -1305,6 +1353,48 @@ mod tests {
                 (Some("Kalender"), Some("1")),
                 (Some("Roman"), Some("2")),
                 (Some("Wasser"), Some("1x"))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_till_slips_one_line_items_keep_their_names_beside_the_q_x_p_lines() {
+        // `Name  amount` lines between `Name` / `q x p  amount` pairs whose `q x p` starts at
+        // the margin: each one-line item keeps its own name (the quantity column does not bound
+        // it), and the name line of the next pair stays that pair's.
+        let words = vec![
+            w("Brot", 10.0, 100.0),
+            r("2,49", 200.0, 100.0),
+            w("A", 205.0, 100.0),
+            w("Wasser", 10.0, 112.0),
+            w("still", 45.0, 112.0),
+            r("0,89", 200.0, 112.0),
+            w("B", 205.0, 112.0),
+            w("Kaffee", 10.0, 124.0),
+            w("3", 12.0, 136.0),
+            w("x", 20.0, 136.0),
+            w("4,29", 30.0, 136.0),
+            r("12,87", 200.0, 136.0),
+            w("A", 205.0, 136.0),
+            w("Milch", 10.0, 148.0),
+            r("1,19", 200.0, 148.0),
+            w("B", 205.0, 148.0),
+            w("SUMME", 10.0, 172.0),
+            r("17,44", 200.0, 172.0),
+        ];
+        let t = read(words).expect("rows");
+        let rows: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| (cell(r, LabelKey::ColDesc), cell(r, LabelKey::ColAmount)))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (Some("Brot"), Some("2,49")),
+                (Some("Wasser still"), Some("0,89")),
+                (Some("Kaffee"), Some("12,87")),
+                (Some("Milch"), Some("1,19")),
             ]
         );
     }
