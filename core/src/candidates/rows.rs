@@ -1000,14 +1000,15 @@ fn flat_row(
         .fold(a.x0, f32::min);
     let columns = [sq.x0, sp.x0].into_iter().fold(own, f32::min);
     // The quantity and price columns bound the description, unless the row prints no word left
-    // of them: a till slip's `Name  amount` line under a `q x p` line that starts at the margin.
+    // of them but words left of its own numbers: a till slip's `Name  amount` line under a
+    // `q x p` line that starts at the margin.
     let words_before = |x: f32| {
         let line = &doc.lines[u.lines[0]];
         line.tokens
             .iter()
             .any(|t| t.bbox.x1 <= x + 0.5 && t.text.chars().any(char::is_alphabetic))
     };
-    let left_of = if q.is_none() && p.is_none() && !words_before(columns) {
+    let left_of = if q.is_none() && p.is_none() && !words_before(columns) && words_before(own) {
         own
     } else {
         columns
@@ -1101,6 +1102,10 @@ fn continue_description(
     let last = *row.lines.iter().max().unwrap_or(&0);
     let first = *row.lines.iter().min().unwrap_or(&0);
     let desc_x0 = row.cell(LabelKey::ColDesc).map(|c| c.span.bbox.x0);
+    // The row prints a name of its own (not only an article number).
+    let named = row
+        .cell(LabelKey::ColDesc)
+        .is_some_and(|c| c.text.chars().any(char::is_alphabetic));
     // A line of text: some word that is not a number (`20/0500`, `(GTIN)`, `Banane`).
     let fits = |k: usize| {
         let l = &doc.lines[k];
@@ -1143,9 +1148,12 @@ fn continue_description(
         if !tight(prev, line) || !fits(k) {
             break;
         }
-        // The name line of the next row, a row without words right under it (`Wasser  0,89` /
-        // `Kaffee` / `3 x 4.29  12.87`), is that row's.
-        if wordless.contains(&(k + 1))
+        // Under a row with a name of its own, the name line of the next row, a row without
+        // words right under it (`Wasser  0,89` / `Kaffee` / `3 x 4.29  12.87`), is that row's.
+        // (Rows without words that print their names below them, `1 X 2.00  2.00` / `NAIL`,
+        // keep taking the line under them.)
+        if named
+            && wordless.contains(&(k + 1))
             && doc
                 .lines
                 .get(k + 1)
