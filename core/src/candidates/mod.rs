@@ -477,14 +477,8 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .get(l)
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
     });
-    let joined: Vec<(usize, &Candidate)> = ocr_amounts
-        .iter()
-        .enumerate()
-        .map(|(k, c)| (items.len() + k, c))
-        .collect();
-    let rate_sums = taxes::rate_sums(&rate_lines, &items, &joined);
-    let texts: Vec<&str> = doc.lines.iter().map(|l| l.text.as_str()).collect();
-    let code_rates = taxes::code_rates(&texts, &items);
+    let rate_sums = taxes::rate_sums(&rate_lines, &items, &ocr_amounts);
+    let code_rates = taxes::code_rates(doc, &items, style.money);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
     let item_table = rows::find(doc, &style, &line_labels, &rates, &tables);
     let (parties, addresses) = parties::find_with_addresses(doc);

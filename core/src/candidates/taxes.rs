@@ -7,6 +7,7 @@
 
 use super::amounts::MoneyPrint;
 use super::{Candidate, CandidateKind, is_money};
+use crate::types::CleanDocument;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 
@@ -287,14 +288,10 @@ const MAX_READINGS: usize = 16;
 
 /// Every distinct sum of two or more of the first [`MAX_RATE_LINES`] rate lines with distinct
 /// rates, each once (with the first subset of lines that makes it, fewest joined readings
-/// first). A line's amount is read as printed, or as the joined reading (`joined`: index into
-/// `items`' continuation and candidate, [`JOINED`]) that takes in its beginning on its line when OCR broke
-/// it with a space (`Pokida: 5,5%  42 5,99 EUR`).
-pub fn rate_sums(
-    lines: &[RateLine],
-    items: &[Candidate],
-    joined: &[(usize, &Candidate)],
-) -> Vec<RateSum> {
+/// first). A line's amount is read as printed, or as the OCR-joined reading (`joined`, index
+/// `items.len() + k` as in [`find`]) that takes in its beginning on its line when OCR broke it
+/// with a space (`Pokida: 5,5%  42 5,99 EUR`).
+pub fn rate_sums(lines: &[RateLine], items: &[Candidate], joined: &[Candidate]) -> Vec<RateSum> {
     let lines = &lines[..lines.len().min(MAX_RATE_LINES)];
     // Each line's readings: as printed, then any joined reading that takes in its beginning.
     let readings: Vec<Vec<((usize, Decimal), usize)>> = lines
@@ -305,12 +302,16 @@ pub fn rate_sums(
             r.extend(
                 joined
                     .iter()
+                    .enumerate()
                     .filter(|(_, c)| {
                         c.span.line == printed.line
                             && c.span.start <= printed.start
                             && c.span.end > printed.start
                     })
-                    .filter_map(|&(i, c)| c.value.parse().ok().map(|d: Decimal| ((i, d), 1)))
+                    .filter_map(|(k, c)| {
+                        let d: Decimal = c.value.parse().ok()?;
+                        Some(((items.len() + k, d), 1))
+                    })
                     .filter(|((_, d), _)| *d != l.amount.1),
             );
             r
@@ -373,27 +374,24 @@ pub fn tax_code(token: &str) -> Option<&str> {
 /// exactly one rate (`A MwSt. 19% von 17,79  2,84`, `B  7%  25,68  1,68`, `SR = 6%  9.20  0.55`):
 /// the code is the line's first token or the token right before the rate (an `=` or `:` between
 /// them skipped). A code given two rates is dropped. Rates from 0 to [`MAX_VAT_RATE`].
-pub fn code_rates(lines: &[&str], items: &[Candidate]) -> Vec<(String, Decimal)> {
+pub fn code_rates(
+    doc: &CleanDocument,
+    items: &[Candidate],
+    money_print: MoneyPrint,
+) -> Vec<(String, Decimal)> {
     let mut out: Vec<(String, Decimal)> = Vec::new();
     let mut conflicting: Vec<String> = Vec::new();
-    for (l, text) in lines.iter().enumerate() {
-        let rates: Vec<&Candidate> = items
-            .iter()
-            .filter(|c| c.span.line == l && c.scheme.as_deref() == Some("percent"))
-            .collect();
-        let [rate] = rates.as_slice() else {
+    for l in by_line(items, &[], money_print) {
+        let [(rate, value)] = l.rates.as_slice() else {
             continue;
         };
-        let Some(value) = rate
-            .value
-            .parse::<Decimal>()
-            .ok()
-            .filter(|r| !r.is_sign_negative() && *r <= MAX_VAT_RATE)
-        else {
+        if value.is_sign_negative() || *value > MAX_VAT_RATE {
             continue;
-        };
-        let before: Vec<&str> = text
-            .get(..rate.span.start)
+        }
+        let value = value.normalize();
+        let before: Vec<&str> = doc.lines[l.line]
+            .text
+            .get(..items[*rate].span.start)
             .unwrap_or("")
             .split_whitespace()
             .filter(|t| !matches!(*t, "=" | ":"))
@@ -404,9 +402,9 @@ pub fn code_rates(lines: &[&str], items: &[Candidate]) -> Vec<(String, Decimal)>
             .or_else(|| before.last().and_then(|t| tax_code(t)));
         let Some(code) = code else { continue };
         match out.iter().position(|(c, _)| c == code) {
-            Some(k) if out[k].1 != value.normalize() => conflicting.push(code.to_string()),
+            Some(k) if out[k].1 != value => conflicting.push(code.to_string()),
             Some(_) => {}
-            None => out.push((code.to_string(), value.normalize())),
+            None => out.push((code.to_string(), value)),
         }
     }
     out.retain(|(c, _)| !conflicting.contains(c));

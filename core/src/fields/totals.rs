@@ -742,14 +742,14 @@ fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
             // its total comes below).
             let (i, sum) = rows_sum_below(cands)?;
             let line = cands.items[i].span.line;
-            let larger_below: Vec<&Candidate> = cands
+            let mut larger_below = cands
                 .items
                 .iter()
                 .filter(|c| {
                     c.span.line > line && cands.is_money(c) && dec(c).is_some_and(|d| d.abs() > sum)
                 })
-                .collect();
-            (larger_below.is_empty() || larger_below.iter().any(|c| change_after(cands, c, sum)))
+                .peekable();
+            (larger_below.peek().is_none() || larger_below.any(|c| change_after(cands, c, sum)))
                 .then_some(i)
         })
 }
