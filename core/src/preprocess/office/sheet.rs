@@ -231,11 +231,39 @@ const BIFF_CELLS: &[u16] = &[
 const BIFF_MULTI: &[u16] = &[0x00BD, 0x00BE];
 /// BOF: a substream (a sheet) starts.
 const BIFF_BOF: u16 = 0x0809;
+/// DIMENSIONS: the used range a sheet declares.
+const BIFF_DIMENSIONS: u16 = 0x0200;
 
-/// Refuses an XLS whose cell records span more than the cell budget in one sheet, before
-/// calamine reads it: calamine lays a sheet's cells out over their whole extent (rows times
-/// columns), so two cells at opposite corners of the 65,536 x 65,536 grid made it allocate
-/// about 136 GB and abort the process (found by the `sheet` fuzz target). The workbook stream's
+/// The rows and columns of a DIMENSIONS record's range as calamine reads it (first row, row
+/// past the last, first column, column past the last; a first column past 255 or past the end
+/// taken as 0), or `None` for a record of a length calamine does not read, or, as `Some(None)`,
+/// a range that ends before it starts: calamine's `u32` arithmetic then wraps (in a release
+/// build) to some 2^32 rows or columns.
+fn declared_range(data: &[u8]) -> Option<Option<(u64, u64)>> {
+    let u16_at = |i: usize| u32::from(u16::from_le_bytes([data[i], data[i + 1]]));
+    let u32_at = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+    let (first_row, rows_end, mut first_col, cols_end) = match data.len() {
+        10 => (u16_at(0), u16_at(2), u16_at(4), u16_at(6)),
+        14 | 16 => (u32_at(0), u32_at(4), u16_at(8), u16_at(10)),
+        _ => return None,
+    };
+    if first_col > 0xFF || cols_end < first_col {
+        first_col = 0;
+    }
+    if rows_end == 0 || cols_end == 0 {
+        return Some(Some((1, 1)));
+    }
+    let span = |first: u32, end: u32| (end > first).then(|| u64::from(end - first));
+    Some(span(first_row, rows_end).zip(span(first_col, cols_end)))
+}
+
+/// Refuses an XLS whose cell records span more than the cell budget in one sheet, or whose
+/// DIMENSIONS record declares more (or a range that ends before it starts: CORRUPT_FILE), before
+/// calamine reads it: calamine lays a sheet's cells out
+/// over their whole extent (rows times columns), so two cells at opposite corners of the
+/// 65,536 x 65,536 grid made it allocate about 136 GB and abort the process, and it reserves room
+/// for the declared range up front, so a damaged range (a last row before the first) asked for
+/// 35 GB and aborted too (both found by the `sheet` fuzz target). The workbook stream's
 /// records are only scanned (row and column of every cell record per substream); a file that is
 /// no compound file, or has no workbook stream, is left to calamine's own errors.
 fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
@@ -279,6 +307,18 @@ fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
                 return Err(budget.exceeded(Resource::SheetCells, READING));
             }
             extent = None;
+        } else if typ == BIFF_DIMENSIONS {
+            match declared_range(data) {
+                Some(None) => {
+                    return Err(Error::CorruptFile(
+                        "damaged XLS workbook: a sheet's used range ends before it starts".into(),
+                    ));
+                }
+                Some(Some((rows, cols))) if rows * cols > max => {
+                    return Err(budget.exceeded(Resource::SheetCells, READING));
+                }
+                _ => {}
+            }
         } else if BIFF_CELLS.contains(&typ) {
             if let (Some(row), Some(col)) = (u16_at(data, 0), u16_at(data, 2)) {
                 cell(row, col, col);
@@ -540,6 +580,44 @@ mod tests {
         assert!(xls_extent_check(&near, &budget).is_ok());
         // Not a compound file: left to calamine.
         assert!(xls_extent_check(b"not an xls", &budget).is_ok());
+    }
+
+    #[test]
+    fn an_xls_declaring_a_range_past_the_cell_budget_is_refused_before_calamine() {
+        let bof = (BIFF_BOF, vec![0, 6, 0x10, 0, 0, 0, 0, 0]);
+        let dims = |first_row: u32, rows_end: u32, first_col: u16, cols_end: u16| {
+            let mut d = Vec::new();
+            d.extend_from_slice(&first_row.to_le_bytes());
+            d.extend_from_slice(&rows_end.to_le_bytes());
+            d.extend_from_slice(&first_col.to_le_bytes());
+            d.extend_from_slice(&cols_end.to_le_bytes());
+            d.extend_from_slice(&[0, 0]);
+            (BIFF_DIMENSIONS, d)
+        };
+        let budget = Budget::new(&Limits::default());
+        // A damaged range, its last row before its first: calamine's row count would wrap to
+        // ~2^32 (and it reserves room for them all).
+        for (first_row, rows_end) in [(9, 3), (5, 5)] {
+            let wrapped = xls_with(&[bof.clone(), dims(first_row, rows_end, 0, 2), number(0, 0)]);
+            let e = parse(&wrapped, FileType::Xls).unwrap_err();
+            assert_eq!(e.code(), crate::ErrorCode::CorruptFile, "{e}");
+        }
+        // A whole BIFF8 grid declared: 65,536 x 256 cells.
+        let full = xls_with(&[bof.clone(), dims(0, 65_536, 0, 256), number(0, 0)]);
+        let e = parse(&full, FileType::Xls).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::FileTooLarge);
+        assert!(e.to_string().starts_with("limits.max_sheet_cells"), "{e}");
+        // The range a small sheet declares passes, and so does a record of another length.
+        let small = xls_with(&[bof.clone(), dims(0, 11, 0, 6), number(10, 5)]);
+        assert!(xls_extent_check(&small, &budget).is_ok());
+        let odd = xls_with(&[bof, (BIFF_DIMENSIONS, vec![0xFF; 7]), number(0, 0)]);
+        assert!(xls_extent_check(&odd, &budget).is_ok());
+        assert_eq!(
+            declared_range(&[0, 0, 3, 0, 0, 0, 4, 0, 0, 0]),
+            Some(Some((3, 4)))
+        );
+        // An empty sheet's range (all zero) is one cell to calamine.
+        assert_eq!(declared_range(&[0; 14]), Some(Some((1, 1))));
     }
 
     #[test]
