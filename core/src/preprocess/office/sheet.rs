@@ -223,16 +223,43 @@ fn read_xls(
     Ok(pages(out))
 }
 
-/// BIFF8 records that hold one cell, its row and column in their first four bytes.
-const BIFF_CELLS: &[u16] = &[
-    0x0006, 0x00D6, 0x00FD, 0x0201, 0x0203, 0x0204, 0x0205, 0x027E,
-];
-/// MULRK and MULBLANK: a row, a first column, the cells, the last column in their last two bytes.
-const BIFF_MULTI: &[u16] = &[0x00BD, 0x00BE];
-/// BOF: a substream (a sheet) starts.
+/// BIFF records that calamine reads as one cell, its row and column in their first four bytes
+/// (FORMULA, RSTRING, LABELSST, NUMBER, LABEL, BOOLERR, RK; blank cells it does not read).
+const BIFF_CELLS: &[u16] = &[0x0006, 0x00D6, 0x00FD, 0x0203, 0x0204, 0x0205, 0x027E];
+/// MULRK: a row, a first column, the cells, the last column in its last two bytes.
+const BIFF_MULRK: u16 = 0x00BD;
+/// BOF: a substream starts (a sheet, or a chart nested in one).
 const BIFF_BOF: u16 = 0x0809;
+/// EOF: a substream ends.
+const BIFF_EOF: u16 = 0x000A;
+/// CONTINUE: more data of the record before it.
+const BIFF_CONTINUE: u16 = 0x003C;
+/// BOUNDSHEET: a sheet, its BOF's position in the workbook stream in its first four bytes.
+const BIFF_BOUNDSHEET: u16 = 0x0085;
 /// DIMENSIONS: the used range a sheet declares.
 const BIFF_DIMENSIONS: u16 = 0x0200;
+
+/// The records of a BIFF stream from `pos` as calamine reads them (type and data; CONTINUE
+/// records belong to the record before them), up to the first one that runs past the stream
+/// (calamine stops there with an error).
+fn biff_records(stream: &[u8], mut pos: usize) -> impl Iterator<Item = (u16, &[u8])> {
+    let u16_at = move |i: usize| {
+        stream
+            .get(i..i + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    };
+    std::iter::from_fn(move || {
+        loop {
+            let typ = u16_at(pos)?;
+            let len = usize::from(u16_at(pos + 2)?);
+            let data = stream.get(pos + 4..pos + 4 + len)?;
+            pos += 4 + len;
+            if typ != BIFF_CONTINUE {
+                return Some((typ, data));
+            }
+        }
+    })
+}
 
 /// The rows and columns of a DIMENSIONS record's range as calamine reads it (first row, row
 /// past the last, first column, column past the last; a first column past 255 or past the end
@@ -257,42 +284,46 @@ fn declared_range(data: &[u8]) -> Option<Option<(u64, u64)>> {
     Some(span(first_row, rows_end).zip(span(first_col, cols_end)))
 }
 
-/// Refuses an XLS whose cell records span more than the cell budget in one sheet, or whose
-/// DIMENSIONS record declares more (or a range that ends before it starts: CORRUPT_FILE), before
-/// calamine reads it: calamine lays a sheet's cells out
-/// over their whole extent (rows times columns), so two cells at opposite corners of the
-/// 65,536 x 65,536 grid made it allocate about 136 GB and abort the process, and it reserves room
-/// for the declared range up front, so a damaged range (a last row before the first) asked for
-/// 35 GB and aborted too (both found by the `sheet` fuzz target). The workbook stream's
-/// records are only scanned (row and column of every cell record per substream); a file that is
-/// no compound file, or has no workbook stream, is left to calamine's own errors.
+/// Refuses an XLS workbook one of whose sheets calamine would lay out over more cells than the
+/// cell budget, before calamine reads it: calamine lays a sheet's cells out over their whole
+/// extent (rows times columns), so two cells at opposite corners of the 65,536 x 65,536 grid
+/// made it allocate about 136 GB and abort the process, and it reserves room for the range a
+/// sheet's DIMENSIONS record declares, so a damaged range (a last row before the first) asked for
+/// 35 GB and aborted too (all found by the `sheet` fuzz target). The sheets are read where
+/// calamine reads them: from the positions the workbook's BOUNDSHEET records give, each up to its
+/// EOF, charts nested in it skipped, so cells that calamine puts in one sheet are counted
+/// together. A declared range past the budget is FILE_TOO_LARGE, one that ends before it starts
+/// CORRUPT_FILE, and so is a compound file whose workbook stream cannot be read whole (calamine's
+/// own, more lenient reader would read it unchecked). One without a workbook stream is left to
+/// calamine's own errors.
 fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
     use std::io::Read;
-    let Ok(mut cf) = cfb::CompoundFile::open(Cursor::new(bytes)) else {
-        return Ok(());
-    };
+    // calamine reads compound files with a reader of its own, more lenient than `cfb`: a file
+    // whose workbook stream cannot be read here whole is refused, not handed to it unchecked.
+    let damaged = |why: &str| Error::CorruptFile(format!("damaged XLS workbook: {why}"));
+    let mut cf = cfb::CompoundFile::open(Cursor::new(bytes))
+        .map_err(|e| damaged(&format!("its compound file cannot be read ({e})")))?;
     let Some(name) = ["Workbook", "Book"].into_iter().find(|n| cf.is_stream(n)) else {
         return Ok(());
     };
     let mut stream = Vec::new();
-    let read = cf
-        .open_stream(name)
-        .and_then(|s| s.take(bytes.len() as u64 * 2).read_to_end(&mut stream));
-    if read.is_err() {
-        return Ok(());
-    }
+    cf.open_stream(name)
+        .and_then(|s| s.take(bytes.len() as u64 * 2).read_to_end(&mut stream))
+        .map_err(|e| damaged(&format!("its workbook stream cannot be read ({e})")))?;
     let max = budget.remaining(Resource::SheetCells);
     let u16_at = |d: &[u8], i: usize| d.get(i..i + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
-    // (min row, max row, min col, max col) of the current substream's cells.
-    let mut extent: Option<(u16, u16, u16, u16)> = None;
-    let too_big = |e: Option<(u16, u16, u16, u16)>| {
-        e.is_some_and(|(r0, r1, c0, c1)| (u64::from(r1 - r0) + 1) * (u64::from(c1 - c0) + 1) > max)
-    };
-    let mut pos = 0usize;
-    while let (Some(typ), Some(len)) = (u16_at(&stream, pos), u16_at(&stream, pos + 2)) {
-        let start = pos + 4;
-        let end = (start + usize::from(len)).min(stream.len());
-        let data = &stream[start.min(end)..end];
+    let sheets: Vec<usize> = biff_records(&stream, 0)
+        .take_while(|(typ, _)| *typ != BIFF_EOF)
+        .filter(|(typ, _)| *typ == BIFF_BOUNDSHEET)
+        .filter_map(|(_, d)| {
+            d.get(..4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        })
+        .map(|p| p as usize)
+        .collect();
+    for pos in sheets {
+        // (min row, max row, min col, max col) of the sheet's cells.
+        let mut extent: Option<(u16, u16, u16, u16)> = None;
         let mut cell = |row: u16, first: u16, last: u16| {
             let (r0, r1, c0, c1) = extent.unwrap_or((row, row, first, last));
             extent = Some((
@@ -302,40 +333,55 @@ fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
                 c1.max(last.max(first)),
             ));
         };
-        if typ == BIFF_BOF {
-            if too_big(extent) {
-                return Err(budget.exceeded(Resource::SheetCells, READING));
-            }
-            extent = None;
-        } else if typ == BIFF_DIMENSIONS {
-            match declared_range(data) {
-                Some(None) => {
-                    return Err(Error::CorruptFile(
-                        "damaged XLS workbook: a sheet's used range ends before it starts".into(),
-                    ));
+        let (mut seen_bof, mut nested) = (false, 0usize);
+        for (typ, data) in biff_records(&stream, pos) {
+            if nested > 0 {
+                match typ {
+                    BIFF_BOF => nested += 1,
+                    BIFF_EOF => nested -= 1,
+                    _ => {}
                 }
-                Some(Some((rows, cols))) if rows * cols > max => {
-                    return Err(budget.exceeded(Resource::SheetCells, READING));
+                continue;
+            }
+            match typ {
+                BIFF_BOF if seen_bof => nested += 1,
+                BIFF_BOF => seen_bof = true,
+                BIFF_EOF => break,
+                BIFF_DIMENSIONS => match declared_range(data) {
+                    Some(None) => {
+                        return Err(Error::CorruptFile(
+                            "damaged XLS workbook: a sheet's used range ends before it starts"
+                                .into(),
+                        ));
+                    }
+                    Some(Some((rows, cols))) if rows * cols > max => {
+                        return Err(budget.exceeded(Resource::SheetCells, READING));
+                    }
+                    _ => {}
+                },
+                BIFF_MULRK => {
+                    if let (Some(row), Some(first), Some(last)) = (
+                        u16_at(data, 0),
+                        u16_at(data, 2),
+                        data.len().checked_sub(2).and_then(|i| u16_at(data, i)),
+                    ) {
+                        cell(row, first, last);
+                    }
+                }
+                t if BIFF_CELLS.contains(&t) => {
+                    if let (Some(row), Some(col)) = (u16_at(data, 0), u16_at(data, 2)) {
+                        cell(row, col, col);
+                    }
                 }
                 _ => {}
             }
-        } else if BIFF_CELLS.contains(&typ) {
-            if let (Some(row), Some(col)) = (u16_at(data, 0), u16_at(data, 2)) {
-                cell(row, col, col);
-            }
-        } else if BIFF_MULTI.contains(&typ)
-            && let (Some(row), Some(first), Some(last)) = (
-                u16_at(data, 0),
-                u16_at(data, 2),
-                data.len().checked_sub(2).and_then(|i| u16_at(data, i)),
-            )
-        {
-            cell(row, first, last);
         }
-        pos = start + usize::from(len);
-    }
-    if too_big(extent) {
-        return Err(budget.exceeded(Resource::SheetCells, READING));
+        let too_big = extent.is_some_and(|(r0, r1, c0, c1)| {
+            (u64::from(r1 - r0) + 1) * (u64::from(c1 - c0) + 1) > max
+        });
+        if too_big {
+            return Err(budget.exceeded(Resource::SheetCells, READING));
+        }
     }
     Ok(())
 }
@@ -534,19 +580,43 @@ mod tests {
         ])
     }
 
-    /// A compound file whose `Workbook` stream holds these BIFF records.
-    fn xls_with(records: &[(u16, Vec<u8>)]) -> Vec<u8> {
-        use std::io::Write;
+    /// BIFF records as a stream.
+    fn biff(records: &[(u16, Vec<u8>)]) -> Vec<u8> {
         let mut stream = Vec::new();
         for (typ, data) in records {
             stream.extend_from_slice(&typ.to_le_bytes());
             stream.extend_from_slice(&(data.len() as u16).to_le_bytes());
             stream.extend_from_slice(data);
         }
+        stream
+    }
+
+    /// A compound file whose `Workbook` stream holds a workbook of one sheet made of these BIFF
+    /// records (between the sheet's BOF and its EOF), the globals naming where the sheet starts.
+    fn xls_with(records: &[(u16, Vec<u8>)]) -> Vec<u8> {
+        let bof = (BIFF_BOF, vec![0, 6, 0x10, 0, 0, 0, 0, 0]);
+        let eof = (BIFF_EOF, Vec::new());
+        let sheet = |pos: u32| {
+            let mut d = pos.to_le_bytes().to_vec();
+            d.extend_from_slice(&[0, 0, 1, 0, b'S']);
+            (BIFF_BOUNDSHEET, d)
+        };
+        let globals = biff(&[bof.clone(), sheet(0), eof.clone()]);
+        let mut stream = biff(&[bof.clone(), sheet(globals.len() as u32), eof.clone()]);
+        let mut body = vec![bof];
+        body.extend_from_slice(records);
+        body.push(eof);
+        stream.extend(biff(&body));
+        compound(&stream)
+    }
+
+    /// A compound file whose `Workbook` stream is `stream`.
+    fn compound(stream: &[u8]) -> Vec<u8> {
+        use std::io::Write;
         let mut cf = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
         cf.create_stream("Workbook")
             .unwrap()
-            .write_all(&stream)
+            .write_all(stream)
             .unwrap();
         cf.into_inner().into_inner()
     }
@@ -563,8 +633,7 @@ mod tests {
     #[test]
     fn xls_cells_at_far_corners_are_refused_before_calamine() {
         // Two cells at opposite corners: calamine would lay out 65,001 x 65,001 cells.
-        let bof = (BIFF_BOF, vec![0, 6, 0x10, 0, 0, 0, 0, 0]);
-        let far = xls_with(&[bof.clone(), number(0, 0), number(65_000, 65_000)]);
+        let far = xls_with(&[number(0, 0), number(65_000, 65_000)]);
         let e = parse(&far, FileType::Xls).unwrap_err();
         assert_eq!(e.code(), crate::ErrorCode::FileTooLarge);
         assert!(e.to_string().starts_with("limits.max_sheet_cells"), "{e}");
@@ -572,19 +641,56 @@ mod tests {
         let mut mulrk = vec![0, 0, 0, 0];
         mulrk.extend_from_slice(&[0; 6]);
         mulrk.extend_from_slice(&60_000u16.to_le_bytes());
-        let wide = xls_with(&[bof.clone(), (0x00BD, mulrk), number(60_000, 0)]);
+        let wide = xls_with(&[(BIFF_MULRK, mulrk), number(60_000, 0)]);
         let budget = Budget::new(&Limits::default());
         assert!(xls_extent_check(&wide, &budget).is_err());
-        // Cells close together pass the check (whatever calamine then makes of the stub).
-        let near = xls_with(&[bof, number(0, 0), number(10, 5)]);
+        // A chart nested in the sheet does not split it: calamine reads the cells before and
+        // after it into one range.
+        let chart = [
+            (BIFF_BOF, vec![0, 6, 0x20, 0, 0, 0, 0, 0]),
+            number(3, 3),
+            (BIFF_EOF, Vec::new()),
+        ];
+        let mut split = vec![number(0, 0)];
+        split.extend_from_slice(&chart);
+        split.push(number(65_000, 65_000));
+        assert!(xls_extent_check(&xls_with(&split), &budget).is_err());
+        // The chart's own cells are not the sheet's (calamine skips them).
+        let mut charted = vec![number(0, 0)];
+        charted.extend_from_slice(&chart);
+        charted[2] = number(65_000, 65_000);
+        assert!(xls_extent_check(&xls_with(&charted), &budget).is_ok());
+        // Cells close together pass the check, and calamine reads them.
+        let near = xls_with(&[number(0, 0), number(10, 5)]);
         assert!(xls_extent_check(&near, &budget).is_ok());
-        // Not a compound file: left to calamine.
-        assert!(xls_extent_check(b"not an xls", &budget).is_ok());
+        let doc = parse(&near, FileType::Xls).unwrap();
+        assert_eq!(doc.pages.len(), 1, "{doc:?}");
+        // Cells no sheet holds (no BOUNDSHEET points at them) are not read by calamine.
+        let loose = biff(&[number(0, 0), number(65_000, 65_000)]);
+        assert!(xls_extent_check(&compound(&loose), &budget).is_ok());
+        // Not a compound file: damaged.
+        let e = xls_extent_check(b"not an xls", &budget).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::CorruptFile, "{e}");
+    }
+
+    #[test]
+    fn xls_found_by_the_fuzzer_that_made_calamine_abort_are_refused() {
+        let far = include_bytes!("testdata/far_corners.xls");
+        // Its workbook stream is longer in the directory than in the file: calamine reads what
+        // there is, cells at opposite corners of the grid.
+        let e = parse(far, FileType::Xls).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::CorruptFile, "{e}");
+        assert!(
+            e.to_string().contains("workbook stream cannot be read"),
+            "{e}"
+        );
+        // Its DIMENSIONS record declares 436,207,620 rows of 2 columns (calamine reserved 35 GB).
+        let e = parse(include_bytes!("testdata/declared_range.xls"), FileType::Xls).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::FileTooLarge, "{e}");
     }
 
     #[test]
     fn an_xls_declaring_a_range_past_the_cell_budget_is_refused_before_calamine() {
-        let bof = (BIFF_BOF, vec![0, 6, 0x10, 0, 0, 0, 0, 0]);
         let dims = |first_row: u32, rows_end: u32, first_col: u16, cols_end: u16| {
             let mut d = Vec::new();
             d.extend_from_slice(&first_row.to_le_bytes());
@@ -598,19 +704,19 @@ mod tests {
         // A damaged range, its last row before its first: calamine's row count would wrap to
         // ~2^32 (and it reserves room for them all).
         for (first_row, rows_end) in [(9, 3), (5, 5)] {
-            let wrapped = xls_with(&[bof.clone(), dims(first_row, rows_end, 0, 2), number(0, 0)]);
+            let wrapped = xls_with(&[dims(first_row, rows_end, 0, 2), number(0, 0)]);
             let e = parse(&wrapped, FileType::Xls).unwrap_err();
             assert_eq!(e.code(), crate::ErrorCode::CorruptFile, "{e}");
         }
         // A whole BIFF8 grid declared: 65,536 x 256 cells.
-        let full = xls_with(&[bof.clone(), dims(0, 65_536, 0, 256), number(0, 0)]);
+        let full = xls_with(&[dims(0, 65_536, 0, 256), number(0, 0)]);
         let e = parse(&full, FileType::Xls).unwrap_err();
         assert_eq!(e.code(), crate::ErrorCode::FileTooLarge);
         assert!(e.to_string().starts_with("limits.max_sheet_cells"), "{e}");
         // The range a small sheet declares passes, and so does a record of another length.
-        let small = xls_with(&[bof.clone(), dims(0, 11, 0, 6), number(10, 5)]);
+        let small = xls_with(&[dims(0, 11, 0, 6), number(10, 5)]);
         assert!(xls_extent_check(&small, &budget).is_ok());
-        let odd = xls_with(&[bof, (BIFF_DIMENSIONS, vec![0xFF; 7]), number(0, 0)]);
+        let odd = xls_with(&[(BIFF_DIMENSIONS, vec![0xFF; 7]), number(0, 0)]);
         assert!(xls_extent_check(&odd, &budget).is_ok());
         assert_eq!(
             declared_range(&[0, 0, 3, 0, 0, 0, 4, 0, 0, 0]),
