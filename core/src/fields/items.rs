@@ -131,11 +131,11 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
     );
     // A row printed without its rate has the document's rate where the document has one only.
     let only_rate = only_rate(ctx);
-    for (idx, (mut it, ev, conf)) in items.into_iter().enumerate() {
-        ctx.confidence(&format!("/line_items/{idx}"), conf);
-        // A row that prints a tax code after its amount (`17,79 A`) has the rate the VAT
-        // summary gives that code, also over a rate read from the row that is no code's rate
-        // (`Молоко 3,2% 1 л  750.74 B`: the milk's fat); else the document's only rate.
+    // A row that prints a tax code after its amount (`17,79 A`) has the rate the VAT summary
+    // gives that code, also over a rate read from the row that is no code's rate (`Молоко 3,2%
+    // 1 л  750.74 B`: the milk's fat).
+    let mut inferred: Vec<Option<Decimal>> = Vec::with_capacity(items.len());
+    for (it, ev, _) in items.iter_mut() {
         let coded = ev
             .iter()
             .find(|(name, _)| name == "amount" || name == "amount_with_vat")
@@ -151,13 +151,48 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         {
             it.vat_rate = None;
         }
+        inferred.push(if it.vat_rate.is_none() {
+            coded.or(only_rate)
+        } else {
+            None
+        });
+    }
+    // Rows still without a rate where the document has several: the rates that make every
+    // rate's rows sum to its base ([`partitioned_rates`]), in a table that is complete.
+    if sums
+        && inferred
+            .iter()
+            .zip(&items)
+            .any(|(r, (it, _, _))| r.is_none() && it.vat_rate.is_none())
+    {
+        let rows: Vec<RowRate> = items
+            .iter()
+            .zip(&inferred)
+            .map(|((it, _, _), inf)| RowRate {
+                amount: it
+                    .amount
+                    .as_deref()
+                    .or(it.amount_with_vat.as_deref())
+                    .and_then(|a| a.parse().ok()),
+                rate: it.vat_rate.as_deref().and_then(|r| r.parse().ok()).or(*inf),
+            })
+            .collect();
+        let gross = items.iter().all(|(it, _, _)| it.amount.is_none());
+        if let Some(rates) = partitioned_rates(&rows, &tax_summary(ctx), gross) {
+            for (inf, rate) in inferred.iter_mut().zip(rates) {
+                *inf = inf.or(rate);
+            }
+        }
+    }
+    for (idx, ((mut it, ev, conf), inf)) in items.into_iter().zip(inferred).enumerate() {
+        ctx.confidence(&format!("/line_items/{idx}"), conf);
         for (name, span) in &ev {
             if !span.text.is_empty() && (name != "vat_rate" || it.vat_rate.is_some()) {
                 ctx.put(&format!("/line_items/{idx}/{name}"), conf, span);
             }
         }
         if it.vat_rate.is_none()
-            && let Some(rate) = coded.or(only_rate)
+            && let Some(rate) = inf
         {
             it.vat_rate = Some(rate.to_string());
             ctx.confidence(
@@ -167,6 +202,178 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         }
         ctx.result.line_items.push(it);
     }
+}
+
+/// A row's amount and its rate where known, for [`partitioned_rates`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct RowRate {
+    amount: Option<Decimal>,
+    rate: Option<Decimal>,
+}
+
+/// One line of the tax summary: rate, base and tax amount as printed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct RateLine {
+    rate: Decimal,
+    base: Option<Decimal>,
+    tax: Option<Decimal>,
+}
+
+/// The tax summary's lines that state a rate.
+fn tax_summary(ctx: &Ctx<'_>) -> Vec<RateLine> {
+    let num = |v: &Option<String>| v.as_deref().and_then(|x| x.parse::<Decimal>().ok());
+    ctx.result
+        .taxes
+        .iter()
+        .filter_map(|t| {
+            Some(RateLine {
+                rate: num(&t.rate)?.normalize(),
+                base: num(&t.base),
+                tax: num(&t.amount),
+            })
+        })
+        .collect()
+}
+
+/// The most ways of giving the unrated rows rates that [`partitioned_rates`] tries.
+const MAX_RATE_ASSIGNMENTS: usize = 1 << 16;
+/// The most assignments that balance before the rows are called ambiguous.
+const MAX_BALANCED_ASSIGNMENTS: usize = 8;
+
+/// The rates of rows printed without one in a document whose tax summary names several: every
+/// way of giving each such row one of the summary's rates is tried, and those that balance are
+/// kept, where the rows of each rate sum to the base the summary prints for it (to the cent), or,
+/// where it prints only the tax, to an amount whose tax at that rate is the printed tax within
+/// the rounding of the rows' taxes (half a cent a row, and half a cent for the sum; rows priced
+/// with VAT: their tax share `amount x rate / (100 + rate)`). A row gets the rate that every
+/// balanced assignment gives it (two rows of one amount at different rates stay without), and
+/// none where no assignment balances, more than [`MAX_BALANCED_ASSIGNMENTS`] do (the sums then
+/// say little), no summary line constrains a sum, a row has no amount or a rate the summary does
+/// not name, or there are more than [`MAX_RATE_ASSIGNMENTS`] ways to try. Arithmetic the
+/// document itself must satisfy: a row's rate is never guessed.
+fn partitioned_rates(
+    rows: &[RowRate],
+    summary: &[RateLine],
+    gross: bool,
+) -> Option<Vec<Option<Decimal>>> {
+    let mut rates: Vec<Decimal> = summary.iter().map(|l| l.rate).collect();
+    rates.sort();
+    rates.dedup();
+    if rates.len() < 2 || rates.len() != summary.len() {
+        return None;
+    }
+    // Amounts in ten-thousandths, rates in hundredths of a percent.
+    let units = |d: Decimal| {
+        (d * Decimal::from(10_000))
+            .trunc()
+            .to_string()
+            .parse::<i128>()
+            .ok()
+    };
+    let bp = |r: Decimal| {
+        (r * Decimal::from(100))
+            .trunc()
+            .to_string()
+            .parse::<i128>()
+            .ok()
+    };
+    let mut amounts = Vec::with_capacity(rows.len());
+    let mut fixed = Vec::with_capacity(rows.len());
+    for r in rows {
+        let a = r.amount?;
+        if (a * Decimal::from(10_000)).fract() != Decimal::ZERO {
+            return None;
+        }
+        amounts.push(units(a)?);
+        fixed.push(match r.rate {
+            Some(rate) => Some(rates.iter().position(|x| *x == rate.normalize())?),
+            None => None,
+        });
+    }
+    let free: Vec<usize> = (0..rows.len()).filter(|&i| fixed[i].is_none()).collect();
+    let k = rates.len();
+    let ways = free.iter().try_fold(1usize, |n, _| {
+        n.checked_mul(k).filter(|n| *n <= MAX_RATE_ASSIGNMENTS)
+    })?;
+    if free.is_empty() {
+        return None;
+    }
+    // What each rate's rows must sum to: (rate in basis points, base or tax in units).
+    let lines: Vec<(usize, i128, Option<i128>, Option<i128>)> = summary
+        .iter()
+        .map(|l| {
+            let i = rates.iter().position(|x| *x == l.rate).unwrap_or(0);
+            Some((
+                i,
+                bp(l.rate)?,
+                l.base.and_then(units),
+                l.tax.and_then(units),
+            ))
+        })
+        .collect::<Option<_>>()?;
+    let constrains = |&(_, r, base, tax): &(usize, i128, Option<i128>, Option<i128>)| {
+        (!gross && base.is_some()) || (r > 0 && tax.is_some())
+    };
+    if !lines.iter().any(constrains) {
+        return None;
+    }
+    const HALF_CENT: i128 = 50;
+    const WHOLE: i128 = 10_000;
+    let balances = |sums: &[i128], counts: &[i128]| {
+        lines.iter().all(|&(i, r, base, tax)| {
+            let (s, m) = (sums[i], counts[i]);
+            match (gross, base, tax) {
+                (false, Some(b), _) => (s - b).abs() <= HALF_CENT,
+                (false, None, Some(t)) if r > 0 => {
+                    (s * r - t * WHOLE).abs() <= HALF_CENT * (m + 1) * WHOLE
+                }
+                (true, _, Some(t)) if r > 0 => {
+                    (s * r - t * (WHOLE + r)).abs() <= HALF_CENT * (m + 1) * (WHOLE + r)
+                }
+                _ => true,
+            }
+        })
+    };
+    let mut agreed: Option<Vec<usize>> = None;
+    let mut balanced = 0usize;
+    let mut choice = vec![0usize; free.len()];
+    let mut assigned: Vec<usize> = fixed.iter().map(|f| f.unwrap_or(0)).collect();
+    let (mut sums, mut counts) = (vec![0i128; k], vec![0i128; k]);
+    for n in 0..ways {
+        let mut rest = n;
+        for (c, &i) in choice.iter_mut().zip(&free) {
+            *c = rest % k;
+            assigned[i] = *c;
+            rest /= k;
+        }
+        sums.fill(0);
+        counts.fill(0);
+        for (&a, &r) in amounts.iter().zip(&assigned) {
+            sums[r] += a;
+            counts[r] += 1;
+        }
+        if !balances(&sums, &counts) {
+            continue;
+        }
+        balanced += 1;
+        if balanced > MAX_BALANCED_ASSIGNMENTS {
+            return None;
+        }
+        agreed = Some(match agreed {
+            None => choice.clone(),
+            Some(prev) => prev
+                .iter()
+                .zip(&choice)
+                .map(|(p, c)| if p == c { *p } else { usize::MAX })
+                .collect(),
+        });
+    }
+    let agreed = agreed?;
+    let mut out = vec![None; rows.len()];
+    for (&i, &c) in free.iter().zip(&agreed) {
+        out[i] = rates.get(c).copied();
+    }
+    Some(out)
 }
 
 /// The tax code printed right after an amount, alone or glued to it, at the end of its line
@@ -218,5 +425,106 @@ fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
                 *name = "amount_with_vat".into();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
+    }
+
+    fn rows(amounts: &[&str]) -> Vec<RowRate> {
+        amounts
+            .iter()
+            .map(|a| RowRate {
+                amount: Some(d(a)),
+                rate: None,
+            })
+            .collect()
+    }
+
+    fn line(rate: &str, base: Option<&str>, tax: Option<&str>) -> RateLine {
+        RateLine {
+            rate: d(rate),
+            base: base.map(d),
+            tax: tax.map(d),
+        }
+    }
+
+    #[test]
+    fn rates_from_printed_bases_and_from_taxes() {
+        let r = rows(&["100.00", "50.00", "25.00"]);
+        let by_base = [
+            line("20", Some("125.00"), None),
+            line("10", Some("50.00"), None),
+        ];
+        let want = Some(vec![Some(d("20")), Some(d("10")), Some(d("20"))]);
+        assert_eq!(partitioned_rates(&r, &by_base, false), want);
+        // Only the tax printed (25,00 = 20 % of 125,00); the 0 % line constrains nothing.
+        let by_tax = [
+            line("20", None, Some("25.00")),
+            line("0", None, Some("0.00")),
+        ];
+        let zero = Some(vec![Some(d("20")), Some(d("0")), Some(d("20"))]);
+        assert_eq!(partitioned_rates(&r, &by_tax, false), zero);
+        // A row that prints its rate counts toward that rate (and keeps it: no answer for it).
+        let mut fixed = r.clone();
+        fixed[0].rate = Some(d("20.00"));
+        let rest = Some(vec![None, Some(d("10")), Some(d("20"))]);
+        assert_eq!(partitioned_rates(&fixed, &by_base, false), rest);
+        // Rows priced with VAT: 120,00 + 30,00 at 20 % hold 25,00 of tax.
+        let gross = rows(&["120.00", "55.00", "30.00"]);
+        let g = [
+            line("20", None, Some("25.00")),
+            line("10", None, Some("5.00")),
+        ];
+        assert_eq!(partitioned_rates(&gross, &g, true), want);
+    }
+
+    #[test]
+    fn no_rates_where_the_sums_say_nothing_sure() {
+        let r = rows(&["100.00", "50.00", "25.00"]);
+        // Nothing balances.
+        let off = [
+            line("20", Some("130.00"), None),
+            line("10", Some("45.00"), None),
+        ];
+        assert_eq!(partitioned_rates(&r, &off, false), None);
+        // One rate: not this function's business.
+        assert_eq!(
+            partitioned_rates(&r, &[line("20", Some("175.00"), None)], false),
+            None
+        );
+        // No line constrains a sum (0 % and a rate without base or tax).
+        let loose = [line("20", None, None), line("0", None, Some("0.00"))];
+        assert_eq!(partitioned_rates(&r, &loose, false), None);
+        // A row without an amount, or with a rate the summary does not name.
+        let mut missing = r.clone();
+        missing[1].amount = None;
+        let ok = [
+            line("20", Some("125.00"), None),
+            line("10", Some("50.00"), None),
+        ];
+        assert_eq!(partitioned_rates(&missing, &ok, false), None);
+        let mut other = r.clone();
+        other[1].rate = Some(d("7"));
+        assert_eq!(partitioned_rates(&other, &ok, false), None);
+        // Seventeen unrated rows at two rates: more ways than are tried.
+        let many = rows(&["1.00"; 17]);
+        let sum = [
+            line("20", Some("9.00"), None),
+            line("10", Some("8.00"), None),
+        ];
+        assert_eq!(partitioned_rates(&many, &sum, false), None);
+        // Sixteen rows of one amount: every split of 9 and 7 balances, far more than 8.
+        let same = rows(&["1.00"; 16]);
+        let split = [
+            line("20", Some("9.00"), None),
+            line("10", Some("7.00"), None),
+        ];
+        assert_eq!(partitioned_rates(&same, &split, false), None);
     }
 }

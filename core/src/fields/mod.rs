@@ -239,6 +239,75 @@ mod tests {
     }
 
     #[test]
+    fn rows_printed_without_a_rate_take_the_rate_whose_tax_their_amounts_make() {
+        // Two rates and no rate column: only 198,00 + 50,00 = 248,00 makes 47,12 at 19 %.
+        let table = [
+            (
+                "Pos Beschreibung Menge@250 Einzelpreis@320 Betrag@430",
+                40.0,
+                300.0,
+            ),
+            ("1 Trennblätter A4 20@260 9,90@355 198,00@430", 40.0, 314.0),
+            ("2 Ordner blau 10@260 2,50@355 25,00@430", 40.0, 328.0),
+            ("3 Stifte 5@260 10,00@355 50,00@430", 40.0, 342.0),
+            ("Nettobetrag  273,00", 300.0, 400.0),
+        ];
+        let mut lines = vec![("Rechnung Nr. 471102", 40.0, 150.0)];
+        lines.extend_from_slice(&table);
+        lines.extend_from_slice(&[
+            ("USt 19 %  47,12", 300.0, 414.0),
+            ("USt 7 %  1,75", 300.0, 428.0),
+            ("Gesamtbetrag  321,87 EUR", 300.0, 442.0),
+        ]);
+        let r = run(&lines);
+        let rates: Vec<Option<&str>> = r.line_items.iter().map(|i| i.vat_rate.as_deref()).collect();
+        assert_eq!(rates, [Some("19"), Some("7"), Some("19")], "{:?}", r.taxes);
+        // Two rows of one amount at different rates: which is which the sums cannot say.
+        let mut lines = vec![("Rechnung Nr. 471102", 40.0, 150.0)];
+        lines.extend_from_slice(&table[..2]);
+        lines.extend_from_slice(&[
+            ("2 Ordner blau 10@260 2,50@355 25,00@430", 40.0, 328.0),
+            ("3 Ordner rot 10@260 2,50@355 25,00@430", 40.0, 342.0),
+            ("Nettobetrag  248,00", 300.0, 400.0),
+            ("USt 19 %  42,37", 300.0, 414.0),
+            ("USt 7 %  1,75", 300.0, 428.0),
+            ("Gesamtbetrag  292,12 EUR", 300.0, 442.0),
+        ]);
+        let r = run(&lines);
+        let rates: Vec<Option<&str>> = r.line_items.iter().map(|i| i.vat_rate.as_deref()).collect();
+        assert_eq!(rates, [Some("19"), None, None], "{:?}", r.taxes);
+    }
+
+    #[test]
+    fn one_rate_line_under_an_unknown_label_is_the_tax_summary() {
+        let r = run(&[
+            ("Rechnung Nr. 471102", 40.0, 150.0),
+            (
+                "Pos Beschreibung Menge@250 Einzelpreis@320 Betrag@430",
+                40.0,
+                300.0,
+            ),
+            ("1 Trennblätter A4 20@260 9,90@355 198,00@430", 40.0, 314.0),
+            ("2 Ordner blau 10@260 2,50@355 25,00@430", 40.0, 328.0),
+            ("Zomuze:  223,00", 300.0, 400.0),
+            ("Torugu 19 %  42,37", 300.0, 414.0),
+            ("Siva:  265,37 EUR", 300.0, 428.0),
+        ]);
+        assert_eq!(r.totals.vat.as_deref(), Some("42.37"), "{:?}", r.totals);
+        assert_eq!(r.taxes.len(), 1, "{:?}", r.taxes);
+        let t = &r.taxes[0];
+        assert_eq!(
+            (t.rate.as_deref(), t.base.as_deref(), t.amount.as_deref()),
+            (Some("19"), Some("223.00"), Some("42.37"))
+        );
+        assert!(
+            r.line_items
+                .iter()
+                .all(|i| i.vat_rate.as_deref() == Some("19"))
+        );
+    }
+
+    #[test]
     fn german_invoice() {
         let r = run(&[
             ("Lieferant GmbH", 40.0, 30.0),

@@ -1297,7 +1297,43 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
             out.push(t);
         }
     }
+    if out.is_empty()
+        && let Some((line, net)) = single_rate_line(ctx, cands)
+    {
+        out.push(TaxLine {
+            rate: Some(line.rate.1.normalize().to_string()),
+            base: Some(net.to_string()),
+            amount: Some(line.amount.1.to_string()),
+        });
+        if let Some(c) = cands.items.get(line.rate.0) {
+            ctx.put("/taxes/0/rate", 0.6, &c.span);
+        }
+    }
     ctx.result.taxes = out;
+}
+
+/// The one rate line (a rate and an amount after it, whatever its label: `Torugu 23%
+/// 1,055.97`) whose amount is the chosen VAT and that rate's share of the chosen net, where the
+/// net plus the VAT make the total: the document's single rate, on the whole net. The share is the printed
+/// VAT within rounding: five cents (the rows' taxes rounded one by one), or half a unit of the
+/// VAT's last printed digit where it is printed coarser (whole forints).
+fn single_rate_line<'c>(ctx: &Ctx<'_>, cands: &'c Candidates) -> Option<(&'c RateLine, Decimal)> {
+    let totals = &ctx.result.totals;
+    let value = |s: &Option<String>| s.as_deref().and_then(|v| v.parse::<Decimal>().ok());
+    let (net, vat, total) = (
+        value(&totals.net)?,
+        value(&totals.vat)?,
+        value(&totals.total)?,
+    );
+    if net + vat != total || vat.is_zero() {
+        return None;
+    }
+    let tolerance = Decimal::new(5, 2).max(Decimal::new(5, vat.scale() + 1));
+    let mut fits = cands.rate_lines.iter().filter(|l| {
+        l.amount.1 == vat && (net * l.rate.1 / Decimal::ONE_HUNDRED - vat).abs() <= tolerance
+    });
+    let line = fits.next()?;
+    fits.all(|l| l.rate.1 == line.rate.1).then_some((line, net))
 }
 
 #[cfg(test)]
