@@ -1325,12 +1325,15 @@ fn single_rate_line<'c>(ctx: &Ctx<'_>, cands: &'c Candidates) -> Option<(&'c Rat
         value(&totals.vat)?,
         value(&totals.total)?,
     );
-    if net + vat != total || vat.is_zero() {
+    if net.checked_add(vat) != Some(total) || vat.is_zero() {
         return None;
     }
     let tolerance = Decimal::new(5, 2).max(Decimal::new(5, vat.scale() + 1));
     let mut fits = cands.rate_lines.iter().filter(|l| {
-        l.amount.1 == vat && (net * l.rate.1 / Decimal::ONE_HUNDRED - vat).abs() <= tolerance
+        l.amount.1 == vat
+            && net
+                .checked_mul(l.rate.1)
+                .is_some_and(|x| (x / Decimal::ONE_HUNDRED - vat).abs() <= tolerance)
     });
     let line = fits.next()?;
     fits.all(|l| l.rate.1 == line.rate.1).then_some((line, net))
