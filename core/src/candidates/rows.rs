@@ -181,15 +181,39 @@ fn token_numbers(line: &Line, decimal: Option<char>) -> Vec<Num> {
             e = line.token_spans[j].1;
             j += 1;
         }
-        // A decimal OCR split at its separator (`866, 56`, `376 ,07`): the document's decimal
-        // separator on either side of one space, two decimals after it.
+        // A decimal OCR split at its separator (`866, 56`, `376 ,07`, `-2812. 10`): the
+        // document's decimal separator on either side of one space, two decimals after it; or
+        // between its two decimals (`57,5 1`), where no word follows the last digit (`57,5 1
+        // Stk` is a quantity and its count).
         if let (Some(d), Some(next)) = (decimal, line.tokens.get(j))
             && j == i + 1
             && line.text.get(e..line.token_spans[j].0) == Some(" ")
         {
             let two = |t: &str| t.len() == 2 && t.chars().all(|c| c.is_ascii_digit());
-            let digits = |t: &str| t.starts_with(|c: char| c.is_ascii_digit());
-            let joined = if text.ends_with(d) && digits(&text) && two(&next.text) {
+            let digits = |t: &str| {
+                t.trim_start_matches('-')
+                    .starts_with(|c: char| c.is_ascii_digit())
+            };
+            let one_decimal = |t: &str| {
+                t.rsplit_once(d).is_some_and(|(int, f)| {
+                    digits(int)
+                        && int
+                            .trim_start_matches('-')
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || c == '.' || c == ',' || c == ' ')
+                        && f.len() == 1
+                        && f.chars().all(|c| c.is_ascii_digit())
+                })
+            };
+            let last_digit = next.text.len() == 1
+                && next.text.chars().all(|c| c.is_ascii_digit())
+                && line
+                    .tokens
+                    .get(j + 1)
+                    .is_none_or(|t| !t.text.chars().any(char::is_alphabetic));
+            let joined = if text.ends_with(d) && digits(&text) && two(&next.text)
+                || one_decimal(&text) && last_digit
+            {
                 Some(format!("{text}{}", next.text))
             } else {
                 next.text
@@ -1453,6 +1477,46 @@ mod tests {
         assert_eq!(cell(misread, LabelKey::ColQty), None);
         assert_eq!(cell(misread, LabelKey::ColUnitPrice), None);
         assert!(!t.sums);
+    }
+
+    #[test]
+    fn decimals_split_by_ocr_inside_a_negative_number_or_between_its_digits_are_joined() {
+        let t = read(vec![
+            w("Asennustyo", 30.0, 100.0),
+            r("3", 250.0, 100.0),
+            w("57,5", 330.0, 100.0),
+            w("1", 352.0, 100.0),
+            r("172,53", 540.0, 100.0),
+            w("Konsultointi", 30.0, 118.0),
+            r("40", 250.0, 118.0),
+            w("-2812,", 330.0, 118.0),
+            w("10", 358.0, 118.0),
+            r("-112484,00", 540.0, 118.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert_eq!(cell(&t.rows[0], LabelKey::ColUnitPrice), Some("57,5 1"));
+        assert_eq!(cell(&t.rows[1], LabelKey::ColUnitPrice), Some("-2812, 10"));
+        assert!(t.rows.iter().all(|r| r.source == RowSource::Balanced));
+        // A one-decimal number and a digit before a word: a quantity and its count, not joined.
+        let line = |text: &str| {
+            let mut x = 30.0;
+            let words: Vec<Word> = text
+                .split(' ')
+                .map(|t| {
+                    let word = w(t, x, 100.0);
+                    x = word.bbox.x1 + 4.0;
+                    word
+                })
+                .collect();
+            let doc = page_doc(words);
+            token_numbers(&doc.lines[0], Some(','))
+                .iter()
+                .map(|n| n.value.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(line("Kabel 57,5 1 Stk"), ["57.5", "1"]);
+        assert_eq!(line("Kabel 57,5 1"), ["57.51"]);
     }
 
     #[test]
