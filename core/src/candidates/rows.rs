@@ -649,24 +649,34 @@ pub fn find(
             rows_above += 1;
         }
     }
-    // The rows must sum to an amount printed under them.
+    // The rows must sum to an amount printed under them: all of them, else all but the flat
+    // lines after the last balanced row from some line on (a subtotal or a summary line in the
+    // amount column: `Importo  7.754,84` under the rows whose sum is printed lower down), else
+    // the balanced rows alone.
     let sum_arith: Decimal = picked.iter().map(|(u, t)| u.nums[t.a].value).sum();
-    let sum_flat: Decimal = flat.iter().map(|&(l, k)| nums[l][k].value).sum();
-    let table_end = flat.iter().map(|&(l, _)| l).max().unwrap_or(last).max(last);
-    let printed_below = |v: Decimal| {
+    let printed_below = |v: Decimal, table_end: usize| {
         nums.iter()
             .skip(table_end + 1)
             .flatten()
             .any(|n| !n.percent && n.value == v)
     };
-    let sums = if printed_below(sum_arith + sum_flat) {
-        true
-    } else if !flat.is_empty() && printed_below(sum_arith) {
-        flat.clear();
-        true
-    } else {
-        false
+    let sum_of = |rows: &[(usize, usize)]| -> Decimal {
+        rows.iter().map(|&(l, k)| nums[l][k].value).sum::<Decimal>() + sum_arith
     };
+    let end_of =
+        |rows: &[(usize, usize)]| rows.iter().map(|&(l, _)| l).max().unwrap_or(last).max(last);
+    let after_last = flat.iter().filter(|&&(l, _)| l > last).count();
+    let kept = (flat.len() - after_last..=flat.len())
+        .rev()
+        .find(|&n| printed_below(sum_of(&flat[..n]), end_of(&flat[..n])));
+    let sums = match kept {
+        Some(n) => {
+            flat.truncate(n);
+            true
+        }
+        None => false,
+    };
+    let table_end = end_of(&flat);
     // 5: the cells of every row.
     let mut rows: Vec<(usize, Row)> = Vec::new();
     let starts: Vec<usize> = {
@@ -1517,6 +1527,38 @@ mod tests {
         };
         assert_eq!(line("Kabel 57,5 1 Stk"), ["57.5", "1"]);
         assert_eq!(line("Kabel 57,5 1"), ["57.51"]);
+    }
+
+    #[test]
+    fn a_summary_line_in_the_amount_column_is_left_out_where_the_rows_sum_without_it() {
+        let t = read(vec![
+            w("Stuhl", 30.0, 100.0),
+            r("2", 250.0, 100.0),
+            r("10,00", 365.0, 100.0),
+            r("20,00", 540.0, 100.0),
+            w("Tisch", 30.0, 118.0),
+            r("3", 250.0, 118.0),
+            r("5,00", 365.0, 118.0),
+            r("15,00", 540.0, 118.0),
+            // Its printed quantity and price make 12,00 (an unprinted discount): a flat row.
+            w("Lampe", 30.0, 136.0),
+            r("4", 250.0, 136.0),
+            r("3,00", 365.0, 136.0),
+            r("10,80", 540.0, 136.0),
+            // A line in the amount column that the rows do not sum to.
+            w("Importo", 300.0, 154.0),
+            r("47,00", 540.0, 154.0),
+            w("Imponibile", 300.0, 172.0),
+            r("45,80", 450.0, 172.0),
+        ])
+        .expect("rows");
+        let amounts: Vec<Option<&str>> = t
+            .rows
+            .iter()
+            .map(|r| cell(r, LabelKey::ColAmount))
+            .collect();
+        assert_eq!(amounts, [Some("20,00"), Some("15,00"), Some("10,80")]);
+        assert!(t.sums);
     }
 
     #[test]
