@@ -301,6 +301,7 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "rechnungsbetrag netto",
             "total ht",
             "montant ht",
+            "base ht",
             "total hors taxes",
             "razem netto",
             "wartość netto",
@@ -3970,6 +3971,7 @@ mod tests {
         assert_eq!(keys("Total (excl. VAT)")[0], K::Net);
         assert_eq!(keys("TOTAL QTY: 4"), vec![K::Count]);
         assert_eq!(keys("Total HT 1 779,30 EUR")[0], K::Net);
+        assert_eq!(keys("Base HT :  EUR 126640,75")[0], K::Net);
         // The amount's first digit group is not part of the label.
         let h = find_labels("Total TTC 2 135,16 EUR");
         assert!(h.iter().all(|h| h.end <= "Total TTC ".len()), "{h:?}");
