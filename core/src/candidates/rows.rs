@@ -1016,9 +1016,13 @@ fn flat_row(
     let p = column(sp).filter(|p| Some(*p) != q);
     let mut source = RowSource::Aligned;
     let (q, p) = match (q, p) {
-        (Some(q), Some(p)) if !holds(u.nums[q].value, u.nums[p].value, Decimal::ONE, a) => {
+        (Some(q), Some(p))
+            if !holds(u.nums[q].value, u.nums[p].value, Decimal::ONE, a)
+                && !discounted(u.nums[q].value, u.nums[p].value, a) =>
+        {
             (None, None)
         }
+        (Some(q), Some(p)) if discounted(u.nums[q].value, u.nums[p].value, a) => (Some(q), Some(p)),
         (Some(q), Some(p)) => {
             // The amount finder's reading (`91,D0` as `91`) balances after all.
             source = RowSource::Balanced;
@@ -1054,6 +1058,21 @@ fn flat_row(
         discount: None,
     };
     build_row(doc, headers, u, numbers, left_of, source, rates)
+}
+
+/// Discounts a row may take off `quantity x price` without printing them: 1 to 10 % and the
+/// multiples of 5 up to 45 % (not 50 %: half the product is what a quantity or price misread as
+/// double makes, `10` read `20`).
+const UNPRINTED_DISCOUNTS: &[i64] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 35, 40, 45];
+
+/// `q x p` less a round discount the row does not print makes the amount `a` (to the cent):
+/// the quantity and price in their columns were read right (a row whose amount disagrees with
+/// them in any other way was misread).
+fn discounted(q: Decimal, p: Decimal, a: &Num) -> bool {
+    UNPRINTED_DISCOUNTS.iter().any(|&d| {
+        let factor = Decimal::ONE - Decimal::new(d, 2);
+        holds(q, p, factor, a)
+    })
 }
 
 /// The numbers a row uses (indices into its unit's numbers).
@@ -1559,6 +1578,32 @@ mod tests {
             .collect();
         assert_eq!(amounts, [Some("20,00"), Some("15,00"), Some("10,80")]);
         assert!(t.sums);
+        // 4 x 3,00 less an unprinted 10 %: the quantity and price were read right.
+        let lamp = &t.rows[2];
+        assert_eq!(lamp.source, RowSource::Aligned);
+        assert_eq!(cell(lamp, LabelKey::ColQty), Some("4"));
+        assert_eq!(cell(lamp, LabelKey::ColUnitPrice), Some("3,00"));
+    }
+
+    #[test]
+    fn an_amount_half_of_quantity_times_price_is_a_misreading_not_a_discount() {
+        let t = read(vec![
+            w("Stuhl", 30.0, 100.0),
+            r("2", 250.0, 100.0),
+            r("10,00", 365.0, 100.0),
+            r("20,00", 540.0, 100.0),
+            // `10` read `20`: 20 x 45,42 is twice 454,20.
+            w("Hosting", 30.0, 118.0),
+            r("20", 250.0, 118.0),
+            r("45,42", 365.0, 118.0),
+            r("454,20", 540.0, 118.0),
+            w("Netto", 300.0, 140.0),
+            r("474,20", 450.0, 140.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert_eq!(cell(&t.rows[1], LabelKey::ColQty), None);
+        assert_eq!(cell(&t.rows[1], LabelKey::ColUnitPrice), None);
     }
 
     #[test]
