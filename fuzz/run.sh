@@ -4,8 +4,10 @@
 #
 #   bash fuzz/run.sh smoke [SCALE]     every target: its seeds, then a fixed number of executions
 #                                      (about 3 s each on one core, times SCALE, default 1) from a
-#                                      fixed seed, so a given commit always runs the same inputs;
-#                                      a crash, a hang (10 s) or an allocation past 2 GB fails (CI)
+#                                      fixed seed, so a given commit always runs the same inputs
+#                                      (on one build: another machine's build meets others);
+#                                      a crash, a hang (10 s), memory past 2 GB or an allocation
+#                                      past the 8 GB address-space cap fails (CI)
 #   bash fuzz/run.sh long TARGET RUNS [JOBS]
 #                                      RUNS executions of TARGET in libFuzzer's fork mode with JOBS
 #                                      processes (default 1), going on past crashes; prints the
