@@ -2427,6 +2427,7 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             // fi
             "laskun numero",
             "laskunumero",
+            "laskunro",
             "lasku nro",
             "laskun nro",
             "lasku nr",
@@ -3972,6 +3973,7 @@ mod tests {
         assert_eq!(keys("TOTAL QTY: 4"), vec![K::Count]);
         assert_eq!(keys("Total HT 1 779,30 EUR")[0], K::Net);
         assert_eq!(keys("Base HT :  EUR 126640,75")[0], K::Net);
+        assert_eq!(keys("Laskunro:  2022/252")[0], K::Number);
         // The amount's first digit group is not part of the label.
         let h = find_labels("Total TTC 2 135,16 EUR");
         assert!(h.iter().all(|h| h.end <= "Total TTC ".len()), "{h:?}");

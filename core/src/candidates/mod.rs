@@ -396,17 +396,23 @@ fn value_below<'a>(
     line: &Line,
     hit_box: &crate::types::BBox,
 ) -> Option<(&'a Line, usize, usize)> {
-    let next = doc.lines.get(line.index + 1)?;
-    if next.page != line.page || next.bbox.y0 - line.bbox.y1 > 2.0 * line.bbox.height().max(1.0) {
-        return None;
-    }
-    for (t, &(s, e)) in next.tokens.iter().zip(&next.token_spans) {
-        let tol = hit_box.height();
-        if t.bbox.x1 >= hit_box.x0 - tol && t.bbox.x0 <= hit_box.x1 + tol {
-            return Some((next, s, e));
-        }
-    }
-    None
+    let tol = hit_box.height();
+    // Lines with nothing under the label (a stray mark of a scan elsewhere on the page) are
+    // passed over, within two line heights of the label's line.
+    doc.lines
+        .iter()
+        .skip(line.index + 1)
+        .take_while(|next| {
+            next.page == line.page
+                && next.bbox.y0 - line.bbox.y1 <= 2.0 * line.bbox.height().max(1.0)
+        })
+        .find_map(|next| {
+            next.tokens
+                .iter()
+                .zip(&next.token_spans)
+                .find(|(t, _)| t.bbox.x1 >= hit_box.x0 - tol && t.bbox.x0 <= hit_box.x1 + tol)
+                .map(|(_, &(s, e))| (next, s, e))
+        })
 }
 
 /// The token of the line below sitting under the text `start..end` of `line`
@@ -755,8 +761,8 @@ fn extract_line(
             && !continues_label(text, hits, h))
             || (h.key == LabelKey::Account
                 && labels::names_invoice_or_account(&text[h.start..h.end])
-                && number_after(text, h.end).is_some()
-                && !account_shaped(cell_after(text, h.end)))
+                && number_after(text, h.end)
+                    .is_none_or(|_| !account_shaped(cell_after(text, h.end))))
         {
             // (`Bd. Unirii nr. 17`, `NO 53, JALAN BESAR`: a house number, not the document's.)
             let found = number_after(text, h.end).map(|(s, e)| (line, s, e));
@@ -801,7 +807,9 @@ fn extract_line(
                 let is_amount_only = v.contains(['.', ','])
                     && v.chars()
                         .all(|c| c.is_ascii_digit() || c == '.' || c == ',');
-                if !is_date && !is_amount_only {
+                // `Számlaszám` over a bank account's number names the account after all.
+                let account = h.key == LabelKey::Account && account_shaped(v);
+                if !is_date && !is_amount_only && !account {
                     if std::ptr::eq(l, line) {
                         masked.push((s, e));
                     }
@@ -1271,6 +1279,46 @@ pub(crate) mod tests {
         assert_eq!(numbers("Szämlaszäm: SZLA-2024-6302").len(), 1);
         assert!(numbers("Számlaszám: 11773016-11111018-00000000").is_empty());
         assert!(numbers("Számlaszám: 11773016 11111018").is_empty());
+        // A grid of labels over values: the same rule under the label.
+        let grid = |value: &str| {
+            let c = extract(&doc_from(&[
+                ("Szamlaszam      Kelt", 10.0, 10.0),
+                (value, 10.0, 24.0),
+            ]));
+            c.of(CandidateKind::DocNumber)
+                .map(|c| (c.value.clone(), c.label))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            grid("326/2020      2020-01-10"),
+            [("326/2020".to_string(), Some(LabelKey::Number))]
+        );
+        assert!(grid("11773016-11111018      2020-01-10").is_empty());
+    }
+
+    #[test]
+    fn a_value_under_its_label_is_found_past_a_stray_mark_elsewhere_on_the_page() {
+        // OCR's `|` at the right margin, set between the label line and the value line.
+        let mut words: Vec<Word> = vec![
+            word("Laskunro:", 10.0, 10.0),
+            word("Päiväys:", 120.0, 10.0),
+            word("2022/252", 10.0, 26.0),
+            word("14.09.2022", 120.0, 26.0),
+        ];
+        words.push(Word {
+            text: "|".into(),
+            bbox: BBox::new(500.0, 6.0, 502.0, 44.0),
+            confidence: 1.0,
+        });
+        let doc = page_doc(words);
+        let texts: Vec<&str> = doc.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts[1], "|", "{texts:?}");
+        let c = extract(&doc);
+        let found: Vec<&str> = c
+            .of(CandidateKind::DocNumber)
+            .map(|c| c.value.as_str())
+            .collect();
+        assert_eq!(found, ["2022/252"]);
     }
 
     #[test]
