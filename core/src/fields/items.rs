@@ -14,6 +14,7 @@ use crate::einvoice::codes;
 use crate::result::LineItem;
 use crate::types::{CleanDocument, Span};
 use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
 
 /// Row confidence by what the row was read from and whether its table's amounts sum to an
 /// amount the document prints: the share of such rows matched to a true row (by amount) on
@@ -262,26 +263,22 @@ fn partitioned_rates(
     if rates.len() < 2 || rates.len() != summary.len() {
         return None;
     }
-    // Amounts in ten-thousandths, rates in hundredths of a percent.
-    let units = |d: Decimal| {
-        (d * Decimal::from(10_000))
+    // Amounts in ten-thousandths (under 10^20: 10^16 in money), rates in hundredths of a
+    // percent (at most 100 %), so that the sums and products below stay far inside `i128`.
+    let scaled = |d: Decimal, by: i64, max: i128| {
+        d.checked_mul(Decimal::from(by))?
             .trunc()
-            .to_string()
-            .parse::<i128>()
-            .ok()
+            .to_i128()
+            .filter(|v| v.abs() <= max)
     };
-    let bp = |r: Decimal| {
-        (r * Decimal::from(100))
-            .trunc()
-            .to_string()
-            .parse::<i128>()
-            .ok()
-    };
+    let units = |d: Decimal| scaled(d, 10_000, 10i128.pow(20));
+    let bp = |r: Decimal| scaled(r, 100, 10_000);
     let mut amounts = Vec::with_capacity(rows.len());
     let mut fixed = Vec::with_capacity(rows.len());
     for r in rows {
         let a = r.amount?;
-        if (a * Decimal::from(10_000)).fract() != Decimal::ZERO {
+        // An amount finer than a ten-thousandth is not summed.
+        if !a.checked_mul(Decimal::from(10_000))?.fract().is_zero() {
             return None;
         }
         amounts.push(units(a)?);
@@ -512,6 +509,9 @@ mod tests {
         let mut other = r.clone();
         other[1].rate = Some(d("7"));
         assert_eq!(partitioned_rates(&other, &ok, false), None);
+        // An absurd amount (the largest decimal) is not summed, and nothing overflows.
+        let huge = rows(&["79228162514264337593543950335", "50.00", "25.00"]);
+        assert_eq!(partitioned_rates(&huge, &ok, false), None);
         // Seventeen unrated rows at two rates: more ways than are tried.
         let many = rows(&["1.00"; 17]);
         let sum = [
