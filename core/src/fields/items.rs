@@ -6,7 +6,7 @@
 //! (balanced or only aligned, in a table whose amounts sum to a printed amount or not) reached
 //! on the synthetic training documents ([`ROW_CONFIDENCE`]).
 
-use super::Ctx;
+use super::{Ctx, decimal};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::tables::{RowSource, TableLayout};
 use crate::candidates::{Candidates, taxes};
@@ -143,10 +143,7 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             .and_then(|(_, span)| code_after(ctx.doc, span))
             .and_then(|code| cands.code_rates.iter().find(|(c, _)| c == code))
             .map(|(_, r)| *r);
-        let printed = it
-            .vat_rate
-            .as_deref()
-            .and_then(|r| r.parse::<Decimal>().ok());
+        let printed = decimal(&it.vat_rate);
         if coded.is_some()
             && printed.is_some_and(|p| !cands.code_rates.iter().any(|(_, r)| *r == p.normalize()))
         {
@@ -175,7 +172,7 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
                     .as_deref()
                     .or(it.amount_with_vat.as_deref())
                     .and_then(|a| a.parse().ok()),
-                rate: it.vat_rate.as_deref().and_then(|r| r.parse().ok()).or(*inf),
+                rate: decimal(&it.vat_rate).or(*inf),
             })
             .collect();
         let gross = items.iter().all(|(it, _, _)| it.amount.is_none());
@@ -222,15 +219,14 @@ struct RateLine {
 
 /// The tax summary's lines that state a rate.
 fn tax_summary(ctx: &Ctx<'_>) -> Vec<RateLine> {
-    let num = |v: &Option<String>| v.as_deref().and_then(|x| x.parse::<Decimal>().ok());
     ctx.result
         .taxes
         .iter()
         .filter_map(|t| {
             Some(RateLine {
-                rate: num(&t.rate)?.normalize(),
-                base: num(&t.base),
-                tax: num(&t.amount),
+                rate: decimal(&t.rate)?.normalize(),
+                base: decimal(&t.base),
+                tax: decimal(&t.amount),
             })
         })
         .collect()
@@ -402,13 +398,13 @@ fn only_rate(ctx: &Ctx<'_>) -> Option<Decimal> {
 /// Rows priced with VAT: their amounts sum to the document's total, which is its net plus a VAT
 /// (a receipt, a consumer invoice). Their amounts are then the amounts with VAT.
 fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
-    let parse = |v: &Option<String>| v.as_deref().and_then(|x| x.parse::<Decimal>().ok());
-    let amounts: Option<Vec<Decimal>> = items.iter().map(|(it, _, _)| parse(&it.amount)).collect();
+    let amounts: Option<Vec<Decimal>> =
+        items.iter().map(|(it, _, _)| decimal(&it.amount)).collect();
     let Some(sum) = amounts.map(|a| a.iter().sum::<Decimal>()) else {
         return;
     };
     let t = &ctx.result.totals;
-    let (Some(net), Some(vat), Some(total)) = (parse(&t.net), parse(&t.vat), parse(&t.total))
+    let (Some(net), Some(vat), Some(total)) = (decimal(&t.net), decimal(&t.vat), decimal(&t.total))
     else {
         return;
     };

@@ -78,6 +78,11 @@ fn dec(c: &Candidate) -> Option<Decimal> {
     c.value.parse().ok()
 }
 
+/// A decimal the Result already holds (`totals.net`, a row's `vat_rate`), where it parses.
+fn decimal(v: &Option<String>) -> Option<Decimal> {
+    v.as_deref().and_then(|x| x.parse().ok())
+}
+
 /// Fills the fields of a Result (not document_type / validation) from the candidates.
 pub fn extract(
     doc: &CleanDocument,

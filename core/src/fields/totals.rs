@@ -1,6 +1,6 @@
 //! Totals (net, VAT, total, payable, discount, prepaid) and the VAT summary lines.
 
-use super::{Ctx, Field, FieldScorer, dec, ranked};
+use super::{Ctx, Field, FieldScorer, dec, decimal, ranked};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::taxes::{RateLine, TaxRow};
 use crate::candidates::{Candidate, CandidateKind, Candidates};
@@ -1211,8 +1211,7 @@ pub(super) fn totals(
 pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let rows = &cands.tax_rows;
     let totals = &ctx.result.totals;
-    let value = |s: &Option<String>| s.as_deref().and_then(|v| v.parse::<Decimal>().ok());
-    if let (Some(net), Some(vat)) = (value(&totals.net), value(&totals.vat))
+    if let (Some(net), Some(vat)) = (decimal(&totals.net), decimal(&totals.vat))
         && rows_explain(rows, net + vat) == Some((net, vat))
     {
         let mut out = Vec::new();
@@ -1230,9 +1229,11 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         return;
     }
     // Per-rate lines without bases whose amounts make the VAT (net + VAT = total held).
-    if let (Some(net), Some(vat), Some(total)) =
-        (value(&totals.net), value(&totals.vat), value(&totals.total))
-        && net + vat == total
+    if let (Some(net), Some(vat), Some(total)) = (
+        decimal(&totals.net),
+        decimal(&totals.vat),
+        decimal(&totals.total),
+    ) && net + vat == total
         && let Some(sum) = cands.rate_sums.iter().find(|s| s.vat == vat)
     {
         let mut out = Vec::new();
@@ -1319,11 +1320,10 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
 /// VAT's last printed digit where it is printed coarser (whole forints).
 fn single_rate_line<'c>(ctx: &Ctx<'_>, cands: &'c Candidates) -> Option<(&'c RateLine, Decimal)> {
     let totals = &ctx.result.totals;
-    let value = |s: &Option<String>| s.as_deref().and_then(|v| v.parse::<Decimal>().ok());
     let (net, vat, total) = (
-        value(&totals.net)?,
-        value(&totals.vat)?,
-        value(&totals.total)?,
+        decimal(&totals.net)?,
+        decimal(&totals.vat)?,
+        decimal(&totals.total)?,
     );
     if net.checked_add(vat) != Some(total) || vat.is_zero() {
         return None;
