@@ -239,19 +239,26 @@ const BIFF_BOUNDSHEET: u16 = 0x0085;
 /// DIMENSIONS: the used range a sheet declares.
 const BIFF_DIMENSIONS: u16 = 0x0200;
 
+/// The little-endian `u16` at `i` of `d`, if `d` holds it.
+fn le_u16(d: &[u8], i: usize) -> Option<u16> {
+    d.get(i..i.checked_add(2)?)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+}
+
+/// The little-endian `u32` at `i` of `d`, if `d` holds it.
+fn le_u32(d: &[u8], i: usize) -> Option<u32> {
+    d.get(i..i.checked_add(4)?)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
 /// The records of a BIFF stream from `pos` as calamine reads them (type and data; CONTINUE
 /// records belong to the record before them), up to the first one that runs past the stream
 /// (calamine stops there with an error).
 fn biff_records(stream: &[u8], mut pos: usize) -> impl Iterator<Item = (u16, &[u8])> {
-    let u16_at = move |i: usize| {
-        stream
-            .get(i..i + 2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-    };
     std::iter::from_fn(move || {
         loop {
-            let typ = u16_at(pos)?;
-            let len = usize::from(u16_at(pos + 2)?);
+            let typ = le_u16(stream, pos)?;
+            let len = usize::from(le_u16(stream, pos + 2)?);
             let data = stream.get(pos + 4..pos + 4 + len)?;
             pos += 4 + len;
             if typ != BIFF_CONTINUE {
@@ -267,11 +274,10 @@ fn biff_records(stream: &[u8], mut pos: usize) -> impl Iterator<Item = (u16, &[u
 /// a range that ends before it starts: calamine's `u32` arithmetic then wraps (in a release
 /// build) to some 2^32 rows or columns.
 fn declared_range(data: &[u8]) -> Option<Option<(u64, u64)>> {
-    let u16_at = |i: usize| u32::from(u16::from_le_bytes([data[i], data[i + 1]]));
-    let u32_at = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+    let short = |i: usize| le_u16(data, i).map(u32::from);
     let (first_row, rows_end, mut first_col, cols_end) = match data.len() {
-        10 => (u16_at(0), u16_at(2), u16_at(4), u16_at(6)),
-        14 | 16 => (u32_at(0), u32_at(4), u16_at(8), u16_at(10)),
+        10 => (short(0)?, short(2)?, short(4)?, short(6)?),
+        14 | 16 => (le_u32(data, 0)?, le_u32(data, 4)?, short(8)?, short(10)?),
         _ => return None,
     };
     if first_col > 0xFF || cols_end < first_col {
@@ -288,8 +294,8 @@ fn declared_range(data: &[u8]) -> Option<Option<(u64, u64)>> {
 /// cell budget, before calamine reads it: calamine lays a sheet's cells out over their whole
 /// extent (rows times columns), so two cells at opposite corners of the 65,536 x 65,536 grid
 /// made it allocate about 136 GB and abort the process, and it reserves room for the range a
-/// sheet's DIMENSIONS record declares, so a damaged range (a last row before the first) asked for
-/// 35 GB and aborted too (all found by the `sheet` fuzz target). The sheets are read where
+/// sheet's DIMENSIONS record declares, so a declared 436 million rows asked for 35 GB and aborted
+/// too (all found by the `sheet` fuzz target). The sheets are read where
 /// calamine reads them: from the positions the workbook's BOUNDSHEET records give, each up to its
 /// EOF, charts nested in it skipped, so cells that calamine puts in one sheet are counted
 /// together. A declared range past the budget is FILE_TOO_LARGE, one that ends before it starts
@@ -311,14 +317,10 @@ fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
         .and_then(|s| s.take(bytes.len() as u64 * 2).read_to_end(&mut stream))
         .map_err(|e| damaged(&format!("its workbook stream cannot be read ({e})")))?;
     let max = budget.remaining(Resource::SheetCells);
-    let u16_at = |d: &[u8], i: usize| d.get(i..i + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
     let sheets: Vec<usize> = biff_records(&stream, 0)
         .take_while(|(typ, _)| *typ != BIFF_EOF)
         .filter(|(typ, _)| *typ == BIFF_BOUNDSHEET)
-        .filter_map(|(_, d)| {
-            d.get(..4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        })
+        .filter_map(|(_, d)| le_u32(d, 0))
         .map(|p| p as usize)
         .collect();
     for pos in sheets {
@@ -361,15 +363,15 @@ fn xls_extent_check(bytes: &[u8], budget: &Budget) -> Result<()> {
                 },
                 BIFF_MULRK => {
                     if let (Some(row), Some(first), Some(last)) = (
-                        u16_at(data, 0),
-                        u16_at(data, 2),
-                        data.len().checked_sub(2).and_then(|i| u16_at(data, i)),
+                        le_u16(data, 0),
+                        le_u16(data, 2),
+                        data.len().checked_sub(2).and_then(|i| le_u16(data, i)),
                     ) {
                         cell(row, first, last);
                     }
                 }
                 t if BIFF_CELLS.contains(&t) => {
-                    if let (Some(row), Some(col)) = (u16_at(data, 0), u16_at(data, 2)) {
+                    if let (Some(row), Some(col)) = (le_u16(data, 0), le_u16(data, 2)) {
                         cell(row, col, col);
                     }
                 }
