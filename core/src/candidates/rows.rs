@@ -1016,17 +1016,17 @@ fn flat_row(
     let p = column(sp).filter(|p| Some(*p) != q);
     let mut source = RowSource::Aligned;
     let (q, p) = match (q, p) {
-        (Some(q), Some(p))
-            if !holds(u.nums[q].value, u.nums[p].value, Decimal::ONE, a)
-                && !discounted(u.nums[q].value, u.nums[p].value, a) =>
-        {
-            (None, None)
-        }
-        (Some(q), Some(p)) if discounted(u.nums[q].value, u.nums[p].value, a) => (Some(q), Some(p)),
         (Some(q), Some(p)) => {
-            // The amount finder's reading (`91,D0` as `91`) balances after all.
-            source = RowSource::Balanced;
-            (Some(q), Some(p))
+            let (qv, pv) = (u.nums[q].value, u.nums[p].value);
+            if holds(qv, pv, Decimal::ONE, a) {
+                // The amount finder's reading (`91,D0` as `91`) balances after all.
+                source = RowSource::Balanced;
+                (Some(q), Some(p))
+            } else if discounted(qv, pv, a) {
+                (Some(q), Some(p))
+            } else {
+                (None, None)
+            }
         }
         other => other,
     };
