@@ -397,20 +397,25 @@ fn value_below<'a>(
     hit_box: &crate::types::BBox,
 ) -> Option<(&'a Line, usize, usize)> {
     let tol = hit_box.height();
-    // Lines with nothing under the label (a stray mark of a scan elsewhere on the page) are
-    // passed over, within two line heights of the label's line.
-    doc.lines
-        .iter()
-        .skip(line.index + 1)
-        .take_while(|next| {
+    let under = |b: &crate::types::BBox| b.x1 >= hit_box.x0 - tol && b.x0 <= hit_box.x1 + tol;
+    // A line beside the label's, starting above its bottom, with nothing under the label (a
+    // scan's stray mark at the margin) is passed over; the first line below it is the one.
+    let mut below = doc.lines.iter().skip(line.index + 1).skip_while(|next| {
+        next.page == line.page
+            && next.bbox.y0 < line.bbox.y1
+            && !next.tokens.iter().any(|t| under(&t.bbox))
+    });
+    below
+        .next()
+        .filter(|next| {
             next.page == line.page
                 && next.bbox.y0 - line.bbox.y1 <= 2.0 * line.bbox.height().max(1.0)
         })
-        .find_map(|next| {
+        .and_then(|next| {
             next.tokens
                 .iter()
                 .zip(&next.token_spans)
-                .find(|(t, _)| t.bbox.x1 >= hit_box.x0 - tol && t.bbox.x0 <= hit_box.x1 + tol)
+                .find(|(t, _)| under(&t.bbox))
                 .map(|(_, &(s, e))| (next, s, e))
         })
 }
@@ -1319,6 +1324,14 @@ pub(crate) mod tests {
             .map(|c| c.value.as_str())
             .collect();
         assert_eq!(found, ["2022/252"]);
+        // A line wholly below the label with nothing under it ends the search: what stands
+        // lower down is no longer the label's value.
+        let c = extract(&page_doc(vec![
+            word("Laskunro:", 10.0, 10.0),
+            word("Myyjä", 300.0, 22.0),
+            word("2022/252", 10.0, 34.0),
+        ]));
+        assert_eq!(c.of(CandidateKind::DocNumber).count(), 0);
     }
 
     #[test]
