@@ -20,6 +20,10 @@ pub struct AdminArgs {
         global = true
     )]
     data_dir: PathBuf,
+    /// The server's database when it is not the embedded one of the data directory:
+    /// `postgres://user:password@host:port/database`.
+    #[arg(long, env = "FOLIO_DATABASE_URL", global = true)]
+    database: Option<String>,
     #[command(subcommand)]
     command: AdminCommand,
 }
@@ -152,7 +156,7 @@ fn fail(code: u8, msg: &str) -> ExitCode {
 
 /// Runs an admin command.
 pub fn run(args: AdminArgs) -> ExitCode {
-    let db = match Db::open(&args.data_dir, 1) {
+    let db = match Db::open_setting(args.database.as_deref(), &args.data_dir, 1) {
         Ok(db) => db,
         Err(e) => return fail(3, &e.to_string()),
     };

@@ -109,7 +109,7 @@ async fn operation_view(
     state: &AppState,
     auth: &Auth,
     op_id: String,
-    view: fn(&rusqlite::Connection, &str, &str) -> DbResult<Option<Value>>,
+    view: fn(&dyn super::sql::Conn, &str, &str) -> DbResult<Option<Value>>,
 ) -> Result<Response, ApiError> {
     auth.require("operations:read")?;
     let company = auth.company().to_string();
@@ -423,7 +423,7 @@ async fn openapi(State(state): State<AppState>) -> Response {
 async fn healthz(State(state): State<AppState>) -> Response {
     match state
         .db
-        .call(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?))
+        .call(|c| c.query_row("SELECT 1", super::sql::params![], |r| r.get::<i64>(0)))
         .await
     {
         Ok(_) => ok(json!({ "status": "ok" })),

@@ -1,9 +1,18 @@
-//! The embedded database: one SQLite file in the data directory (WAL mode, so admin commands
-//! and readers work while the server writes), its schema, and a small pool of connections.
+//! The server's database, one of two behind the same [`Conn`] interface:
 //!
-//! Every write that must be atomic (an upload with its reservations, a document's final status
-//! with its charge and webhook events) is one `BEGIN IMMEDIATE` transaction.
+//! * embedded (the default): one SQLite file in the data directory (WAL mode, so admin commands
+//!   and readers work while the server writes); every write that must be atomic (an upload with
+//!   its reservations, a document's final status with its charge and webhook events) is one
+//!   `BEGIN IMMEDIATE` transaction, which serialises writers;
+//! * shared: a PostgreSQL database (`postgres://...`) that several nodes use at once; the same
+//!   transactions run at SERIALIZABLE isolation and are run again when PostgreSQL reports a
+//!   serialization failure, so every node sees the same serial order the embedded one has.
+//!
+//! The schema and its versioned migrations are run at start for either, in one transaction
+//! (on PostgreSQL under an advisory lock, so nodes starting together migrate once).
 
+use super::pg::{self, PgConn, StatementCache, Target};
+use super::sql::{Conn, Dialect, OptionalExtension, params};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -14,6 +23,9 @@ pub const DB_FILE: &str = "folio.db";
 
 /// Schema version written to `meta`: 1 the first; 2 adds `documents.worker_crashes`.
 const SCHEMA_VERSION: i64 = 2;
+
+/// The key of the PostgreSQL advisory lock held while the schema is migrated.
+const MIGRATION_LOCK: i64 = 0x666f_6c69_6f00;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -161,8 +173,12 @@ CREATE TABLE IF NOT EXISTS delivery_attempts (
 /// Errors of the storage layer.
 #[derive(Debug)]
 pub enum DbError {
+    /// A query that must return a row returned none.
+    NoRows,
     /// SQLite said no.
     Sqlite(rusqlite::Error),
+    /// PostgreSQL said no (or could not be reached).
+    Postgres(postgres::Error),
     /// Something else (I/O around the database).
     Other(String),
 }
@@ -170,7 +186,15 @@ pub enum DbError {
 impl std::fmt::Display for DbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            DbError::NoRows => write!(f, "database: no such row"),
             DbError::Sqlite(e) => write!(f, "database: {e}"),
+            DbError::Postgres(e) => match e.as_db_error() {
+                Some(d) => write!(f, "database: {}: {}", d.code().code(), d.message()),
+                None => match std::error::Error::source(e) {
+                    Some(cause) => write!(f, "database: {e}: {cause}"),
+                    None => write!(f, "database: {e}"),
+                },
+            },
             DbError::Other(e) => write!(f, "database: {e}"),
         }
     }
@@ -178,16 +202,10 @@ impl std::fmt::Display for DbError {
 
 impl std::error::Error for DbError {}
 
-impl From<rusqlite::Error> for DbError {
-    fn from(e: rusqlite::Error) -> Self {
-        DbError::Sqlite(e)
-    }
-}
-
 /// Result of the storage layer.
 pub type DbResult<T> = Result<T, DbError>;
 
-/// Opens one connection with the settings every connection needs.
+/// Opens one SQLite connection with the settings every connection needs.
 fn connect(path: &Path) -> DbResult<Connection> {
     let conn = Connection::open_with_flags(
         path,
@@ -203,22 +221,29 @@ fn connect(path: &Path) -> DbResult<Connection> {
     Ok(conn)
 }
 
-/// Creates the schema of a new database, or brings an older one up to [`SCHEMA_VERSION`] (one
-/// transaction); a database written by a newer version is refused.
-fn migrate(conn: &mut Connection) -> DbResult<()> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute_batch(SCHEMA)?;
+/// The schema as PostgreSQL reads it: every integer is 64 bits (milliseconds since 1970 do not
+/// fit PostgreSQL's 32-bit INTEGER).
+fn postgres_schema() -> String {
+    SCHEMA.replace(" INTEGER", " BIGINT")
+}
+
+/// Creates the schema of a new database, or brings an older one up to [`SCHEMA_VERSION`], in
+/// the transaction `tx`; a database written by a newer version is refused.
+fn migrate(tx: &dyn Conn) -> DbResult<()> {
+    match tx.dialect() {
+        Dialect::Sqlite => tx.execute_batch(SCHEMA)?,
+        Dialect::Postgres => {
+            tx.query("SELECT pg_advisory_xact_lock(?1)", params![MIGRATION_LOCK])?;
+            tx.execute_batch(&postgres_schema())?;
+        }
+    }
     let version: Option<String> = tx
         .query_row(
             "SELECT value FROM meta WHERE key = 'schema_version'",
-            [],
+            params![],
             |r| r.get(0),
         )
-        .map(Some)
-        .or_else(|e| match e {
-            rusqlite::Error::QueryReturnedNoRows => Ok(None),
-            e => Err(e),
-        })?;
+        .optional()?;
     let version = match version {
         None => SCHEMA_VERSION,
         Some(v) => v
@@ -232,89 +257,279 @@ fn migrate(conn: &mut Connection) -> DbResult<()> {
     }
     // Version 2: worker crashes are counted apart from attempts. `CREATE TABLE IF NOT EXISTS`
     // left an older table as it was.
-    let has_crashes: bool = tx.query_row(
-        "SELECT COUNT(*) > 0 FROM pragma_table_info('documents') WHERE name = 'worker_crashes'",
-        [],
-        |r| r.get(0),
-    )?;
-    if !has_crashes {
-        tx.execute_batch(
-            "ALTER TABLE documents ADD COLUMN worker_crashes INTEGER NOT NULL DEFAULT 0",
-        )?;
+    if version < 2 {
+        let int = match tx.dialect() {
+            Dialect::Sqlite => "INTEGER",
+            Dialect::Postgres => "BIGINT",
+        };
+        let has_crashes: bool = match tx.dialect() {
+            Dialect::Sqlite => tx.query_row(
+                "SELECT COUNT(*) > 0 FROM pragma_table_info('documents') \
+                 WHERE name = 'worker_crashes'",
+                params![],
+                |r| r.get(0),
+            )?,
+            Dialect::Postgres => tx.query_row(
+                "SELECT COUNT(*) > 0 FROM information_schema.columns \
+                 WHERE table_name = 'documents' AND column_name = 'worker_crashes' \
+                 AND table_schema = current_schema()",
+                params![],
+                |r| r.get(0),
+            )?,
+        };
+        if !has_crashes {
+            tx.execute_batch(&format!(
+                "ALTER TABLE documents ADD COLUMN worker_crashes {int} NOT NULL DEFAULT 0"
+            ))?;
+        }
     }
     tx.execute(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)",
-        [SCHEMA_VERSION.to_string()],
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?1) \
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        params![SCHEMA_VERSION.to_string()],
     )?;
-    tx.commit()?;
     Ok(())
 }
 
-/// A pool of SQLite connections to one database file.
+/// One pooled PostgreSQL connection with its prepared statements.
+struct PgClient {
+    client: postgres::Client,
+    statements: StatementCache,
+}
+
+/// How many times a SERIALIZABLE transaction is run before its serialization failure is
+/// reported.
+const PG_TX_ATTEMPTS: u32 = 50;
+
+enum Backend {
+    Sqlite {
+        path: PathBuf,
+        conns: Vec<Mutex<Connection>>,
+    },
+    Postgres {
+        /// The connection settings, parsed once (reconnects use them).
+        config: Box<postgres::Config>,
+        /// What `Debug` and logs show: host, port and database, never the password.
+        shown: String,
+        conns: Vec<Mutex<Option<PgClient>>>,
+    },
+}
+
+impl Drop for Backend {
+    fn drop(&mut self) {
+        // A PostgreSQL client closes its connection through its own runtime, which cannot run
+        // on a thread of the server's: the last owner may be dropped there, so close elsewhere.
+        if let Backend::Postgres { conns, .. } = self {
+            let clients: Vec<PgClient> = conns
+                .drain(..)
+                .filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+                .collect();
+            if !clients.is_empty() {
+                let _ = std::thread::spawn(move || drop(clients)).join();
+            }
+        }
+    }
+}
+
+/// The database of a server (or an admin command): a pool of connections to one SQLite file or
+/// one PostgreSQL database.
 #[derive(Clone)]
 pub struct Db {
-    path: PathBuf,
-    conns: Arc<Vec<Mutex<Connection>>>,
+    backend: Arc<Backend>,
 }
 
 impl std::fmt::Debug for Db {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Db").field("path", &self.path).finish()
+        match &*self.backend {
+            Backend::Sqlite { path, .. } => f.debug_struct("Db").field("sqlite", path).finish(),
+            Backend::Postgres { shown, .. } => {
+                f.debug_struct("Db").field("postgres", shown).finish()
+            }
+        }
     }
 }
 
+/// First free mutex of a pool, else wait for the first.
+fn lock_any<T>(pool: &[Mutex<T>]) -> MutexGuard<'_, T> {
+    for c in pool {
+        if let Ok(g) = c.try_lock() {
+            return g;
+        }
+    }
+    match pool[0].lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// Whether a database setting names PostgreSQL.
+pub fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+fn pg_connect(config: &postgres::Config) -> DbResult<PgClient> {
+    let client = config.connect(postgres::NoTls)?;
+    Ok(PgClient {
+        client,
+        statements: StatementCache::new(),
+    })
+}
+
 impl Db {
-    /// Opens (creating when missing) the database of a data directory with `pool` connections
-    /// and brings the schema up to date.
+    /// Opens (creating when missing) the embedded database of a data directory with `pool`
+    /// connections and brings the schema up to date.
     pub fn open(data_dir: &Path, pool: usize) -> DbResult<Db> {
         std::fs::create_dir_all(data_dir)
             .map_err(|e| DbError::Other(format!("cannot create {}: {e}", data_dir.display())))?;
         let path = data_dir.join(DB_FILE);
         let mut first = connect(&path)?;
-        migrate(&mut first)?;
+        {
+            let tx = first.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            migrate(&*tx)?;
+            tx.commit()?;
+        }
         let mut conns = vec![Mutex::new(first)];
         for _ in 1..pool.max(1) {
             conns.push(Mutex::new(connect(&path)?));
         }
         Ok(Db {
-            path,
-            conns: Arc::new(conns),
+            backend: Arc::new(Backend::Sqlite { path, conns }),
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
-        // A free connection if there is one, else wait for the first.
-        for c in self.conns.iter() {
-            if let Ok(g) = c.try_lock() {
-                return g;
-            }
+    /// Opens the PostgreSQL database at `url` (`postgres://user:password@host:port/db`) with
+    /// `pool` connections and brings the schema up to date.
+    pub fn open_postgres(url: &str, pool: usize) -> DbResult<Db> {
+        let config: postgres::Config = url
+            .parse()
+            .map_err(|e| DbError::Other(format!("unreadable PostgreSQL URL: {e}")))?;
+        let hosts: Vec<String> = config
+            .get_hosts()
+            .iter()
+            .map(|h| match h {
+                postgres::config::Host::Tcp(h) => h.clone(),
+                postgres::config::Host::Unix(p) => p.display().to_string(),
+            })
+            .collect();
+        let shown = format!(
+            "{}:{}/{}",
+            hosts.join(","),
+            config.get_ports().first().copied().unwrap_or(5432),
+            config.get_dbname().unwrap_or("")
+        );
+        let mut first = pg_connect(&config)?;
+        Self::pg_transaction(&mut first, &mut |tx| migrate(tx))?;
+        let mut conns = vec![Mutex::new(Some(first))];
+        for _ in 1..pool.max(1) {
+            conns.push(Mutex::new(Some(pg_connect(&config)?)));
         }
-        match self.conns[0].lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
+        Ok(Db {
+            backend: Arc::new(Backend::Postgres {
+                config: Box::new(config),
+                shown,
+                conns,
+            }),
+        })
+    }
+
+    /// The embedded database of `data_dir`, or the PostgreSQL one `database` names.
+    pub fn open_setting(database: Option<&str>, data_dir: &Path, pool: usize) -> DbResult<Db> {
+        match database {
+            None => Db::open(data_dir, pool),
+            Some(url) if is_postgres_url(url) => Db::open_postgres(url, pool),
+            Some(url) => Err(DbError::Other(format!(
+                "unknown database {url:?}: a postgres:// URL, or nothing for the embedded \
+                 database in the data directory"
+            ))),
+        }
+    }
+
+    /// A live PostgreSQL connection in `slot`, reconnecting when the last one was lost.
+    fn pg_slot<'a>(
+        slot: &'a mut Option<PgClient>,
+        config: &postgres::Config,
+    ) -> DbResult<&'a mut PgClient> {
+        if slot.as_ref().is_some_and(|c| c.client.is_closed()) {
+            *slot = None;
+        }
+        if slot.is_none() {
+            *slot = Some(pg_connect(config)?);
+        }
+        Ok(slot.as_mut().expect("connected above"))
+    }
+
+    /// Runs `f` in one SERIALIZABLE transaction, again while PostgreSQL reports a
+    /// serialization failure.
+    fn pg_transaction<T>(
+        c: &mut PgClient,
+        f: &mut dyn FnMut(&dyn Conn) -> DbResult<T>,
+    ) -> DbResult<T> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let result = (|| {
+                let tx = c
+                    .client
+                    .build_transaction()
+                    .isolation_level(postgres::IsolationLevel::Serializable)
+                    .start()?;
+                let conn = PgConn::new(Target::Tx(tx), &mut c.statements);
+                let out = f(&conn)?;
+                conn.commit()?;
+                Ok(out)
+            })();
+            match result {
+                Err(e) if attempt < PG_TX_ATTEMPTS && pg::is_retryable(&e) => {
+                    // A short, growing, jittered pause lets the other transaction finish.
+                    let ms = u64::from(attempt.min(10)) * 2 + rand::random::<u64>() % 5;
+                    std::thread::sleep(Duration::from_millis(ms));
+                }
+                r => return r,
+            }
         }
     }
 
     /// Runs `f` on a connection (blocking: call from blocking threads or through
     /// [`Db::call`]).
-    pub fn with<T>(&self, f: impl FnOnce(&Connection) -> DbResult<T>) -> DbResult<T> {
-        let conn = self.lock();
-        f(&conn)
+    pub fn with<T>(&self, f: impl FnOnce(&dyn Conn) -> DbResult<T>) -> DbResult<T> {
+        match &*self.backend {
+            Backend::Sqlite { conns, .. } => {
+                let conn = lock_any(conns);
+                f(&*conn)
+            }
+            Backend::Postgres { config, conns, .. } => {
+                let mut slot = lock_any(conns);
+                let c = Self::pg_slot(&mut slot, config)?;
+                let conn = PgConn::new(Target::Client(&mut c.client), &mut c.statements);
+                f(&conn)
+            }
+        }
     }
 
-    /// Runs `f` in one immediate (write-locking) transaction, committed when `f` succeeds.
-    pub fn tx<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> DbResult<T>) -> DbResult<T> {
-        let mut conn = self.lock();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&tx)?;
-        tx.commit()?;
-        Ok(out)
+    /// Runs `f` in one transaction, committed when `f` succeeds: an immediate (write-locking)
+    /// one on SQLite, a SERIALIZABLE one on PostgreSQL, where `f` runs again after a
+    /// serialization failure (so it must only act through the database).
+    pub fn tx<T>(&self, mut f: impl FnMut(&dyn Conn) -> DbResult<T>) -> DbResult<T> {
+        match &*self.backend {
+            Backend::Sqlite { conns, .. } => {
+                let mut conn = lock_any(conns);
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let out = f(&*tx)?;
+                tx.commit()?;
+                Ok(out)
+            }
+            Backend::Postgres { config, conns, .. } => {
+                let mut slot = lock_any(conns);
+                let c = Self::pg_slot(&mut slot, config)?;
+                Self::pg_transaction(c, &mut f)
+            }
+        }
     }
 
     /// [`Db::with`] from async code, on a blocking thread.
     pub async fn call<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&Connection) -> DbResult<T> + Send + 'static,
+        f: impl FnOnce(&dyn Conn) -> DbResult<T> + Send + 'static,
     ) -> DbResult<T> {
         let db = self.clone();
         tokio::task::spawn_blocking(move || db.with(f))
@@ -325,7 +540,7 @@ impl Db {
     /// [`Db::tx`] from async code, on a blocking thread.
     pub async fn call_tx<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&rusqlite::Transaction<'_>) -> DbResult<T> + Send + 'static,
+        f: impl FnMut(&dyn Conn) -> DbResult<T> + Send + 'static,
     ) -> DbResult<T> {
         let db = self.clone();
         tokio::task::spawn_blocking(move || db.tx(f))
@@ -343,30 +558,38 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(dir.path(), 2).unwrap();
         db.with(|c| {
-            c.execute("INSERT INTO meta (key, value) VALUES ('probe', 'x')", [])?;
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES ('probe', 'x')",
+                params![],
+            )?;
             Ok(())
         })
         .unwrap();
         drop(db);
         let db = Db::open(dir.path(), 1).unwrap();
         let v: String = db
-            .with(
-                |c| Ok(c.query_row("SELECT value FROM meta WHERE key='probe'", [], |r| r.get(0))?),
-            )
+            .with(|c| {
+                c.query_row("SELECT value FROM meta WHERE key='probe'", params![], |r| {
+                    r.get(0)
+                })
+            })
             .unwrap();
         assert_eq!(v, "x");
         // A failed transaction leaves nothing behind.
         let r: DbResult<()> = db.tx(|tx| {
-            tx.execute("INSERT INTO meta (key, value) VALUES ('gone', 'y')", [])?;
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ('gone', 'y')",
+                params![],
+            )?;
             Err(DbError::Other("abort".into()))
         });
         assert!(r.is_err());
         let n: i64 = db
             .with(|c| {
-                Ok(
-                    c.query_row("SELECT COUNT(*) FROM meta WHERE key='gone'", [], |r| {
-                        r.get(0)
-                    })?,
+                c.query_row(
+                    "SELECT COUNT(*) FROM meta WHERE key='gone'",
+                    params![],
+                    |r| r.get(0),
                 )
             })
             .unwrap();
@@ -394,13 +617,13 @@ mod tests {
                 Ok((
                     c.query_row(
                         "SELECT value FROM meta WHERE key='schema_version'",
-                        [],
+                        params![],
                         |r| r.get(0),
                     )?,
                     c.query_row(
                         "SELECT COUNT(*) FROM pragma_table_info('documents') \
                          WHERE name = 'worker_crashes'",
-                        [],
+                        params![],
                         |r| r.get(0),
                     )?,
                 ))
@@ -414,7 +637,7 @@ mod tests {
         db.with(|c| {
             c.execute(
                 "UPDATE meta SET value = '99' WHERE key = 'schema_version'",
-                [],
+                params![],
             )?;
             Ok(())
         })

@@ -24,9 +24,12 @@ pub mod form;
 pub mod listen;
 pub mod metrics;
 pub mod model;
+pub mod pg;
 pub mod pool;
 pub mod ratelimit;
 pub mod signed;
+pub mod sql;
+pub mod sqlite;
 pub mod store;
 pub mod upload;
 pub mod webhooks;
@@ -110,6 +113,10 @@ pub struct ServeArgs {
     /// Data directory: the SQLite database and the stored files.
     #[arg(long, env = "FOLIO_DATA_DIR", default_value = "./folio-data")]
     pub data_dir: PathBuf,
+    /// A shared database instead of the embedded one: `postgres://user:password@host:port/db`
+    /// (every node of a deployment names the same one).
+    #[arg(long, env = "FOLIO_DATABASE_URL")]
+    pub database: Option<String>,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
@@ -249,7 +256,8 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
             let _ = std::fs::remove_file(e.path());
         }
     }
-    let db = db::Db::open(&args.data_dir, 4).map_err(|e| e.to_string())?;
+    let db = db::Db::open_setting(args.database.as_deref(), &args.data_dir, 4)
+        .map_err(|e| e.to_string())?;
     let requeued = db.with(store::recover).map_err(|e| e.to_string())?;
     if requeued > 0 {
         eprintln!("folio serve: {requeued} interrupted document(s) back in the queue");
@@ -345,7 +353,12 @@ pub fn run(args: ServeArgs) -> ExitCode {
             }
         };
         let addr = listener.local_addr().map_or(args.listen, |a| a);
-        let state = match build_app(&args, addr) {
+        // Opening the database blocks (a PostgreSQL connection has its own runtime).
+        let built = {
+            let args = args.clone();
+            tokio::task::spawn_blocking(move || build_app(&args, addr)).await
+        };
+        let state = match built.unwrap_or_else(|e| Err(format!("start: {e}"))) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("folio serve: {e}");

@@ -11,7 +11,7 @@
 
 use super::db::{DbError, DbResult};
 use super::model::{self, doc_status};
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use super::sql::{Conn, OptionalExtension, params};
 use serde_json::{Value, json};
 
 /// Permissions a key may carry.
@@ -45,7 +45,7 @@ pub struct NewCompany {
 }
 
 /// Creates a company; returns its record.
-pub fn create_company(conn: &Connection, c: &NewCompany) -> DbResult<Value> {
+pub fn create_company(conn: &dyn Conn, c: &NewCompany) -> DbResult<Value> {
     let id = model::new_id("co_");
     conn.execute(
         "INSERT INTO companies (id, name, balance, max_files, max_file_size_mb, max_pages, \
@@ -65,7 +65,7 @@ pub fn create_company(conn: &Connection, c: &NewCompany) -> DbResult<Value> {
 }
 
 /// Adds documents to a company's balance.
-pub fn topup(conn: &Connection, company_id: &str, documents: i64) -> DbResult<Option<Value>> {
+pub fn topup(conn: &dyn Conn, company_id: &str, documents: i64) -> DbResult<Option<Value>> {
     let n = conn.execute(
         "UPDATE companies SET balance = balance + ?2 WHERE id = ?1",
         params![company_id, documents],
@@ -77,32 +77,31 @@ pub fn topup(conn: &Connection, company_id: &str, documents: i64) -> DbResult<Op
 }
 
 /// A company's record with balance, reservations and limits.
-pub fn company_json(conn: &Connection, id: &str) -> DbResult<Option<Value>> {
-    Ok(conn
-        .query_row(
-            "SELECT id, name, status, billing_status, balance, reserved, max_files, \
+pub fn company_json(conn: &dyn Conn, id: &str) -> DbResult<Option<Value>> {
+    conn.query_row(
+        "SELECT id, name, status, billing_status, balance, reserved, max_files, \
              max_file_size_mb, max_pages, heavy_default, created_at FROM companies WHERE id = ?1",
-            [id],
-            |r| {
-                let balance: i64 = r.get(4)?;
-                let reserved: i64 = r.get(5)?;
-                Ok(json!({
-                    "company_id": r.get::<_, String>(0)?,
-                    "name": r.get::<_, String>(1)?,
-                    "company_status": r.get::<_, String>(2)?,
-                    "billing_status": r.get::<_, String>(3)?,
-                    "balance_documents": balance,
-                    "reserved_documents": reserved,
-                    "available_documents": balance - reserved,
-                    "max_files_per_operation": r.get::<_, i64>(6)?,
-                    "max_file_size_mb": r.get::<_, i64>(7)?,
-                    "max_pages_per_document": r.get::<_, i64>(8)?,
-                    "heavy_default": r.get::<_, bool>(9)?,
-                    "created_at": r.get::<_, String>(10)?,
-                }))
-            },
-        )
-        .optional()?)
+        params![id],
+        |r| {
+            let balance: i64 = r.get(4)?;
+            let reserved: i64 = r.get(5)?;
+            Ok(json!({
+                "company_id": r.get::<String>(0)?,
+                "name": r.get::<String>(1)?,
+                "company_status": r.get::<String>(2)?,
+                "billing_status": r.get::<String>(3)?,
+                "balance_documents": balance,
+                "reserved_documents": reserved,
+                "available_documents": balance - reserved,
+                "max_files_per_operation": r.get::<i64>(6)?,
+                "max_file_size_mb": r.get::<i64>(7)?,
+                "max_pages_per_document": r.get::<i64>(8)?,
+                "heavy_default": r.get::<bool>(9)?,
+                "created_at": r.get::<String>(10)?,
+            }))
+        },
+    )
+    .optional()
 }
 
 /// Limits and defaults of a company, as the upload needs them.
@@ -119,22 +118,21 @@ pub struct CompanyLimits {
 }
 
 /// The limits of a company.
-pub fn company_limits(conn: &Connection, id: &str) -> DbResult<Option<CompanyLimits>> {
-    Ok(conn
-        .query_row(
-            "SELECT max_files, max_file_size_mb, max_pages, heavy_default FROM companies \
+pub fn company_limits(conn: &dyn Conn, id: &str) -> DbResult<Option<CompanyLimits>> {
+    conn.query_row(
+        "SELECT max_files, max_file_size_mb, max_pages, heavy_default FROM companies \
              WHERE id = ?1",
-            [id],
-            |r| {
-                Ok(CompanyLimits {
-                    max_files: r.get::<_, i64>(0)?.max(0) as usize,
-                    max_file_bytes: (r.get::<_, i64>(1)?.max(0) as u64) * 1024 * 1024,
-                    max_pages: r.get::<_, i64>(2)?.clamp(0, i64::from(u32::MAX)) as u32,
-                    heavy_default: r.get(3)?,
-                })
-            },
-        )
-        .optional()?)
+        params![id],
+        |r| {
+            Ok(CompanyLimits {
+                max_files: r.get::<i64>(0)?.max(0) as usize,
+                max_file_bytes: (r.get::<i64>(1)?.max(0) as u64) * 1024 * 1024,
+                max_pages: r.get::<i64>(2)?.clamp(0, i64::from(u32::MAX)) as u32,
+                heavy_default: r.get(3)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// SHA-256 of a key secret, hex: the only form a key is stored in.
@@ -146,7 +144,7 @@ pub fn hash_secret(secret: &str) -> String {
 /// Creates an API key; returns `(key_id, api_key)`; the key is `fk_<id part>_<secret>` and only
 /// the secret's hash is stored.
 pub fn create_key(
-    conn: &Connection,
+    conn: &dyn Conn,
     company_id: &str,
     permissions: &[String],
     monthly_limit: Option<i64>,
@@ -155,7 +153,7 @@ pub fn create_key(
     let exists: Option<String> = conn
         .query_row(
             "SELECT id FROM companies WHERE id = ?1",
-            [company_id],
+            params![company_id],
             |r| r.get(0),
         )
         .optional()?;
@@ -182,7 +180,7 @@ pub fn create_key(
 }
 
 /// Revokes a key; false when it does not exist.
-pub fn revoke_key(conn: &Connection, key_id: &str) -> DbResult<bool> {
+pub fn revoke_key(conn: &dyn Conn, key_id: &str) -> DbResult<bool> {
     Ok(conn.execute(
         "UPDATE api_keys SET status = 'REVOKED', revoked_at = ?2 WHERE id = ?1",
         params![key_id, model::now_iso()],
@@ -207,29 +205,28 @@ pub struct KeyRecord {
 }
 
 /// Looks a key up by its id.
-pub fn find_key(conn: &Connection, key_id: &str) -> DbResult<Option<KeyRecord>> {
-    Ok(conn
-        .query_row(
-            "SELECT id, company_id, secret_hash, permissions, status, monthly_limit FROM api_keys \
+pub fn find_key(conn: &dyn Conn, key_id: &str) -> DbResult<Option<KeyRecord>> {
+    conn.query_row(
+        "SELECT id, company_id, secret_hash, permissions, status, monthly_limit FROM api_keys \
              WHERE id = ?1",
-            [key_id],
-            |r| {
-                Ok(KeyRecord {
-                    id: r.get(0)?,
-                    company_id: r.get(1)?,
-                    secret_hash: r.get(2)?,
-                    permissions: r
-                        .get::<_, String>(3)?
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect(),
-                    status: r.get(4)?,
-                    monthly_limit: r.get(5)?,
-                })
-            },
-        )
-        .optional()?)
+        params![key_id],
+        |r| {
+            Ok(KeyRecord {
+                id: r.get(0)?,
+                company_id: r.get(1)?,
+                secret_hash: r.get(2)?,
+                permissions: r
+                    .get::<String>(3)?
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                status: r.get(4)?,
+                monthly_limit: r.get(5)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// A webhook as configured by the admin command.
@@ -254,11 +251,11 @@ pub struct NewWebhook {
 }
 
 /// Creates a webhook; a new default replaces the company's previous default.
-pub fn create_webhook(conn: &Connection, w: &NewWebhook) -> DbResult<Option<Value>> {
+pub fn create_webhook(conn: &dyn Conn, w: &NewWebhook) -> DbResult<Option<Value>> {
     let exists: Option<String> = conn
         .query_row(
             "SELECT id FROM companies WHERE id = ?1",
-            [&w.company_id],
+            params![&w.company_id],
             |r| r.get(0),
         )
         .optional()?;
@@ -274,7 +271,7 @@ pub fn create_webhook(conn: &Connection, w: &NewWebhook) -> DbResult<Option<Valu
     if w.is_default {
         conn.execute(
             "UPDATE webhooks SET is_default = 0 WHERE company_id = ?1",
-            [&w.company_id],
+            params![&w.company_id],
         )?;
     }
     conn.execute(
@@ -308,10 +305,10 @@ pub fn create_webhook(conn: &Connection, w: &NewWebhook) -> DbResult<Option<Valu
 }
 
 /// Disables a webhook; false when it does not exist.
-pub fn disable_webhook(conn: &Connection, id: &str) -> DbResult<bool> {
+pub fn disable_webhook(conn: &dyn Conn, id: &str) -> DbResult<bool> {
     Ok(conn.execute(
         "UPDATE webhooks SET status = 'DISABLED', is_default = 0 WHERE id = ?1",
-        [id],
+        params![id],
     )? > 0)
 }
 
@@ -342,7 +339,7 @@ pub struct WebhookTarget {
 /// default webhook's settings when there is one, else unsigned with the defaults), else the
 /// company's active default webhook, else none.
 pub fn webhook_target(
-    conn: &Connection,
+    conn: &dyn Conn,
     company_id: &str,
     upload_url: Option<&str>,
 ) -> DbResult<Option<WebhookTarget>> {
@@ -351,7 +348,7 @@ pub fn webhook_target(
             "SELECT url, secret, signature_required, max_attempts, retry_delays FROM webhooks \
              WHERE company_id = ?1 AND is_default = 1 AND status = 'ACTIVE' \
              ORDER BY created_at DESC LIMIT 1",
-            [company_id],
+            params![company_id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
         .optional()?;
@@ -472,16 +469,13 @@ pub const HEAVY_MINIMUM_AVAILABLE: i64 = 11;
 /// Creates an operation with its documents and reservations in one transaction (the caller's),
 /// after the billing checks. Rejected files are stored as REJECTED documents and reserve
 /// nothing. Returns the operation's final-at-creation events (rejections, completion).
-pub fn create_operation(
-    tx: &Transaction<'_>,
-    op: &NewOperation,
-) -> DbResult<Result<(), BillingRefusal>> {
+pub fn create_operation(tx: &dyn Conn, op: &NewOperation) -> DbResult<Result<(), BillingRefusal>> {
     let units = units_for(op.use_heavy);
     let accepted = op.files.iter().filter(|f| f.rejected.is_none()).count() as i64;
     let needed = units * accepted;
     let (balance, reserved): (i64, i64) = tx.query_row(
         "SELECT balance, reserved FROM companies WHERE id = ?1",
-        [&op.company_id],
+        params![&op.company_id],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     let available = balance - reserved;
@@ -494,7 +488,7 @@ pub fn create_operation(
     let month = model::current_month();
     let limit: Option<i64> = tx.query_row(
         "SELECT monthly_limit FROM api_keys WHERE id = ?1",
-        [&op.api_key_id],
+        params![&op.api_key_id],
         |r| r.get(0),
     )?;
     if let Some(limit) = limit {
@@ -576,7 +570,7 @@ pub fn create_operation(
         )?;
         tx.execute(
             "INSERT INTO key_usage (key_id, month, reserved) VALUES (?1, ?2, ?3) \
-             ON CONFLICT (key_id, month) DO UPDATE SET reserved = reserved + excluded.reserved",
+             ON CONFLICT (key_id, month) DO UPDATE SET reserved = key_usage.reserved + excluded.reserved",
             params![op.api_key_id, month, needed],
         )?;
     }
@@ -588,23 +582,23 @@ pub fn create_operation(
 }
 
 /// The operation a document belongs to.
-fn operation_of(tx: &Transaction<'_>, doc_id: &str) -> DbResult<String> {
-    Ok(tx.query_row(
+fn operation_of(tx: &dyn Conn, doc_id: &str) -> DbResult<String> {
+    tx.query_row(
         "SELECT operation_id FROM documents WHERE id = ?1",
-        [doc_id],
+        params![doc_id],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Recomputes an operation's status from its documents; when it has just become final, stamps
 /// `completed_at` and emits `operation.completed`. Returns the status.
-pub fn refresh_operation(tx: &Transaction<'_>, op_id: &str) -> DbResult<String> {
+pub fn refresh_operation(tx: &dyn Conn, op_id: &str) -> DbResult<String> {
     let statuses = document_statuses(tx, op_id)?;
     let refs: Vec<&str> = statuses.iter().map(String::as_str).collect();
     let status = model::operation_status(&refs);
     let old: String = tx.query_row(
         "SELECT status FROM operations WHERE id = ?1",
-        [op_id],
+        params![op_id],
         |r| r.get(0),
     )?;
     if old != status {
@@ -625,11 +619,13 @@ pub fn refresh_operation(tx: &Transaction<'_>, op_id: &str) -> DbResult<String> 
     Ok(status.to_string())
 }
 
-fn document_statuses(conn: &Connection, op_id: &str) -> DbResult<Vec<String>> {
-    let mut st =
-        conn.prepare_cached("SELECT status FROM documents WHERE operation_id = ?1 ORDER BY seq")?;
-    let rows = st.query_map([op_id], |r| r.get::<_, String>(0))?;
-    Ok(rows.collect::<Result<_, _>>()?)
+fn document_statuses(conn: &dyn Conn, op_id: &str) -> DbResult<Vec<String>> {
+    let rows = conn.query_map(
+        "SELECT status FROM documents WHERE operation_id = ?1 ORDER BY seq",
+        params![op_id],
+        |r| r.get::<String>(0),
+    )?;
+    Ok(rows)
 }
 
 /// A document claimed by a worker.
@@ -653,14 +649,14 @@ pub struct Job {
 
 /// Claims the oldest queued document (first-queued, then upload order) and marks it
 /// PREPROCESSING.
-pub fn claim_next(tx: &Transaction<'_>) -> DbResult<Option<Job>> {
+pub fn claim_next(tx: &dyn Conn) -> DbResult<Option<Job>> {
     let job = tx
         .query_row(
             "SELECT d.id, d.operation_id, o.company_id, d.filename, o.use_heavy, \
              o.selected_pages, d.attempts FROM documents d JOIN operations o \
              ON o.id = d.operation_id WHERE d.status = 'QUEUED' \
              ORDER BY d.queued_ms, d.operation_id, d.seq LIMIT 1",
-            [],
+            params![],
             |r| {
                 Ok(Job {
                     document_id: r.get(0)?,
@@ -669,7 +665,7 @@ pub fn claim_next(tx: &Transaction<'_>) -> DbResult<Option<Job>> {
                     filename: r.get(3)?,
                     use_heavy: r.get(4)?,
                     selected_pages: r.get(5)?,
-                    attempts: r.get::<_, i64>(6)? + 1,
+                    attempts: r.get::<i64>(6)? + 1,
                 })
             },
         )
@@ -690,13 +686,13 @@ pub const MAX_WORKER_CRASHES: i64 = 3;
 
 /// Puts a document that was being worked on back in the queue, costing nothing (the server is
 /// shutting down). A final document is left alone. Returns whether it was requeued.
-pub fn requeue(tx: &Transaction<'_>, doc_id: &str) -> DbResult<bool> {
+pub fn requeue(tx: &dyn Conn, doc_id: &str) -> DbResult<bool> {
     let n = tx.execute(
         &format!(
             "UPDATE documents SET status = 'QUEUED' WHERE id = ?1 AND status IN {}",
             *doc_status::STAGES_SQL
         ),
-        [doc_id],
+        params![doc_id],
     )?;
     if n > 0 {
         refresh_operation(tx, &operation_of(tx, doc_id)?)?;
@@ -718,11 +714,11 @@ pub enum CrashVerdict {
 
 /// Counts a worker crash against a document: back in the queue, or FAILED with
 /// `RESOURCE_LIMIT` (not charged) at the [`MAX_WORKER_CRASHES`]th.
-pub fn worker_crashed(tx: &Transaction<'_>, doc_id: &str, reason: &str) -> DbResult<CrashVerdict> {
+pub fn worker_crashed(tx: &dyn Conn, doc_id: &str, reason: &str) -> DbResult<CrashVerdict> {
     let row: Option<(String, i64)> = tx
         .query_row(
             "SELECT status, worker_crashes FROM documents WHERE id = ?1",
-            [doc_id],
+            params![doc_id],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
@@ -754,7 +750,7 @@ pub fn worker_crashed(tx: &Transaction<'_>, doc_id: &str, reason: &str) -> DbRes
 }
 
 /// Records the stage a document entered (unless it became final meanwhile, e.g. cancelled).
-pub fn set_stage(tx: &Transaction<'_>, doc_id: &str, stage: &str) -> DbResult<()> {
+pub fn set_stage(tx: &dyn Conn, doc_id: &str, stage: &str) -> DbResult<()> {
     let n = tx.execute(
         &format!(
             "UPDATE documents SET status = ?2 WHERE id = ?1 AND status NOT IN {}",
@@ -800,7 +796,7 @@ pub enum Outcome {
 /// Writes a document's final status with its charge or release and its webhook events, once:
 /// nothing happens when the document is already final (cancelled meanwhile, or finished by an
 /// earlier attempt). Returns whether this call made it final.
-pub fn finish_document(tx: &Transaction<'_>, doc_id: &str, outcome: &Outcome) -> DbResult<bool> {
+pub fn finish_document(tx: &dyn Conn, doc_id: &str, outcome: &Outcome) -> DbResult<bool> {
     let now = model::now_iso();
     let n = match outcome {
         Outcome::Processed {
@@ -854,11 +850,11 @@ pub fn finish_document(tx: &Transaction<'_>, doc_id: &str, outcome: &Outcome) ->
 /// Charges (a result) or releases (anything else) a document's reserved units, moving them
 /// out of the company's and the key's reservations. A document with nothing reserved (already
 /// settled) is left alone.
-fn settle_reservation(tx: &Transaction<'_>, doc_id: &str, charge: bool) -> DbResult<()> {
+fn settle_reservation(tx: &dyn Conn, doc_id: &str, charge: bool) -> DbResult<()> {
     let (units, company, key, month): (i64, String, String, String) = tx.query_row(
         "SELECT d.reserved_units, o.company_id, o.api_key_id, o.month FROM documents d \
          JOIN operations o ON o.id = d.operation_id WHERE d.id = ?1",
-        [doc_id],
+        params![doc_id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
     if units == 0 {
@@ -881,7 +877,7 @@ fn settle_reservation(tx: &Transaction<'_>, doc_id: &str, charge: bool) -> DbRes
     } else {
         tx.execute(
             "UPDATE documents SET reserved_units = 0 WHERE id = ?1",
-            [doc_id],
+            params![doc_id],
         )?;
         tx.execute(
             "UPDATE companies SET reserved = reserved - ?2 WHERE id = ?1",
@@ -899,27 +895,29 @@ fn settle_reservation(tx: &Transaction<'_>, doc_id: &str, charge: bool) -> DbRes
 /// reservations, pending deliveries are cancelled; the operation then ends CANCELLED (and
 /// emits `operation.completed`). A final operation is left as it is. Returns the document ids
 /// that were cancelled (a worker may be running one of them).
-pub fn cancel_operation(tx: &Transaction<'_>, op_id: &str) -> DbResult<Vec<String>> {
+pub fn cancel_operation(tx: &dyn Conn, op_id: &str) -> DbResult<Vec<String>> {
     let status: String = tx.query_row(
         "SELECT status FROM operations WHERE id = ?1",
-        [op_id],
+        params![op_id],
         |r| r.get(0),
     )?;
     if model::operation_is_final(&status) {
         return Ok(Vec::new());
     }
     let ids: Vec<String> = {
-        let mut st = tx.prepare(&format!(
-            "SELECT id FROM documents WHERE operation_id = ?1 AND status NOT IN {}",
-            *doc_status::FINAL_SQL
-        ))?;
-        let rows = st.query_map([op_id], |r| r.get::<_, String>(0))?;
-        rows.collect::<Result<_, _>>()?
+        tx.query_map(
+            &format!(
+                "SELECT id FROM documents WHERE operation_id = ?1 AND status NOT IN {}",
+                *doc_status::FINAL_SQL
+            ),
+            params![op_id],
+            |r| r.get::<String>(0),
+        )?
     };
     tx.execute(
         "UPDATE deliveries SET status = 'CANCELLED', next_attempt_ms = NULL \
          WHERE operation_id = ?1 AND status IN ('PENDING', 'RETRY')",
-        [op_id],
+        params![op_id],
     )?;
     let now = model::now_iso();
     for id in &ids {
@@ -938,25 +936,29 @@ pub fn cancel_operation(tx: &Transaction<'_>, op_id: &str) -> DbResult<Vec<Strin
 /// again, never failed for it), drops half-done idempotency records (their uploads were never
 /// committed), and makes interrupted webhook sends due again. Returns how many documents were
 /// requeued.
-pub fn recover(conn: &Connection) -> DbResult<usize> {
+pub fn recover(conn: &dyn Conn) -> DbResult<usize> {
     let n = conn.execute(
         &format!(
             "UPDATE documents SET status = 'QUEUED' WHERE status IN {}",
             *doc_status::STAGES_SQL
         ),
-        [],
+        params![],
     )?;
-    conn.execute("DELETE FROM idempotency WHERE state = 'IN_PROGRESS'", [])?;
+    conn.execute(
+        "DELETE FROM idempotency WHERE state = 'IN_PROGRESS'",
+        params![],
+    )?;
     conn.execute(
         "UPDATE deliveries SET status = 'RETRY', next_attempt_ms = ?1 WHERE status = 'SENDING'",
-        [model::now_ms()],
+        params![model::now_ms()],
     )?;
     // Operations whose documents went back to the queue.
     let ops: Vec<String> = {
-        let mut st =
-            conn.prepare("SELECT DISTINCT operation_id FROM documents WHERE status = 'QUEUED'")?;
-        let rows = st.query_map([], |r| r.get::<_, String>(0))?;
-        rows.collect::<Result<_, _>>()?
+        conn.query_map(
+            "SELECT DISTINCT operation_id FROM documents WHERE status = 'QUEUED'",
+            params![],
+            |r| r.get::<String>(0),
+        )?
     };
     for op in ops {
         let statuses = document_statuses(conn, &op)?;
@@ -973,11 +975,11 @@ pub fn recover(conn: &Connection) -> DbResult<usize> {
 // Webhook events and deliveries
 // --------------------------------------------------------------------------------------------
 
-fn operation_target(conn: &Connection, op_id: &str) -> DbResult<Option<WebhookTarget>> {
+fn operation_target(conn: &dyn Conn, op_id: &str) -> DbResult<Option<WebhookTarget>> {
     let row: (Option<String>, Option<String>, Option<u32>, Option<String>) = conn.query_row(
         "SELECT webhook_url, webhook_secret, webhook_max_attempts, webhook_retry_delays \
          FROM operations WHERE id = ?1",
-        [op_id],
+        params![op_id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
     Ok(row.0.map(|url| WebhookTarget {
@@ -993,7 +995,7 @@ fn operation_target(conn: &Connection, op_id: &str) -> DbResult<Option<WebhookTa
 }
 
 fn insert_delivery(
-    tx: &Transaction<'_>,
+    tx: &dyn Conn,
     target: &WebhookTarget,
     op_id: &str,
     doc_id: Option<&str>,
@@ -1002,9 +1004,9 @@ fn insert_delivery(
     payload: &Value,
 ) -> DbResult<()> {
     tx.execute(
-        "INSERT OR IGNORE INTO deliveries (id, operation_id, document_id, event, event_id, url, \
+        "INSERT INTO deliveries (id, operation_id, document_id, event, event_id, url, \
          secret, max_attempts, retry_delays, payload, status, next_attempt_ms, created_at) \
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,'PENDING',?11,?12)",
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,'PENDING',?11,?12) ON CONFLICT DO NOTHING",
         params![
             model::new_id("dlv_"),
             op_id,
@@ -1024,32 +1026,32 @@ fn insert_delivery(
 }
 
 /// The document object of webhook payloads and operation records.
-fn document_brief(conn: &Connection, doc_id: &str) -> DbResult<Value> {
-    Ok(conn.query_row(
+fn document_brief(conn: &dyn Conn, doc_id: &str) -> DbResult<Value> {
+    conn.query_row(
         "SELECT id, filename, status, pages_count, document_type_code, structure_type_code, \
          charged_units, units, created_at, completed_at FROM documents WHERE id = ?1",
-        [doc_id],
+        params![doc_id],
         |r| {
             let status: String = r.get(2)?;
             let charged: i64 = r.get(6)?;
             Ok(json!({
-                "document_id": r.get::<_, String>(0)?,
-                "filename": r.get::<_, String>(1)?,
+                "document_id": r.get::<String>(0)?,
+                "filename": r.get::<String>(1)?,
                 "status": status,
-                "pages_count": r.get::<_, Option<i64>>(3)?,
-                "document_type_code": r.get::<_, Option<String>>(4)?,
-                "structure_type_code": r.get::<_, Option<String>>(5)?,
+                "pages_count": r.get::<Option<i64>>(3)?,
+                "document_type_code": r.get::<Option<String>>(4)?,
+                "structure_type_code": r.get::<Option<String>>(5)?,
                 "billing": { "billable": charged > 0, "documents_charged": charged },
-                "created_at": r.get::<_, String>(8)?,
-                "completed_at": r.get::<_, Option<String>>(9)?,
+                "created_at": r.get::<String>(8)?,
+                "completed_at": r.get::<Option<String>>(9)?,
             }))
         },
-    )?)
+    )
 }
 
 /// Queues the event of a document that just became final (processed, rejected, failed; a
 /// cancelled document has none), when the operation has a webhook target.
-fn emit_document_event(tx: &Transaction<'_>, op_id: &str, doc_id: &str) -> DbResult<()> {
+fn emit_document_event(tx: &dyn Conn, op_id: &str, doc_id: &str) -> DbResult<()> {
     let Some(target) = operation_target(tx, op_id)? else {
         return Ok(());
     };
@@ -1082,21 +1084,22 @@ fn emit_document_event(tx: &Transaction<'_>, op_id: &str, doc_id: &str) -> DbRes
 }
 
 /// Queues `operation.completed` for an operation that just became final.
-fn emit_operation_event(tx: &Transaction<'_>, op_id: &str) -> DbResult<()> {
+fn emit_operation_event(tx: &dyn Conn, op_id: &str) -> DbResult<()> {
     let Some(target) = operation_target(tx, op_id)? else {
         return Ok(());
     };
     let (status, files_total, created_at, completed_at): (String, i64, String, Option<String>) = tx
         .query_row(
             "SELECT status, files_total, created_at, completed_at FROM operations WHERE id = ?1",
-            [op_id],
+            params![op_id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
     let ids: Vec<String> = {
-        let mut st =
-            tx.prepare_cached("SELECT id FROM documents WHERE operation_id = ?1 ORDER BY seq")?;
-        let rows = st.query_map([op_id], |r| r.get::<_, String>(0))?;
-        rows.collect::<Result<_, _>>()?
+        tx.query_map(
+            "SELECT id FROM documents WHERE operation_id = ?1 ORDER BY seq",
+            params![op_id],
+            |r| r.get::<String>(0),
+        )?
     };
     let docs = ids
         .iter()
@@ -1166,36 +1169,36 @@ pub struct DueDelivery {
 
 /// Claims up to `limit` due deliveries (PENDING or RETRY whose time has come), marking them
 /// SENDING.
-pub fn claim_due_deliveries(tx: &Transaction<'_>, limit: usize) -> DbResult<Vec<DueDelivery>> {
+pub fn claim_due_deliveries(tx: &dyn Conn, limit: usize) -> DbResult<Vec<DueDelivery>> {
     let now = model::now_ms();
     let due: Vec<DueDelivery> = {
-        let mut st = tx.prepare_cached(
+        tx.query_map(
             "SELECT id, operation_id, document_id, event, event_id, url, secret, payload, \
              attempts, max_attempts, retry_delays FROM deliveries \
              WHERE status IN ('PENDING', 'RETRY') AND next_attempt_ms <= ?1 \
              ORDER BY next_attempt_ms LIMIT ?2",
-        )?;
-        let rows = st.query_map(params![now, limit as i64], |r| {
-            Ok(DueDelivery {
-                id: r.get(0)?,
-                operation_id: r.get(1)?,
-                document_id: r.get(2)?,
-                event: r.get(3)?,
-                event_id: r.get(4)?,
-                url: r.get(5)?,
-                secret: r.get(6)?,
-                payload: r.get(7)?,
-                attempt: r.get::<_, i64>(8)? + 1,
-                max_attempts: r.get(9)?,
-                retry_delays: parse_delays(&r.get::<_, String>(10)?),
-            })
-        })?;
-        rows.collect::<Result<_, _>>()?
+            params![now, limit as i64],
+            |r| {
+                Ok(DueDelivery {
+                    id: r.get(0)?,
+                    operation_id: r.get(1)?,
+                    document_id: r.get(2)?,
+                    event: r.get(3)?,
+                    event_id: r.get(4)?,
+                    url: r.get(5)?,
+                    secret: r.get(6)?,
+                    payload: r.get(7)?,
+                    attempt: r.get::<i64>(8)? + 1,
+                    max_attempts: r.get(9)?,
+                    retry_delays: parse_delays(&r.get::<String>(10)?),
+                })
+            },
+        )?
     };
     for d in &due {
         tx.execute(
             "UPDATE deliveries SET status = 'SENDING', attempts = attempts + 1 WHERE id = ?1",
-            [&d.id],
+            params![&d.id],
         )?;
     }
     Ok(due)
@@ -1205,15 +1208,17 @@ pub fn claim_due_deliveries(tx: &Transaction<'_>, limit: usize) -> DbResult<Vec<
 /// configured pause, or FAILED when the attempts are used up. A delivery cancelled meanwhile
 /// stays CANCELLED.
 pub fn record_attempt(
-    tx: &Transaction<'_>,
+    tx: &dyn Conn,
     d: &DueDelivery,
     http_status: Option<u16>,
     error: Option<&str>,
     duration_ms: i64,
 ) -> DbResult<&'static str> {
     tx.execute(
-        "INSERT OR REPLACE INTO delivery_attempts (delivery_id, attempt, at, http_status, error, \
-         duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO delivery_attempts (delivery_id, attempt, at, http_status, error, \
+         duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (delivery_id, attempt) \
+         DO UPDATE SET at = excluded.at, http_status = excluded.http_status, \
+         error = excluded.error, duration_ms = excluded.duration_ms",
         params![
             d.id,
             d.attempt,
@@ -1265,7 +1270,7 @@ fn validation_of(result: Option<&Value>) -> (Value, Value) {
 
 /// An operation of a company, as `GET /operations/{id}` answers it; `None` when it does not
 /// exist for that company.
-pub fn operation_json(conn: &Connection, company_id: &str, op_id: &str) -> DbResult<Option<Value>> {
+pub fn operation_json(conn: &dyn Conn, company_id: &str, op_id: &str) -> DbResult<Option<Value>> {
     let op = conn
         .query_row(
             "SELECT id, status, use_heavy, selected_pages, webhook_url, metadata, \
@@ -1274,38 +1279,36 @@ pub fn operation_json(conn: &Connection, company_id: &str, op_id: &str) -> DbRes
             params![op_id, company_id],
             |r| {
                 Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, bool>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                    r.get::<_, i64>(7)?,
-                    r.get::<_, String>(8)?,
-                    r.get::<_, Option<String>>(9)?,
+                    r.get::<String>(0)?,
+                    r.get::<String>(1)?,
+                    r.get::<bool>(2)?,
+                    r.get::<Option<String>>(3)?,
+                    r.get::<Option<String>>(4)?,
+                    r.get::<Option<String>>(5)?,
+                    r.get::<Option<String>>(6)?,
+                    r.get::<i64>(7)?,
+                    r.get::<String>(8)?,
+                    r.get::<Option<String>>(9)?,
                 ))
             },
         )
         .optional()?;
     let Some(op) = op else { return Ok(None) };
-    let mut st = conn.prepare_cached(
-        "SELECT id, filename, status, pages_count, document_type_code, structure_type_code, \
+    let docs: Vec<Value> = conn.query_map(
+            "SELECT id, filename, status, pages_count, document_type_code, structure_type_code, \
          charged_units, created_at, completed_at, error_code, error_message, result_json \
          FROM documents WHERE operation_id = ?1 ORDER BY seq",
-    )?;
-    let docs: Vec<Value> = st
-        .query_map([op_id], |r| {
+            params![op_id], |r| {
             let status: String = r.get(2)?;
             let charged: i64 = r.get(6)?;
             let result: Option<Value> = r
-                .get::<_, Option<String>>(11)?
+                .get::<Option<String>>(11)?
                 .filter(|_| doc_status::has_result(&status))
                 .and_then(|s| serde_json::from_str(&s).ok());
             let (validation, warnings) = validation_of(result.as_ref());
             let error = r
-                .get::<_, Option<String>>(9)?
-                .map(|code| json!({ "code": code, "message": r.get::<_, Option<String>>(10).ok().flatten() }));
+                .get::<Option<String>>(9)?
+                .map(|code| json!({ "code": code, "message": r.get::<Option<String>>(10).ok().flatten() }));
             let id: String = r.get(0)?;
             let mut artifacts = vec![json!({ "name": "source_file", "url": format!("/api/v1/documents/{id}/artifacts/source_file") })];
             if result.is_some() {
@@ -1314,17 +1317,17 @@ pub fn operation_json(conn: &Connection, company_id: &str, op_id: &str) -> DbRes
             }
             let mut d = json!({
                 "document_id": id,
-                "filename": r.get::<_, String>(1)?,
+                "filename": r.get::<String>(1)?,
                 "status": status,
-                "pages_count": r.get::<_, Option<i64>>(3)?,
-                "document_type_code": r.get::<_, Option<String>>(4)?,
-                "structure_type_code": r.get::<_, Option<String>>(5)?,
+                "pages_count": r.get::<Option<i64>>(3)?,
+                "document_type_code": r.get::<Option<String>>(4)?,
+                "structure_type_code": r.get::<Option<String>>(5)?,
                 "billing": { "billable": charged > 0, "documents_charged": charged },
                 "validation": validation,
                 "warnings": warnings,
                 "artifacts": artifacts,
-                "created_at": r.get::<_, String>(7)?,
-                "completed_at": r.get::<_, Option<String>>(8)?,
+                "created_at": r.get::<String>(7)?,
+                "completed_at": r.get::<Option<String>>(8)?,
             });
             if let Some(res) = result {
                 d["result"] = res;
@@ -1335,19 +1338,18 @@ pub fn operation_json(conn: &Connection, company_id: &str, op_id: &str) -> DbRes
                 d["error"] = e;
             }
             Ok(d)
-        })?
-        .collect::<Result<_, _>>()?;
+        })?;
     let statuses: Vec<&str> = docs
         .iter()
         .map(|d| d["status"].as_str().unwrap_or_default())
         .collect();
     let progress = model::progress(&statuses);
     let deliveries: Vec<(String, String)> = {
-        let mut st = conn.prepare_cached(
+        conn.query_map(
             "SELECT event, status FROM deliveries WHERE operation_id = ?1 ORDER BY created_at",
-        )?;
-        st.query_map([op_id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?
+            params![op_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?
     };
     let count = |s: &str| deliveries.iter().filter(|d| d.1 == s).count();
     Ok(Some(json!({
@@ -1375,7 +1377,7 @@ pub fn operation_json(conn: &Connection, company_id: &str, op_id: &str) -> DbRes
 }
 
 /// `GET /operations/{id}/results`.
-pub fn results_json(conn: &Connection, company_id: &str, op_id: &str) -> DbResult<Option<Value>> {
+pub fn results_json(conn: &dyn Conn, company_id: &str, op_id: &str) -> DbResult<Option<Value>> {
     let Some(op) = operation_json(conn, company_id, op_id)? else {
         return Ok(None);
     };
@@ -1430,55 +1432,53 @@ pub struct DocumentRecord {
 
 /// Loads a document of a company (`None` for another company's or a missing id).
 pub fn document(
-    conn: &Connection,
+    conn: &dyn Conn,
     company_id: &str,
     doc_id: &str,
 ) -> DbResult<Option<DocumentRecord>> {
-    Ok(conn
-        .query_row(
-            "SELECT d.id, d.status, d.result_json, d.text_content, d.sha256, \
+    conn.query_row(
+        "SELECT d.id, d.status, d.result_json, d.text_content, d.sha256, \
              d.size_bytes, d.stored, d.content_type, d.created_at, d.completed_at \
              FROM documents d JOIN operations o ON o.id = d.operation_id \
              WHERE d.id = ?1 AND o.company_id = ?2",
-            params![doc_id, company_id],
-            |r| {
-                let status: String = r.get(1)?;
-                Ok(DocumentRecord {
-                    id: r.get(0)?,
-                    result_json: r
-                        .get::<_, Option<String>>(2)?
-                        .filter(|_| doc_status::has_result(&status)),
-                    status,
-                    text: r.get(3)?,
-                    source_sha256: r.get(4)?,
-                    source_size: r.get(5)?,
-                    stored: r.get(6)?,
-                    content_type: r.get(7)?,
-                    created_at: r.get(8)?,
-                    completed_at: r.get(9)?,
-                })
-            },
-        )
-        .optional()?)
+        params![doc_id, company_id],
+        |r| {
+            let status: String = r.get(1)?;
+            Ok(DocumentRecord {
+                id: r.get(0)?,
+                result_json: r
+                    .get::<Option<String>>(2)?
+                    .filter(|_| doc_status::has_result(&status)),
+                status,
+                text: r.get(3)?,
+                source_sha256: r.get(4)?,
+                source_size: r.get(5)?,
+                stored: r.get(6)?,
+                content_type: r.get(7)?,
+                created_at: r.get(8)?,
+                completed_at: r.get(9)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// The company of a document, for signed URLs (which carry no key).
-pub fn document_company(conn: &Connection, doc_id: &str) -> DbResult<Option<String>> {
-    Ok(conn
-        .query_row(
-            "SELECT o.company_id FROM documents d JOIN operations o ON o.id = d.operation_id \
+pub fn document_company(conn: &dyn Conn, doc_id: &str) -> DbResult<Option<String>> {
+    conn.query_row(
+        "SELECT o.company_id FROM documents d JOIN operations o ON o.id = d.operation_id \
              WHERE d.id = ?1",
-            [doc_id],
-            |r| r.get(0),
-        )
-        .optional()?)
+        params![doc_id],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// id, event, event id, document, status, next attempt (ms).
 type DeliveryRow = (String, String, String, Option<String>, String, Option<i64>);
 
 /// `GET /operations/{id}/webhook`.
-pub fn webhook_state(conn: &Connection, company_id: &str, op_id: &str) -> DbResult<Option<Value>> {
+pub fn webhook_state(conn: &dyn Conn, company_id: &str, op_id: &str) -> DbResult<Option<Value>> {
     let url: Option<Option<String>> = conn
         .query_row(
             "SELECT webhook_url FROM operations WHERE id = ?1 AND company_id = ?2",
@@ -1487,12 +1487,11 @@ pub fn webhook_state(conn: &Connection, company_id: &str, op_id: &str) -> DbResu
         )
         .optional()?;
     let Some(url) = url else { return Ok(None) };
-    let mut st = conn.prepare_cached(
+    let rows: Vec<DeliveryRow> = conn.query_map(
         "SELECT id, event, event_id, document_id, status, next_attempt_ms FROM deliveries \
          WHERE operation_id = ?1 ORDER BY created_at, id",
-    )?;
-    let rows: Vec<DeliveryRow> = st
-        .query_map([op_id], |r| {
+        params![op_id],
+        |r| {
             Ok((
                 r.get(0)?,
                 r.get(1)?,
@@ -1501,25 +1500,24 @@ pub fn webhook_state(conn: &Connection, company_id: &str, op_id: &str) -> DbResu
                 r.get(4)?,
                 r.get(5)?,
             ))
-        })?
-        .collect::<Result<_, _>>()?;
-    let mut deliveries = Vec::with_capacity(rows.len());
-    let mut att = conn.prepare_cached(
-        "SELECT attempt, at, http_status, error, duration_ms FROM delivery_attempts \
-         WHERE delivery_id = ?1 ORDER BY attempt",
+        },
     )?;
+    let mut deliveries = Vec::with_capacity(rows.len());
     for (id, event, event_id, doc, status, next) in rows {
-        let attempts: Vec<Value> = att
-            .query_map([&id], |r| {
+        let attempts: Vec<Value> = conn.query_map(
+            "SELECT attempt, at, http_status, error, duration_ms FROM delivery_attempts \
+         WHERE delivery_id = ?1 ORDER BY attempt",
+            params![&id],
+            |r| {
                 Ok(json!({
-                    "attempt": r.get::<_, i64>(0)?,
-                    "at": r.get::<_, String>(1)?,
-                    "http_status": r.get::<_, Option<i64>>(2)?,
-                    "error": r.get::<_, Option<String>>(3)?,
-                    "duration_ms": r.get::<_, i64>(4)?,
+                    "attempt": r.get::<i64>(0)?,
+                    "at": r.get::<String>(1)?,
+                    "http_status": r.get::<Option<i64>>(2)?,
+                    "error": r.get::<Option<String>>(3)?,
+                    "duration_ms": r.get::<i64>(4)?,
                 }))
-            })?
-            .collect::<Result<_, _>>()?;
+            },
+        )?;
         let pending = matches!(status.as_str(), "PENDING" | "RETRY");
         deliveries.push(json!({
             "delivery_id": id,
@@ -1540,7 +1538,7 @@ pub fn webhook_state(conn: &Connection, company_id: &str, op_id: &str) -> DbResu
 }
 
 /// The usage record of `GET /auth/limits` for a key.
-pub fn limits_json(conn: &Connection, key: &KeyRecord) -> DbResult<Option<Value>> {
+pub fn limits_json(conn: &dyn Conn, key: &KeyRecord) -> DbResult<Option<Value>> {
     let Some(company) = company_json(conn, &key.company_id)? else {
         return Ok(None);
     };
@@ -1595,19 +1593,15 @@ pub enum IdempotencyClaim {
 }
 
 /// Claims an idempotency key for a company (expired records are removed first).
-pub fn claim_idempotency(
-    tx: &Transaction<'_>,
-    company_id: &str,
-    key: &str,
-) -> DbResult<IdempotencyClaim> {
+pub fn claim_idempotency(tx: &dyn Conn, company_id: &str, key: &str) -> DbResult<IdempotencyClaim> {
     let now = model::now_ms();
     tx.execute(
         "DELETE FROM idempotency WHERE company_id = ?1 AND key = ?2 AND created_ms < ?3",
         params![company_id, key, now - IDEMPOTENCY_TTL_MS],
     )?;
     let n = tx.execute(
-        "INSERT OR IGNORE INTO idempotency (company_id, key, state, created_ms) \
-         VALUES (?1, ?2, 'IN_PROGRESS', ?3)",
+        "INSERT INTO idempotency (company_id, key, state, created_ms) \
+         VALUES (?1, ?2, 'IN_PROGRESS', ?3) ON CONFLICT DO NOTHING",
         params![company_id, key, now],
     )?;
     if n == 1 {
@@ -1630,7 +1624,7 @@ pub fn claim_idempotency(
 /// Marks an owned key done with the request hash and the response (same transaction as the
 /// operation it created).
 pub fn complete_idempotency(
-    tx: &Transaction<'_>,
+    tx: &dyn Conn,
     company_id: &str,
     key: &str,
     request_hash: &str,
@@ -1646,7 +1640,7 @@ pub fn complete_idempotency(
 }
 
 /// Releases an owned key after a request that created nothing (so it can be retried).
-pub fn release_idempotency(conn: &Connection, company_id: &str, key: &str) -> DbResult<()> {
+pub fn release_idempotency(conn: &dyn Conn, company_id: &str, key: &str) -> DbResult<()> {
     conn.execute(
         "DELETE FROM idempotency WHERE company_id = ?1 AND key = ?2 AND state = 'IN_PROGRESS'",
         params![company_id, key],
@@ -1655,10 +1649,10 @@ pub fn release_idempotency(conn: &Connection, company_id: &str, key: &str) -> Db
 }
 
 /// Documents waiting in the queue (for metrics).
-pub fn queue_depth(conn: &Connection) -> DbResult<i64> {
-    Ok(conn.query_row(
+pub fn queue_depth(conn: &dyn Conn) -> DbResult<i64> {
+    conn.query_row(
         "SELECT COUNT(*) FROM documents WHERE status = 'QUEUED'",
-        [],
+        params![],
         |r| r.get(0),
-    )?)
+    )
 }

@@ -1,7 +1,14 @@
 //! Shared test harness: the real `folio` binary serving on 127.0.0.1 (port chosen by the OS),
 //! admin commands on its data directory, a webhook receiver, OpenAPI schema checks.
+//!
+//! With `FOLIO_TEST_BACKEND=postgres` every server and admin command of a test runs against
+//! PostgreSQL instead of the embedded SQLite file: the harness starts its own cluster
+//! ([`postgres`]) and gives each data directory its own database, passed with `--database` as a
+//! user would.
 
 #![allow(dead_code)]
+
+pub mod postgres;
 
 use reqwest::blocking::{Client, multipart};
 use serde_json::{Value, json};
@@ -73,6 +80,7 @@ impl Server {
         let mut cmd = Command::new(bin());
         cmd.args(["serve", "--listen", listen, "--data-dir"])
             .arg(data_dir)
+            .args(postgres::database_args(data_dir))
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
@@ -166,6 +174,7 @@ pub fn admin(data_dir: &Path, args: &[&str]) -> Value {
         .args(args)
         .arg("--data-dir")
         .arg(data_dir)
+        .args(postgres::database_args(data_dir))
         .output()
         .expect("folio admin runs");
     assert!(
