@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything Folio needs on a fresh Debian 12 machine. Idempotent: a second run only checks.
-# System packages (tesseract + language models, build tools) and a project-local virtualenv (.venv)
+# System packages (tesseract + language models, build tools, PostgreSQL for the server's
+# shared-database tests: they start clusters of their own) and a project-local virtualenv (.venv)
 # holding the pinned Python packages that ship the native libraries (pdfium) and the fixture tools;
 # cargo-fuzz for the fuzz targets.
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$root"
 
 APT_PACKAGES=(pkg-config libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
   tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-pol tesseract-ocr-ukr tesseract-ocr-rus
-  tesseract-ocr-osd fonts-dejavu-core libclang-dev gcc g++ valgrind)
+  tesseract-ocr-osd fonts-dejavu-core libclang-dev gcc g++ valgrind postgresql)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

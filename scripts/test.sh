@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project: setup (idempotent), the fixture generator check, formatting,
 # clippy, all Rust tests (unit, integration, golden, CLI, server over HTTP, C programs built with
-# gcc against libfolio), then the Python module's pytest suite on the wheel, Schemathesis against
-# the real server's OpenAPI document, and a short run of every fuzz target. Used by .ci/run.
+# gcc against libfolio), the server's suite once more against PostgreSQL, then the Python
+# module's pytest suite on the wheel, Schemathesis against the real server's OpenAPI document,
+# and a short run of every fuzz target. Used by .ci/run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -18,6 +19,8 @@ echo "== cargo build (libfolio.so/.a for the C tests, binaries)" >&2
 cargo build --workspace --locked
 echo "== cargo test" >&2
 cargo test --workspace --locked
+echo "== the server suite again on PostgreSQL (the tests start their own cluster)" >&2
+FOLIO_TEST_BACKEND=postgres cargo test --locked -p folio-server --tests
 echo "== python: wheel, installed into .venv, pytest (stubs, threads, a fresh virtualenv)" >&2
 wheel="$(bash scripts/build-wheel.sh --debug)"
 .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"

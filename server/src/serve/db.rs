@@ -21,8 +21,11 @@ use std::time::Duration;
 /// Database file name inside the data directory.
 pub const DB_FILE: &str = "folio.db";
 
-/// Schema version written to `meta`: 1 the first; 2 adds `documents.worker_crashes`.
-const SCHEMA_VERSION: i64 = 2;
+/// Schema version written to `meta`: 1 the first; 2 adds `documents.worker_crashes`; 3 adds
+/// leases: `documents.lease_ms` (the node working on a document holds it until then) and the
+/// node holding a document, a delivery being sent and an upload being accepted
+/// (`documents.lease_owner`, `deliveries.lease_owner`, `idempotency.owner`).
+const SCHEMA_VERSION: i64 = 3;
 
 /// The key of the PostgreSQL advisory lock held while the schema is migrated.
 const MIGRATION_LOCK: i64 = 0x666f_6c69_6f00;
@@ -120,6 +123,8 @@ CREATE TABLE IF NOT EXISTS documents (
     text_content TEXT,
     attempts INTEGER NOT NULL DEFAULT 0,
     worker_crashes INTEGER NOT NULL DEFAULT 0,
+    lease_ms INTEGER,
+    lease_owner TEXT,
     queued_ms INTEGER NOT NULL,
     created_at TEXT NOT NULL,
     started_at TEXT,
@@ -135,6 +140,7 @@ CREATE TABLE IF NOT EXISTS idempotency (
     request_hash TEXT,
     operation_id TEXT,
     response TEXT,
+    owner TEXT,
     created_ms INTEGER NOT NULL,
     PRIMARY KEY (company_id, key)
 );
@@ -153,6 +159,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
     status TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     next_attempt_ms INTEGER,
+    lease_owner TEXT,
     created_at TEXT NOT NULL,
     UNIQUE (event_id, url)
 );
@@ -255,32 +262,26 @@ fn migrate(tx: &dyn Conn) -> DbResult<()> {
             "the database has schema version {version}; this folio knows up to {SCHEMA_VERSION}"
         )));
     }
-    // Version 2: worker crashes are counted apart from attempts. `CREATE TABLE IF NOT EXISTS`
-    // left an older table as it was.
-    if version < 2 {
-        let int = match tx.dialect() {
-            Dialect::Sqlite => "INTEGER",
-            Dialect::Postgres => "BIGINT",
-        };
-        let has_crashes: bool = match tx.dialect() {
-            Dialect::Sqlite => tx.query_row(
-                "SELECT COUNT(*) > 0 FROM pragma_table_info('documents') \
-                 WHERE name = 'worker_crashes'",
-                params![],
-                |r| r.get(0),
-            )?,
-            Dialect::Postgres => tx.query_row(
-                "SELECT COUNT(*) > 0 FROM information_schema.columns \
-                 WHERE table_name = 'documents' AND column_name = 'worker_crashes' \
-                 AND table_schema = current_schema()",
-                params![],
-                |r| r.get(0),
-            )?,
-        };
-        if !has_crashes {
-            tx.execute_batch(&format!(
-                "ALTER TABLE documents ADD COLUMN worker_crashes {int} NOT NULL DEFAULT 0"
-            ))?;
+    // Columns added after version 1: `CREATE TABLE IF NOT EXISTS` left an older table as it
+    // was. Version 2: worker crashes are counted apart from attempts; 3: leases.
+    let int = match tx.dialect() {
+        Dialect::Sqlite => "INTEGER",
+        Dialect::Postgres => "BIGINT",
+    };
+    for (since, table, column, decl) in [
+        (
+            2,
+            "documents",
+            "worker_crashes",
+            format!("{int} NOT NULL DEFAULT 0"),
+        ),
+        (3, "documents", "lease_ms", int.to_string()),
+        (3, "documents", "lease_owner", "TEXT".to_string()),
+        (3, "deliveries", "lease_owner", "TEXT".to_string()),
+        (3, "idempotency", "owner", "TEXT".to_string()),
+    ] {
+        if version < since && !has_column(tx, table, column)? {
+            tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"))?;
         }
     }
     tx.execute(
@@ -289,6 +290,23 @@ fn migrate(tx: &dyn Conn) -> DbResult<()> {
         params![SCHEMA_VERSION.to_string()],
     )?;
     Ok(())
+}
+
+/// Whether `table` has `column`.
+fn has_column(tx: &dyn Conn, table: &str, column: &str) -> DbResult<bool> {
+    match tx.dialect() {
+        Dialect::Sqlite => tx.query_row(
+            "SELECT COUNT(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
+            params![table, column],
+            |r| r.get(0),
+        ),
+        Dialect::Postgres => tx.query_row(
+            "SELECT COUNT(*) > 0 FROM information_schema.columns WHERE table_name = ?1 \
+             AND column_name = ?2 AND table_schema = current_schema()",
+            params![table, column],
+            |r| r.get(0),
+        ),
+    }
 }
 
 /// One pooled PostgreSQL connection with its prepared statements.
@@ -441,6 +459,14 @@ impl Db {
                 "unknown database {url:?}: a postgres:// URL, or nothing for the embedded \
                  database in the data directory"
             ))),
+        }
+    }
+
+    /// Which database this is.
+    pub fn dialect(&self) -> Dialect {
+        match &*self.backend {
+            Backend::Sqlite { .. } => Dialect::Sqlite,
+            Backend::Postgres { .. } => Dialect::Postgres,
         }
     }
 
@@ -601,9 +627,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         {
             let conn = Connection::open(dir.path().join(DB_FILE)).unwrap();
-            // The version-1 documents table, without worker_crashes.
-            let v1 = SCHEMA.replace("    worker_crashes INTEGER NOT NULL DEFAULT 0,\n", "");
-            assert_ne!(v1, SCHEMA);
+            // The version-1 documents table, without worker_crashes and lease_ms.
+            let v1 = SCHEMA
+                .replace("    worker_crashes INTEGER NOT NULL DEFAULT 0,\n", "")
+                .replace("    lease_ms INTEGER,\n", "")
+                .replace("    lease_owner TEXT,\n", "")
+                .replace("    owner TEXT,\n", "");
+            assert!(
+                ["worker_crashes", "lease_ms", "owner"]
+                    .iter()
+                    .all(|c| !v1.contains(c))
+            );
             conn.execute_batch(&v1).unwrap();
             conn.execute(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', '1')",
@@ -622,7 +656,7 @@ mod tests {
                     )?,
                     c.query_row(
                         "SELECT COUNT(*) FROM pragma_table_info('documents') \
-                         WHERE name = 'worker_crashes'",
+                         WHERE name IN ('worker_crashes', 'lease_ms', 'lease_owner')",
                         params![],
                         |r| r.get(0),
                     )?,
@@ -630,7 +664,7 @@ mod tests {
             })
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION.to_string());
-        assert_eq!(crashes, 1);
+        assert_eq!(crashes, 3);
         drop(db);
         // Opening again changes nothing; a newer database is refused.
         let db = Db::open(dir.path(), 1).unwrap();

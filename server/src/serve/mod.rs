@@ -79,6 +79,11 @@ pub struct App {
     pub signed_url_ttl: Duration,
     /// Largest request body.
     pub max_request_bytes: usize,
+    /// How long a claimed document is held without renewal.
+    pub lease: Duration,
+    /// This node's name in the shared database (the holder of its leases), kept in the data
+    /// directory so a restarted node knows what it held.
+    pub node_id: String,
 }
 
 impl App {
@@ -117,6 +122,14 @@ pub struct ServeArgs {
     /// (every node of a deployment names the same one).
     #[arg(long, env = "FOLIO_DATABASE_URL")]
     pub database: Option<String>,
+    /// Where stored uploads are kept, when not in the data directory's `files`: a directory
+    /// every node of a deployment sees (the same path on each).
+    #[arg(long, env = "FOLIO_FILES_URL")]
+    pub files: Option<String>,
+    /// The key (hex, at least 32 bytes) that signs artifact links, when not the one created in
+    /// the data directory: nodes that share it accept each other's links.
+    #[arg(long, env = "FOLIO_SIGNING_KEY", hide_env_values = true)]
+    pub signing_key: Option<String>,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
@@ -176,6 +189,10 @@ pub struct ServeArgs {
     /// are killed and they go back to the queue.
     #[arg(long, default_value_t = 30)]
     pub drain_secs: u64,
+    /// Seconds a node holds a document it works on without renewing the lease (it renews a
+    /// third of the way); a document whose lease ended (its node died) goes back to the queue.
+    #[arg(long, default_value_t = 30.0, value_parser = positive_secs)]
+    pub lease_secs: f64,
 }
 
 /// A duration in seconds: positive and finite (at most a year).
@@ -207,6 +224,33 @@ fn pool_config(args: &ServeArgs) -> Result<pool::PoolConfig, String> {
         idle: Duration::from_secs(args.worker_idle_secs),
         threads: cpus.div_ceil(args.workers.max(1)),
     })
+}
+
+/// This node's id: created once in the data directory.
+fn node_id(data_dir: &Path) -> std::io::Result<String> {
+    let path = data_dir.join("node.id");
+    if let Ok(s) = std::fs::read_to_string(&path)
+        && s.trim().starts_with("node_")
+    {
+        return Ok(s.trim().to_string());
+    }
+    let id = model::new_id("node_");
+    let tmp = data_dir.join("node.id.tmp");
+    std::fs::write(&tmp, &id)?;
+    std::fs::File::open(&tmp)?.sync_all()?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(id)
+}
+
+/// The directory of a `--files` setting: a path, or a `file://` URL.
+fn files_dir_of(url: &str) -> Result<PathBuf, String> {
+    let path = url.strip_prefix("file://").unwrap_or(url);
+    if path.is_empty() || (url.contains("://") && !url.starts_with("file://")) {
+        return Err(format!(
+            "unknown file store {url:?}: a directory (or file:// URL) every node sees"
+        ));
+    }
+    Ok(PathBuf::from(path))
 }
 
 /// The signing key of artifact links: created once in the data directory (owner-only).
@@ -245,7 +289,10 @@ fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
 /// engines live in the worker processes); `addr` is the address actually listened on (the
 /// default public URL).
 pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String> {
-    let files_dir = args.data_dir.join("files");
+    let files_dir = match args.files.as_deref() {
+        None => args.data_dir.join("files"),
+        Some(url) => files_dir_of(url)?,
+    };
     let tmp_dir = args.data_dir.join("tmp");
     for d in [&files_dir, &tmp_dir] {
         std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
@@ -258,7 +305,14 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
     }
     let db = db::Db::open_setting(args.database.as_deref(), &args.data_dir, 4)
         .map_err(|e| e.to_string())?;
-    let requeued = db.with(store::recover).map_err(|e| e.to_string())?;
+    // The embedded database has one server: what it left in progress was interrupted. A
+    // shared one has other nodes at work; their documents come back when their leases end.
+    let node_id = node_id(&args.data_dir).map_err(|e| format!("cannot create the node id: {e}"))?;
+    let requeued = match db.dialect() {
+        sql::Dialect::Sqlite => db.with(store::recover),
+        sql::Dialect::Postgres => db.tx(|tx| store::recover_node(tx, &node_id)),
+    }
+    .map_err(|e| e.to_string())?;
     if requeued > 0 {
         eprintln!("folio serve: {requeued} interrupted document(s) back in the queue");
     }
@@ -282,8 +336,14 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
         allow_http: args.allow_http_webhooks,
         allow_private: args.allow_private_webhooks,
     };
-    let signing_key =
-        signing_key(&args.data_dir).map_err(|e| format!("cannot create the signing key: {e}"))?;
+    let signing_key = match args.signing_key.as_deref() {
+        Some(hex_key) => match hex::decode(hex_key.trim()) {
+            Ok(k) if k.len() >= 32 => k,
+            _ => return Err("the signing key must be at least 32 bytes in hex".into()),
+        },
+        None => signing_key(&args.data_dir)
+            .map_err(|e| format!("cannot create the signing key: {e}"))?,
+    };
     Ok(Arc::new(App {
         db,
         page_counter,
@@ -304,6 +364,8 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
             .unwrap_or_else(|| format!("http://{addr}")),
         signed_url_ttl: Duration::from_secs(args.signed_url_ttl),
         max_request_bytes: args.max_request_mb.saturating_mul(1024 * 1024),
+        lease: Duration::from_secs_f64(args.lease_secs),
+        node_id,
     }))
 }
 
@@ -409,6 +471,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
             })
             .collect();
         tokio::spawn(webhooks::run(state.clone()));
+        tokio::spawn(worker::reap_expired_leases(state.clone()));
         // The line tests and operators wait for.
         println!(
             "{}",

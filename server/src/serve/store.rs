@@ -11,7 +11,7 @@
 
 use super::db::{DbError, DbResult};
 use super::model::{self, doc_status};
-use super::sql::{Conn, OptionalExtension, params};
+use super::sql::{Conn, Dialect, OptionalExtension, params};
 use serde_json::{Value, json};
 
 /// Permissions a key may carry.
@@ -648,14 +648,24 @@ pub struct Job {
 }
 
 /// Claims the oldest queued document (first-queued, then upload order) and marks it
-/// PREPROCESSING.
-pub fn claim_next(tx: &dyn Conn) -> DbResult<Option<Job>> {
+/// PREPROCESSING, leased to the claiming node `owner` until `lease_until` (ms since 1970):
+/// unless the
+/// lease is renewed ([`renew_lease`]), [`requeue_expired`] gives it back to the queue then.
+/// On PostgreSQL the row is locked and rows other nodes hold are skipped, so two nodes never
+/// claim one document.
+pub fn claim_next(tx: &dyn Conn, owner: &str, lease_until: i64) -> DbResult<Option<Job>> {
+    let lock = match tx.dialect() {
+        Dialect::Sqlite => "",
+        Dialect::Postgres => " FOR UPDATE OF d SKIP LOCKED",
+    };
     let job = tx
         .query_row(
-            "SELECT d.id, d.operation_id, o.company_id, d.filename, o.use_heavy, \
-             o.selected_pages, d.attempts FROM documents d JOIN operations o \
-             ON o.id = d.operation_id WHERE d.status = 'QUEUED' \
-             ORDER BY d.queued_ms, d.operation_id, d.seq LIMIT 1",
+            &format!(
+                "SELECT d.id, d.operation_id, o.company_id, d.filename, o.use_heavy, \
+                 o.selected_pages, d.attempts FROM documents d JOIN operations o \
+                 ON o.id = d.operation_id WHERE d.status = 'QUEUED' \
+                 ORDER BY d.queued_ms, d.operation_id, d.seq LIMIT 1{lock}"
+            ),
             params![],
             |r| {
                 Ok(Job {
@@ -673,11 +683,74 @@ pub fn claim_next(tx: &dyn Conn) -> DbResult<Option<Job>> {
     let Some(job) = job else { return Ok(None) };
     tx.execute(
         "UPDATE documents SET status = 'PREPROCESSING', attempts = attempts + 1, \
-         started_at = ?2 WHERE id = ?1",
-        params![job.document_id, model::now_iso()],
+         started_at = ?2, lease_ms = ?3, lease_owner = ?4 WHERE id = ?1",
+        params![job.document_id, model::now_iso(), lease_until, owner],
     )?;
     refresh_operation(tx, &job.operation_id)?;
     Ok(Some(job))
+}
+
+/// Extends the lease of a document being worked on; false when it is no longer in progress
+/// (final, cancelled, or given back after an expired lease).
+pub fn renew_lease(conn: &dyn Conn, doc_id: &str, lease_until: i64) -> DbResult<bool> {
+    let n = conn.execute(
+        &format!(
+            "UPDATE documents SET lease_ms = ?2 WHERE id = ?1 AND status IN {}",
+            *doc_status::STAGES_SQL
+        ),
+        params![doc_id, lease_until],
+    )?;
+    Ok(n > 0)
+}
+
+/// Gives back to the queue every document in progress whose lease ended before `now`: its
+/// node died (kill -9, power loss) or lost the database. Returns how many went back.
+pub fn requeue_expired(tx: &dyn Conn, now: i64) -> DbResult<usize> {
+    requeue_where(tx, "lease_ms < ?1", params![now])
+}
+
+/// At the start of node `owner` of a shared database: what it held when it stopped (it died;
+/// a drained node holds nothing) goes back: its documents to the queue, its deliveries to be
+/// sent again, its half-accepted uploads' idempotency keys released. Other nodes' work is left
+/// alone. Returns how many documents went back.
+pub fn recover_node(tx: &dyn Conn, owner: &str) -> DbResult<usize> {
+    let n = requeue_where(tx, "lease_owner = ?1", params![owner])?;
+    tx.execute(
+        "DELETE FROM idempotency WHERE state = 'IN_PROGRESS' AND owner = ?1",
+        params![owner],
+    )?;
+    tx.execute(
+        "UPDATE deliveries SET status = 'RETRY', next_attempt_ms = ?2 \
+         WHERE status = 'SENDING' AND lease_owner = ?1",
+        params![owner, model::now_ms()],
+    )?;
+    Ok(n)
+}
+
+/// Puts the documents in progress that match `condition` back in the queue.
+fn requeue_where(tx: &dyn Conn, condition: &str, p: super::sql::Params<'_>) -> DbResult<usize> {
+    let expired: Vec<(String, String)> = tx.query_map(
+        &format!(
+            "SELECT id, operation_id FROM documents WHERE status IN {} AND {condition}",
+            *doc_status::STAGES_SQL
+        ),
+        p,
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let mut ops: Vec<&str> = Vec::new();
+    for (doc, op) in &expired {
+        tx.execute(
+            "UPDATE documents SET status = 'QUEUED', lease_ms = NULL WHERE id = ?1",
+            params![doc],
+        )?;
+        if !ops.contains(&op.as_str()) {
+            ops.push(op);
+        }
+    }
+    for op in ops {
+        refresh_operation(tx, op)?;
+    }
+    Ok(expired.len())
 }
 
 /// Times a document may end its worker (crash, memory or time limit) before it is FAILED with
@@ -1167,16 +1240,30 @@ pub struct DueDelivery {
     pub retry_delays: Vec<u64>,
 }
 
-/// Claims up to `limit` due deliveries (PENDING or RETRY whose time has come), marking them
-/// SENDING.
-pub fn claim_due_deliveries(tx: &dyn Conn, limit: usize) -> DbResult<Vec<DueDelivery>> {
+/// How long a delivery stays SENDING before another node may take it over (its sender died):
+/// far longer than an attempt may take ([`super::webhooks::ATTEMPT_TIMEOUT`]).
+pub const DELIVERY_LEASE_MS: i64 = 120_000;
+
+/// Claims up to `limit` due deliveries (PENDING or RETRY whose time has come, or SENDING ones
+/// whose sender's lease ended), marking them SENDING until the lease ends.
+pub fn claim_due_deliveries(
+    tx: &dyn Conn,
+    owner: &str,
+    limit: usize,
+) -> DbResult<Vec<DueDelivery>> {
     let now = model::now_ms();
+    let lock = match tx.dialect() {
+        Dialect::Sqlite => "",
+        Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+    };
     let due: Vec<DueDelivery> = {
         tx.query_map(
-            "SELECT id, operation_id, document_id, event, event_id, url, secret, payload, \
-             attempts, max_attempts, retry_delays FROM deliveries \
-             WHERE status IN ('PENDING', 'RETRY') AND next_attempt_ms <= ?1 \
-             ORDER BY next_attempt_ms LIMIT ?2",
+            &format!(
+                "SELECT id, operation_id, document_id, event, event_id, url, secret, payload, \
+                 attempts, max_attempts, retry_delays FROM deliveries \
+                 WHERE status IN ('PENDING', 'RETRY', 'SENDING') AND next_attempt_ms <= ?1 \
+                 ORDER BY next_attempt_ms LIMIT ?2{lock}"
+            ),
             params![now, limit as i64],
             |r| {
                 Ok(DueDelivery {
@@ -1197,8 +1284,9 @@ pub fn claim_due_deliveries(tx: &dyn Conn, limit: usize) -> DbResult<Vec<DueDeli
     };
     for d in &due {
         tx.execute(
-            "UPDATE deliveries SET status = 'SENDING', attempts = attempts + 1 WHERE id = ?1",
-            params![&d.id],
+            "UPDATE deliveries SET status = 'SENDING', attempts = attempts + 1, \
+             next_attempt_ms = ?2, lease_owner = ?3 WHERE id = ?1",
+            params![&d.id, now + DELIVERY_LEASE_MS, owner],
         )?;
     }
     Ok(due)
@@ -1576,6 +1664,10 @@ pub fn limits_json(conn: &dyn Conn, key: &KeyRecord) -> DbResult<Option<Value>> 
 /// Idempotency keys live this long.
 pub const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
 
+/// A key still IN_PROGRESS after this long belongs to an upload whose node died while
+/// accepting it (no upload takes as long): a new request may take the key over.
+pub const IDEMPOTENCY_ABANDONED_MS: i64 = 3600 * 1000;
+
 /// What a new upload finds under its idempotency key.
 #[derive(Debug, Clone, PartialEq)]
 pub enum IdempotencyClaim {
@@ -1592,17 +1684,29 @@ pub enum IdempotencyClaim {
     },
 }
 
-/// Claims an idempotency key for a company (expired records are removed first).
-pub fn claim_idempotency(tx: &dyn Conn, company_id: &str, key: &str) -> DbResult<IdempotencyClaim> {
+/// Claims an idempotency key for a company for node `owner` (expired records are removed
+/// first).
+pub fn claim_idempotency(
+    tx: &dyn Conn,
+    owner: &str,
+    company_id: &str,
+    key: &str,
+) -> DbResult<IdempotencyClaim> {
     let now = model::now_ms();
     tx.execute(
-        "DELETE FROM idempotency WHERE company_id = ?1 AND key = ?2 AND created_ms < ?3",
-        params![company_id, key, now - IDEMPOTENCY_TTL_MS],
+        "DELETE FROM idempotency WHERE company_id = ?1 AND key = ?2 AND (created_ms < ?3 \
+         OR (state = 'IN_PROGRESS' AND created_ms < ?4))",
+        params![
+            company_id,
+            key,
+            now - IDEMPOTENCY_TTL_MS,
+            now - IDEMPOTENCY_ABANDONED_MS
+        ],
     )?;
     let n = tx.execute(
-        "INSERT INTO idempotency (company_id, key, state, created_ms) \
-         VALUES (?1, ?2, 'IN_PROGRESS', ?3) ON CONFLICT DO NOTHING",
-        params![company_id, key, now],
+        "INSERT INTO idempotency (company_id, key, state, created_ms, owner) \
+         VALUES (?1, ?2, 'IN_PROGRESS', ?3, ?4) ON CONFLICT DO NOTHING",
+        params![company_id, key, now, owner],
     )?;
     if n == 1 {
         return Ok(IdempotencyClaim::Owned);

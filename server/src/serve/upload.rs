@@ -406,10 +406,10 @@ pub async fn create_operation(
             .await?
             .ok_or_else(|| ApiError::internal("company of a valid key is missing"))?
     };
-    let (c, k) = (company.clone(), idem.clone());
+    let (c, k, node) = (company.clone(), idem.clone(), state.node_id.clone());
     let claim = state
         .db
-        .call_tx(move |tx| store::claim_idempotency(tx, &c, &k))
+        .call_tx(move |tx| store::claim_idempotency(tx, &node, &c, &k))
         .await?;
     match claim {
         IdempotencyClaim::InProgress => {
@@ -525,7 +525,7 @@ async fn accept(
             && let Some(tmp) = f.tmp.take()
         {
             let dest = state.files_dir.join(&f.file.document_id);
-            tokio::fs::rename(&tmp, &dest)
+            move_into_store(&tmp, &dest)
                 .await
                 .map_err(ApiError::internal)?;
             stored_paths.push(dest);
@@ -617,6 +617,21 @@ async fn accept(
                 ),
             ),
         }),
+    }
+}
+
+/// Moves a received file into the file store: a rename, or, when the store is on another file
+/// system (a shared mount), a copy written to disk before the upload is acknowledged.
+async fn move_into_store(tmp: &std::path::Path, dest: &std::path::Path) -> std::io::Result<()> {
+    match tokio::fs::rename(tmp, dest).await {
+        Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
+            let part = dest.with_extension("part");
+            tokio::fs::copy(tmp, &part).await?;
+            tokio::fs::File::open(&part).await?.sync_all().await?;
+            tokio::fs::rename(&part, dest).await?;
+            tokio::fs::remove_file(tmp).await
+        }
+        r => r,
     }
 }
 

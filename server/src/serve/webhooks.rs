@@ -368,9 +368,10 @@ pub async fn run(state: AppState) {
     loop {
         let free = slots.available_permits();
         if free > 0 {
+            let node = state.node_id.clone();
             match state
                 .db
-                .call_tx(move |tx| store::claim_due_deliveries(tx, free))
+                .call_tx(move |tx| store::claim_due_deliveries(tx, &node, free))
                 .await
             {
                 Ok(due) => {

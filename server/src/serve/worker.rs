@@ -36,7 +36,12 @@ pub async fn run(
 ) {
     let mut idle_since = Instant::now();
     while *phase.borrow() == Phase::Running {
-        let job = state.db.call_tx(store::claim_next).await;
+        let lease_until = super::model::now_ms() + lease_ms(&state);
+        let node = state.node_id.clone();
+        let job = state
+            .db
+            .call_tx(move |tx| store::claim_next(tx, &node, lease_until))
+            .await;
         match job {
             Ok(Some(job)) => {
                 if worker.is_none() {
@@ -90,6 +95,55 @@ pub async fn run(
     }
     if let Some(w) = worker {
         w.retire().await;
+    }
+}
+
+fn lease_ms(state: &AppState) -> i64 {
+    i64::try_from(state.lease.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
+/// Renews the lease of a document while it is worked on (a third of the way through each
+/// lease), until dropped.
+fn hold_lease(state: &AppState, doc_id: &str) -> tokio::task::JoinHandle<()> {
+    let state = state.clone();
+    let id = doc_id.to_string();
+    tokio::spawn(async move {
+        let every = state.lease / 3;
+        loop {
+            tokio::time::sleep(every).await;
+            let until = super::model::now_ms() + lease_ms(&state);
+            let doc = id.clone();
+            match state
+                .db
+                .call(move |c| store::renew_lease(c, &doc, until))
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => eprintln!("folio serve: renewing the lease of {id}: {e}"),
+            }
+        }
+    })
+}
+
+/// Gives back to the queue, on every node, the documents whose node stopped renewing their
+/// lease (it died); checked twice per lease.
+pub async fn reap_expired_leases(state: AppState) {
+    loop {
+        tokio::time::sleep(state.lease / 2).await;
+        let now = super::model::now_ms();
+        match state
+            .db
+            .call_tx(move |tx| store::requeue_expired(tx, now))
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => {
+                eprintln!("folio serve: {n} document(s) whose node stopped back in the queue");
+                state.jobs_wake.notify_waiters();
+            }
+            Err(e) => eprintln!("folio serve: checking leases: {e}"),
+        }
     }
 }
 
@@ -153,6 +207,7 @@ async fn process(
     };
     let cancel = CancelToken::new();
     state.register_running(&job.document_id, &cancel);
+    let lease = hold_lease(state, &job.document_id);
     let end = worker
         .run_job(cfg, spec, &cancel, phase, |stage| {
             let id = job.document_id.clone();
@@ -169,6 +224,7 @@ async fn process(
         })
         .await;
     state.unregister_running(&job.document_id);
+    lease.abort();
     match end {
         JobEnd::Done(outcome) => {
             finish(state, &job.document_id, outcome, started).await;

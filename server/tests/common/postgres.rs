@@ -168,23 +168,39 @@ impl Cluster {
         url
     }
 
+    /// Makes the servers and admin commands of `data_dir` use the database at `url` (nodes of
+    /// one deployment: one database, a data directory each).
+    pub fn assign(&self, data_dir: &Path, url: &str) {
+        self.databases
+            .lock()
+            .unwrap()
+            .insert(data_dir.to_path_buf(), url.to_string());
+    }
+
     /// The cluster's directory (its log is `log` there).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 }
 
+static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+
 /// The test process's cluster, started at first use.
 pub fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
     CLUSTER.get_or_init(Cluster::start)
 }
 
-/// `--database <url>` of a data directory when the suite runs against PostgreSQL, else nothing.
+/// `--database <url>` of a data directory when the suite runs against PostgreSQL or the data
+/// directory was given a database ([`Cluster::assign`]), else nothing.
 pub fn database_args(data_dir: &Path) -> Vec<String> {
     if enabled() {
-        vec!["--database".into(), cluster().database_of(data_dir)]
-    } else {
-        Vec::new()
+        return vec!["--database".into(), cluster().database_of(data_dir)];
+    }
+    match CLUSTER
+        .get()
+        .and_then(|c| c.databases.lock().unwrap().get(data_dir).cloned())
+    {
+        Some(url) => vec!["--database".into(), url],
+        None => Vec::new(),
     }
 }

@@ -1,0 +1,240 @@
+//! Several `folio serve` nodes on one PostgreSQL database and one shared file directory, as a
+//! deployment on more than one machine runs them: an API-only node (`--workers 0`) and worker
+//! nodes, each with a data directory of its own, the signing key given to all. The harness
+//! starts its own PostgreSQL cluster (tests/common/postgres.rs).
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A deployment: one database, one file directory, one signing key, nodes started on demand.
+struct Deployment {
+    url: String,
+    files: tempfile::TempDir,
+    signing_key: String,
+    dirs: Vec<tempfile::TempDir>,
+}
+
+impl Deployment {
+    fn new(name: &str) -> Deployment {
+        let url = postgres::cluster().create_database(name);
+        Deployment {
+            url,
+            files: tempfile::tempdir().unwrap(),
+            signing_key: "ab".repeat(32),
+            dirs: Vec::new(),
+        }
+    }
+
+    /// A new node's data directory, using the deployment's database.
+    fn data_dir(&mut self) -> PathBuf {
+        let d = tempfile::tempdir().unwrap();
+        postgres::cluster().assign(d.path(), &self.url);
+        let p = d.path().to_path_buf();
+        self.dirs.push(d);
+        p
+    }
+
+    fn start(&self, data_dir: &Path, workers: &str) -> Server {
+        Server::start(
+            data_dir,
+            &[
+                "--workers",
+                workers,
+                "--files",
+                self.files.path().to_str().unwrap(),
+                "--signing-key",
+                &self.signing_key,
+                "--lease-secs",
+                "2",
+            ],
+        )
+    }
+}
+
+const TEXT_PDFS: [&str; 8] = [
+    "invoice_de_text.pdf",
+    "invoice_en_text.pdf",
+    "invoice_fr_text.pdf",
+    "invoice_pl_text.pdf",
+    "act_uk_text.pdf",
+    "receipt_de_text.pdf",
+    "credit_note_de_text.pdf",
+    "waybill_uk_text.pdf",
+];
+
+#[test]
+fn killing_worker_nodes_loses_nothing_charges_once_and_sends_each_event_once() {
+    let mut dep = Deployment::new("nodes_kill");
+    let api_dir = dep.data_dir();
+    let (co, key) = company_and_key(&api_dir, 100);
+    let receiver = Receiver::start(|_| 200, Duration::ZERO);
+    admin(
+        &api_dir,
+        &[
+            "webhook",
+            "create",
+            "--company",
+            &co,
+            "--url",
+            &receiver.url,
+            "--default",
+        ],
+    );
+    let api = dep.start(&api_dir, "0");
+    let worker_dirs = [dep.data_dir(), dep.data_dir()];
+    let mut workers: Vec<Server> = worker_dirs.iter().map(|d| dep.start(d, "1")).collect();
+    // 48 documents in six operations, uploaded to the API node.
+    let mut ops = Vec::new();
+    for i in 0..6 {
+        let (st, v) = upload(&api, &key, &format!("batch-{i}"), form(&TEXT_PDFS));
+        assert_eq!(st, 202, "{v}");
+        ops.push(v["operation_id"].as_str().unwrap().to_string());
+    }
+    // Kill -9 worker nodes while they work: restarted at once (the node gives back what it
+    // held), or left down past the lease (the others take its documents over).
+    let mut killed: usize = 0;
+    let start = Instant::now();
+    while killed < 8 && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(250 + 150 * (killed as u64 % 3)));
+        let i = killed % 2;
+        workers[i].kill9();
+        if killed % 4 == 3 {
+            std::thread::sleep(Duration::from_millis(2500));
+        }
+        workers[i] = dep.start(&worker_dirs[i], "1");
+        killed += 1;
+    }
+    assert_eq!(killed, 8);
+    let mut documents = BTreeSet::new();
+    for op in &ops {
+        let v = wait_final(&api, &key, op, Duration::from_secs(240));
+        for d in v["documents"].as_array().unwrap() {
+            assert!(
+                ["PROCESSED", "PROCESSED_WITH_WARNINGS"].contains(&d["status"].as_str().unwrap()),
+                "{d}"
+            );
+            assert_eq!(d["billing"]["documents_charged"], 1, "{d}");
+            documents.insert(d["document_id"].as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(documents.len(), 48);
+    let (_, l) = get(&api, &key, "/api/v1/auth/limits");
+    assert_eq!(
+        (
+            l["balance_documents"].as_i64(),
+            l["reserved_documents"].as_i64()
+        ),
+        (Some(52), Some(0)),
+        "{l}"
+    );
+    // Every document's event has one event id however often it was sent; one completion per
+    // operation.
+    receiver.wait_for(Duration::from_secs(120), |r| {
+        r.iter()
+            .filter(|x| x.json()["event"] == "operation.completed")
+            .map(|x| x.json()["operation_id"].as_str().unwrap_or("").to_string())
+            .collect::<BTreeSet<_>>()
+            .len()
+            == 6
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let mut per_doc: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut completions: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in receiver.received() {
+        let b = r.json();
+        let id = b["event_id"].as_str().unwrap().to_string();
+        match b["event"].as_str().unwrap() {
+            "operation.completed" => {
+                completions
+                    .entry(b["operation_id"].as_str().unwrap().to_string())
+                    .or_default()
+                    .insert(id);
+            }
+            _ => {
+                if let Some(d) = b["document_id"].as_str() {
+                    per_doc.entry(d.to_string()).or_default().insert(id);
+                }
+            }
+        }
+    }
+    assert_eq!(per_doc.len(), 48, "{per_doc:?}");
+    assert!(per_doc.values().all(|ids| ids.len() == 1), "{per_doc:?}");
+    assert_eq!(completions.len(), 6);
+    assert!(
+        completions.values().all(|ids| ids.len() == 1),
+        "{completions:?}"
+    );
+    // A link signed by the API node opens on a worker node (the signing key is shared).
+    let doc = documents.iter().next().unwrap();
+    let (st, signed) = get(
+        &api,
+        &key,
+        &format!("/api/v1/documents/{doc}/artifacts/final_json/signed-url"),
+    );
+    assert_eq!(st, 200, "{signed}");
+    let link = signed["url"]
+        .as_str()
+        .unwrap()
+        .replace(&api.base, &workers[0].base);
+    assert_ne!(link, signed["url"].as_str().unwrap());
+    let r = client().get(&link).send().unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let body: Value = r.json().unwrap();
+    let (st, direct) = get(
+        &api,
+        &key,
+        &format!("/api/v1/documents/{doc}/artifacts/final_json"),
+    );
+    assert_eq!(st, 200);
+    assert_eq!(body, direct);
+}
+
+#[test]
+fn one_idempotency_key_sent_to_two_nodes_at_once_makes_one_operation() {
+    let mut dep = Deployment::new("nodes_idempotency");
+    let (a_dir, b_dir) = (dep.data_dir(), dep.data_dir());
+    let (_, key) = company_and_key(&a_dir, 100);
+    let nodes = [dep.start(&a_dir, "0"), dep.start(&b_dir, "0")];
+    for round in 0..5 {
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let threads: Vec<_> = (0..8)
+            .map(|i| {
+                let url = nodes[i % 2].url("/api/v1/operations");
+                let (k, b) = (key.clone(), barrier.clone());
+                let idem = format!("shared-{round}");
+                std::thread::spawn(move || {
+                    b.wait();
+                    let r = client()
+                        .post(url)
+                        .bearer_auth(k)
+                        .header("Idempotency-Key", idem)
+                        .multipart(form(&["invoice_fr_text.pdf"]))
+                        .send()
+                        .unwrap();
+                    (r.status().as_u16(), r.json::<Value>().unwrap())
+                })
+            })
+            .collect();
+        let answers: Vec<(u16, Value)> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        let ops: BTreeSet<String> = answers
+            .iter()
+            .filter(|(st, _)| *st == 202)
+            .map(|(_, v)| v["operation_id"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(ops.len(), 1, "{answers:#?}");
+        for (st, v) in &answers {
+            assert!(
+                *st == 202 || (*st == 409 && v["error"]["code"] == "IDEMPOTENCY_IN_PROGRESS"),
+                "{st} {v}"
+            );
+        }
+    }
+    // Five operations of one document each were reserved, nothing more.
+    let (_, l) = get(&nodes[1], &key, "/api/v1/auth/limits");
+    assert_eq!(l["reserved_documents"].as_i64(), Some(5), "{l}");
+}
