@@ -3,7 +3,7 @@
 # System packages (tesseract + language models, build tools, PostgreSQL for the server's
 # shared-database tests: they start clusters of their own) and a project-local virtualenv (.venv)
 # holding the pinned Python packages that ship the native libraries (pdfium) and the fixture tools;
-# cargo-fuzz for the fuzz targets.
+# cargo-fuzz for the fuzz targets; s3s-fs for the object-store tests.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -46,5 +46,12 @@ CARGO_FUZZ_VERSION=0.13.2
 if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
   echo "setup: installing cargo-fuzz $CARGO_FUZZ_VERSION" >&2
   cargo install --quiet --locked "cargo-fuzz@$CARGO_FUZZ_VERSION"
+fi
+# An S3-compatible object store for the server's multi-node tests (they start it themselves):
+# s3s-fs, the s3s project's S3 server over a directory (0.14.1: the last for this rustc).
+S3S_FS_VERSION=0.14.1
+if ! "${CARGO_HOME:-$HOME/.cargo}/bin/s3s-fs" --version 2>/dev/null | grep -q "$S3S_FS_VERSION"; then
+  echo "setup: installing s3s-fs $S3S_FS_VERSION" >&2
+  cargo install --quiet --locked "s3s-fs@$S3S_FS_VERSION" --features binary
 fi
 echo "setup: ok" >&2

@@ -1,7 +1,8 @@
-//! Several `folio serve` nodes on one PostgreSQL database and one shared file directory, as a
-//! deployment on more than one machine runs them: an API-only node (`--workers 0`) and worker
-//! nodes, each with a data directory of its own, the signing key given to all. The harness
-//! starts its own PostgreSQL cluster (tests/common/postgres.rs).
+//! Several `folio serve` nodes on one PostgreSQL database and one file store (an S3-compatible
+//! object store, or a shared directory), as a deployment on more than one machine runs them: an
+//! API-only node (`--workers 0`) and worker nodes, each with a data directory of its own, the
+//! signing key given to all. The harness starts its own PostgreSQL cluster and object store
+//! (tests/common/postgres.rs, tests/common/s3.rs).
 
 mod common;
 
@@ -11,20 +12,34 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A deployment: one database, one file directory, one signing key, nodes started on demand.
+/// A deployment: one database, one file store, one signing key, nodes started on demand.
 struct Deployment {
     url: String,
-    files: tempfile::TempDir,
+    /// `--files`: `s3://bucket/prefix` or a shared directory.
+    files: String,
+    _shared: Option<tempfile::TempDir>,
     signing_key: String,
     dirs: Vec<tempfile::TempDir>,
 }
 
 impl Deployment {
-    fn new(name: &str) -> Deployment {
+    /// Nodes on database `name` and, with `object_store`, bucket `name` of the test object
+    /// store, else a shared directory.
+    fn new(name: &str, object_store: bool) -> Deployment {
         let url = postgres::cluster().create_database(name);
+        let (files, shared) = if object_store {
+            // Bucket names have no underscores.
+            let bucket = name.replace('_', "-");
+            s3::store().create_bucket(&bucket);
+            (format!("s3://{bucket}/uploads"), None)
+        } else {
+            let d = tempfile::tempdir().unwrap();
+            (d.path().to_str().unwrap().to_string(), Some(d))
+        };
         Deployment {
             url,
-            files: tempfile::tempdir().unwrap(),
+            files,
+            _shared: shared,
             signing_key: "ab".repeat(32),
             dirs: Vec::new(),
         }
@@ -40,13 +55,17 @@ impl Deployment {
     }
 
     fn start(&self, data_dir: &Path, workers: &str) -> Server {
-        Server::start(
+        Server::start_on(
             data_dir,
+            ANY_PORT,
+            ServerEnv::ObjectStore,
             &[
+                "--allow-http-webhooks",
+                "--allow-private-webhooks",
                 "--workers",
                 workers,
                 "--files",
-                self.files.path().to_str().unwrap(),
+                &self.files,
                 "--signing-key",
                 &self.signing_key,
                 "--lease-secs",
@@ -69,7 +88,7 @@ const TEXT_PDFS: [&str; 8] = [
 
 #[test]
 fn killing_worker_nodes_loses_nothing_charges_once_and_sends_each_event_once() {
-    let mut dep = Deployment::new("nodes_kill");
+    let mut dep = Deployment::new("nodes_kill", true);
     let api_dir = dep.data_dir();
     let (co, key) = company_and_key(&api_dir, 100);
     let receiver = Receiver::start(|_| 200, Duration::ZERO);
@@ -104,7 +123,7 @@ fn killing_worker_nodes_loses_nothing_charges_once_and_sends_each_event_once() {
         let i = killed % 2;
         workers[i].kill9();
         if killed % 4 == 3 {
-            std::thread::sleep(Duration::from_millis(2500));
+            std::thread::sleep(Duration::from_millis(4000));
         }
         workers[i] = dep.start(&worker_dirs[i], "1");
         killed += 1;
@@ -192,11 +211,35 @@ fn killing_worker_nodes_loses_nothing_charges_once_and_sends_each_event_once() {
     );
     assert_eq!(st, 200);
     assert_eq!(body, direct);
+    // The uploads are objects of the deployment's bucket, one per document, and the source file
+    // comes back from any node as it was sent.
+    let objects = s3::store().objects("nodes-kill");
+    assert_eq!(objects.len(), 48, "{objects:?}");
+    assert!(
+        objects.iter().all(|o| o.starts_with("uploads/doc_")),
+        "{objects:?}"
+    );
+    let sent = std::fs::read(fixture(TEXT_PDFS[0])).unwrap();
+    let first_op = &ops[0];
+    let (_, v) = get(&api, &key, &format!("/api/v1/operations/{first_op}"));
+    let first_doc = v["documents"][0]["document_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = client()
+        .get(workers[1].url(&format!(
+            "/api/v1/documents/{first_doc}/artifacts/source_file"
+        )))
+        .bearer_auth(&key)
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(r.bytes().unwrap().as_ref(), sent.as_slice());
 }
 
 #[test]
 fn one_idempotency_key_sent_to_two_nodes_at_once_makes_one_operation() {
-    let mut dep = Deployment::new("nodes_idempotency");
+    let mut dep = Deployment::new("nodes_idempotency", false);
     let (a_dir, b_dir) = (dep.data_dir(), dep.data_dir());
     let (_, key) = company_and_key(&a_dir, 100);
     let nodes = [dep.start(&a_dir, "0"), dep.start(&b_dir, "0")];

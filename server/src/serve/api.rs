@@ -239,19 +239,17 @@ async fn artifact(
                 doc_time(doc),
             )
         }),
-        "source_file" if doc.stored => {
-            let path = super::worker::source_path(state, &doc.id);
-            match tokio::fs::read(&path).await {
-                Ok(b) => Some((
-                    b,
-                    doc.content_type
-                        .clone()
-                        .unwrap_or_else(|| "application/octet-stream".into()),
-                    doc.created_at.clone(),
-                )),
-                Err(_) => None,
-            }
-        }
+        "source_file" if doc.stored => match state.files.read(&doc.id).await {
+            Ok(Some(b)) => Some((
+                b,
+                doc.content_type
+                    .clone()
+                    .unwrap_or_else(|| "application/octet-stream".into()),
+                doc.created_at.clone(),
+            )),
+            Ok(None) => None,
+            Err(e) => return Err(ApiError::internal(e)),
+        },
         _ => None,
     })
 }

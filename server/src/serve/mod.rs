@@ -20,6 +20,7 @@ pub mod api;
 pub mod auth;
 pub mod db;
 pub mod error;
+pub mod files;
 pub mod form;
 pub mod listen;
 pub mod metrics;
@@ -52,7 +53,7 @@ pub struct App {
     /// configuration's pdfium library and the workers' memory limit.
     pub page_counter: crate::pagecount::PageCounter,
     /// Stored uploads, one file per document, named by the document id.
-    pub files_dir: PathBuf,
+    pub files: files::FileStore,
     /// Uploads being received.
     pub tmp_dir: PathBuf,
     /// Who webhooks may call.
@@ -122,7 +123,8 @@ pub struct ServeArgs {
     /// (every node of a deployment names the same one).
     #[arg(long, env = "FOLIO_DATABASE_URL")]
     pub database: Option<String>,
-    /// Where stored uploads are kept, when not in the data directory's `files`: a directory
+    /// Where stored uploads are kept, when not in the data directory's `files`:
+    /// `s3://bucket/prefix` (S3 settings from the AWS_* environment variables), or a directory
     /// every node of a deployment sees (the same path on each).
     #[arg(long, env = "FOLIO_FILES_URL")]
     pub files: Option<String>,
@@ -242,17 +244,6 @@ fn node_id(data_dir: &Path) -> std::io::Result<String> {
     Ok(id)
 }
 
-/// The directory of a `--files` setting: a path, or a `file://` URL.
-fn files_dir_of(url: &str) -> Result<PathBuf, String> {
-    let path = url.strip_prefix("file://").unwrap_or(url);
-    if path.is_empty() || (url.contains("://") && !url.starts_with("file://")) {
-        return Err(format!(
-            "unknown file store {url:?}: a directory (or file:// URL) every node sees"
-        ));
-    }
-    Ok(PathBuf::from(path))
-}
-
 /// The signing key of artifact links: created once in the data directory (owner-only).
 fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
     let path = data_dir.join("signing.key");
@@ -289,14 +280,10 @@ fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
 /// engines live in the worker processes); `addr` is the address actually listened on (the
 /// default public URL).
 pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String> {
-    let files_dir = match args.files.as_deref() {
-        None => args.data_dir.join("files"),
-        Some(url) => files_dir_of(url)?,
-    };
+    let files = files::FileStore::open(args.files.as_deref(), &args.data_dir)?;
     let tmp_dir = args.data_dir.join("tmp");
-    for d in [&files_dir, &tmp_dir] {
-        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
-    }
+    std::fs::create_dir_all(&tmp_dir)
+        .map_err(|e| format!("cannot create {}: {e}", tmp_dir.display()))?;
     // Uploads interrupted by a crash never became operations.
     if let Ok(rd) = std::fs::read_dir(&tmp_dir) {
         for e in rd.flatten() {
@@ -347,7 +334,7 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
     Ok(Arc::new(App {
         db,
         page_counter,
-        files_dir,
+        files,
         tmp_dir,
         url_policy,
         http: webhooks::client(url_policy),
@@ -427,6 +414,10 @@ pub fn run(args: ServeArgs) -> ExitCode {
                 return ExitCode::from(3);
             }
         };
+        if let Err(e) = state.files.prepare().await {
+            eprintln!("folio serve: {e}");
+            return ExitCode::from(3);
+        }
         let cfg = match pool_config(&args) {
             Ok(c) => Arc::new(c),
             Err(e) => {

@@ -45,6 +45,29 @@ impl Drop for TmpGuard {
     }
 }
 
+/// Stored files of an upload that was not accepted after all: removed from the store.
+struct StoredGuard {
+    files: super::files::FileStore,
+    ids: Vec<String>,
+}
+
+impl Drop for StoredGuard {
+    fn drop(&mut self) {
+        let ids = std::mem::take(&mut self.ids);
+        if ids.is_empty() {
+            return;
+        }
+        let files = self.files.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                for id in ids {
+                    files.delete(&id).await;
+                }
+            });
+        }
+    }
+}
+
 /// 413 `REQUEST_TOO_LARGE`.
 fn request_too_large(limit: usize) -> ApiError {
     ApiError::new(
@@ -519,20 +542,24 @@ async fn accept(
         return Err(ApiError::invalid("FIELD_TOO_LONG", "metadata is too long"));
     }
     // Files into the store before the database says they exist.
-    let mut stored_paths = Vec::new();
+    let mut stored_guard = StoredGuard {
+        files: state.files.clone(),
+        ids: Vec::new(),
+    };
     for f in files.iter_mut() {
         if f.file.rejected.is_none()
             && let Some(tmp) = f.tmp.take()
         {
-            let dest = state.files_dir.join(&f.file.document_id);
-            move_into_store(&tmp, &dest)
+            let id = f.file.document_id.clone();
+            state
+                .files
+                .put(&id, &tmp)
                 .await
                 .map_err(ApiError::internal)?;
-            stored_paths.push(dest);
+            stored_guard.ids.push(id);
             f.file.stored = true;
         }
     }
-    let mut stored_guard = TmpGuard(stored_paths);
     drop(guard);
     let op_id = model::new_id("op_");
     let company = auth.company().to_string();
@@ -593,7 +620,7 @@ async fn accept(
     match created {
         Ok(()) => {
             // The operation exists: its files stay.
-            stored_guard.0.clear();
+            stored_guard.ids.clear();
             state.jobs_wake.notify_waiters();
             state.deliveries_wake.notify_one();
             Ok((StatusCode::ACCEPTED, axum::Json(response)).into_response())
@@ -617,21 +644,6 @@ async fn accept(
                 ),
             ),
         }),
-    }
-}
-
-/// Moves a received file into the file store: a rename, or, when the store is on another file
-/// system (a shared mount), a copy written to disk before the upload is acknowledged.
-async fn move_into_store(tmp: &std::path::Path, dest: &std::path::Path) -> std::io::Result<()> {
-    match tokio::fs::rename(tmp, dest).await {
-        Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
-            let part = dest.with_extension("part");
-            tokio::fs::copy(tmp, &part).await?;
-            tokio::fs::File::open(&part).await?.sync_all().await?;
-            tokio::fs::rename(&part, dest).await?;
-            tokio::fs::remove_file(tmp).await
-        }
-        r => r,
     }
 }
 

@@ -18,11 +18,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
-/// The file of a stored document.
-pub fn source_path(state: &AppState, doc_id: &str) -> std::path::PathBuf {
-    state.files_dir.join(doc_id)
-}
-
 /// Pause before starting a worker again after one could not start.
 const START_RETRY: Duration = Duration::from_secs(5);
 
@@ -193,9 +188,35 @@ async fn process(
             return true;
         }
     };
+    // The stored file, here (downloaded when the store is an object store).
+    let source = match state
+        .files
+        .local_copy(&job.document_id, &state.tmp_dir)
+        .await
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let outcome = store::Outcome::Error {
+                status: super::model::doc_status::FAILED,
+                code: ErrorCode::Internal.as_str().into(),
+                message: "the stored file of the document is missing".into(),
+            };
+            finish(state, &job.document_id, outcome, started).await;
+            return true;
+        }
+        Err(e) => {
+            eprintln!(
+                "folio serve: fetching the file of {}: {e} (queued again)",
+                job.document_id
+            );
+            requeue(state, &job.document_id).await;
+            pause(phase, Duration::from_secs(1)).await;
+            return true;
+        }
+    };
     let spec = JobSpec {
         id: job.document_id.clone(),
-        path: source_path(state, &job.document_id),
+        path: source.path.clone(),
         filename: job.filename.clone(),
         pages: job.selected_pages.clone(),
         heavy: job.use_heavy,

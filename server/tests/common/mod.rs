@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 pub mod postgres;
+pub mod s3;
 
 use reqwest::blocking::{Client, multipart};
 use serde_json::{Value, json};
@@ -51,6 +52,8 @@ pub enum ServerEnv {
     OneOmpThread,
     /// The test's own environment, unchanged.
     Inherited,
+    /// `OMP_THREAD_LIMIT=1` and the AWS_* settings of the test's object store ([`s3`]).
+    ObjectStore,
 }
 
 /// A running server.
@@ -84,8 +87,11 @@ impl Server {
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
-        if env == ServerEnv::OneOmpThread {
+        if env != ServerEnv::Inherited {
             cmd.env("OMP_THREAD_LIMIT", "1");
+        }
+        if env == ServerEnv::ObjectStore {
+            cmd.envs(s3::store().env());
         }
         let mut child = cmd.spawn().expect("folio serve starts");
         let stdout = child.stdout.take().expect("stdout");
