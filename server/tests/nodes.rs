@@ -290,3 +290,42 @@ fn one_idempotency_key_sent_to_two_nodes_at_once_makes_one_operation() {
     let (_, l) = get(&nodes[1], &key, "/api/v1/auth/limits");
     assert_eq!(l["reserved_documents"].as_i64(), Some(5), "{l}");
 }
+
+#[test]
+fn a_keys_rate_limit_holds_across_nodes() {
+    let mut dep = Deployment::new("nodes_rate", false);
+    let (a_dir, b_dir) = (dep.data_dir(), dep.data_dir());
+    let (_, key) = company_and_key(&a_dir, 1);
+    let limit = ["--rate-limit", "1", "--rate-burst", "3"];
+    let nodes: Vec<Server> = [&a_dir, &b_dir]
+        .iter()
+        .map(|d| {
+            let mut args = vec!["--workers", "0", "--files", &dep.files];
+            args.extend(limit);
+            Server::start(d, &args)
+        })
+        .collect();
+    // Six requests at once, alternating between the nodes: the burst of 3 is for the key, not
+    // for each node.
+    let c = client();
+    let statuses: Vec<u16> = (0..6)
+        .map(|i| {
+            c.get(nodes[i % 2].url("/api/v1/auth/limits"))
+                .bearer_auth(&key)
+                .send()
+                .unwrap()
+                .status()
+                .as_u16()
+        })
+        .collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        3,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 429).count(),
+        3,
+        "{statuses:?}"
+    );
+}

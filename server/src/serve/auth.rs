@@ -72,7 +72,20 @@ impl FromRequestParts<AppState> for Auth {
             Some(k) if equal && k.status == "ACTIVE" => k,
             _ => return Err(unauthorized("invalid or revoked API key")),
         };
-        if let Some(wait) = state.limiter.check(&key.id) {
+        // One server counts in memory; nodes sharing a database count there, together.
+        let limited = match state.db.dialect() {
+            super::sql::Dialect::Sqlite => state.limiter.check(&key.id),
+            super::sql::Dialect::Postgres => {
+                let (id, rate, burst) =
+                    (key.id.clone(), state.limiter.rate(), state.limiter.burst());
+                let now = super::model::now_ms();
+                state
+                    .db
+                    .call(move |c| super::ratelimit::shared_check(c, &id, rate, burst, now))
+                    .await?
+            }
+        };
+        if let Some(wait) = limited {
             let mut e = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "RATE_LIMITED",

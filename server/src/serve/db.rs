@@ -24,8 +24,9 @@ pub const DB_FILE: &str = "folio.db";
 /// Schema version written to `meta`: 1 the first; 2 adds `documents.worker_crashes`; 3 adds
 /// leases: `documents.lease_ms` (the node working on a document holds it until then) and the
 /// node holding a document, a delivery being sent and an upload being accepted
-/// (`documents.lease_owner`, `deliveries.lease_owner`, `idempotency.owner`).
-const SCHEMA_VERSION: i64 = 3;
+/// (`documents.lease_owner`, `deliveries.lease_owner`, `idempotency.owner`); 4 adds the
+/// rate-limit buckets that nodes sharing the database share (`rate_buckets`).
+const SCHEMA_VERSION: i64 = 4;
 
 /// The key of the PostgreSQL advisory lock held while the schema is migrated.
 const MIGRATION_LOCK: i64 = 0x666f_6c69_6f00;
@@ -165,6 +166,13 @@ CREATE TABLE IF NOT EXISTS deliveries (
 );
 CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries(status, next_attempt_ms);
 CREATE INDEX IF NOT EXISTS deliveries_operation ON deliveries(operation_id, created_at);
+
+CREATE TABLE IF NOT EXISTS rate_buckets (
+    key_id TEXT PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    granted INTEGER NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS delivery_attempts (
     delivery_id TEXT NOT NULL,
