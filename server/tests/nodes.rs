@@ -55,23 +55,22 @@ impl Deployment {
     }
 
     fn start(&self, data_dir: &Path, workers: &str) -> Server {
-        Server::start_on(
-            data_dir,
-            ANY_PORT,
-            ServerEnv::ObjectStore,
-            &[
-                "--allow-http-webhooks",
-                "--allow-private-webhooks",
-                "--workers",
-                workers,
-                "--files",
-                &self.files,
-                "--signing-key",
-                &self.signing_key,
-                "--lease-secs",
-                "2",
-            ],
-        )
+        self.start_with(data_dir, &["--workers", workers])
+    }
+
+    fn start_with(&self, data_dir: &Path, extra: &[&str]) -> Server {
+        let mut args = vec![
+            "--allow-http-webhooks",
+            "--allow-private-webhooks",
+            "--files",
+            &self.files,
+            "--signing-key",
+            &self.signing_key,
+            "--lease-secs",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        Server::start_on(data_dir, ANY_PORT, ServerEnv::ObjectStore, &args)
     }
 }
 
@@ -104,9 +103,17 @@ fn killing_nodes_20_times_in_a_300_document_batch_loses_nothing_and_charges_once
             "--default",
         ],
     );
-    // Node 0 only serves the API; nodes 1 and 2 work (and serve the API too).
-    let workers_of = |i: usize| if i == 0 { "0" } else { "1" };
-    let mut nodes: Vec<Server> = (0..3).map(|i| dep.start(&dirs[i], workers_of(i))).collect();
+    // Node 0 only serves the API (`--workers 0`), node 1 works and serves the API, node 2 only
+    // works (`--no-api`).
+    let args_of = |i: usize| match i {
+        0 => vec!["--workers", "0"],
+        1 => vec!["--workers", "1"],
+        _ => vec!["--workers", "1", "--no-api"],
+    };
+    let mut nodes: Vec<Server> = (0..3)
+        .map(|i| dep.start_with(&dirs[i], &args_of(i)))
+        .collect();
+    assert!(nodes[2].base.is_empty(), "a --no-api node listens nowhere");
     // 300 documents in 15 operations of 20, uploaded to the API node.
     let mut ops = Vec::new();
     for i in 0..15 {
@@ -134,10 +141,10 @@ fn killing_nodes_20_times_in_a_300_document_batch_loses_nothing_and_charges_once
         if kill % 5 == 4 {
             std::thread::sleep(Duration::from_millis(4000));
         }
-        nodes[i] = dep.start(&dirs[i], workers_of(i));
+        nodes[i] = dep.start_with(&dirs[i], &args_of(i));
     }
     let api = &nodes[0];
-    let workers = &nodes[1..];
+    let worker_api = &nodes[1];
     let mut documents = BTreeSet::new();
     for op in &ops {
         let v = wait_final(api, &key, op, Duration::from_secs(300));
@@ -208,7 +215,7 @@ fn killing_nodes_20_times_in_a_300_document_batch_loses_nothing_and_charges_once
     let link = signed["url"]
         .as_str()
         .unwrap()
-        .replace(&api.base, &workers[0].base);
+        .replace(&api.base, &worker_api.base);
     assert_ne!(link, signed["url"].as_str().unwrap());
     let r = client().get(&link).send().unwrap();
     assert_eq!(r.status().as_u16(), 200);
@@ -236,7 +243,7 @@ fn killing_nodes_20_times_in_a_300_document_batch_loses_nothing_and_charges_once
         .unwrap()
         .to_string();
     let r = client()
-        .get(workers[1].url(&format!(
+        .get(worker_api.url(&format!(
             "/api/v1/documents/{first_doc}/artifacts/source_file"
         )))
         .bearer_auth(&key)

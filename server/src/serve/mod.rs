@@ -195,6 +195,11 @@ pub struct ServeArgs {
     /// third of the way); a document whose lease ended (its node died) goes back to the queue.
     #[arg(long, default_value_t = 30.0, value_parser = positive_secs)]
     pub lease_secs: f64,
+    /// A worker-only node: no HTTP listener (`--listen` is ignored); it works on the queue of
+    /// the shared database and sends webhooks (`--database`, `--files` shared with the API
+    /// nodes).
+    #[arg(long)]
+    pub no_api: bool,
 }
 
 /// A duration in seconds: positive and finite (at most a year).
@@ -394,14 +399,22 @@ pub fn run(args: ServeArgs) -> ExitCode {
     rt.block_on(async move {
         let (signals_tx, signals) = tokio::sync::watch::channel(0u32);
         tokio::spawn(count_signals(signals_tx));
-        let listener = match tokio::net::TcpListener::bind(args.listen).await {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("folio serve: cannot listen on {}: {e}", args.listen);
-                return ExitCode::from(3);
+        // A worker-only node (`--no-api`) listens nowhere.
+        let listener = if args.no_api {
+            None
+        } else {
+            match tokio::net::TcpListener::bind(args.listen).await {
+                Ok(l) => Some(l),
+                Err(e) => {
+                    eprintln!("folio serve: cannot listen on {}: {e}", args.listen);
+                    return ExitCode::from(3);
+                }
             }
         };
-        let addr = listener.local_addr().map_or(args.listen, |a| a);
+        let addr = listener
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+            .unwrap_or(args.listen);
         // Opening the database blocks (a PostgreSQL connection has its own runtime).
         let built = {
             let args = args.clone();
@@ -467,7 +480,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
         println!(
             "{}",
             serde_json::json!({
-                "listening": addr.to_string(),
+                "listening": listener.as_ref().map(|_| addr.to_string()),
                 "data_dir": args.data_dir.display().to_string(),
                 "workers": args.workers,
                 "pid": std::process::id(),
@@ -479,8 +492,15 @@ pub fn run(args: ServeArgs) -> ExitCode {
         let shutdown = async move {
             let _ = first.wait_for(|n| *n >= 1).await;
         };
-        let mut server =
-            tokio::spawn(async move { listen::serve(listener, app, &limits, shutdown).await });
+        let mut server = tokio::spawn(async move {
+            match listener {
+                Some(listener) => listen::serve(listener, app, &limits, shutdown).await,
+                None => {
+                    shutdown.await;
+                    Ok(())
+                }
+            }
+        });
         let mut code = ExitCode::SUCCESS;
         let mut signalled = signals.clone();
         let served = tokio::select! {

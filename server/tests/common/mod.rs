@@ -101,10 +101,17 @@ impl Server {
             .expect("first line");
         let v: Value = serde_json::from_str(line.trim())
             .unwrap_or_else(|e| panic!("server did not report its address: {line:?} ({e})"));
-        let addr = v["listening"].as_str().expect("listening").to_string();
+        // A worker-only node (`--no-api`) listens nowhere: its base is empty.
+        let base = match v["listening"].as_str() {
+            Some(addr) => format!("http://{addr}"),
+            None => {
+                assert!(v["listening"].is_null(), "{v}");
+                String::new()
+            }
+        };
         Server {
             child,
-            base: format!("http://{addr}"),
+            base,
             data_dir: data_dir.to_path_buf(),
             extra: extra.iter().map(|s| s.to_string()).collect(),
             env,
