@@ -10,7 +10,7 @@ use common::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A deployment: one database, one file store, one signing key, nodes started on demand.
 struct Deployment {
