@@ -3,6 +3,8 @@
 //! * `folio recognize FILE... [--pages 1,3-5] [--heavy] [--lang LIST] [--out DIR] [--config FILE]`
 //! * `folio serve [--data-dir DIR] [--listen ADDR] [--workers N] ...`: the HTTP server.
 //! * `folio admin company|key|webhook ...`: companies, API keys and webhooks of the server.
+//! * `folio migrate --data-dir DIR --database URL --files URL`: an embedded installation into
+//!   PostgreSQL and a shared file store (see [`migrate`]).
 //! * `folio worker ...` (hidden): a recognition worker process of `folio serve` (see [`worker`]).
 //! * `folio page-count FILE` (hidden): a PDF's page count for `folio serve` (see [`pagecount`]).
 //!
@@ -10,6 +12,7 @@
 //! start (missing runtime, bad configuration).
 
 mod admin;
+mod migrate;
 mod pagecount;
 mod recognize;
 mod serve;
@@ -37,6 +40,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Manage companies, API keys and webhooks (JSON on stdout).
     Admin(admin::AdminArgs),
+    /// Move an embedded installation (SQLite + files) into PostgreSQL and a shared file store.
+    Migrate(migrate::MigrateArgs),
     /// A recognition worker of `folio serve` (started by it, talks over stdin/stdout).
     #[command(hide = true)]
     Worker(worker::WorkerArgs),
@@ -59,6 +64,7 @@ fn main() -> ExitCode {
         Command::Recognize(args) => recognize::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Admin(args) => admin::run(args),
+        Command::Migrate(args) => migrate::run(args),
         Command::Worker(args) => worker::run(args),
         Command::PageCount(args) => pagecount::run(args),
     }

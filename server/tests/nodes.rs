@@ -87,6 +87,9 @@ const TEXT_PDFS: [&str; 8] = [
 
 #[test]
 fn killing_nodes_20_times_in_a_300_document_batch_loses_nothing_and_charges_once() {
+    if postgres::already_on_postgres() {
+        return;
+    }
     let mut dep = Deployment::new("nodes_kill", true);
     let dirs = [dep.data_dir(), dep.data_dir(), dep.data_dir()];
     let (co, key) = company_and_key(&dirs[0], 400);
@@ -255,6 +258,9 @@ fn killing_nodes_20_times_in_a_300_document_batch_loses_nothing_and_charges_once
 
 #[test]
 fn one_idempotency_key_sent_to_two_nodes_at_once_makes_one_operation() {
+    if postgres::already_on_postgres() {
+        return;
+    }
     let mut dep = Deployment::new("nodes_idempotency", false);
     let (a_dir, b_dir) = (dep.data_dir(), dep.data_dir());
     let (_, key) = company_and_key(&a_dir, 100);
@@ -300,6 +306,9 @@ fn one_idempotency_key_sent_to_two_nodes_at_once_makes_one_operation() {
 
 #[test]
 fn a_keys_rate_limit_holds_across_nodes() {
+    if postgres::already_on_postgres() {
+        return;
+    }
     let mut dep = Deployment::new("nodes_rate", false);
     let (a_dir, b_dir) = (dep.data_dir(), dep.data_dir());
     let (_, key) = company_and_key(&a_dir, 1);

@@ -132,16 +132,46 @@ impl FileStore {
     pub async fn put(&self, doc_id: &str, tmp: &Path) -> std::io::Result<()> {
         match self {
             FileStore::Local(dir) => move_into_dir(tmp, &dir.join(doc_id)).await,
-            FileStore::Object { store, .. } => {
-                let mut w =
-                    object_store::buffered::BufWriter::new(store.clone(), self.object(doc_id));
-                let mut f = tokio::fs::File::open(tmp).await?;
-                tokio::io::copy(&mut f, &mut w).await?;
-                w.shutdown().await?;
+            FileStore::Object { .. } => {
+                self.upload(doc_id, tmp).await?;
                 let _ = tokio::fs::remove_file(tmp).await;
                 Ok(())
             }
         }
+    }
+
+    /// Stores a copy of `src` (left where it is) as document `doc_id`'s: what `folio migrate`
+    /// does with an embedded installation's files. A file already stored is left alone.
+    pub async fn copy_in(&self, doc_id: &str, src: &Path) -> std::io::Result<()> {
+        match self {
+            FileStore::Local(dir) => {
+                let dest = dir.join(doc_id);
+                if tokio::fs::metadata(&dest).await.is_ok() {
+                    return Ok(());
+                }
+                let part = dest.with_extension("part");
+                tokio::fs::copy(src, &part).await?;
+                tokio::fs::File::open(&part).await?.sync_all().await?;
+                tokio::fs::rename(&part, &dest).await
+            }
+            FileStore::Object { store, .. } => {
+                if store.head(&self.object(doc_id)).await.is_ok() {
+                    return Ok(());
+                }
+                self.upload(doc_id, src).await
+            }
+        }
+    }
+
+    /// Uploads a local file as document `doc_id`'s object (in parts when it is large).
+    async fn upload(&self, doc_id: &str, src: &Path) -> std::io::Result<()> {
+        let FileStore::Object { store, .. } = self else {
+            return Err(std::io::Error::other("not an object store"));
+        };
+        let mut w = object_store::buffered::BufWriter::new(store.clone(), self.object(doc_id));
+        let mut f = tokio::fs::File::open(src).await?;
+        tokio::io::copy(&mut f, &mut w).await?;
+        w.shutdown().await
     }
 
     /// Removes document `doc_id`'s file (an upload that was not accepted after all).

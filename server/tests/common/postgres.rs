@@ -17,6 +17,16 @@ pub fn enabled() -> bool {
     std::env::var("FOLIO_TEST_BACKEND").is_ok_and(|v| v == "postgres")
 }
 
+/// For the tests that set up PostgreSQL themselves (several nodes, a migration): true in the
+/// pass that runs the whole suite on PostgreSQL, where they would only run a second time (the
+/// migration test needs the embedded database as its start, which that pass replaces).
+pub fn already_on_postgres() -> bool {
+    if enabled() {
+        eprintln!("(runs in the suite's default pass; it sets up its own PostgreSQL)");
+    }
+    enabled()
+}
+
 /// A running cluster.
 pub struct Cluster {
     pub port: u16,
