@@ -2,7 +2,7 @@
 //! on a temporary data directory (`--bin` the `folio` binary, default `target/release/folio`).
 //!
 //! ```text
-//! load [--bin PATH] [--pdf PATH] [--scan PATH] [overhead] [poll] [burst]
+//! load [--bin PATH] [--pdf PATH] [--scan PATH] [--postgres URL] [overhead] [poll] [burst] [nodes]
 //! ```
 //!
 //! * `overhead`: an API-only server (`--workers 0`, nothing recognising): N sequential uploads
@@ -15,7 +15,16 @@
 //!   once, billing invariants (balance = start - charged, nothing reserved), every webhook event
 //!   received exactly once per event id.
 //!
-//! Without a scenario argument all three run.
+//! * `nodes` (needs `--postgres`): an API node and 1, 2, then 3 worker-only nodes (`--workers 1
+//!   --no-api`) on one PostgreSQL database and one file directory; `--node-docs` text-layer PDF
+//!   documents uploaded at once, time until every one is final: documents per second.
+//!
+//! With `--postgres URL` (a cluster's maintenance database, e.g.
+//! `postgres://postgres@127.0.0.1:5432/postgres`) every server runs on a fresh PostgreSQL
+//! database of that cluster instead of the embedded SQLite file. `benches/load-postgres.sh`
+//! starts a temporary cluster and runs the scenarios on both databases.
+//!
+//! Without a scenario argument overhead, poll and burst run (and nodes with `--postgres`).
 
 use axum::Router;
 use axum::extract::State;
@@ -51,8 +60,55 @@ struct Args {
     /// Documents per client in `burst`.
     #[arg(long, default_value_t = 5)]
     per_client: usize,
-    /// Scenarios: overhead, poll, burst (default: all).
+    /// A PostgreSQL cluster's maintenance database: servers run on fresh databases of it.
+    #[arg(long)]
+    postgres: Option<String>,
+    /// Documents of `nodes`, for each node count.
+    #[arg(long, default_value_t = 150)]
+    node_docs: usize,
+    /// Scenarios: overhead, poll, burst, nodes (default: all).
     scenarios: Vec<String>,
+}
+
+/// The database of each data directory when the servers run on PostgreSQL.
+static DATABASES: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
+
+/// `--database <url>` of a data directory, if it has one.
+fn database_args(dir: &Path) -> Vec<String> {
+    match DATABASES.lock().ok().and_then(|m| m.get(dir).cloned()) {
+        Some(url) => vec!["--database".into(), url],
+        None => Vec::new(),
+    }
+}
+
+/// Gives data directory `dir` a fresh database of the cluster at `postgres` (when given).
+async fn fresh_database(postgres: Option<&str>, dir: &Path) -> Result<(), String> {
+    let Some(base) = postgres else { return Ok(()) };
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let name = format!(
+        "folio_load_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    let base = base.to_string();
+    let n = name.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut c = postgres::Client::connect(&base, postgres::NoTls).map_err(|e| e.to_string())?;
+        c.batch_execute(&format!("CREATE DATABASE {n}"))
+            .map_err(|e| e.to_string())?;
+        let url = match base.rfind('/') {
+            Some(i) => format!("{}/{n}", &base[..i]),
+            None => return Err(format!("no database name in {base}")),
+        };
+        Ok::<String, String>(url)
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .map(|url| {
+        if let Ok(mut m) = DATABASES.lock() {
+            m.insert(dir.to_path_buf(), url);
+        }
+    })
 }
 
 struct Server {
@@ -71,6 +127,7 @@ fn start(bin: &Path, dir: &Path, extra: &[&str]) -> Result<Server, String> {
     let mut child = Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
+        .args(database_args(dir))
         .args(extra)
         .env("OMP_THREAD_LIMIT", "1")
         .stdout(Stdio::piped())
@@ -83,11 +140,13 @@ fn start(bin: &Path, dir: &Path, extra: &[&str]) -> Result<Server, String> {
         .read_line(&mut line)
         .map_err(|e| e.to_string())?;
     let v: Value = serde_json::from_str(line.trim()).map_err(|e| format!("{e}: {line}"))?;
-    let addr = v["listening"].as_str().ok_or("no address")?.to_string();
-    Ok(Server {
-        child,
-        base: format!("http://{addr}"),
-    })
+    // A worker-only node (`--no-api`) listens nowhere.
+    let base = match v["listening"].as_str() {
+        Some(addr) => format!("http://{addr}"),
+        None if v["listening"].is_null() => String::new(),
+        None => return Err(format!("no address: {line}")),
+    };
+    Ok(Server { child, base })
 }
 
 fn admin(bin: &Path, dir: &Path, args: &[&str]) -> Result<Value, String> {
@@ -96,6 +155,7 @@ fn admin(bin: &Path, dir: &Path, args: &[&str]) -> Result<Value, String> {
         .args(args)
         .arg("--data-dir")
         .arg(dir)
+        .args(database_args(dir))
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
@@ -171,6 +231,7 @@ async fn upload(
 
 async fn overhead(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    fresh_database(args.postgres.as_deref(), dir.path()).await?;
     let co = company(bin, dir.path(), 1_000_000)?;
     let k = key(bin, dir.path(), &co)?;
     let s = start(bin, dir.path(), &["--workers", "0", "--rate-limit", "0"])?;
@@ -205,8 +266,9 @@ async fn overhead(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
         }
     }
     println!(
-        "overhead: {} sequential uploads of a {} byte one-page PDF to an API-only server \
+        "[{}] overhead: {} sequential uploads of a {} byte one-page PDF to an API-only server \
          (--workers 0): median {:.2} ms, p99 {:.2} ms, max {:.2} ms (target: median <= 10 ms)",
+        db_name(args),
         ms.len(),
         pdf.len(),
         pct(&mut ms, 0.5),
@@ -217,8 +279,9 @@ async fn overhead(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-async fn poll(bin: &Path, scan: &[u8], pdf: &[u8]) -> Result<(), String> {
+async fn poll(args: &Args, bin: &Path, scan: &[u8], pdf: &[u8]) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    fresh_database(args.postgres.as_deref(), dir.path()).await?;
     let co = company(bin, dir.path(), 1_000_000)?;
     let k = key(bin, dir.path(), &co)?;
     let s = start(bin, dir.path(), &["--workers", "2", "--rate-limit", "0"])?;
@@ -278,9 +341,10 @@ async fn poll(bin: &Path, scan: &[u8], pdf: &[u8]) -> Result<(), String> {
         .unwrap_or("")
         .to_string();
     println!(
-        "poll: {} sequential GET /api/v1/operations/{{id}} in 20 s while 2 workers recognised \
+        "[{}] poll: {} sequential GET /api/v1/operations/{{id}} in 20 s while 2 workers recognised \
          scans ({done}): median {:.2} ms, p99 {:.2} ms, max {:.2} ms (target: p99 <= 10 ms); \
          operation {}",
+        db_name(args),
         ms.len(),
         pct(&mut ms, 0.5),
         pct(&mut ms, 0.99),
@@ -318,6 +382,7 @@ async fn hook(
 
 async fn burst(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    fresh_database(args.postgres.as_deref(), dir.path()).await?;
     let balance: i64 = (args.clients * args.per_client) as i64 + 100;
     let co = company(bin, dir.path(), balance)?;
     let hooks: Arc<Mutex<Hooks>> = Arc::default();
@@ -508,6 +573,139 @@ async fn burst(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
     }
 }
 
+/// Which database the servers run on, for the report lines.
+fn db_name(args: &Args) -> &'static str {
+    if args.postgres.is_some() {
+        "postgres"
+    } else {
+        "sqlite"
+    }
+}
+
+/// Documents per second of 1, 2 and 3 worker-only nodes on one PostgreSQL database.
+async fn nodes(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
+    if args.postgres.is_none() {
+        return Err("nodes needs --postgres".into());
+    }
+    let mut rates = Vec::new();
+    for n in 1..=3usize {
+        let files = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let files_arg = files.path().to_str().ok_or("path")?.to_string();
+        let api_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        fresh_database(args.postgres.as_deref(), api_dir.path()).await?;
+        let url = DATABASES
+            .lock()
+            .map_err(|e| e.to_string())?
+            .get(api_dir.path())
+            .cloned()
+            .ok_or("no database")?;
+        let co = company(bin, api_dir.path(), 1_000_000)?;
+        let k = key(bin, api_dir.path(), &co)?;
+        let common = [
+            "--rate-limit",
+            "0",
+            "--files",
+            &files_arg,
+            "--lease-secs",
+            "30",
+        ];
+        let mut api_args = vec!["--workers", "0"];
+        api_args.extend(common);
+        let api = start(bin, api_dir.path(), &api_args)?;
+        let mut dirs = Vec::new();
+        let mut workers = Vec::new();
+        for _ in 0..n {
+            let d = tempfile::tempdir().map_err(|e| e.to_string())?;
+            if let Ok(mut m) = DATABASES.lock() {
+                m.insert(d.path().to_path_buf(), url.clone());
+            }
+            let mut w_args = vec!["--workers", "1", "--no-api"];
+            w_args.extend(common);
+            workers.push(start(bin, d.path(), &w_args)?);
+            dirs.push(d);
+        }
+        let c = reqwest::Client::new();
+        // Warm-up: one document through every node's worker.
+        let (_, w) = upload(&c, &api.base, &k, "warm", "invoice.pdf", pdf.to_vec()).await?;
+        let warm = w["operation_id"].as_str().ok_or("no op")?.to_string();
+        wait_ops(&c, &api.base, &k, std::slice::from_ref(&warm)).await?;
+        let started = Instant::now();
+        let mut ops = Vec::new();
+        for i in 0..args.node_docs.div_ceil(10) {
+            let count = 10.min(args.node_docs - i * 10);
+            let mut form = reqwest::multipart::Form::new();
+            for j in 0..count {
+                form = form.part(
+                    "files[]",
+                    reqwest::multipart::Part::bytes(pdf.to_vec()).file_name(format!("{j}.pdf")),
+                );
+            }
+            let r = c
+                .post(format!("{}/api/v1/operations", api.base))
+                .bearer_auth(&k)
+                .header("Idempotency-Key", format!("n{n}-{i}"))
+                .multipart(form)
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            let v: Value = r.json().await.map_err(|e| e.to_string())?;
+            ops.push(v["operation_id"].as_str().ok_or("no op")?.to_string());
+        }
+        wait_ops(&c, &api.base, &k, &ops).await?;
+        let secs = started.elapsed().as_secs_f64();
+        let rate = args.node_docs as f64 / secs;
+        println!(
+            "[postgres] nodes: {n} worker node(s) (--workers 1 --no-api) + an API node: {} \
+             one-page text-layer PDFs in {secs:.2} s = {rate:.1} documents/s",
+            args.node_docs
+        );
+        rates.push(rate);
+        drop(workers);
+        drop(api);
+    }
+    println!(
+        "[postgres] nodes: throughput 2 nodes / 1 node = {:.2}x, 3 nodes / 1 node = {:.2}x",
+        rates[1] / rates[0],
+        rates[2] / rates[0]
+    );
+    Ok(())
+}
+
+/// Waits until every operation is final.
+async fn wait_ops(
+    c: &reqwest::Client,
+    base: &str,
+    key: &str,
+    ops: &[String],
+) -> Result<(), String> {
+    let limit = Instant::now() + Duration::from_secs(600);
+    for op in ops {
+        loop {
+            let v: Value = c
+                .get(format!("{base}/api/v1/operations/{op}"))
+                .bearer_auth(key)
+                .send()
+                .await
+                .map_err(|e| e.to_string())?
+                .json()
+                .await
+                .map_err(|e| e.to_string())?;
+            let st = v["status"].as_str().unwrap_or("");
+            if !["QUEUED", "PROCESSING"].contains(&st) && !st.is_empty() {
+                if st != "PROCESSED" {
+                    return Err(format!("operation {op} ended {st}"));
+                }
+                break;
+            }
+            if Instant::now() > limit {
+                return Err(format!("operation {op} not final after 600 s"));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let root = folio_bench::inputs::workspace_root();
@@ -548,10 +746,13 @@ fn main() -> ExitCode {
             overhead(&args, &bin, &pdf).await?;
         }
         if want("poll") {
-            poll(&bin, &scan, &pdf).await?;
+            poll(&args, &bin, &scan, &pdf).await?;
         }
         if want("burst") {
             burst(&args, &bin, &pdf).await?;
+        }
+        if (all && args.postgres.is_some()) || args.scenarios.iter().any(|x| x == "nodes") {
+            nodes(&args, &bin, &pdf).await?;
         }
         Ok::<(), String>(())
     });

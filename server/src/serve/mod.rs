@@ -2,7 +2,9 @@
 //! and a files directory under the data directory; nothing else to install or start).
 //!
 //! * [`api`] and [`upload`]: the axum routes;
-//! * [`store`] over [`db`]: records, the durable queue, billing, idempotency, deliveries;
+//! * [`store`] over [`db`] ([`sql`]: SQLite or PostgreSQL): records, the durable queue,
+//!   billing, idempotency, deliveries, and the views the API shows; [`files`]: stored uploads
+//!   (a directory or an S3-compatible object store);
 //! * [`worker`] over [`pool`]: N recognition slots, each with a worker process (`folio
 //!   worker`) under a memory and a time limit;
 //! * [`webhooks`]: the delivery loop;
@@ -10,7 +12,9 @@
 //!
 //! After a crash (kill -9 included) a restart requeues interrupted documents, resumes pending
 //! deliveries and forgets half-accepted uploads; every state change that matters is committed
-//! in one SQLite transaction, so nothing is lost, processed into two results or charged twice.
+//! in one transaction, so nothing is lost, processed into two results or charged twice. Nodes
+//! sharing a PostgreSQL database (`--database`) hold what they work on under leases: a node
+//! that dies gives its documents back when it restarts or when its leases end.
 //!
 //! SIGTERM or SIGINT drains: no new connections or documents, the documents in progress get
 //! `--drain-secs` to finish, then their workers are killed and they go back to the queue; the

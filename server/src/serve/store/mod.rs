@@ -1,0 +1,31 @@
+//! The service's records in the database, written once against [`super::sql::Conn`] (SQLite
+//! or PostgreSQL): [`records`] (companies, keys, webhooks), [`billing`] (operations and their
+//! reservations and charges), [`queue`] (documents, leases, statuses), [`deliveries`] (webhook
+//! events), [`idempotency`]; [`views`] builds the JSON bodies of the API from them.
+//!
+//! Billing invariants, kept by doing every change in the same transaction as the status change
+//! that causes it:
+//! * `companies.reserved` = the sum of `documents.reserved_units` of the company's documents;
+//! * a document's units are reserved once (at upload) and then either charged (final status with
+//!   a result) or released (rejected, failed, cancelled), exactly once, guarded by the status
+//!   change `WHERE status NOT IN (final)`;
+//! * `balance` never goes negative (CHECK constraint; uploads check availability first).
+
+use super::db::{DbError, DbResult};
+use super::model::{self, doc_status};
+use super::sql::{Conn, Dialect, OptionalExtension, params};
+use serde_json::{Value, json};
+
+mod billing;
+mod deliveries;
+mod idempotency;
+mod queue;
+mod records;
+mod views;
+
+pub use billing::*;
+pub use deliveries::*;
+pub use idempotency::*;
+pub use queue::*;
+pub use records::*;
+pub use views::*;
