@@ -24,8 +24,12 @@ trap cleanup EXIT
 # Durable settings (fsync on): what a deployment runs; only the connection limit is raised.
 "${run[@]}" "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
     -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
-echo "== embedded SQLite" >&2
-target/release/load "${scenarios[@]}"
+sqlite=()
+for x in "${scenarios[@]}"; do [ "$x" = nodes ] || sqlite+=("$x"); done
+if [ ${#sqlite[@]} -gt 0 ]; then
+    echo "== embedded SQLite" >&2
+    target/release/load "${sqlite[@]}"
+fi
 echo "== PostgreSQL $(basename "$(dirname "$pgbin")") on 127.0.0.1:$port" >&2
 if [ $# -eq 0 ]; then scenarios+=(nodes); fi
 target/release/load --postgres "postgres://postgres@127.0.0.1:$port/postgres" "${scenarios[@]}"

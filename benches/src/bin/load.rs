@@ -66,6 +66,9 @@ struct Args {
     /// Documents of `nodes`, for each node count.
     #[arg(long, default_value_t = 150)]
     node_docs: usize,
+    /// Worker node counts of `nodes`.
+    #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2, 3])]
+    node_counts: Vec<usize>,
     /// Scenarios: overhead, poll, burst, nodes (default: all).
     scenarios: Vec<String>,
 }
@@ -588,7 +591,7 @@ async fn nodes(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
         return Err("nodes needs --postgres".into());
     }
     let mut rates = Vec::new();
-    for n in 1..=3usize {
+    for &n in &args.node_counts {
         let files = tempfile::tempdir().map_err(|e| e.to_string())?;
         let files_arg = files.path().to_str().ok_or("path")?.to_string();
         let api_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -659,15 +662,18 @@ async fn nodes(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
              one-page text-layer PDFs in {secs:.2} s = {rate:.1} documents/s",
             args.node_docs
         );
-        rates.push(rate);
+        rates.push((n, rate));
         drop(workers);
         drop(api);
     }
-    println!(
-        "[postgres] nodes: throughput 2 nodes / 1 node = {:.2}x, 3 nodes / 1 node = {:.2}x",
-        rates[1] / rates[0],
-        rates[2] / rates[0]
-    );
+    if let Some(&(1, one)) = rates.first() {
+        for &(n, rate) in &rates[1..] {
+            println!(
+                "[postgres] nodes: throughput {n} nodes / 1 node = {:.2}x",
+                rate / one
+            );
+        }
+    }
     Ok(())
 }
 
@@ -691,11 +697,18 @@ async fn wait_ops(
                 .await
                 .map_err(|e| e.to_string())?;
             let st = v["status"].as_str().unwrap_or("");
-            if !["QUEUED", "PROCESSING"].contains(&st) && !st.is_empty() {
-                if st != "PROCESSED" {
-                    return Err(format!("operation {op} ended {st}"));
-                }
+            if ["PROCESSED", "PROCESSED_WITH_WARNINGS"].contains(&st) {
                 break;
+            }
+            if [
+                "COMPLETED_WITH_REJECTIONS",
+                "COMPLETED_WITH_ERRORS",
+                "FAILED",
+                "CANCELLED",
+            ]
+            .contains(&st)
+            {
+                return Err(format!("operation {op} ended {st}"));
             }
             if Instant::now() > limit {
                 return Err(format!("operation {op} not final after 600 s"));

@@ -5,8 +5,14 @@
 //!   its reservations, a document's final status with its charge and webhook events) is one
 //!   `BEGIN IMMEDIATE` transaction, which serialises writers;
 //! * shared: a PostgreSQL database (`postgres://...`) that several nodes use at once; the same
-//!   transactions run at SERIALIZABLE isolation and are run again when PostgreSQL reports a
-//!   serialization failure, so every node sees the same serial order the embedded one has.
+//!   transactions run at READ COMMITTED isolation, and each locks the rows it decides on
+//!   (`FOR UPDATE`: the company and key of a reservation, the operation whose status it
+//!   refreshes, the document it claims, `SKIP LOCKED` for queues) and guards every status change
+//!   with the status it expects, so concurrent nodes take turns where they meet and never undo
+//!   each other's work. A transaction PostgreSQL aborts (a deadlock) is run again.
+//!   SERIALIZABLE was measured first: with two worker nodes on one company every second
+//!   transaction failed to serialize (the company's balance row, the operation's row), and two
+//!   nodes were no faster than one (benches/reports/README.md).
 //!
 //! The schema and its versioned migrations are run at start for either, in one transaction
 //! (on PostgreSQL under an advisory lock, so nodes starting together migrate once).
@@ -323,8 +329,8 @@ struct PgClient {
     statements: StatementCache,
 }
 
-/// How many times a SERIALIZABLE transaction is run before its serialization failure is
-/// reported.
+/// How many times a transaction PostgreSQL aborted (deadlock, serialization failure) is run
+/// before the failure is reported.
 const PG_TX_ATTEMPTS: u32 = 50;
 
 enum Backend {
@@ -492,8 +498,8 @@ impl Db {
         Ok(slot.as_mut().expect("connected above"))
     }
 
-    /// Runs `f` in one SERIALIZABLE transaction, again while PostgreSQL reports a
-    /// serialization failure.
+    /// Runs `f` in one READ COMMITTED transaction, again while PostgreSQL aborts it for a
+    /// deadlock or a serialization failure.
     fn pg_transaction<T>(
         c: &mut PgClient,
         f: &mut dyn FnMut(&dyn Conn) -> DbResult<T>,
@@ -505,7 +511,7 @@ impl Db {
                 let tx = c
                     .client
                     .build_transaction()
-                    .isolation_level(postgres::IsolationLevel::Serializable)
+                    .isolation_level(postgres::IsolationLevel::ReadCommitted)
                     .start()?;
                 let conn = PgConn::new(Target::Tx(tx), &mut c.statements);
                 let out = f(&conn)?;
@@ -541,8 +547,8 @@ impl Db {
     }
 
     /// Runs `f` in one transaction, committed when `f` succeeds: an immediate (write-locking)
-    /// one on SQLite, a SERIALIZABLE one on PostgreSQL, where `f` runs again after a
-    /// serialization failure (so it must only act through the database).
+    /// one on SQLite, a READ COMMITTED one on PostgreSQL (rows locked by the statements), where
+    /// `f` runs again after a deadlock (so it must only act through the database).
     pub fn tx<T>(&self, mut f: impl FnMut(&dyn Conn) -> DbResult<T>) -> DbResult<T> {
         match &*self.backend {
             Backend::Sqlite { conns, .. } => {

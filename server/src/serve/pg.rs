@@ -135,7 +135,7 @@ impl From<postgres::Error> for DbError {
 }
 
 /// Whether a PostgreSQL error only says "run the transaction again": a serialization failure
-/// or a deadlock, which SERIALIZABLE transactions meet under concurrency.
+/// or a deadlock, which concurrent transactions can meet.
 pub fn is_retryable(e: &DbError) -> bool {
     use postgres::error::SqlState;
     match e {

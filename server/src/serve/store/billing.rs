@@ -84,8 +84,13 @@ pub fn create_operation(tx: &dyn Conn, op: &NewOperation) -> DbResult<Result<(),
     let units = units_for(op.use_heavy);
     let accepted = op.files.iter().filter(|f| f.rejected.is_none()).count() as i64;
     let needed = units * accepted;
+    // The company's row and the key's row are locked while the reservation is decided: two
+    // uploads of one company (on two nodes) take turns.
     let (balance, reserved): (i64, i64) = tx.query_row(
-        "SELECT balance, reserved FROM companies WHERE id = ?1",
+        &format!(
+            "SELECT balance, reserved FROM companies WHERE id = ?1{}",
+            for_update(tx)
+        ),
         params![&op.company_id],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
@@ -98,7 +103,10 @@ pub fn create_operation(tx: &dyn Conn, op: &NewOperation) -> DbResult<Result<(),
     }
     let month = model::current_month();
     let limit: Option<i64> = tx.query_row(
-        "SELECT monthly_limit FROM api_keys WHERE id = ?1",
+        &format!(
+            "SELECT monthly_limit FROM api_keys WHERE id = ?1{}",
+            for_update(tx)
+        ),
         params![&op.api_key_id],
         |r| r.get(0),
     )?;

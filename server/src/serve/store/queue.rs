@@ -15,14 +15,20 @@ pub(super) fn operation_of(tx: &dyn Conn, doc_id: &str) -> DbResult<String> {
 /// Recomputes an operation's status from its documents; when it has just become final, stamps
 /// `completed_at` and emits `operation.completed`. Returns the status.
 pub fn refresh_operation(tx: &dyn Conn, op_id: &str) -> DbResult<String> {
-    let statuses = document_statuses(tx, op_id)?;
-    let refs: Vec<&str> = statuses.iter().map(String::as_str).collect();
-    let status = model::operation_status(&refs);
+    // The operation row first, locked: concurrent refreshes of one operation (nodes finishing
+    // two of its documents) take turns, and the second reads the first's committed statuses,
+    // so the operation becomes final, and announces it, exactly once.
     let old: String = tx.query_row(
-        "SELECT status FROM operations WHERE id = ?1",
+        &format!(
+            "SELECT status FROM operations WHERE id = ?1{}",
+            for_update(tx)
+        ),
         params![op_id],
         |r| r.get(0),
     )?;
+    let statuses = document_statuses(tx, op_id)?;
+    let refs: Vec<&str> = statuses.iter().map(String::as_str).collect();
+    let status = model::operation_status(&refs);
     if old != status {
         let became_final = model::operation_is_final(status) && !model::operation_is_final(&old);
         if became_final {
@@ -165,11 +171,16 @@ pub(super) fn requeue_where(
     )?;
     let mut ops: Vec<&str> = Vec::new();
     for (doc, op) in &expired {
-        tx.execute(
-            "UPDATE documents SET status = 'QUEUED', lease_ms = NULL WHERE id = ?1",
+        // Only if it is still in progress: it may have been finished since it was read.
+        let n = tx.execute(
+            &format!(
+                "UPDATE documents SET status = 'QUEUED', lease_ms = NULL \
+                 WHERE id = ?1 AND status IN {}",
+                *doc_status::STAGES_SQL
+            ),
             params![doc],
         )?;
-        if !ops.contains(&op.as_str()) {
+        if n > 0 && !ops.contains(&op.as_str()) {
             ops.push(op);
         }
     }
@@ -216,7 +227,10 @@ pub enum CrashVerdict {
 pub fn worker_crashed(tx: &dyn Conn, doc_id: &str, reason: &str) -> DbResult<CrashVerdict> {
     let row: Option<(String, i64)> = tx
         .query_row(
-            "SELECT status, worker_crashes FROM documents WHERE id = ?1",
+            &format!(
+                "SELECT status, worker_crashes FROM documents WHERE id = ?1{}",
+                for_update(tx)
+            ),
             params![doc_id],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -375,16 +389,25 @@ pub fn cancel_operation(tx: &dyn Conn, op_id: &str) -> DbResult<Vec<String>> {
         params![op_id],
     )?;
     let now = model::now_iso();
-    for id in &ids {
-        tx.execute(
-            "UPDATE documents SET status = 'CANCELLED', error_code = 'CANCELLED', \
-             error_message = 'cancelled by request', completed_at = ?2 WHERE id = ?1",
+    let mut cancelled = Vec::with_capacity(ids.len());
+    for id in ids {
+        // A document that became final meanwhile (another node finished it) stays as it is.
+        let n = tx.execute(
+            &format!(
+                "UPDATE documents SET status = 'CANCELLED', error_code = 'CANCELLED', \
+                 error_message = 'cancelled by request', completed_at = ?2 \
+                 WHERE id = ?1 AND status NOT IN {}",
+                *doc_status::FINAL_SQL
+            ),
             params![id, now],
         )?;
-        settle_reservation(tx, id, false)?;
+        if n > 0 {
+            settle_reservation(tx, &id, false)?;
+            cancelled.push(id);
+        }
     }
     refresh_operation(tx, op_id)?;
-    Ok(ids)
+    Ok(cancelled)
 }
 
 /// Puts documents interrupted by a crash or restart back in the queue (they are processed
