@@ -64,7 +64,7 @@ struct Args {
     #[arg(long)]
     postgres: Option<String>,
     /// Documents of `nodes`, for each node count.
-    #[arg(long, default_value_t = 150)]
+    #[arg(long, default_value_t = 600)]
     node_docs: usize,
     /// Worker node counts of `nodes`.
     #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2, 3])]
