@@ -73,13 +73,28 @@ fn an_embedded_installation_moves_into_postgres_and_an_object_store_whole() {
             == 2
     });
     std::thread::sleep(Duration::from_millis(300));
+    // Every delivery settled (a document's event may still be on its way when the operation's
+    // completion has arrived), so the state compared after the move is a still one.
     let webhooks_before: Vec<Value> = ops
         .iter()
         .map(|op| {
-            let (st, v) = get(&s, &key, &format!("/api/v1/operations/{op}/webhook"));
-            assert_eq!(st, 200, "{v}");
-            v
+            let start = std::time::Instant::now();
+            loop {
+                let (st, v) = get(&s, &key, &format!("/api/v1/operations/{op}/webhook"));
+                assert_eq!(st, 200, "{v}");
+                let deliveries = v["deliveries"].as_array().unwrap();
+                if !deliveries.is_empty() && deliveries.iter().all(|d| d["status"] == "DELIVERED") {
+                    return v;
+                }
+                assert!(start.elapsed() < Duration::from_secs(60), "{v}");
+                std::thread::sleep(Duration::from_millis(50));
+            }
         })
+        .collect();
+    // The operations as they stand now that their deliveries are settled too.
+    let before: Vec<Value> = ops
+        .iter()
+        .map(|op| get(&s, &key, &format!("/api/v1/operations/{op}")).1)
         .collect();
     let (_, limits_before) = get(&s, &key, "/api/v1/auth/limits");
     let doc = before[0]["documents"][0]["document_id"]

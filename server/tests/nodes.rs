@@ -345,3 +345,61 @@ fn a_keys_rate_limit_holds_across_nodes() {
         "{statuses:?}"
     );
 }
+
+#[test]
+fn nodes_reach_postgres_over_verified_tls_and_refuse_an_unverified_server() {
+    if postgres::already_on_postgres() {
+        return;
+    }
+    // A cluster that accepts TLS connections only, with a certificate of its own CA.
+    let cluster = postgres::tls_cluster();
+    let url = cluster.create_database("over_tls");
+    let ca = cluster.ca.as_ref().unwrap().display().to_string();
+    let admin_with = |database: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        std::process::Command::new(bin())
+            .args(["admin", "company", "create", "--name", "TLS", "--data-dir"])
+            .arg(dir.path())
+            .args(["--database", database])
+            .output()
+            .unwrap()
+    };
+    // Without the CA the server's certificate is not trusted; in the clear the cluster refuses.
+    for database in [
+        format!("{url}?sslmode=require"),
+        format!("{url}?sslmode=disable"),
+    ] {
+        let out = admin_with(&database);
+        assert!(!out.status.success(), "{database}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("database"), "{database}: {err}");
+    }
+    let unverified = admin_with(&format!("{url}?sslmode=require"));
+    assert!(
+        String::from_utf8_lossy(&unverified.stderr).contains("certificate"),
+        "{}",
+        String::from_utf8_lossy(&unverified.stderr)
+    );
+    // With it (libpq's sslrootcert), an admin command and a node work end to end.
+    let database = format!("{url}?sslmode=require&sslrootcert={ca}");
+    let out = admin_with(&database);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    // (The harness maps data directories to databases in one table, whatever the cluster.)
+    postgres::cluster().assign(dir.path(), &database);
+    let (_, key) = company_and_key(dir.path(), 5);
+    let s = Server::start(dir.path(), &["--workers", "1"]);
+    let (st, v) = upload(&s, &key, "tls-1", form(&["invoice_de_text.pdf"]));
+    assert_eq!(st, 202, "{v}");
+    let done = wait_final(
+        &s,
+        &key,
+        v["operation_id"].as_str().unwrap(),
+        Duration::from_secs(120),
+    );
+    assert_eq!(done["status"], "PROCESSED", "{done}");
+}

@@ -323,6 +323,12 @@ fn has_column(tx: &dyn Conn, table: &str, column: &str) -> DbResult<bool> {
     }
 }
 
+/// The TLS setting of PostgreSQL connections.
+enum PgTls {
+    Off,
+    On(tokio_postgres_rustls::MakeRustlsConnect),
+}
+
 /// One pooled PostgreSQL connection with its prepared statements.
 struct PgClient {
     client: postgres::Client,
@@ -341,6 +347,7 @@ enum Backend {
     Postgres {
         /// The connection settings, parsed once (reconnects use them).
         config: Box<postgres::Config>,
+        tls: Box<PgTls>,
         /// What `Debug` and logs show: host, port and database, never the password.
         shown: String,
         conns: Vec<Mutex<Option<PgClient>>>,
@@ -399,8 +406,14 @@ pub fn is_postgres_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
-fn pg_connect(config: &postgres::Config) -> DbResult<PgClient> {
-    let client = config.connect(postgres::NoTls)?;
+/// How connections are secured: TLS (rustls) unless the URL says `sslmode=disable`; with the
+/// default `sslmode=prefer` a server without TLS is still reached in the clear, with
+/// `sslmode=require` it is refused.
+fn pg_connect(config: &postgres::Config, tls: &PgTls) -> DbResult<PgClient> {
+    let client = match tls {
+        PgTls::Off => config.connect(postgres::NoTls)?,
+        PgTls::On(tls) => config.connect(tls.clone())?,
+    };
     Ok(PgClient {
         client,
         statements: StatementCache::new(),
@@ -429,12 +442,19 @@ impl Db {
         })
     }
 
-    /// Opens the PostgreSQL database at `url` (`postgres://user:password@host:port/db`) with
-    /// `pool` connections and brings the schema up to date.
+    /// Opens the PostgreSQL database at `url` (`postgres://user:password@host:port/db`, with
+    /// libpq's `sslmode` and `sslrootcert` when wanted; `PGSSLROOTCERT` also names the CA file)
+    /// with `pool` connections and brings the schema up to date.
     pub fn open_postgres(url: &str, pool: usize) -> DbResult<Db> {
+        let (url, ca) = pg::split_sslrootcert(url);
+        let ca = ca.or_else(|| std::env::var_os("PGSSLROOTCERT").map(PathBuf::from));
         let config: postgres::Config = url
             .parse()
             .map_err(|e| DbError::Other(format!("unreadable PostgreSQL URL: {e}")))?;
+        let tls = match config.get_ssl_mode() {
+            postgres::config::SslMode::Disable => PgTls::Off,
+            _ => PgTls::On(pg::tls_connector(ca.as_deref()).map_err(DbError::Other)?),
+        };
         let hosts: Vec<String> = config
             .get_hosts()
             .iter()
@@ -449,15 +469,16 @@ impl Db {
             config.get_ports().first().copied().unwrap_or(5432),
             config.get_dbname().unwrap_or("")
         );
-        let mut first = pg_connect(&config)?;
+        let mut first = pg_connect(&config, &tls)?;
         Self::pg_transaction(&mut first, &mut |tx| migrate(tx))?;
         let mut conns = vec![Mutex::new(Some(first))];
         for _ in 1..pool.max(1) {
-            conns.push(Mutex::new(Some(pg_connect(&config)?)));
+            conns.push(Mutex::new(Some(pg_connect(&config, &tls)?)));
         }
         Ok(Db {
             backend: Arc::new(Backend::Postgres {
                 config: Box::new(config),
+                tls: Box::new(tls),
                 shown,
                 conns,
             }),
@@ -488,12 +509,13 @@ impl Db {
     fn pg_slot<'a>(
         slot: &'a mut Option<PgClient>,
         config: &postgres::Config,
+        tls: &PgTls,
     ) -> DbResult<&'a mut PgClient> {
         if slot.as_ref().is_some_and(|c| c.client.is_closed()) {
             *slot = None;
         }
         if slot.is_none() {
-            *slot = Some(pg_connect(config)?);
+            *slot = Some(pg_connect(config, tls)?);
         }
         Ok(slot.as_mut().expect("connected above"))
     }
@@ -537,9 +559,11 @@ impl Db {
                 let conn = lock_any(conns);
                 f(&*conn)
             }
-            Backend::Postgres { config, conns, .. } => {
+            Backend::Postgres {
+                config, tls, conns, ..
+            } => {
                 let mut slot = lock_any(conns);
-                let c = Self::pg_slot(&mut slot, config)?;
+                let c = Self::pg_slot(&mut slot, config, tls)?;
                 let conn = PgConn::new(Target::Client(&mut c.client), &mut c.statements);
                 f(&conn)
             }
@@ -558,9 +582,11 @@ impl Db {
                 tx.commit()?;
                 Ok(out)
             }
-            Backend::Postgres { config, conns, .. } => {
+            Backend::Postgres {
+                config, tls, conns, ..
+            } => {
                 let mut slot = lock_any(conns);
-                let c = Self::pg_slot(&mut slot, config)?;
+                let c = Self::pg_slot(&mut slot, config, tls)?;
                 Self::pg_transaction(c, &mut f)
             }
         }

@@ -281,6 +281,64 @@ impl Conn for PgConn<'_> {
     }
 }
 
+/// The TLS connector of PostgreSQL connections (rustls): the system's root certificates, and
+/// the certificates of `ca_file` (PEM) when given (a private CA, as libpq's `sslrootcert`).
+/// The server's certificate is always verified against them, name included.
+pub fn tls_connector(
+    ca_file: Option<&std::path::Path>,
+) -> Result<tokio_postgres_rustls::MakeRustlsConnect, String> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        let _ = roots.add(cert);
+    }
+    if let Some(path) = ca_file {
+        let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(path)
+            .and_then(|it| it.collect::<Result<_, _>>())
+            .map_err(|e| format!("cannot read the CA certificates {}: {e}", path.display()))?;
+        if certs.is_empty() {
+            return Err(format!("no certificate in {}", path.display()));
+        }
+        for cert in certs {
+            roots
+                .add(cert)
+                .map_err(|e| format!("unusable CA certificate in {}: {e}", path.display()))?;
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS: {e}"))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
+/// A PostgreSQL URL without its `sslrootcert` parameter (libpq's name for the CA file, which
+/// the URL parser of `postgres` does not know), and that file.
+pub fn split_sslrootcert(url: &str) -> (String, Option<std::path::PathBuf>) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_string(), None);
+    };
+    let mut ca = None;
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|kv| match kv.strip_prefix("sslrootcert=") {
+            Some(path) => {
+                ca = Some(std::path::PathBuf::from(path));
+                false
+            }
+            None => true,
+        })
+        .collect();
+    if kept.is_empty() {
+        (base.to_string(), ca)
+    } else {
+        (format!("{base}?{}", kept.join("&")), ca)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +353,27 @@ mod tests {
             b.extend(d.to_be_bytes());
         }
         b
+    }
+
+    #[test]
+    fn the_ca_file_is_taken_out_of_the_url() {
+        assert_eq!(
+            split_sslrootcert("postgres://u@h/db?sslmode=require&sslrootcert=/etc/ca.pem"),
+            (
+                "postgres://u@h/db?sslmode=require".to_string(),
+                Some("/etc/ca.pem".into())
+            )
+        );
+        assert_eq!(
+            split_sslrootcert("postgres://u@h/db?sslrootcert=/ca.pem"),
+            ("postgres://u@h/db".to_string(), Some("/ca.pem".into()))
+        );
+        assert_eq!(
+            split_sslrootcert("postgres://u@h/db"),
+            ("postgres://u@h/db".to_string(), None)
+        );
+        assert!(tls_connector(Some(std::path::Path::new("/nonexistent/ca.pem"))).is_err());
+        assert!(tls_connector(None).is_ok());
     }
 
     #[test]

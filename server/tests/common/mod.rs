@@ -20,6 +20,26 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// Runs the shell commands `cleanup` once this test process has exited, however it exits
+/// (kill -9 included): a watcher in a session of its own polls for the process, then runs them.
+/// Stops the servers the harness starts outside the process tree (PostgreSQL, the object
+/// store) and removes their directories.
+pub fn after_this_process(cleanup: &str) {
+    let script = format!(
+        "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; {cleanup}",
+        pid = std::process::id()
+    );
+    // Not waited for: it outlives this process by design (it is what cleans up after it).
+    #[allow(clippy::zombie_processes)]
+    Command::new("setsid")
+        .args(["sh", "-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cleanup watcher");
+}
+
 /// The binary under test.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_folio")

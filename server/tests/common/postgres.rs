@@ -30,6 +30,8 @@ pub fn already_on_postgres() -> bool {
 /// A running cluster.
 pub struct Cluster {
     pub port: u16,
+    /// With TLS: the CA file that signed the server's certificate (for 127.0.0.1).
+    pub ca: Option<PathBuf>,
     dir: PathBuf,
     databases: Mutex<HashMap<PathBuf, String>>,
 }
@@ -74,10 +76,43 @@ fn run(mut c: Command, what: &str) {
     );
 }
 
+/// A CA and a server certificate for 127.0.0.1 it signed, made with the `openssl` command in
+/// `dir`: (CA file, server certificate, server key).
+fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let sh = |script: &str| {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(script).current_dir(dir);
+        run(c, "openssl");
+    };
+    sh(
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 \
+        -subj '/CN=folio test CA' -addext basicConstraints=critical,CA:TRUE \
+        -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null",
+    );
+    sh(
+        "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr \
+        -subj '/CN=127.0.0.1' 2>/dev/null",
+    );
+    sh(
+        "printf 'subjectAltName=IP:127.0.0.1\\nbasicConstraints=CA:FALSE\\n' > ext.cnf && \
+        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
+        -out server.crt -days 2 -extfile ext.cnf 2>/dev/null && chmod 600 server.key",
+    );
+    (
+        dir.join("ca.pem"),
+        dir.join("server.crt"),
+        dir.join("server.key"),
+    )
+}
+
 impl Cluster {
-    fn start() -> Cluster {
+    fn start(tls: bool) -> Cluster {
         let bin = bin_dir();
-        let dir = std::env::temp_dir().join(format!("folio-pg-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "folio-pg{}-{}",
+            if tls { "-tls" } else { "" },
+            std::process::id()
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("cluster directory");
         if as_root() {
@@ -91,6 +126,24 @@ impl Cluster {
             );
         }
         let data = dir.join("data");
+        let (ca, tls_opts) = if tls {
+            let certs = dir.join("certs");
+            std::fs::create_dir_all(&certs).expect("certificate directory");
+            let (ca, crt, key) = certificates(&certs);
+            if as_root() {
+                let mut c = Command::new("chown");
+                c.arg("-R").arg("postgres:postgres").arg(&certs);
+                run(c, "chown of the certificates");
+            }
+            let opts = format!(
+                " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                crt.display(),
+                key.display()
+            );
+            (Some(ca), opts)
+        } else {
+            (None, String::new())
+        };
         let mut init = pg_command(&bin.join("initdb"));
         init.arg("-D").arg(&data).args([
             "-A",
@@ -103,6 +156,19 @@ impl Cluster {
             "--no-sync",
         ]);
         run(init, "initdb");
+        if tls {
+            // TLS only: every TCP connection must be encrypted.
+            let hba = data.join("pg_hba.conf");
+            let text = std::fs::read_to_string(&hba).expect("pg_hba.conf");
+            let text: String = text
+                .lines()
+                .map(|l| match l.strip_prefix("host ") {
+                    Some(rest) => format!("hostssl {rest}\n"),
+                    None => format!("{l}\n"),
+                })
+                .collect();
+            std::fs::write(&hba, text).expect("pg_hba.conf");
+        }
         // A free port: bound by the OS, released for the postmaster.
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
@@ -115,7 +181,7 @@ impl Cluster {
             .arg("-o")
             .arg(format!(
                 "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=400 \
-                 -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+                 -c fsync=off -c synchronous_commit=off -c full_page_writes=off{tls_opts}",
                 dir.display()
             ))
             .arg("-l")
@@ -123,10 +189,9 @@ impl Cluster {
             .args(["-w", "start"])
             .stdout(Stdio::null());
         run(start, "pg_ctl start");
-        // The watcher: when this test process is gone, stop the cluster and remove it.
+        // When this test process is gone, the cluster is stopped and removed.
         let stop = format!(
-            "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; {runas}{pg_ctl} -D {data} stop -m immediate >/dev/null 2>&1; rm -rf {dir}",
-            pid = std::process::id(),
+            "{runas}{pg_ctl} -D {data} stop -m immediate >/dev/null 2>&1; rm -rf {dir}",
             runas = if as_root() {
                 "runuser -u postgres -- "
             } else {
@@ -136,17 +201,10 @@ impl Cluster {
             data = data.display(),
             dir = dir.display(),
         );
-        // Not waited for: it outlives this process by design (it is what cleans up after it).
-        #[allow(clippy::zombie_processes)]
-        Command::new("setsid")
-            .args(["sh", "-c", &stop])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("cluster watcher");
+        super::after_this_process(&stop);
         Cluster {
             port,
+            ca,
             dir,
             databases: Mutex::new(HashMap::new()),
         }
@@ -159,7 +217,13 @@ impl Cluster {
 
     /// Creates a new empty database; its URL.
     pub fn create_database(&self, name: &str) -> String {
-        let mut c = ::postgres::Client::connect(&self.url("postgres"), ::postgres::NoTls)
+        // Over the cluster's Unix socket (TCP may require TLS).
+        let socket = format!(
+            "host={} port={} user=postgres dbname=postgres",
+            self.dir.display(),
+            self.port
+        );
+        let mut c = ::postgres::Client::connect(&socket, ::postgres::NoTls)
             .expect("connect to the test cluster");
         c.batch_execute(&format!("CREATE DATABASE {name}"))
             .expect("create database");
@@ -197,7 +261,14 @@ static CLUSTER: OnceLock<Cluster> = OnceLock::new();
 
 /// The test process's cluster, started at first use.
 pub fn cluster() -> &'static Cluster {
-    CLUSTER.get_or_init(Cluster::start)
+    CLUSTER.get_or_init(|| Cluster::start(false))
+}
+
+/// A second cluster of the test process that speaks TLS only with a certificate of its own CA
+/// ([`Cluster::ca`]), started at first use.
+pub fn tls_cluster() -> &'static Cluster {
+    static TLS_CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    TLS_CLUSTER.get_or_init(|| Cluster::start(true))
 }
 
 /// `--database <url>` of a data directory when the suite runs against PostgreSQL or the data

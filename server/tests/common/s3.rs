@@ -48,20 +48,11 @@ impl ObjectStore {
             .spawn()
             .expect("s3s-fs starts (scripts/setup.sh installs it)");
         let stop = format!(
-            "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; kill {child} 2>/dev/null; rm -rf {root}",
-            pid = std::process::id(),
+            "kill {child} 2>/dev/null; rm -rf {root}",
             child = child.id(),
             root = root.display(),
         );
-        // Not waited for: it outlives this process by design (it is what cleans up after it).
-        #[allow(clippy::zombie_processes)]
-        Command::new("setsid")
-            .args(["sh", "-c", &stop])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("object store watcher");
+        super::after_this_process(&stop);
         std::mem::forget(child);
         let start = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
