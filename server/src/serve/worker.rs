@@ -236,7 +236,7 @@ async fn process(
                 let doc = id.clone();
                 if let Err(e) = state
                     .db
-                    .call_tx(move |tx| store::set_stage(tx, &doc, stage.as_str()))
+                    .call(move |c| store::set_stage(c, &doc, stage.as_str()))
                     .await
                 {
                     eprintln!("folio serve: stage of {id}: {e}");

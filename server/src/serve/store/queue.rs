@@ -262,18 +262,19 @@ pub fn worker_crashed(tx: &dyn Conn, doc_id: &str, reason: &str) -> DbResult<Cra
     Ok(CrashVerdict::Requeued(crashes))
 }
 
-/// Records the stage a document entered (unless it became final meanwhile, e.g. cancelled).
+/// Records the stage a document entered, only from another stage: a document that became
+/// final meanwhile (cancelled) or went back to the queue (its lease ended while this node was
+/// cut off) is left as it is. One stage to another never changes the operation's status
+/// (`model::operation_status` tells apart queued, in progress and final only), so the
+/// operation is not touched: one small write per stage.
 pub fn set_stage(tx: &dyn Conn, doc_id: &str, stage: &str) -> DbResult<()> {
-    let n = tx.execute(
+    tx.execute(
         &format!(
-            "UPDATE documents SET status = ?2 WHERE id = ?1 AND status NOT IN {}",
-            *doc_status::FINAL_SQL
+            "UPDATE documents SET status = ?2 WHERE id = ?1 AND status IN {}",
+            *doc_status::STAGES_SQL
         ),
         params![doc_id, stage],
     )?;
-    if n > 0 {
-        refresh_operation(tx, &operation_of(tx, doc_id)?)?;
-    }
     Ok(())
 }
 
