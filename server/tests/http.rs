@@ -1056,18 +1056,7 @@ fn cancel_releases_reservations_and_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let (co, key) = company_and_key(dir.path(), 10);
     let receiver = Receiver::start(|_| 200, Duration::ZERO);
-    admin(
-        dir.path(),
-        &[
-            "webhook",
-            "create",
-            "--company",
-            &co,
-            "--url",
-            &receiver.url,
-            "--default",
-        ],
-    );
+    default_webhook(dir.path(), &co, &receiver.url);
     // No workers free: everything stays queued until cancelled.
     let s = Server::start(dir.path(), &["--workers", "1"]);
     let (_, busy) = upload(
@@ -1127,18 +1116,7 @@ fn kill_9_and_restart_lose_nothing_and_charge_once() {
     let dir = tempfile::tempdir().unwrap();
     let (co, key) = company_and_key(dir.path(), 30);
     let receiver = Receiver::start(|_| 200, Duration::ZERO);
-    admin(
-        dir.path(),
-        &[
-            "webhook",
-            "create",
-            "--company",
-            &co,
-            "--url",
-            &receiver.url,
-            "--default",
-        ],
-    );
+    default_webhook(dir.path(), &co, &receiver.url);
     let mut s = Server::start(dir.path(), &["--workers", "2"]);
     let files = [
         "invoice_de_scan.png",

@@ -37,18 +37,7 @@ fn an_embedded_installation_moves_into_postgres_and_an_object_store_whole() {
     let old = tempfile::tempdir().unwrap();
     let (co, key) = company_and_key(old.path(), 20);
     let receiver = Receiver::start(|_| 200, Duration::ZERO);
-    admin(
-        old.path(),
-        &[
-            "webhook",
-            "create",
-            "--company",
-            &co,
-            "--url",
-            &receiver.url,
-            "--default",
-        ],
-    );
+    default_webhook(old.path(), &co, &receiver.url);
     let mut s = Server::start(old.path(), &["--workers", "2"]);
     let mut ops = Vec::new();
     for (i, files) in [

@@ -94,18 +94,7 @@ fn killing_nodes_20_times_in_a_300_document_batch_loses_nothing_and_charges_once
     let dirs = [dep.data_dir(), dep.data_dir(), dep.data_dir()];
     let (co, key) = company_and_key(&dirs[0], 400);
     let receiver = Receiver::start(|_| 200, Duration::ZERO);
-    admin(
-        &dirs[0],
-        &[
-            "webhook",
-            "create",
-            "--company",
-            &co,
-            "--url",
-            &receiver.url,
-            "--default",
-        ],
-    );
+    default_webhook(&dirs[0], &co, &receiver.url);
     // Node 0 only serves the API (`--workers 0`), node 1 works and serves the API, node 2 only
     // works (`--no-api`).
     let args_of = |i: usize| match i {
@@ -269,19 +258,12 @@ fn one_idempotency_key_sent_to_two_nodes_at_once_makes_one_operation() {
         let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
         let threads: Vec<_> = (0..8)
             .map(|i| {
-                let url = nodes[i % 2].url("/api/v1/operations");
+                let base = nodes[i % 2].base.clone();
                 let (k, b) = (key.clone(), barrier.clone());
                 let idem = format!("shared-{round}");
                 std::thread::spawn(move || {
                     b.wait();
-                    let r = client()
-                        .post(url)
-                        .bearer_auth(k)
-                        .header("Idempotency-Key", idem)
-                        .multipart(form(&["invoice_fr_text.pdf"]))
-                        .send()
-                        .unwrap();
-                    (r.status().as_u16(), r.json::<Value>().unwrap())
+                    try_upload(&base, &k, &idem, form(&["invoice_fr_text.pdf"])).unwrap()
                 })
             })
             .collect();

@@ -321,15 +321,7 @@ async fn poll(args: &Args, bin: &Path, scan: &[u8], pdf: &[u8]) -> Result<(), St
             return Err(format!("GET answered {st}"));
         }
     }
-    let m: Value = c
-        .get(format!("{}/api/v1/operations/{op}", s.base))
-        .bearer_auth(&k)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?
-        .json()
-        .await
-        .map_err(|e| e.to_string())?;
+    let m = operation(&c, &s.base, &k, &op).await?;
     let metrics = c
         .get(format!("{}/metrics", s.base))
         .send()
@@ -677,6 +669,18 @@ async fn nodes(args: &Args, bin: &Path, pdf: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// `GET /api/v1/operations/{op}`: the operation's JSON.
+async fn operation(c: &reqwest::Client, base: &str, key: &str, op: &str) -> Result<Value, String> {
+    c.get(format!("{base}/api/v1/operations/{op}"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?
+        .json()
+        .await
+        .map_err(|e| e.to_string())
+}
+
 /// Waits until every operation is final.
 async fn wait_ops(
     c: &reqwest::Client,
@@ -687,15 +691,7 @@ async fn wait_ops(
     let limit = Instant::now() + Duration::from_secs(600);
     for op in ops {
         loop {
-            let v: Value = c
-                .get(format!("{base}/api/v1/operations/{op}"))
-                .bearer_auth(key)
-                .send()
-                .await
-                .map_err(|e| e.to_string())?
-                .json()
-                .await
-                .map_err(|e| e.to_string())?;
+            let v = operation(c, base, key, op).await?;
             let st = v["status"].as_str().unwrap_or("");
             if ["PROCESSED", "PROCESSED_WITH_WARNINGS"].contains(&st) {
                 break;

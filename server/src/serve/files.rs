@@ -144,22 +144,26 @@ impl FileStore {
     /// does with an embedded installation's files. A file already stored is left alone.
     pub async fn copy_in(&self, doc_id: &str, src: &Path) -> std::io::Result<()> {
         match self {
-            FileStore::Local(dir) => {
-                let dest = dir.join(doc_id);
-                if tokio::fs::metadata(&dest).await.is_ok() {
-                    return Ok(());
-                }
-                let part = dest.with_extension("part");
-                tokio::fs::copy(src, &part).await?;
-                tokio::fs::File::open(&part).await?.sync_all().await?;
-                tokio::fs::rename(&part, &dest).await
-            }
-            FileStore::Object { store, .. } => {
-                if store.head(&self.object(doc_id)).await.is_ok() {
-                    return Ok(());
-                }
-                self.upload(doc_id, src).await
-            }
+            _ if self.exists(doc_id).await? => Ok(()),
+            FileStore::Local(dir) => copy_durably(src, &dir.join(doc_id)).await,
+            FileStore::Object { .. } => self.upload(doc_id, src).await,
+        }
+    }
+
+    /// Whether document `doc_id`'s file is stored (without reading it).
+    pub async fn exists(&self, doc_id: &str) -> std::io::Result<bool> {
+        let r = match self {
+            FileStore::Local(dir) => tokio::fs::metadata(dir.join(doc_id)).await.map(|_| ()),
+            FileStore::Object { store, .. } => store
+                .head(&self.object(doc_id))
+                .await
+                .map(|_| ())
+                .map_err(io_error),
+        };
+        match r {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
         }
     }
 
@@ -237,14 +241,20 @@ impl FileStore {
 async fn move_into_dir(tmp: &Path, dest: &Path) -> std::io::Result<()> {
     match tokio::fs::rename(tmp, dest).await {
         Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
-            let part = dest.with_extension("part");
-            tokio::fs::copy(tmp, &part).await?;
-            tokio::fs::File::open(&part).await?.sync_all().await?;
-            tokio::fs::rename(&part, dest).await?;
+            copy_durably(tmp, dest).await?;
             tokio::fs::remove_file(tmp).await
         }
         r => r,
     }
+}
+
+/// Copies `src` to `dest` so that `dest` appears whole or not at all, on disk before this
+/// returns: through `dest.part`, synced, then renamed.
+async fn copy_durably(src: &Path, dest: &Path) -> std::io::Result<()> {
+    let part = dest.with_extension("part");
+    tokio::fs::copy(src, &part).await?;
+    tokio::fs::File::open(&part).await?.sync_all().await?;
+    tokio::fs::rename(&part, dest).await
 }
 
 #[cfg(test)]
@@ -292,7 +302,9 @@ mod tests {
             dir.path().join("f/doc_1").exists(),
             "the stored file is not a temporary copy"
         );
+        assert!(store.exists("doc_1").await.unwrap());
         store.delete("doc_1").await;
         assert_eq!(store.read("doc_1").await.unwrap(), None);
+        assert!(!store.exists("doc_1").await.unwrap());
     }
 }

@@ -237,33 +237,23 @@ fn pool_config(args: &ServeArgs) -> Result<pool::PoolConfig, String> {
     })
 }
 
-/// This node's id: created once in the data directory.
-fn node_id(data_dir: &Path) -> std::io::Result<String> {
-    let path = data_dir.join("node.id");
+/// A value kept in the data directory's file `name`: the one there when `valid` accepts it,
+/// else a new one from `make`, written owner-only and atomically (a temporary file, synced,
+/// renamed) so a crash never leaves half of it.
+fn kept_in(
+    data_dir: &Path,
+    name: &str,
+    valid: impl Fn(&str) -> bool,
+    make: impl FnOnce() -> String,
+) -> std::io::Result<String> {
+    let path = data_dir.join(name);
     if let Ok(s) = std::fs::read_to_string(&path)
-        && s.trim().starts_with("node_")
+        && valid(s.trim())
     {
         return Ok(s.trim().to_string());
     }
-    let id = model::new_id("node_");
-    let tmp = data_dir.join("node.id.tmp");
-    std::fs::write(&tmp, &id)?;
-    std::fs::File::open(&tmp)?.sync_all()?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(id)
-}
-
-/// The signing key of artifact links: created once in the data directory (owner-only).
-fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
-    let path = data_dir.join("signing.key");
-    if let Ok(s) = std::fs::read_to_string(&path)
-        && let Ok(k) = hex::decode(s.trim())
-        && k.len() >= 32
-    {
-        return Ok(k);
-    }
-    let key = model::random_hex(32);
-    let tmp = data_dir.join("signing.key.tmp");
+    let value = make();
+    let tmp = data_dir.join(format!("{name}.tmp"));
     {
         use std::io::Write;
         #[cfg(unix)]
@@ -278,10 +268,31 @@ fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
         };
         #[cfg(not(unix))]
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(key.as_bytes())?;
+        f.write_all(value.as_bytes())?;
         f.sync_all()?;
     }
     std::fs::rename(&tmp, &path)?;
+    Ok(value)
+}
+
+/// This node's id: created once in the data directory.
+fn node_id(data_dir: &Path) -> std::io::Result<String> {
+    kept_in(
+        data_dir,
+        "node.id",
+        |s| s.starts_with("node_"),
+        || model::new_id("node_"),
+    )
+}
+
+/// The signing key of artifact links: created once in the data directory (owner-only).
+fn signing_key(data_dir: &Path) -> std::io::Result<Vec<u8>> {
+    let key = kept_in(
+        data_dir,
+        "signing.key",
+        |s| hex::decode(s).is_ok_and(|k| k.len() >= 32),
+        || model::random_hex(32),
+    )?;
     hex::decode(key).map_err(std::io::Error::other)
 }
 
@@ -305,7 +316,7 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
     // shared one has other nodes at work; their documents come back when their leases end.
     let node_id = node_id(&args.data_dir).map_err(|e| format!("cannot create the node id: {e}"))?;
     let requeued = match db.dialect() {
-        sql::Dialect::Sqlite => db.with(store::recover),
+        sql::Dialect::Sqlite => db.tx(store::recover),
         sql::Dialect::Postgres => db.tx(|tx| store::recover_node(tx, &node_id)),
     }
     .map_err(|e| e.to_string())?;

@@ -154,6 +154,12 @@ macro_rules! int_from_sql {
 }
 int_from_sql!(i64, i32, i16, u16, u32, u64, usize);
 
+impl FromSqlValue for SqlValue {
+    fn from_sql_value(v: &SqlValue) -> Result<Self, String> {
+        Ok(v.clone())
+    }
+}
+
 /// One result row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {

@@ -218,6 +218,22 @@ pub fn admin(data_dir: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("admin prints JSON")
 }
 
+/// Makes `url` the default webhook of `company` (no signature required).
+pub fn default_webhook(data_dir: &Path, company: &str, url: &str) {
+    admin(
+        data_dir,
+        &[
+            "webhook",
+            "create",
+            "--company",
+            company,
+            "--url",
+            url,
+            "--default",
+        ],
+    );
+}
+
 /// A company with `balance` documents and a key with every permission: (company id, key).
 pub fn company_and_key(data_dir: &Path, balance: i64) -> (String, String) {
     let c = admin(

@@ -48,11 +48,15 @@ fn bin_dir() -> PathBuf {
     versions.pop().expect("a PostgreSQL version").1
 }
 
+/// Whether the tests run as root (asked once).
 fn as_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+    static ROOT: OnceLock<bool> = OnceLock::new();
+    *ROOT.get_or_init(|| {
+        Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+    })
 }
 
 /// `program args...`, as the `postgres` user when we are root.

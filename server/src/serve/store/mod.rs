@@ -13,7 +13,7 @@
 
 use super::db::{DbError, DbResult};
 use super::model::{self, doc_status};
-use super::sql::{Conn, Dialect, OptionalExtension, params};
+use super::sql::{Conn, Dialect, OptionalExtension, SqlValue, params};
 use serde_json::{Value, json};
 
 mod billing;

@@ -142,15 +142,33 @@ pub fn requeue_expired(tx: &dyn Conn, now: i64) -> DbResult<usize> {
 /// sent again, its half-accepted uploads' idempotency keys released. Other nodes' work is left
 /// alone. Returns how many documents went back.
 pub fn recover_node(tx: &dyn Conn, owner: &str) -> DbResult<usize> {
-    let n = requeue_where(tx, "lease_owner = ?1", params![owner])?;
+    give_back(tx, Some(owner))
+}
+
+/// What node `owner` held (every node's with `None`) back: documents to the queue,
+/// deliveries being sent to be sent again, half-accepted idempotency keys released.
+fn give_back(tx: &dyn Conn, owner: Option<&str>) -> DbResult<usize> {
+    // `?1` is the owner, or 1 in a condition every row meets.
+    let (held, who) = match owner {
+        Some(o) => ("lease_owner = ?1", SqlValue::Text(o.to_string())),
+        None => ("?1 = 1", SqlValue::Int(1)),
+    };
+    let p = params![who];
+    let n = requeue_where(tx, held, p)?;
+    let owned = match owner {
+        Some(_) => "owner = ?1",
+        None => "?1 = 1",
+    };
     tx.execute(
-        "DELETE FROM idempotency WHERE state = 'IN_PROGRESS' AND owner = ?1",
-        params![owner],
+        &format!("DELETE FROM idempotency WHERE state = 'IN_PROGRESS' AND {owned}"),
+        p,
     )?;
     tx.execute(
-        "UPDATE deliveries SET status = 'RETRY', next_attempt_ms = ?2 \
-         WHERE status = 'SENDING' AND lease_owner = ?1",
-        params![owner, model::now_ms()],
+        &format!(
+            "UPDATE deliveries SET status = 'RETRY', next_attempt_ms = ?2 \
+             WHERE status = 'SENDING' AND {held}"
+        ),
+        params![who, model::now_ms()],
     )?;
     Ok(n)
 }
@@ -413,41 +431,11 @@ pub fn cancel_operation(tx: &dyn Conn, op_id: &str) -> DbResult<Vec<String>> {
 
 /// Puts documents interrupted by a crash or restart back in the queue (they are processed
 /// again, never failed for it), drops half-done idempotency records (their uploads were never
-/// committed), and makes interrupted webhook sends due again. Returns how many documents were
+/// committed), and makes interrupted webhook sends due again: [`recover_node`] for the one
+/// server of an embedded database, which held everything. Returns how many documents were
 /// requeued.
-pub fn recover(conn: &dyn Conn) -> DbResult<usize> {
-    let n = conn.execute(
-        &format!(
-            "UPDATE documents SET status = 'QUEUED' WHERE status IN {}",
-            *doc_status::STAGES_SQL
-        ),
-        params![],
-    )?;
-    conn.execute(
-        "DELETE FROM idempotency WHERE state = 'IN_PROGRESS'",
-        params![],
-    )?;
-    conn.execute(
-        "UPDATE deliveries SET status = 'RETRY', next_attempt_ms = ?1 WHERE status = 'SENDING'",
-        params![model::now_ms()],
-    )?;
-    // Operations whose documents went back to the queue.
-    let ops: Vec<String> = {
-        conn.query_map(
-            "SELECT DISTINCT operation_id FROM documents WHERE status = 'QUEUED'",
-            params![],
-            |r| r.get::<String>(0),
-        )?
-    };
-    for op in ops {
-        let statuses = document_statuses(conn, &op)?;
-        let refs: Vec<&str> = statuses.iter().map(String::as_str).collect();
-        conn.execute(
-            "UPDATE operations SET status = ?2 WHERE id = ?1",
-            params![op, model::operation_status(&refs)],
-        )?;
-    }
-    Ok(n)
+pub fn recover(tx: &dyn Conn) -> DbResult<usize> {
+    give_back(tx, None)
 }
 
 /// Documents waiting in the queue (for metrics).
