@@ -20,7 +20,11 @@ cargo build --workspace --locked
 echo "== cargo test" >&2
 cargo test --workspace --locked
 echo "== the server suite again on PostgreSQL (the tests start their own cluster)" >&2
-FOLIO_TEST_BACKEND=postgres cargo test --locked -p folio-server --tests
+# `--workspace` with the server's test targets named: the features stay those of the whole
+# workspace, so nothing is compiled again (`-p folio-server` would resolve them anew).
+server_tests=()
+for t in server/tests/*.rs; do server_tests+=(--test "$(basename "$t" .rs)"); done
+FOLIO_TEST_BACKEND=postgres cargo test --workspace --locked "${server_tests[@]}"
 echo "== python: wheel, installed into .venv, pytest (stubs, threads, a fresh virtualenv)" >&2
 wheel="$(bash scripts/build-wheel.sh --debug)"
 .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
