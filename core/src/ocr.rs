@@ -17,8 +17,12 @@
 //! 3. the page is read with the chosen model (plus English for Latin-script words when
 //!    enabled); without evidence all enabled models of the script are combined.
 
+pub mod auto;
 pub mod imageops;
 pub mod lang;
+pub mod ppocr;
+
+pub use auto::AutoOcr;
 
 use crate::error::{Error, Result};
 use crate::types::{BBox, Source, TextPage, Unit, Word, median_size};
@@ -688,6 +692,21 @@ fn suspect_rotation(r: &Reading) -> bool {
 }
 
 impl TesseractOcr {
+    /// The script of a page as the language plan decides it (probes of its densest band).
+    fn page_script(&self, img: &GrayImage, set: &LanguageSet) -> Result<Script> {
+        let (scaled, _) = upscale_small(img);
+        let plan = self.plan(scaled.as_ref().unwrap_or(img), set)?;
+        let cyrillic = plan
+            .langs
+            .split('+')
+            .any(|l| lang::script_of(l) == Script::Cyrillic);
+        Ok(if cyrillic {
+            Script::Cyrillic
+        } else {
+            Script::Latin
+        })
+    }
+
     /// Reads a page taken as upright: small images enlarged, languages planned when several
     /// are enabled (probe), then one main pass. Boxes in `img` coordinates.
     fn read_upright(&self, img: &GrayImage, set: &LanguageSet, heavy: bool) -> Result<Reading> {

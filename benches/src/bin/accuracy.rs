@@ -37,6 +37,7 @@
 //! `OMP_THREAD_LIMIT=1` before anything is loaded.
 
 use clap::Parser;
+use folio::config::OcrEngineKind;
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind, einvoice};
 use folio_bench::boxes::parse_boxes;
 use folio_bench::dataset::{LabelledDoc, discover};
@@ -76,6 +77,13 @@ struct Args {
     /// Field scorer: `model` (the engine's default) or `rules`.
     #[arg(long, default_value = "model")]
     scorer: String,
+    /// OCR engine of scanned pages: `auto` (the engine's default: PP-OCR for Latin-script
+    /// pages, tesseract for Cyrillic ones), `tesseract` or `ppocr`.
+    #[arg(long, default_value = "auto")]
+    ocr_engine: String,
+    /// Enhanced recognition (`RecognizeOptions::heavy`, the API's `use_heavy_ai`).
+    #[arg(long)]
+    heavy: bool,
     /// A field model file instead of the built-in one (with `<name>.calibration.json`).
     #[arg(long, value_name = "ONNX")]
     model: Option<PathBuf>,
@@ -218,11 +226,21 @@ fn run(args: &Args) -> Result<(), String> {
         "rules" => ScorerKind::Rules,
         other => return Err(format!("unknown scorer {other:?} (model or rules)")),
     };
-    let config = EngineConfig {
+    let engine_kind: OcrEngineKind = serde_json::from_value(serde_json::Value::String(
+        args.ocr_engine.clone(),
+    ))
+    .map_err(|_| {
+        format!(
+            "unknown OCR engine {:?} (auto, tesseract or ppocr)",
+            args.ocr_engine
+        )
+    })?;
+    let mut config = EngineConfig {
         scorer,
         model: args.model.clone(),
         ..EngineConfig::default()
     };
+    config.ocr.engine = engine_kind;
     let engine = Engine::new(config).map_err(|e| format!("engine: {e}"))?;
     let strictness = if args.exact {
         Strictness::Exact
@@ -537,7 +555,10 @@ fn show_warnings(runs: &[DocRun], code: &str) {
 }
 
 fn recognize(engine: &Engine, doc: &LabelledDoc, args: &Args) -> Result<Value, (String, String)> {
-    let opts = RecognizeOptions::default();
+    let opts = RecognizeOptions {
+        heavy: args.heavy,
+        ..RecognizeOptions::default()
+    };
     let cancel = CancelToken::new();
     let progress = |_| {};
     let result = if args.boxes {

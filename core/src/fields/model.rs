@@ -57,7 +57,7 @@ type Loaded = (&'static ort::environment::Environment, &'static Path);
 /// serves every later call; one whose `explicit` setting names a different existing file gets
 /// `INVALID_ARGUMENT` naming both. A failed search is `RUNTIME_MISSING` and not remembered.
 /// Returns the environment and the library's path.
-fn runtime(explicit: Option<&Path>) -> Result<Loaded> {
+pub(crate) fn runtime(explicit: Option<&Path>) -> Result<Loaded> {
     let lib = native_library(explicit);
     let mut loaded = ORT.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((env, path)) = *loaded {
