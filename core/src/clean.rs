@@ -79,18 +79,92 @@ pub fn split_word(text: &str, bbox: BBox, confidence: f32) -> Vec<Token> {
     let mut pos = 0usize; // in chars
     for part in norm.split(' ') {
         let n = part.chars().count();
-        if n > 0 {
-            let x0 = bbox.x0 + pos as f32 * char_w;
-            let x1 = bbox.x0 + (pos + n) as f32 * char_w;
+        let mut at = pos;
+        for piece in unglue(part) {
+            let k = piece.chars().count();
+            let x0 = bbox.x0 + at as f32 * char_w;
+            let x1 = bbox.x0 + (at + k) as f32 * char_w;
             out.push(Token {
-                text: part.to_string(),
+                text: piece.to_string(),
                 bbox: BBox::new(x0, bbox.y0, x1, bbox.y1),
                 confidence,
             });
+            at += k;
         }
         pos += n + 1;
     }
     out
+}
+
+/// Splits the receipt notations an OCR engine may read without their spaces (PP-OCR reads
+/// `2 x 4.08  8.16 A` as `2×4.08  8.16A`): a whole quantity, a multiplication sign and a price
+/// with two decimals (`2×4.08` → `2` `×` `4.08`; `x2.34` → `x` `2.34`), and an amount with two
+/// decimals followed by one capital, a tax code (`8.16A` → `8.16` `A`). Nothing else is split:
+/// `3,5×25` (a size) and `B017532` stay whole. A tax label glued to its rate (`TVA20%`) is
+/// split too.
+fn unglue(part: &str) -> Vec<&str> {
+    let b = part.as_bytes();
+    // Byte length of a price `\d+[.,]\d\d` at the start of `s`, if it is one.
+    let price = |s: &[u8]| -> Option<usize> {
+        let d = s.iter().take_while(|c| c.is_ascii_digit()).count();
+        (d >= 1
+            && s.len() >= d + 3
+            && matches!(s[d], b'.' | b',')
+            && s[d + 1].is_ascii_digit()
+            && s[d + 2].is_ascii_digit())
+        .then_some(d + 3)
+    };
+    let times = |s: &str| -> Option<usize> {
+        ['x', 'X', '×', '*']
+            .into_iter()
+            .find(|c| s.starts_with(*c))
+            .map(char::len_utf8)
+    };
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0
+        && digits <= 3
+        && let Some(t) = times(&part[digits..])
+        && price(&b[digits + t..]) == Some(b.len() - digits - t)
+    {
+        return vec![
+            &part[..digits],
+            &part[digits..digits + t],
+            &part[digits + t..],
+        ];
+    }
+    if let Some(t) = times(part)
+        && digits == 0
+        && price(&b[t..]) == Some(b.len() - t)
+    {
+        return vec![&part[..t], &part[t..]];
+    }
+    if let Some(p) = price(b)
+        && b.len() == p + 1
+        && b[p].is_ascii_uppercase()
+    {
+        return vec![&part[..p], &part[p..]];
+    }
+    // `TVA20%`, `VAT19%`: a tax label glued to its rate.
+    let letters = part
+        .char_indices()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    if part[..letters].chars().count() >= 2
+        && let Some(rate) = part[letters..].strip_suffix('%')
+        && (1..=5).contains(&rate.len())
+        && rate.starts_with(|c: char| c.is_ascii_digit())
+        && rate
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+    {
+        return vec![&part[..letters], &part[letters..]];
+    }
+    if part.is_empty() {
+        Vec::new()
+    } else {
+        vec![part]
+    }
 }
 
 /// Groups tokens of one page into lines (tokens left to right, lines top to bottom).
@@ -404,6 +478,35 @@ mod tests {
             normalize_text("\u{201A}Wort\u{2018} 3"),
             "\u{201A}Wort\u{2018} 3"
         );
+    }
+
+    #[test]
+    fn receipt_notations_read_without_spaces_are_split() {
+        let texts = |s: &str| -> Vec<String> {
+            split_word(s, BBox::new(0.0, 0.0, 100.0, 10.0), 0.9)
+                .into_iter()
+                .map(|t| t.text)
+                .collect()
+        };
+        assert_eq!(texts("2×4.08 8.16A"), ["2", "×", "4.08", "8.16", "A"]);
+        assert_eq!(texts("1 x2.34"), ["1", "x", "2.34"]);
+        assert_eq!(texts("12X1,50"), ["12", "X", "1,50"]);
+        assert_eq!(texts("TVA20%"), ["TVA", "20%"]);
+        assert_eq!(
+            texts("MwSt.19%"),
+            ["MwSt.19%"],
+            "only letters before the rate"
+        );
+        assert_eq!(texts("USt7,5%"), ["USt", "7,5%"]);
+        for whole in [
+            "3,5×25", "B017532", "4x4", "2x4.085", "8.16AB", "x2", "A8.16",
+        ] {
+            assert_eq!(texts(whole), [whole], "{whole}");
+        }
+        // The pieces divide the word's box.
+        let t = split_word("2×4.08", BBox::new(0.0, 0.0, 60.0, 10.0), 0.9);
+        assert_eq!((t[0].bbox.x0, t[0].bbox.x1), (0.0, 10.0));
+        assert_eq!((t[2].bbox.x0, t[2].bbox.x1), (20.0, 60.0));
     }
 
     #[test]

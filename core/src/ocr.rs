@@ -692,34 +692,55 @@ fn suspect_rotation(r: &Reading) -> bool {
 }
 
 impl TesseractOcr {
-    /// The script of a page as the language plan decides it (probes of its densest band).
-    fn page_script(&self, img: &GrayImage, set: &LanguageSet) -> Result<Script> {
+    /// The language plan of a page taken as upright (probes of its densest band when several
+    /// languages are enabled), and its script.
+    fn plan_page(&self, img: &GrayImage, set: &LanguageSet) -> Result<(Plan, Script)> {
         let (scaled, _) = upscale_small(img);
-        let plan = self.plan(scaled.as_ref().unwrap_or(img), set)?;
-        let cyrillic = plan
-            .langs
-            .split('+')
-            .any(|l| lang::script_of(l) == Script::Cyrillic);
-        Ok(if cyrillic {
-            Script::Cyrillic
-        } else {
-            Script::Latin
-        })
-    }
-
-    /// Reads a page taken as upright: small images enlarged, languages planned when several
-    /// are enabled (probe), then one main pass. Boxes in `img` coordinates.
-    fn read_upright(&self, img: &GrayImage, set: &LanguageSet, heavy: bool) -> Result<Reading> {
-        let (scaled, up) = upscale_small(img);
         let base = scaled.as_ref().unwrap_or(img);
-        let all = set.all();
-        let plan = match all.as_slice() {
+        let plan = match set.all().as_slice() {
             [one] => Plan {
                 langs: one.to_string(),
                 probe: None,
                 alternative: None,
             },
             _ => self.plan(base, set)?,
+        };
+        let cyrillic = plan
+            .langs
+            .split('+')
+            .any(|l| lang::script_of(l) == Script::Cyrillic);
+        let script = if cyrillic {
+            Script::Cyrillic
+        } else {
+            Script::Latin
+        };
+        Ok((plan, script))
+    }
+
+    /// A plan reading a page with the enabled Cyrillic models.
+    fn cyrillic_plan(&self, set: &LanguageSet) -> Plan {
+        Plan {
+            langs: lang::join(&set.cyrillic),
+            probe: None,
+            alternative: None,
+        }
+    }
+
+    /// Reads a page taken as upright: small images enlarged, languages planned when several
+    /// are enabled (probe; or the `plan` already made by [`Self::plan_page`]), then one main
+    /// pass. Boxes in `img` coordinates.
+    fn read_upright(
+        &self,
+        img: &GrayImage,
+        set: &LanguageSet,
+        heavy: bool,
+        plan: Option<Plan>,
+    ) -> Result<Reading> {
+        let (scaled, up) = upscale_small(img);
+        let base = scaled.as_ref().unwrap_or(img);
+        let plan = match plan {
+            Some(p) => p,
+            None => self.plan_page(img, set)?.0,
         };
         // Tall images and small photos are read as one column: tesseract's automatic layout
         // (column and image-region finding) splits receipts and, on photos, its image finder
@@ -806,8 +827,9 @@ impl TesseractOcr {
     }
 }
 
-impl OcrEngine for TesseractOcr {
-    fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> Result<TextPage> {
+impl TesseractOcr {
+    /// The enabled languages of a request, their models checked.
+    fn language_set(&self, req: &OcrRequest<'_>) -> Result<LanguageSet> {
         let set = LanguageSet::from_iso(req.languages);
         if set.all().is_empty() {
             return Err(Error::InvalidArgument(format!(
@@ -816,14 +838,26 @@ impl OcrEngine for TesseractOcr {
             )));
         }
         self.check_models(&set.all())?;
-        let mut reading = self.read_upright(image, &set, req.heavy)?;
+        Ok(set)
+    }
+
+    /// Reads a page whose plan is already made (`None`: planned here), turning it upright when
+    /// the reading suggests it is turned.
+    fn recognize_planned(
+        &self,
+        image: &GrayImage,
+        req: &OcrRequest<'_>,
+        set: &LanguageSet,
+        plan: Option<Plan>,
+    ) -> Result<TextPage> {
+        let mut reading = self.read_upright(image, set, req.heavy, plan)?;
         let mut upright: Option<GrayImage> = None;
         // OSD (slow, ~a full pass) only on evidence that the page is turned.
         if suspect_rotation(&reading)
             && let Some(osd) = self.detect_osd(image)
             && let Some(turned) = imageops::rotate_cw(image, osd.rotate_cw)
         {
-            reading = self.read_upright(&turned, &set, req.heavy)?;
+            reading = self.read_upright(&turned, set, req.heavy, None)?;
             upright = Some(turned);
         }
         let img = upright.as_ref().unwrap_or(image);
@@ -835,6 +869,13 @@ impl OcrEngine for TesseractOcr {
             source: Source::Ocr,
             words: reading.words,
         })
+    }
+}
+
+impl OcrEngine for TesseractOcr {
+    fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> Result<TextPage> {
+        let set = self.language_set(req)?;
+        self.recognize_planned(image, req, &set, None)
     }
 }
 
