@@ -57,6 +57,7 @@ pub fn parse_boxes(content: &str) -> Option<TextPage> {
         height: height.max(1.0),
         unit: Unit::Px,
         source: Source::Ocr,
+        engine: None,
         words,
     })
 }

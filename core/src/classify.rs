@@ -776,6 +776,7 @@ mod tests {
                 height: size.1,
                 unit: Unit::Pt,
                 source: Source::TextLayer,
+                engine: None,
             }],
             lines: out,
         }
@@ -1144,6 +1145,7 @@ mod tests {
                     height: h * 1.05,
                     unit: Unit::Px,
                     source: Source::Ocr,
+                    engine: None,
                 }],
                 lines,
             };

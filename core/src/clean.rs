@@ -391,6 +391,7 @@ pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
             height: p.height,
             unit: p.unit,
             source: p.source,
+            engine: p.engine,
         });
         let tokens: Vec<Token> = p
             .words
@@ -433,6 +434,7 @@ mod tests {
             height: 800.0,
             unit: Unit::Pt,
             source: Source::TextLayer,
+            engine: None,
             words,
         }
     }

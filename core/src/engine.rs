@@ -651,6 +651,7 @@ fn blank_page(page: u32, width: f32, height: f32) -> TextPage {
         height,
         unit: crate::types::Unit::Px,
         source: crate::types::Source::Ocr,
+        engine: None,
         words: Vec::new(),
     }
 }

@@ -175,6 +175,7 @@ mod tests {
             height: 800.0,
             unit: Unit::Pt,
             source: Source::TextLayer,
+            engine: None,
             words: ws,
         }])
     }

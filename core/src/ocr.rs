@@ -25,7 +25,7 @@ pub mod ppocr;
 pub use auto::AutoOcr;
 
 use crate::error::{Error, Result};
-use crate::types::{BBox, Source, TextPage, Unit, Word, median_size};
+use crate::types::{BBox, OcrEngineName, Source, TextPage, Unit, Word, median_size};
 use image::GrayImage;
 use lang::{LanguageSet, Script};
 use std::cell::RefCell;
@@ -867,6 +867,7 @@ impl TesseractOcr {
             height: img.height() as f32,
             unit: Unit::Px,
             source: Source::Ocr,
+            engine: Some(OcrEngineName::Tesseract),
             words: reading.words,
         })
     }
@@ -893,7 +894,7 @@ mod tests {
     }
 
     /// Lines of text drawn at ~12 pt for 300 DPI, or `None` (test skipped) without the font.
-    fn text_image(lines: &[&str]) -> Option<GrayImage> {
+    pub(super) fn text_image(lines: &[&str]) -> Option<GrayImage> {
         let font = font()?;
         let mut img = GrayImage::from_pixel(2000, 160 + 80 * lines.len() as u32, Luma([255]));
         for (i, l) in lines.iter().enumerate() {
@@ -920,14 +921,14 @@ mod tests {
         }
     }
 
-    fn all_languages() -> Vec<String> {
+    pub(super) fn all_languages() -> Vec<String> {
         crate::config::DEFAULT_LANGUAGES
             .iter()
             .map(|s| s.to_string())
             .collect()
     }
 
-    fn req(langs: &[String]) -> OcrRequest<'_> {
+    pub(super) fn req(langs: &[String]) -> OcrRequest<'_> {
         OcrRequest {
             page: 3,
             languages: langs,
@@ -935,7 +936,7 @@ mod tests {
         }
     }
 
-    fn joined(p: &TextPage) -> String {
+    pub(super) fn joined(p: &TextPage) -> String {
         let v: Vec<&str> = p.words.iter().map(|w| w.text.as_str()).collect();
         v.join(" ")
     }

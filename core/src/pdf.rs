@@ -471,6 +471,7 @@ fn page_text(page: &PdfPage<'_>, number: u32, min_quality: f32) -> PdfPageText {
             height: dh,
             unit: Unit::Pt,
             source: Source::TextLayer,
+            engine: None,
             words,
         },
         usable,

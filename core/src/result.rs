@@ -371,6 +371,16 @@ pub enum Source {
     EInvoice,
 }
 
+/// The OCR engine that read a page (evidence `engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum OcrEngineName {
+    /// tesseract (LSTM models of Debian's language packages).
+    Tesseract,
+    /// PaddleOCR's PP-OCRv6 models through onnxruntime.
+    PpOcr,
+}
+
 /// Evidence for one field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -385,6 +395,9 @@ pub struct Evidence {
     pub text: String,
     /// Source of the text.
     pub source: Source,
+    /// The OCR engine that read the text (`None` for text layers, office files, e-invoices).
+    #[serde(default)]
+    pub engine: Option<OcrEngineName>,
 }
 
 /// Validation status.

@@ -3,7 +3,7 @@
 //! Geometry is always top-left origin. Text-layer and office pages use PDF points, images and OCR
 //! pages use pixels of the image that was read; [`TextPage::unit`] says which.
 
-pub use crate::result::{Source, Unit};
+pub use crate::result::{OcrEngineName, Source, Unit};
 use serde::{Deserialize, Serialize};
 
 /// An axis-aligned box, origin top-left, `x0 <= x1`, `y0 <= y1`.
@@ -105,6 +105,9 @@ pub struct TextPage {
     pub unit: Unit,
     /// Where the words came from.
     pub source: Source,
+    /// The OCR engine that read the page (`None` unless `source` is OCR).
+    #[serde(default)]
+    pub engine: Option<OcrEngineName>,
     /// Words in reading order if known.
     pub words: Vec<Word>,
 }
@@ -174,6 +177,9 @@ pub struct PageInfo {
     pub unit: Unit,
     /// Source of the text.
     pub source: Source,
+    /// The OCR engine that read the page (`None` unless `source` is OCR).
+    #[serde(default)]
+    pub engine: Option<OcrEngineName>,
 }
 
 /// The cleaned document: all lines of all pages in reading order.
@@ -253,6 +259,7 @@ impl Span {
             unit: p.unit,
             text: self.text.clone(),
             source: p.source,
+            engine: p.engine,
         })
     }
 }

@@ -481,6 +481,7 @@ impl OcrEngine for ScanOcr {
             height: image.height() as f32,
             unit: folio::result::Unit::Px,
             source: Source::Ocr,
+            engine: None,
             words,
         })
     }

@@ -71,6 +71,7 @@ impl OcrEngine for FakeOcr {
             height: image.height() as f32,
             unit: Unit::Px,
             source: Source::Ocr,
+            engine: None,
             words: fake_words(image.width(), image.height()),
         })
     }
@@ -443,6 +444,7 @@ fn text_page() -> TextPage {
         height: 842.0,
         unit: Unit::Pt,
         source: Source::TextLayer,
+        engine: None,
         words: fake_words(595, 842)
             .into_iter()
             .map(|w| Word {

@@ -69,6 +69,7 @@ fn page(lines: &[&str], width: f32, height: f32) -> TextPage {
         height,
         unit: Unit::Pt,
         source: Source::TextLayer,
+        engine: None,
         words,
     }
 }

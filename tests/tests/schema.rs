@@ -7,8 +7,9 @@
 
 use folio::DocumentResult;
 use folio::result::{
-    BankAccount, ContractRef, DocumentType, Evidence, ExtraFields, Issue, LineItem, OtherParty,
-    Party, PartyRole, Period, Signatory, Source, StructureType, TaxLine, Unit, ValidationStatus,
+    BankAccount, ContractRef, DocumentType, Evidence, ExtraFields, Issue, LineItem, OcrEngineName,
+    OtherParty, Party, PartyRole, Period, Signatory, Source, StructureType, TaxLine, Unit,
+    ValidationStatus,
 };
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -128,6 +129,7 @@ fn full() -> DocumentResult {
             unit: Unit::Pt,
             text: "RE-2024-001".into(),
             source: Source::TextLayer,
+            engine: None,
         },
     );
     r.evidence.insert(
@@ -138,6 +140,7 @@ fn full() -> DocumentResult {
             unit: Unit::Px,
             text: "23,80".into(),
             source: Source::Ocr,
+            engine: Some(OcrEngineName::PpOcr),
         },
     );
     r.validation.status = ValidationStatus::Errors;

@@ -935,6 +935,7 @@ pub(crate) mod tests {
             height: 800.0,
             unit: Unit::Pt,
             source: Source::TextLayer,
+            engine: None,
             words,
         }])
     }

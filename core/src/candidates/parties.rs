@@ -2477,6 +2477,7 @@ mod tests {
                 height: 800.0,
                 unit: Unit::Pt,
                 source: Source::TextLayer,
+                engine: None,
                 words,
             }])
         };

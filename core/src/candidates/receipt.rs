@@ -578,6 +578,7 @@ mod tests {
                 height: lines.len() as f32 * 20.0,
                 unit: crate::result::Unit::Px,
                 source: crate::result::Source::Ocr,
+                engine: None,
             }],
             lines: out,
         }

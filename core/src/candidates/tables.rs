@@ -428,6 +428,7 @@ mod tests {
             height: 800.0,
             unit: Unit::Pt,
             source: Source::TextLayer,
+            engine: None,
             words,
         }]);
         let t = find_tables(&doc);
@@ -496,6 +497,7 @@ mod tests {
             height: 800.0,
             unit: Unit::Pt,
             source: Source::TextLayer,
+            engine: None,
             words: vec![
                 w("Please", 10.0, 10.0),
                 w("pay", 50.0, 10.0),

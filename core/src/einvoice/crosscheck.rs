@@ -572,6 +572,7 @@ mod tests {
                 Unit::Pt
             },
             source,
+            engine: None,
             words,
         }
     }

@@ -185,6 +185,7 @@ mod tests {
             unit: Unit::Pt,
             text: text.into(),
             source: crate::result::Source::TextLayer,
+            engine: None,
         }
     }
 

@@ -187,6 +187,7 @@ mod tests {
             height: 800.0,
             unit: Unit::Pt,
             source: Source::TextLayer,
+            engine: None,
             words,
         }
     }

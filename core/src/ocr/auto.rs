@@ -24,7 +24,7 @@ use super::ppocr::{PpModel, PpOcr};
 use super::{OcrEngine, OcrRequest, Reading, TesseractOcr, suspect_rotation};
 use crate::config::{OcrEngineKind, OcrParams};
 use crate::error::{Error, ErrorCode, Result};
-use crate::types::{Source, TextPage, Unit};
+use crate::types::{OcrEngineName, Source, TextPage, Unit};
 use image::GrayImage;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -159,6 +159,7 @@ impl OcrEngine for AutoOcr {
             height: img.height() as f32,
             unit: Unit::Px,
             source: Source::Ocr,
+            engine: Some(OcrEngineName::PpOcr),
             words: reading.words,
         })
     }
@@ -192,5 +193,134 @@ fn case_flip_share(r: &Reading) -> f32 {
         0.0
     } else {
         flipped as f32 / words as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{all_languages, joined, req, text_image};
+    use super::*;
+
+    fn auto(kind: OcrEngineKind) -> AutoOcr {
+        let params = OcrParams {
+            engine: kind,
+            ..OcrParams::default()
+        };
+        AutoOcr::new(&params, None).expect("tesseract and PP-OCR (bash scripts/setup.sh)")
+    }
+
+    fn latin_page() -> GrayImage {
+        text_image(&[
+            "Invoice No. 2024-0815 dated 12.03.2024",
+            "Total amount due: 1,234.56 EUR",
+            "IBAN DE89 3704 0044 0532 0130 00",
+        ])
+        .expect("DejaVu font (fonts-dejavu-core)")
+    }
+
+    #[test]
+    fn latin_pages_go_to_ppocr_and_cyrillic_ones_to_tesseract() {
+        let ocr = auto(OcrEngineKind::Auto);
+        let langs = all_languages();
+        let page = ocr.recognize(&latin_page(), &req(&langs)).unwrap();
+        assert_eq!(page.engine, Some(OcrEngineName::PpOcr));
+        assert_eq!(page.page, 3);
+        let text = joined(&page);
+        for w in [
+            "Invoice",
+            "2024-0815",
+            "12.03.2024",
+            "1,234.56",
+            "EUR",
+            "DE89",
+        ] {
+            assert!(text.contains(w), "{w} not in {text}");
+        }
+        let uk = text_image(&[
+            "Рахунок-фактура № 15 від 12 березня 2024",
+            "Загальна сума: 1500,00 грн. Постачальник: ТОВ Світанок, Київ",
+        ])
+        .unwrap();
+        let page = ocr.recognize(&uk, &req(&langs)).unwrap();
+        assert_eq!(page.engine, Some(OcrEngineName::Tesseract));
+        assert!(joined(&page).contains("березня"), "{}", joined(&page));
+        // Latin languages only: no probe, PP-OCR reads.
+        let en = vec!["en".to_string()];
+        let page = ocr.recognize(&latin_page(), &req(&en)).unwrap();
+        assert_eq!(page.engine, Some(OcrEngineName::PpOcr));
+    }
+
+    #[test]
+    fn ppocr_words_have_boxes_on_their_text_and_confidences() {
+        let ocr = auto(OcrEngineKind::Ppocr);
+        let en = vec!["en".to_string()];
+        let page = ocr.recognize(&latin_page(), &req(&en)).unwrap();
+        let total = page.words.iter().find(|w| w.text == "1,234.56").unwrap();
+        // Second line of text_image: drawn from y = 180, 48 px glyphs, x from 100.
+        assert!(total.bbox.y0 > 160.0 && total.bbox.y1 < 250.0, "{total:?}");
+        assert!(total.bbox.x0 > 400.0 && total.bbox.x1 < 1000.0, "{total:?}");
+        assert!(total.confidence > 0.8, "{total:?}");
+        let first = &page.words[0];
+        assert_eq!(first.text, "Invoice");
+        assert!(first.bbox.x0 >= 80.0 && first.bbox.x0 < 130.0, "{first:?}");
+    }
+
+    #[test]
+    fn the_tesseract_setting_never_uses_ppocr() {
+        let ocr = auto(OcrEngineKind::Tesseract);
+        let en = vec!["en".to_string()];
+        let page = ocr.recognize(&latin_page(), &req(&en)).unwrap();
+        assert_eq!(page.engine, Some(OcrEngineName::Tesseract));
+        assert!(ocr.ppocr.get().is_none(), "PP-OCR was loaded");
+    }
+
+    #[test]
+    fn broken_models_are_an_error_only_when_ppocr_is_required() {
+        // A models root whose marker is there but whose model files are not ONNX: the setting
+        // is searched first, so this root is the one loaded.
+        let root = std::env::temp_dir().join(format!("folio-broken-ppocr-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("ppocrv6/tiny/det")).unwrap();
+        std::fs::create_dir_all(root.join("ppocrv6/tiny/rec")).unwrap();
+        std::fs::write(root.join("ppocrv6/ppocrv6_dict.txt"), "a\nb\n").unwrap();
+        std::fs::write(root.join("ppocrv6/ppocrv6_tiny_dict.txt"), "a\nb\n").unwrap();
+        std::fs::write(root.join("ppocrv6/tiny/det/det.onnx"), b"not a model").unwrap();
+        std::fs::write(root.join("ppocrv6/tiny/rec/rec.onnx"), b"not a model").unwrap();
+        let params = |engine| OcrParams {
+            engine,
+            ppocr_models: Some(root.clone()),
+            ..OcrParams::default()
+        };
+        let en = vec!["en".to_string()];
+        let ocr = AutoOcr::new(&params(OcrEngineKind::Auto), None).unwrap();
+        let page = ocr.recognize(&latin_page(), &req(&en)).unwrap();
+        assert_eq!(
+            page.engine,
+            Some(OcrEngineName::Tesseract),
+            "auto falls back"
+        );
+        let ocr = AutoOcr::new(&params(OcrEngineKind::Ppocr), None).unwrap();
+        let e = ocr.recognize(&latin_page(), &req(&en)).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::ModelError, "{e}");
+        assert!(e.to_string().contains("PP-OCR"), "{e}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn latin_look_alike_spellings_of_cyrillic_words_are_case_flips() {
+        let reading = |t: &str| Reading {
+            words: t
+                .split(' ')
+                .map(|w| crate::types::Word {
+                    text: w.into(),
+                    bbox: crate::types::BBox::new(0.0, 0.0, 1.0, 1.0),
+                    confidence: 0.9,
+                })
+                .collect(),
+        };
+        let cyr = reading("PaxyHOK Ha onnaTy TepMiH BuKOHaBeub 3aMOBHMK Cyma");
+        assert!(case_flip_share(&cyr) >= CYRILLIC_FLIP_SHARE);
+        let lat = reading("Invoice number GmbH McDonald Rechnung total Betrag");
+        assert!(case_flip_share(&lat) < CYRILLIC_FLIP_SHARE);
+        assert_eq!(case_flip_share(&reading("12 34")), 0.0);
     }
 }

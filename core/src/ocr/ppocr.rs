@@ -28,7 +28,7 @@
 use super::{OcrEngine, OcrRequest, Reading};
 use crate::error::{Error, Result};
 use crate::runtime::NativeLibrary;
-use crate::types::{BBox, Source, TextPage, Unit, Word};
+use crate::types::{BBox, OcrEngineName, Source, TextPage, Unit, Word};
 use image::GrayImage;
 use ort::session::Session;
 use ort::value::Tensor;
@@ -860,6 +860,7 @@ impl OcrEngine for PpOcr {
             height: image.height() as f32,
             unit: Unit::Px,
             source: Source::Ocr,
+            engine: Some(OcrEngineName::PpOcr),
             words: reading.words,
         })
     }

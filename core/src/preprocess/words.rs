@@ -171,6 +171,7 @@ fn page(n: usize, width: f32, height: f32, words: Vec<Word>) -> TextPage {
         height,
         unit: Unit::Px,
         source: Source::Ocr,
+        engine: None,
         words,
     }
 }

@@ -396,6 +396,7 @@ fn layout_page(page: u32, blocks: &[Block]) -> TextPage {
         height: PAGE_H.max(y + MARGIN),
         unit: Unit::Pt,
         source: Source::Office,
+        engine: None,
         words,
     }
 }
