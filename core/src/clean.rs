@@ -96,6 +96,56 @@ pub fn split_word(text: &str, bbox: BBox, confidence: f32) -> Vec<Token> {
     out
 }
 
+/// Where a date glued to a time splits: `dd.mm.yyyy` / `dd-mm-yyyy` / `dd/mm/yyyy` (day and
+/// month of one or two digits) or `yyyy-mm-dd`, then `h:mm` or `hh:mm`, optionally `:ss`.
+fn date_time_glue(part: &str) -> Option<usize> {
+    let b = part.as_bytes();
+    let digits = |from: usize| {
+        b[from.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
+    let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'.' | b'-' | b'/'));
+    // The date's end, for a day-first or a year-first date.
+    let date_end = {
+        let d1 = digits(0);
+        if (1..=2).contains(&d1) && sep(d1) {
+            let d2 = digits(d1 + 1);
+            let y = d1 + 1 + d2;
+            ((1..=2).contains(&d2) && sep(y) && b[y] == b[d1]).then_some(y + 1 + 4)
+        } else if d1 == 4 && sep(4) && digits(5) == 2 && sep(7) && b[7] == b[4] {
+            Some(10)
+        } else {
+            None
+        }
+    }?;
+    // The digits after the date's last separator: the date's own (4 for a year, 2 for a day)
+    // and the time's hours.
+    let time = &part.get(date_end..)?;
+    let t = time.as_bytes();
+    let h = t.iter().take_while(|c| c.is_ascii_digit()).count();
+    let run_start = date_end
+        - if date_end == 10 && b[4] == b[7] && digits(0) == 4 {
+            2
+        } else {
+            4
+        };
+    let run = digits(run_start);
+    if run_start + run != date_end + h || !(1..=2).contains(&h) {
+        return None;
+    }
+    let rest = &t[h..];
+    let mm =
+        rest.len() >= 3 && rest[0] == b':' && rest[1].is_ascii_digit() && rest[2].is_ascii_digit();
+    let ss = rest.len() == 3
+        || (rest.len() == 6
+            && rest[3] == b':'
+            && rest[4].is_ascii_digit()
+            && rest[5].is_ascii_digit());
+    (mm && ss).then_some(date_end)
+}
+
 /// Splits the receipt notations an OCR engine may read without their spaces (PP-OCR reads
 /// `2 x 4.08  8.16 A` as `2×4.08  8.16A`): a whole quantity, a multiplication sign and a price
 /// with two decimals (`2×4.08` → `2` `×` `4.08`; `x2.34` → `x` `2.34`), and an amount with two
@@ -143,6 +193,11 @@ fn unglue(part: &str) -> Vec<&str> {
         && b[p].is_ascii_uppercase()
     {
         return vec![&part[..p], &part[p..]];
+    }
+    // `18-03-201811:23`, `2018-03-1811:23:05`: a date with the time glued on (PP-OCR reads the
+    // gap between them as nothing).
+    if let Some(split) = date_time_glue(part) {
+        return vec![&part[..split], &part[split..]];
     }
     // `TVA20%`, `VAT19%`: a tax label glued to its rate.
     let letters = part
@@ -494,6 +549,18 @@ mod tests {
         assert_eq!(texts("1 x2.34"), ["1", "x", "2.34"]);
         assert_eq!(texts("12X1,50"), ["12", "X", "1,50"]);
         assert_eq!(texts("TVA20%"), ["TVA", "20%"]);
+        assert_eq!(texts("18-03-201811:23"), ["18-03-2018", "11:23"]);
+        assert_eq!(texts("1/3/20189:05:33"), ["1/3/2018", "9:05:33"]);
+        assert_eq!(texts("2018-03-1811:23:05"), ["2018-03-18", "11:23:05"]);
+        for whole in [
+            "18-03-2018",
+            "18-03-201811",
+            "18.03/201811:23",
+            "18-03-20181:2",
+            "11:23",
+        ] {
+            assert_eq!(texts(whole), [whole], "{whole}");
+        }
         assert_eq!(
             texts("MwSt.19%"),
             ["MwSt.19%"],

@@ -6,9 +6,10 @@
 //! * only Latin-script languages enabled: PP-OCR reads the page;
 //! * only Cyrillic ones: tesseract;
 //! * both: tesseract's language plan (a probe of the page's densest band, as tesseract alone
-//!   does it) decides; a Cyrillic page is read by tesseract with that plan, a Latin one by
-//!   PP-OCR; a close call (both scripts probed, the other kept as the alternative) is left to
-//!   tesseract, whose reading settles it. PP-OCR's own reading cannot tell: it reads Cyrillic letters as Latin look-alikes,
+//!   does it) decides; a page it takes for Cyrillic is read by tesseract with that plan, any
+//!   other by PP-OCR, whose reading is handed to tesseract's Cyrillic models when it spells its words
+//!   in Latin look-alikes (many capitals after small letters inside words: `PaxyHOK`). PP-OCR's
+//!   confidence cannot tell: it reads Cyrillic letters as Latin look-alikes,
 //!   confidently (mean character probability 0.91-0.99 on the synthetic uk/ru scans).
 //!
 //! A page PP-OCR reads as if turned (little text, boxes running vertically, low confidence) is
@@ -126,11 +127,11 @@ impl OcrEngine for AutoOcr {
         // Both scripts enabled: tesseract's plan (a probe of one band) decides, and a Cyrillic
         // page is read with that plan. PP-OCR reads Cyrillic letters as Latin look-alikes with
         // high confidence, so its own reading cannot tell.
-        // A close call (both scripts probed, neither clearly better on the band) also goes to
-        // tesseract, whose reading settles it against the other script's.
+        // A page the plan takes for Cyrillic is tesseract's (with that plan: its reading settles a
+        // close call against the other script's); every other page is PP-OCR's.
         if !set.cyrillic.is_empty() {
             let (plan, script) = self.tesseract.plan_page(image, &set)?;
-            if script == Script::Cyrillic || plan.alternative.is_some() {
+            if script == Script::Cyrillic {
                 return self
                     .tesseract
                     .recognize_planned(image, req, &set, Some(plan));
@@ -138,7 +139,7 @@ impl OcrEngine for AutoOcr {
         }
         let (reading, upright) = self.read_latin(pp, image)?;
         // Cyrillic words spelt in Latin look-alikes: the probe's band was Latin (a foreign
-        // buyer's address on a Ukrainian invoice), the page is not.
+        // buyer's address on a Ukrainian invoice) or the call was close, and the page is not.
         if !set.cyrillic.is_empty() && case_flip_share(&reading) >= CYRILLIC_FLIP_SHARE {
             let page = upright.as_ref().unwrap_or(image);
             let plan = self.tesseract.cyrillic_plan(&set);
