@@ -159,6 +159,21 @@ struct Reading {
 }
 
 impl Reading {
+    /// The page `page` of the result: this reading of `img` (pixels) by `engine`.
+    fn into_page(self, page: u32, img: &GrayImage, engine: OcrEngineName) -> TextPage {
+        TextPage {
+            page,
+            width: img.width() as f32,
+            height: img.height() as f32,
+            unit: Unit::Px,
+            source: Source::Ocr,
+            engine: Some(engine),
+            words: self.words,
+        }
+    }
+}
+
+impl Reading {
     /// Mean word confidence weighted by word length (0..1).
     fn mean_conf(&self) -> f32 {
         let (mut s, mut n) = (0f32, 0f32);
@@ -861,15 +876,7 @@ impl TesseractOcr {
             upright = Some(turned);
         }
         let img = upright.as_ref().unwrap_or(image);
-        Ok(TextPage {
-            page: req.page,
-            width: img.width() as f32,
-            height: img.height() as f32,
-            unit: Unit::Px,
-            source: Source::Ocr,
-            engine: Some(OcrEngineName::Tesseract),
-            words: reading.words,
-        })
+        Ok(reading.into_page(req.page, img, OcrEngineName::Tesseract))
     }
 }
 

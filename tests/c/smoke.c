@@ -310,11 +310,13 @@ static void test_webhook(void) {
     CHECK(st == FOLIO_NULL_ARGUMENT, "NULL secret");
 }
 
+/* Usage: smoke [FIXTURES_DIR [ENGINE_CONFIG_JSON]] */
 int main(int argc, char **argv) {
     if (argc > 1) fixtures = argv[1];
+    const char *config = argc > 2 ? argv[2] : "{\"languages\": [\"en\", \"de\", \"fr\", \"pl\"]}";
     test_version();
     folio_engine *engine = NULL;
-    folio_status st = folio_engine_new("{\"languages\": [\"en\", \"de\", \"fr\", \"pl\"]}", &engine);
+    folio_status st = folio_engine_new(config, &engine);
     if (st != FOLIO_OK) {
         fprintf(stderr, "engine: %s: %s\n", folio_status_name(st), folio_last_error_message());
         return 2;

@@ -25,7 +25,7 @@ use super::ppocr::{PpModel, PpOcr};
 use super::{OcrEngine, OcrRequest, Reading, TesseractOcr, suspect_rotation};
 use crate::config::{OcrEngineKind, OcrParams};
 use crate::error::{Error, ErrorCode, Result};
-use crate::types::{OcrEngineName, Source, TextPage, Unit};
+use crate::types::{OcrEngineName, TextPage};
 use image::GrayImage;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -154,15 +154,7 @@ impl OcrEngine for AutoOcr {
             return self.tesseract.recognize_planned(turned, req, &set, None);
         }
         let img = upright.as_ref().unwrap_or(image);
-        Ok(TextPage {
-            page: req.page,
-            width: img.width() as f32,
-            height: img.height() as f32,
-            unit: Unit::Px,
-            source: Source::Ocr,
-            engine: Some(OcrEngineName::PpOcr),
-            words: reading.words,
-        })
+        Ok(reading.into_page(req.page, img, OcrEngineName::PpOcr))
     }
 }
 

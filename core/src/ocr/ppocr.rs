@@ -28,7 +28,7 @@
 use super::{OcrEngine, OcrRequest, Reading};
 use crate::error::{Error, Result};
 use crate::runtime::NativeLibrary;
-use crate::types::{BBox, OcrEngineName, Source, TextPage, Unit, Word};
+use crate::types::{BBox, OcrEngineName, TextPage, Word};
 use image::GrayImage;
 use ort::session::Session;
 use ort::value::Tensor;
@@ -853,16 +853,7 @@ fn sort_reading_order(quads: &mut [Quad]) {
 
 impl OcrEngine for PpOcr {
     fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> Result<TextPage> {
-        let reading = self.read(image)?;
-        Ok(TextPage {
-            page: req.page,
-            width: image.width() as f32,
-            height: image.height() as f32,
-            unit: Unit::Px,
-            source: Source::Ocr,
-            engine: Some(OcrEngineName::PpOcr),
-            words: reading.words,
-        })
+        Ok(self.read(image)?.into_page(req.page, image, OcrEngineName::PpOcr))
     }
 }
 
