@@ -853,7 +853,9 @@ fn sort_reading_order(quads: &mut [Quad]) {
 
 impl OcrEngine for PpOcr {
     fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> Result<TextPage> {
-        Ok(self.read(image)?.into_page(req.page, image, OcrEngineName::PpOcr))
+        Ok(self
+            .read(image)?
+            .into_page(req.page, image, OcrEngineName::PpOcr))
     }
 }
 
