@@ -39,6 +39,7 @@ impl OcrEngine for BlankOcr {
             height: image.height() as f32,
             unit: Unit::Px,
             source: Source::Ocr,
+            engine: None,
             words: Vec::new(),
         })
     }
