@@ -68,11 +68,6 @@ impl AutoOcr {
         })
     }
 
-    /// The tesseract engine (Cyrillic pages, orientation).
-    pub fn tesseract(&self) -> &TesseractOcr {
-        &self.tesseract
-    }
-
     /// PP-OCR, loaded on first call; `Ok(None)` when this engine does without it.
     fn ppocr(&self) -> Result<Option<&PpOcr>> {
         if self.kind == OcrEngineKind::Tesseract {
@@ -149,9 +144,13 @@ impl OcrEngine for AutoOcr {
         }
         if let Some(turned) = &upright
             && !set.cyrillic.is_empty()
-            && self.tesseract.plan_page(turned, &set)?.1 == Script::Cyrillic
         {
-            return self.tesseract.recognize_planned(turned, req, &set, None);
+            let (plan, script) = self.tesseract.plan_page(turned, &set)?;
+            if script == Script::Cyrillic {
+                return self
+                    .tesseract
+                    .recognize_planned(turned, req, &set, Some(plan));
+            }
         }
         let img = upright.as_ref().unwrap_or(image);
         Ok(reading.into_page(req.page, img, OcrEngineName::PpOcr))

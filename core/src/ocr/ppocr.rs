@@ -328,16 +328,6 @@ impl PpOcr {
         })
     }
 
-    /// The models root the engine loaded from.
-    pub fn models_root(&self) -> &Path {
-        &self.root
-    }
-
-    /// Which models read.
-    pub fn model(&self) -> PpModel {
-        self.model
-    }
-
     /// Text regions of a page, top to bottom and left to right.
     pub fn detect(&self, img: &GrayImage) -> Result<Vec<Quad>> {
         let (w, h) = (img.width() as f32, img.height() as f32);
