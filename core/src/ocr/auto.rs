@@ -22,7 +22,7 @@
 
 use super::lang::Script;
 use super::ppocr::{PpModel, PpOcr};
-use super::{OcrEngine, OcrRequest, Reading, TesseractOcr, suspect_rotation};
+use super::{OcrEngine, OcrRequest, Reading, TesseractOcr};
 use crate::config::{OcrEngineKind, OcrParams};
 use crate::error::{Error, ErrorCode, Result};
 use crate::types::{OcrEngineName, TextPage};
@@ -90,22 +90,6 @@ impl AutoOcr {
             }),
         }
     }
-
-    /// PP-OCR's reading of a Latin-script page, turned upright when it reads as turned; the
-    /// page's image when turned.
-    fn read_latin(&self, pp: &PpOcr, image: &GrayImage) -> Result<(Reading, Option<GrayImage>)> {
-        let reading = pp.read(image)?;
-        if suspect_rotation(&reading)
-            && let Some(osd) = self.tesseract.detect_osd(image)
-            && let Some(turned) = super::imageops::rotate_cw(image, osd.rotate_cw)
-        {
-            let again = pp.read(&turned)?;
-            if again.chars() > reading.chars() {
-                return Ok((again, Some(turned)));
-            }
-        }
-        Ok((reading, None))
-    }
 }
 
 impl OcrEngine for AutoOcr {
@@ -119,41 +103,41 @@ impl OcrEngine for AutoOcr {
         let Some(pp) = pp else {
             return self.tesseract.recognize_planned(image, req, &set, None);
         };
+        // Upright first, by PP-OCR's reading of the longest lines both ways (a turned page's
+        // probe reads garbage and would decide the script on it).
+        let (turn, quads) = pp.orientation(image)?;
+        let turned = if turn == 0 {
+            None
+        } else {
+            super::imageops::rotate_cw(image, turn)
+        };
+        let page = turned.as_ref().unwrap_or(image);
         // Both scripts enabled: tesseract's plan (a probe of one band) decides, and a Cyrillic
         // page is read with that plan. PP-OCR reads Cyrillic letters as Latin look-alikes with
         // high confidence, so its own reading cannot tell.
         // A page the plan takes for Cyrillic is tesseract's (with that plan: its reading settles a
         // close call against the other script's); every other page is PP-OCR's.
         if !set.cyrillic.is_empty() {
-            let (plan, script) = self.tesseract.plan_page(image, &set)?;
+            let (plan, script) = self.tesseract.plan_page(page, &set)?;
             if script == Script::Cyrillic {
                 return self
                     .tesseract
-                    .recognize_planned(image, req, &set, Some(plan));
+                    .recognize_planned(page, req, &set, Some(plan));
             }
         }
-        let (reading, upright) = self.read_latin(pp, image)?;
+        let reading = match turned {
+            None => pp.read_regions(page, quads)?,
+            Some(_) => pp.read(page)?,
+        };
         // Cyrillic words spelt in Latin look-alikes: the probe's band was Latin (a foreign
         // buyer's address on a Ukrainian invoice) or the call was close, and the page is not.
         if !set.cyrillic.is_empty() && case_flip_share(&reading) >= CYRILLIC_FLIP_SHARE {
-            let page = upright.as_ref().unwrap_or(image);
             let plan = self.tesseract.cyrillic_plan(&set);
             return self
                 .tesseract
                 .recognize_planned(page, req, &set, Some(plan));
         }
-        if let Some(turned) = &upright
-            && !set.cyrillic.is_empty()
-        {
-            let (plan, script) = self.tesseract.plan_page(turned, &set)?;
-            if script == Script::Cyrillic {
-                return self
-                    .tesseract
-                    .recognize_planned(turned, req, &set, Some(plan));
-            }
-        }
-        let img = upright.as_ref().unwrap_or(image);
-        Ok(reading.into_page(req.page, img, OcrEngineName::PpOcr))
+        Ok(reading.into_page(req.page, page, OcrEngineName::PpOcr))
     }
 }
 

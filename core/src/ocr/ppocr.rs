@@ -67,6 +67,10 @@ const REC_MAX_WIDTH: usize = 3200;
 const REC_BATCH: usize = 6;
 /// Mean character probability under which a line is dropped (`drop_score`).
 const DROP_SCORE: f32 = 0.5;
+/// Lines read both ways to tell a page's orientation.
+const ORIENTATION_SAMPLE: usize = 8;
+/// How much more confident (mean character probability) the half-turned reading must be.
+const ORIENTATION_MARGIN: f32 = 0.05;
 
 /// Which PP-OCRv6 models read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -387,27 +391,94 @@ impl PpOcr {
         Ok(out)
     }
 
+    /// The quadrilateral a region is read from: a region taller than 1.5x its width is text
+    /// running vertically, read turned a quarter (as the package does), unless it is no taller
+    /// than two lines of the page's text (`line`): a lone digit or letter ("1" in a quantity
+    /// column) is taller than wide too.
+    fn reading_quad(q: &Quad, line: f32) -> Quad {
+        if q.height() >= 1.5 * q.width() && q.height() > 2.0 * line {
+            // Turned counter-clockwise: the right edge becomes the top.
+            Quad {
+                p: [q.p[1], q.p[2], q.p[3], q.p[0]],
+            }
+        } else {
+            *q
+        }
+    }
+
+    /// The page's typical line height: the median short side of its regions.
+    fn line_size(quads: &[Quad]) -> f32 {
+        crate::types::median_size(quads.iter().map(|q| q.width().min(q.height())).collect())
+            .unwrap_or(0.0)
+    }
+
     /// Reads regions of `img`; one entry per region (`None`: dropped as unreadable).
     fn recognize_regions(&self, img: &GrayImage, quads: &[Quad]) -> Result<Vec<Option<LineRead>>> {
-        // Upright crops: a region taller than 1.5x its width is text running vertically, read
-        // turned a quarter (as the package does), unless it is no taller than two lines of the
-        // page's text: a lone digit or letter ("1" in a quantity column) is taller than wide too.
-        let line =
-            crate::types::median_size(quads.iter().map(|q| q.width().min(q.height())).collect())
-                .unwrap_or(0.0);
+        let line = Self::line_size(quads);
+        let reading: Vec<Quad> = quads.iter().map(|q| Self::reading_quad(q, line)).collect();
+        Ok(self
+            .recognize_quads(img, &reading)?
+            .into_iter()
+            .map(|l| l.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty()))
+            .collect())
+    }
+
+    /// Quarter turns (clockwise) that make a page upright, and its regions when it already is.
+    /// Judged by reading: the page's longest lines are read as they stand and turned half
+    /// round, and the turn whose reading is more confident wins; a page whose long lines run
+    /// vertically is turned a quarter, one way or the other by the same test.
+    pub(super) fn orientation(&self, img: &GrayImage) -> Result<(i32, Vec<Quad>)> {
+        let quads = self.detect(img)?;
+        let line = Self::line_size(&quads);
+        let mut long: Vec<&Quad> = quads
+            .iter()
+            .filter(|q| q.width().max(q.height()) > 4.0 * line)
+            .collect();
+        if long.len() < 2 {
+            return Ok((0, quads));
+        }
+        let vertical = long.iter().filter(|q| q.height() > q.width()).count() * 2 > long.len();
+        long.sort_by(|a, b| {
+            let len = |q: &Quad| q.width().max(q.height());
+            len(b).total_cmp(&len(a))
+        });
+        long.truncate(ORIENTATION_SAMPLE);
+        let standing: Vec<Quad> = long.iter().map(|q| Self::reading_quad(q, line)).collect();
+        let flipped: Vec<Quad> = standing
+            .iter()
+            .map(|q| Quad {
+                p: [q.p[2], q.p[3], q.p[0], q.p[1]],
+            })
+            .collect();
+        let mean = |v: Vec<Option<LineRead>>| {
+            v.iter()
+                .map(|l| l.as_ref().map_or(0.0, LineRead::score))
+                .sum::<f32>()
+                / v.len() as f32
+        };
+        let (a, b) = (
+            mean(self.recognize_quads(img, &standing)?),
+            mean(self.recognize_quads(img, &flipped)?),
+        );
+        if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+            eprintln!("DBG orientation vertical={vertical} standing={a:.3} flipped={b:.3}");
+        }
+        let flip = b > a + ORIENTATION_MARGIN;
+        // A vertical line read with its right edge on top stands for a page turned clockwise.
+        let turn = match (vertical, flip) {
+            (false, false) => 0,
+            (false, true) => 180,
+            (true, false) => 270,
+            (true, true) => 90,
+        };
+        Ok((turn, quads))
+    }
+
+    /// Reads each quadrilateral as given (its first edge on top); `None` for an empty reading.
+    fn recognize_quads(&self, img: &GrayImage, quads: &[Quad]) -> Result<Vec<Option<LineRead>>> {
         let crops: Vec<(Quad, f32)> = quads
             .iter()
-            .map(|q| {
-                let q = if q.height() >= 1.5 * q.width() && q.height() > 2.0 * line {
-                    // Turned counter-clockwise: the right edge becomes the top.
-                    Quad {
-                        p: [q.p[1], q.p[2], q.p[3], q.p[0]],
-                    }
-                } else {
-                    *q
-                };
-                (q, q.width() / q.height().max(1.0))
-            })
+            .map(|q| (*q, q.width() / q.height().max(1.0)))
             .collect();
         let mut order: Vec<usize> = (0..crops.len()).collect();
         order.sort_by(|&a, &b| crops[a].1.total_cmp(&crops[b].1));
@@ -460,7 +531,7 @@ impl PpOcr {
             for (k, &i) in batch.iter().enumerate() {
                 let seq = &probs[k * steps * c..(k + 1) * steps * c];
                 let line = self.decode(seq, steps, c, width as f32 / used[k] as f32);
-                out[i] = Some(line).filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty());
+                out[i] = Some(line).filter(|l| !l.chars.is_empty());
             }
         }
         Ok(out)
@@ -492,8 +563,13 @@ impl PpOcr {
 
     /// Reads a page taken as upright: words with boxes in `img` pixels.
     pub(super) fn read(&self, img: &GrayImage) -> Result<Reading> {
-        let t0 = std::time::Instant::now();
         let quads = self.detect(img)?;
+        self.read_regions(img, quads)
+    }
+
+    /// Reads a page's detected regions: words with boxes in `img` pixels.
+    pub(super) fn read_regions(&self, img: &GrayImage, quads: Vec<Quad>) -> Result<Reading> {
+        let t0 = std::time::Instant::now();
         let t1 = t0.elapsed();
         let lines = self.recognize_regions(img, &quads)?;
         if std::env::var_os("FOLIO_OCR_DBG").is_some() {

@@ -8,6 +8,7 @@ pub(crate) mod budget;
 mod ocrprep;
 mod office;
 mod pdfscan;
+pub mod photo;
 mod raster;
 pub mod words;
 

@@ -12,8 +12,10 @@ const WORK_SIDE: u32 = 1000;
 /// Most ink pixels projected per angle (denser pages are subsampled evenly).
 const MAX_INK_POINTS: usize = 60_000;
 
-/// Prepares an image for OCR: deskew and normalise contrast.
+/// Prepares an image for OCR: a photo's page cut out, flattened and evenly lit
+/// ([`super::photo::flatten`]), then deskew and normalised contrast.
 pub fn prepare_for_ocr(image: GrayImage) -> GrayImage {
+    let image = super::photo::flatten(image);
     let angle = deskew_angle(&image);
     let image = if angle.abs() >= MIN_CORRECTION_DEG {
         rotate_white(&image, -angle)
@@ -81,7 +83,7 @@ pub(crate) fn rotate_white(img: &GrayImage, deg: f32) -> GrayImage {
 }
 
 /// Box-filter downscale by an integer factor (fast, enough for layout statistics).
-fn downscale(img: &GrayImage, f: u32) -> GrayImage {
+pub(super) fn downscale(img: &GrayImage, f: u32) -> GrayImage {
     if f <= 1 {
         return img.clone();
     }
@@ -110,7 +112,7 @@ fn downscale(img: &GrayImage, f: u32) -> GrayImage {
     GrayImage::from_raw(nw, nh, out).unwrap_or_else(|| GrayImage::new(1, 1))
 }
 
-fn histogram(img: &GrayImage) -> [u64; 256] {
+pub(super) fn histogram(img: &GrayImage) -> [u64; 256] {
     let mut h = [0u64; 256];
     for &v in img.as_raw() {
         h[usize::from(v)] += 1;
@@ -119,7 +121,7 @@ fn histogram(img: &GrayImage) -> [u64; 256] {
 }
 
 /// Otsu's threshold from a histogram.
-fn otsu(hist: &[u64; 256]) -> u8 {
+pub(super) fn otsu(hist: &[u64; 256]) -> u8 {
     let total: u64 = hist.iter().sum();
     if total == 0 {
         return 128;
