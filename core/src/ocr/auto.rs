@@ -12,8 +12,18 @@
 //!   confidence cannot tell: it reads Cyrillic letters as Latin look-alikes,
 //!   confidently (mean character probability 0.91-0.99 on the synthetic uk/ru scans).
 //!
-//! A page PP-OCR reads as if turned (little text, boxes running vertically, low confidence) is
-//! checked with tesseract's orientation detection, turned upright and read again.
+//! Every page PP-OCR may read is first turned upright (0/90/180/270) by PP-OCR's reading of its
+//! longest lines as they stand and turned half round ([`PpOcr::orientation`]): upright text
+//! reads with mean character probability 0.91-0.99 on the photo fixtures, the same lines upside
+//! down 0.43-0.52. This comes before tesseract's language probe, which reads garbage on a turned
+//! page and could take it for Cyrillic.
+//!
+//! Enhanced recognition (`heavy`) reads a Latin-script page's regions with the small recogniser
+//! (PP-OCRv6 small, about five times the tiny one's time per line). Measured on the SROIE tuning
+//! receipts and the synthetic training scans (`benches/reports`), fusing its words with the tiny
+//! recogniser's and tesseract's (votes, and a token's plausibility as an amount, date or checked
+//! id) did not beat the small recogniser alone, so none is done. Cyrillic pages keep tesseract's
+//! enhanced path (several preprocessing variants, the most confident reading).
 //!
 //! The PP-OCR models load on the first page that needs them (a text-layer PDF never loads them).
 //! With `auto`, models or onnxruntime that cannot be found leave every page to tesseract;
@@ -40,6 +50,8 @@ pub struct AutoOcr {
     models: Option<PathBuf>,
     onnxruntime: Option<PathBuf>,
     ppocr: OnceLock<Loaded>,
+    /// The small models, for enhanced recognition.
+    ppocr_small: OnceLock<Loaded>,
 }
 
 impl std::fmt::Debug for AutoOcr {
@@ -65,21 +77,27 @@ impl AutoOcr {
             models: params.ppocr_models.clone(),
             onnxruntime,
             ppocr: OnceLock::new(),
+            ppocr_small: OnceLock::new(),
         })
     }
 
     /// PP-OCR, loaded on first call; `Ok(None)` when this engine does without it.
     fn ppocr(&self) -> Result<Option<&PpOcr>> {
+        self.load(&self.ppocr, PpModel::Tiny)
+    }
+
+    /// PP-OCR's small models (enhanced recognition), loaded on first call.
+    fn ppocr_small(&self) -> Result<Option<&PpOcr>> {
+        self.load(&self.ppocr_small, PpModel::Small)
+    }
+
+    fn load<'a>(&'a self, cell: &'a OnceLock<Loaded>, model: PpModel) -> Result<Option<&'a PpOcr>> {
         if self.kind == OcrEngineKind::Tesseract {
             return Ok(None);
         }
-        let loaded = self.ppocr.get_or_init(|| {
-            PpOcr::new(
-                PpModel::Tiny,
-                self.models.as_deref(),
-                self.onnxruntime.as_deref(),
-            )
-            .map_err(|e| (e.code(), e.to_string()))
+        let loaded = cell.get_or_init(|| {
+            PpOcr::new(model, self.models.as_deref(), self.onnxruntime.as_deref())
+                .map_err(|e| (e.code(), e.to_string()))
         });
         match (loaded, self.kind) {
             (Ok(p), _) => Ok(Some(p)),
@@ -125,10 +143,17 @@ impl OcrEngine for AutoOcr {
                     .recognize_planned(page, req, &set, Some(plan));
             }
         }
-        let reading = match turned {
-            None => pp.read_regions(page, quads)?,
-            Some(_) => pp.read(page)?,
+        let quads = match turned {
+            None => quads,
+            Some(_) => pp.detect(page)?,
         };
+        // Enhanced recognition reads the regions with the small recogniser (measured: see the
+        // module's documentation).
+        let reader = match req.heavy {
+            true => self.ppocr_small()?.unwrap_or(pp),
+            false => pp,
+        };
+        let reading = reader.read_regions(page, quads)?;
         // Cyrillic words spelt in Latin look-alikes: the probe's band was Latin (a foreign
         // buyer's address on a Ukrainian invoice) or the call was close, and the page is not.
         if !set.cyrillic.is_empty() && case_flip_share(&reading) >= CYRILLIC_FLIP_SHARE {

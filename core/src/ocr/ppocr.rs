@@ -570,20 +570,18 @@ impl PpOcr {
     /// Reads a page's detected regions: words with boxes in `img` pixels.
     pub(super) fn read_regions(&self, img: &GrayImage, quads: Vec<Quad>) -> Result<Reading> {
         let t0 = std::time::Instant::now();
-        let t1 = t0.elapsed();
         let lines = self.recognize_regions(img, &quads)?;
-        if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+        let debug = std::env::var_os("FOLIO_OCR_DBG").is_some();
+        if debug {
             eprintln!(
-                "DBG ppocr {}x{} det {:?} rec {:?} regions {}",
+                "DBG ppocr {}x{} rec {:?} regions {}",
                 img.width(),
                 img.height(),
-                t1,
-                t0.elapsed() - t1,
+                t0.elapsed(),
                 quads.len()
             );
         }
         let mut words = Vec::new();
-        let debug = std::env::var_os("FOLIO_OCR_DBG").is_some();
         for (q, line) in quads.iter().zip(lines) {
             if debug {
                 let text: Option<String> = line
