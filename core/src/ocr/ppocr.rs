@@ -67,8 +67,12 @@ const REC_MAX_WIDTH: usize = 3200;
 const REC_BATCH: usize = 6;
 /// Mean character probability under which a line is dropped (`drop_score`).
 const DROP_SCORE: f32 = 0.5;
-/// Lines read both ways to tell a page's orientation.
-const ORIENTATION_SAMPLE: usize = 8;
+/// Lines read both ways to tell a page's orientation (one recognition batch).
+const ORIENTATION_SAMPLE: usize = REC_BATCH;
+/// Mean character probability from which lines read as they stand are taken as upright: upright
+/// lines of the photo fixtures and SROIE receipts read 0.93-0.99, the same lines upside down
+/// 0.43-0.54.
+const UPRIGHT_SCORE: f32 = 0.85;
 /// How much more confident (mean character probability) the half-turned reading must be.
 const ORIENTATION_MARGIN: f32 = 0.05;
 
@@ -444,22 +448,24 @@ impl PpOcr {
         });
         long.truncate(ORIENTATION_SAMPLE);
         let standing: Vec<Quad> = long.iter().map(|q| Self::reading_quad(q, line)).collect();
-        let flipped: Vec<Quad> = standing
-            .iter()
-            .map(|q| Quad {
-                p: [q.p[2], q.p[3], q.p[0], q.p[1]],
-            })
-            .collect();
         let mean = |v: Vec<Option<LineRead>>| {
             v.iter()
                 .map(|l| l.as_ref().map_or(0.0, LineRead::score))
                 .sum::<f32>()
                 / v.len() as f32
         };
-        let (a, b) = (
-            mean(self.recognize_quads(img, &standing)?),
-            mean(self.recognize_quads(img, &flipped)?),
-        );
+        let a = mean(self.recognize_quads(img, &standing)?);
+        // Horizontal lines read confidently as they stand: upright, no need to read them turned.
+        if !vertical && a >= UPRIGHT_SCORE {
+            return Ok((0, quads));
+        }
+        let flipped: Vec<Quad> = standing
+            .iter()
+            .map(|q| Quad {
+                p: [q.p[2], q.p[3], q.p[0], q.p[1]],
+            })
+            .collect();
+        let b = mean(self.recognize_quads(img, &flipped)?);
         if std::env::var_os("FOLIO_OCR_DBG").is_some() {
             eprintln!("DBG orientation vertical={vertical} standing={a:.3} flipped={b:.3}");
         }
