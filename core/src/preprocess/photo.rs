@@ -1,10 +1,13 @@
 //! Phone photos: the page found in the frame and flattened before OCR.
 //!
-//! * **Outline**: the largest bright region of a small copy (text closed away by a grey-level
-//!   closing, paper told from the table by Otsu's threshold), fitted with the quadrilateral of
-//!   largest area inside its convex hull. Accepted only when the region is clearly brighter than
-//!   what surrounds it, fills that quadrilateral, and leaves something of the frame to cut away
-//!   (a scan or a page filling the frame has no outline and is left as it is).
+//! * **Outline**: on a small copy (text closed away by a grey-level closing), the region grown
+//!   from the brightest paper across every step softer than an edge: a shadow's soft edge and
+//!   light falling off are crossed, the paper's sharp edge against the table is not (a single
+//!   threshold splits a shadowed page, or lets a lit table corner in). Its holes filled, it is
+//!   fitted with the quadrilateral of largest area inside its convex hull, and accepted only when
+//!   it is clearly brighter than what surrounds it, fills that quadrilateral, and leaves
+//!   something of the frame to cut away (a scan or a page filling the frame has no outline and
+//!   is left as it is).
 //! * **Perspective and curl**: the page is mapped to a rectangle by the homography of the four
 //!   corners, plus a Coons-patch correction that follows the page's real edges where they bow
 //!   (a curled receipt): each edge's distance from the straight line between its corners is
