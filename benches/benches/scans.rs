@@ -5,7 +5,9 @@
 //! * `scans/ppocr/*`: PP-OCR alone (`ocr.engine = "ppocr"`, Latin-script languages only, so no
 //!   script probe);
 //! * `scans/standard/*`: the default (`auto`, six languages);
-//! * `scans/heavy/*`: the default with enhanced recognition (`RecognizeOptions::heavy`).
+//! * `scans/heavy/*`: the default with enhanced recognition (`RecognizeOptions::heavy`);
+//! * `scans/flatten/*`: the photo preparation alone (`preprocess::photo::flatten`: outline,
+//!   perspective, light, size) on the decoded grey image, what it adds to every image page.
 //!
 //! Inputs: fixtures `receipt_en_scan.jpg` (receipt scan), `invoice_de_scan.png` (A4 scan, 1 bit),
 //! `invoice_en_photo.jpg` (a 3-megapixel phone photo) and `photo_12mp`, the same photo enlarged
@@ -99,6 +101,15 @@ fn bench_scans(c: &mut Criterion) {
                 })
             });
         }
+    }
+    for (name, bytes) in &inputs {
+        let Ok(img) = image::load_from_memory(bytes) else {
+            continue;
+        };
+        let gray = img.to_luma8();
+        group.bench_function(format!("flatten/{name}"), |b| {
+            b.iter(|| folio::preprocess::photo::flatten(black_box(gray.clone())))
+        });
     }
     group.finish();
 }

@@ -171,9 +171,7 @@ impl Reading {
             words: self.words,
         }
     }
-}
 
-impl Reading {
     /// Mean word confidence weighted by word length (0..1).
     fn mean_conf(&self) -> f32 {
         let (mut s, mut n) = (0f32, 0f32);

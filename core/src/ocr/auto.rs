@@ -13,10 +13,9 @@
 //!   confidently (mean character probability 0.91-0.99 on the synthetic uk/ru scans).
 //!
 //! Every page PP-OCR may read is first turned upright (0/90/180/270) by PP-OCR's reading of its
-//! longest lines as they stand and turned half round ([`PpOcr::orientation`]): upright text
-//! reads with mean character probability 0.91-0.99 on the photo fixtures, the same lines upside
-//! down 0.43-0.52. This comes before tesseract's language probe, which reads garbage on a turned
-//! page and could take it for Cyrillic.
+//! longest lines as they stand and turned half round ([`PpOcr::orientation`]; upright lines
+//! read far more confidently, see its constants). This comes before tesseract's language probe,
+//! which reads garbage on a turned page and could take it for Cyrillic.
 //!
 //! Enhanced recognition (`heavy`) reads a Latin-script page's regions with the small recogniser
 //! (PP-OCRv6 small, about five times the tiny one's time per line). Measured on the SROIE tuning

@@ -135,25 +135,9 @@ pub fn find_outline(img: &GrayImage) -> Option<Outline> {
         .filter(|(x, y, _)| calm(*x, *y))
         .max_by_key(|(_, _, p)| p[0])
         .map(|(x, y, p)| ((x, y), p[0]))?;
-    let mut page = vec![false; (sw * sh) as usize];
-    let mut stack = vec![seed];
-    page[(seed.1 * sw + seed.0) as usize] = true;
-    while let Some((x, y)) = stack.pop() {
-        let here = v(x, y);
-        for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
-            let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
-            if nx < 0 || ny < 0 || nx >= i64::from(sw) || ny >= i64::from(sh) {
-                continue;
-            }
-            let (nx, ny) = (nx as u32, ny as u32);
-            let i = (ny * sw + nx) as usize;
-            if page[i] || (v(nx, ny) - here).abs() > step || edge(nx, ny) {
-                continue;
-            }
-            page[i] = true;
-            stack.push((nx, ny));
-        }
-    }
+    let page = flood(sw, sh, [seed], |from, to| {
+        (v(to.0, to.1) - v(from.0, from.1)).abs() <= step && !edge(to.0, to.1)
+    });
     let frame = (sw * sh) as f32;
     let grown = page.iter().filter(|p| **p).count();
     if (grown as f32) < MIN_PAGE_SHARE * frame {
@@ -161,34 +145,11 @@ pub fn find_outline(img: &GrayImage) -> Option<Outline> {
     }
     // The page: the region with its holes (print the closing left) filled, i.e. everything the
     // frame's border cannot reach without crossing it.
-    let mut reached = vec![false; (sw * sh) as usize];
-    let mut stack: Vec<(u32, u32)> = Vec::new();
-    let open = |x: u32, y: u32| !page[(y * sw + x) as usize];
-    for x in 0..sw {
-        stack.extend([(x, 0), (x, sh - 1)]);
-    }
-    for y in 0..sh {
-        stack.extend([(0, y), (sw - 1, y)]);
-    }
-    while let Some((x, y)) = stack.pop() {
-        let i = (y * sw + x) as usize;
-        if reached[i] || !open(x, y) {
-            continue;
-        }
-        reached[i] = true;
-        if x > 0 {
-            stack.push((x - 1, y));
-        }
-        if x + 1 < sw {
-            stack.push((x + 1, y));
-        }
-        if y > 0 {
-            stack.push((x, y - 1));
-        }
-        if y + 1 < sh {
-            stack.push((x, y + 1));
-        }
-    }
+    let border = (0..sw)
+        .flat_map(|x| [(x, 0), (x, sh - 1)])
+        .chain((0..sh).flat_map(|y| [(0, y), (sw - 1, y)]));
+    let open = |p: (u32, u32)| !page[(p.1 * sw + p.0) as usize];
+    let reached = flood(sw, sh, border.filter(|&p| open(p)), |_, to| open(to));
     let area = reached.iter().filter(|r| !**r).count() as u32;
     let inside = |x: i64, y: i64| {
         x >= 0
@@ -247,6 +208,44 @@ pub fn find_outline(img: &GrayImage) -> Option<Outline> {
     let bends = edge_bends(&corners, &inside).map(|b| b.map(|e| scale_points(e, f as f32)));
     let corners = corners.map(|(x, y)| (x * f as f32, y * f as f32));
     Some(Outline { corners, bends })
+}
+
+/// The pixels of a `w` x `h` grid reached from `seeds` (4-neighbours), stepping from a reached
+/// pixel to a neighbour only where `admit(from, to)`.
+fn flood(
+    w: u32,
+    h: u32,
+    seeds: impl IntoIterator<Item = (u32, u32)>,
+    admit: impl Fn((u32, u32), (u32, u32)) -> bool,
+) -> Vec<bool> {
+    let mut reached = vec![false; (w * h) as usize];
+    let mut stack: Vec<(u32, u32)> = Vec::new();
+    for s in seeds {
+        let i = (s.1 * w + s.0) as usize;
+        if !reached[i] {
+            reached[i] = true;
+            stack.push(s);
+        }
+    }
+    while let Some((x, y)) = stack.pop() {
+        let next = [
+            (x.checked_sub(1), Some(y)),
+            ((x + 1 < w).then_some(x + 1), Some(y)),
+            (Some(x), y.checked_sub(1)),
+            (Some(x), (y + 1 < h).then_some(y + 1)),
+        ];
+        for (nx, ny) in next {
+            let (Some(nx), Some(ny)) = (nx, ny) else {
+                continue;
+            };
+            let i = (ny * w + nx) as usize;
+            if !reached[i] && admit((x, y), (nx, ny)) {
+                reached[i] = true;
+                stack.push((nx, ny));
+            }
+        }
+    }
+    reached
 }
 
 fn scale_points(v: Vec<(f32, f32)>, f: f32) -> Vec<(f32, f32)> {
