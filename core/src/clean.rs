@@ -12,6 +12,8 @@
 //!   the first part's token carries the whole word, the continuation token is dropped.
 
 use crate::types::{BBox, CleanDocument, Line, PageInfo, TextPage, Token};
+use regex::Regex;
+use std::sync::LazyLock;
 use unicode_normalization::UnicodeNormalization;
 
 /// Parameters of line building.
@@ -96,54 +98,31 @@ pub fn split_word(text: &str, bbox: BBox, confidence: f32) -> Vec<Token> {
     out
 }
 
-/// Where a date glued to a time splits: `dd.mm.yyyy` / `dd-mm-yyyy` / `dd/mm/yyyy` (day and
-/// month of one or two digits) or `yyyy-mm-dd`, then `h:mm` or `hh:mm`, optionally `:ss`.
+/// A date glued to a time: `dd.mm.yyyy` / `dd-mm-yyyy` / `dd/mm/yyyy` (day and month of one or
+/// two digits) or `yyyy-mm-dd`, then `h:mm` or `hh:mm`, optionally `:ss`. The two separators of
+/// the date must be the same (checked after the match: the regex crate has no back-references).
+static DATE_TIME_GLUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:\d{1,2}([./-])\d{1,2}([./-])\d{4}|\d{4}([./-])\d{2}([./-])\d{2})\d{1,2}:\d{2}(?::\d{2})?$",
+    )
+    .expect("valid regex")
+});
+
+/// Where a date glued to a time splits (the date's length), see [`DATE_TIME_GLUE`].
 fn date_time_glue(part: &str) -> Option<usize> {
-    let b = part.as_bytes();
-    let digits = |from: usize| {
-        b[from.min(b.len())..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count()
-    };
-    let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'.' | b'-' | b'/'));
-    // The date's end, for a day-first or a year-first date.
-    let date_end = {
-        let d1 = digits(0);
-        if (1..=2).contains(&d1) && sep(d1) {
-            let d2 = digits(d1 + 1);
-            let y = d1 + 1 + d2;
-            ((1..=2).contains(&d2) && sep(y) && b[y] == b[d1]).then_some(y + 1 + 4)
-        } else if d1 == 4 && sep(4) && digits(5) == 2 && sep(7) && b[7] == b[4] {
-            Some(10)
-        } else {
-            None
-        }
-    }?;
-    // The digits after the date's last separator: the date's own (4 for a year, 2 for a day)
-    // and the time's hours.
-    let time = &part.get(date_end..)?;
-    let t = time.as_bytes();
-    let h = t.iter().take_while(|c| c.is_ascii_digit()).count();
-    let run_start = date_end
-        - if date_end == 10 && b[4] == b[7] && digits(0) == 4 {
-            2
-        } else {
-            4
-        };
-    let run = digits(run_start);
-    if run_start + run != date_end + h || !(1..=2).contains(&h) {
+    if !part.contains(':') {
         return None;
     }
-    let rest = &t[h..];
-    let mm =
-        rest.len() >= 3 && rest[0] == b':' && rest[1].is_ascii_digit() && rest[2].is_ascii_digit();
-    let ss = rest.len() == 3
-        || (rest.len() == 6
-            && rest[3] == b':'
-            && rest[4].is_ascii_digit()
-            && rest[5].is_ascii_digit());
-    (mm && ss).then_some(date_end)
+    let c = DATE_TIME_GLUE.captures(part)?;
+    let (first, second) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+        (Some(a), Some(b), _, _) | (_, _, Some(a), Some(b)) => (a, b),
+        _ => return None,
+    };
+    let end = match c.get(1) {
+        Some(_) => second.end() + 4,
+        None => second.end() + 2,
+    };
+    (first.as_str() == second.as_str()).then_some(end)
 }
 
 /// Splits the receipt notations an OCR engine may read without their spaces (PP-OCR reads
