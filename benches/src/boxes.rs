@@ -58,6 +58,7 @@ pub fn parse_boxes(content: &str) -> Option<TextPage> {
         unit: Unit::Px,
         source: Source::Ocr,
         engine: None,
+        rotation: 0,
         words,
     })
 }

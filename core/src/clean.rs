@@ -469,6 +469,7 @@ mod tests {
             unit: Unit::Pt,
             source: Source::TextLayer,
             engine: None,
+            rotation: 0,
             words,
         }
     }

@@ -12,7 +12,7 @@ use crate::fields::{self, FieldScorer, RuleScorer};
 use crate::ocr::{AutoOcr, OcrEngine, OcrRequest};
 use crate::pdf::PdfLib;
 use crate::preprocess::{self, PageImage, PreparedContent};
-use crate::result::DocumentResult;
+use crate::result::{DocumentResult, PageGeometry};
 use crate::types::{CleanDocument, TextPage};
 use crate::validate;
 use rayon::prelude::*;
@@ -202,6 +202,28 @@ impl Engine {
     /// The configuration.
     pub fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    /// Page `page` of the file `bytes` as this engine read it, for drawing `result`'s evidence
+    /// on: [`crate::render::render_page`] with this engine's configuration and pdfium. A panic
+    /// inside is [`Error::Internal`], as for a recognition.
+    pub fn render_page(
+        &self,
+        bytes: &[u8],
+        result: &DocumentResult,
+        page: u32,
+        max_side: u32,
+    ) -> Result<crate::render::RenderedPage> {
+        self.guarded(|| {
+            crate::render::render_with(
+                &self.config,
+                &|| self.pdf_lib(),
+                bytes,
+                result,
+                page,
+                max_side,
+            )
+        })
     }
 
     /// Recognises a file on disk: a regular file only (a FIFO, device or socket is refused with
@@ -445,11 +467,7 @@ impl Engine {
             let mut ocr_pages: Vec<Result<TextPage>> =
                 images.into_par_iter().map(ocr_page).collect();
             if let Some(lazy) = &lazy {
-                let dpi = if opts.heavy {
-                    self.config.ocr.heavy_dpi
-                } else {
-                    self.config.ocr.dpi
-                };
+                let dpi = ocr_dpi(&self.config, opts.heavy);
                 // Loading stays sequential (pdfium is serialised process-wide; the iterator is
                 // pulled under par_bridge's lock) while the OCR runs in parallel.
                 let loaded = lazy.pages().map(|page| -> Result<Loaded> {
@@ -531,6 +549,7 @@ impl Engine {
             }
             None => visual,
         };
+        result.pages = text_pages.iter().map(PageGeometry::of).collect();
         report(Stage::Validating, None);
         if stated {
             validate::validate_stated(&mut result);
@@ -625,21 +644,43 @@ impl LazyPages<'_> {
     fn load(bytes: &[u8], page: LazyPage<'_>, dpi: u32, limits: &Limits) -> Result<Loaded> {
         match page {
             LazyPage::Pdf(lib, page, w_pt, h_pt) => {
-                let max_pixels = limits.max_image_pixels;
-                match lib.render_unless_blank(bytes, page, dpi, max_pixels)? {
+                match pdf_page_for_ocr(lib, bytes, page, dpi, limits)? {
                     None => {
+                        let max_pixels = limits.max_image_pixels;
                         let (w, h) = crate::pdf::render_size(w_pt, h_pt, dpi, max_pixels);
                         Ok(Loaded::Blank(blank_page(page, w as f32, h as f32)))
                     }
-                    Some(img) => Ok(Loaded::Image(PageImage {
-                        page,
-                        image: preprocess::prepare_for_ocr(img),
-                    })),
+                    Some(image) => Ok(Loaded::Image(PageImage { page, image })),
                 }
             }
             LazyPage::Tiff(page) => preprocess::tiff_page(bytes, page, limits).map(Loaded::Image),
         }
     }
+}
+
+/// The resolution PDF pages without a usable text layer are rendered at for the OCR: the
+/// configuration's `ocr.dpi`, or `ocr.heavy_dpi` for enhanced recognition.
+pub(crate) fn ocr_dpi(config: &EngineConfig, heavy: bool) -> u32 {
+    if heavy {
+        config.ocr.heavy_dpi
+    } else {
+        config.ocr.dpi
+    }
+}
+
+/// A PDF page as the OCR reads it: rendered at `dpi` within the limits' pixel budget and
+/// prepared ([`preprocess::prepare_for_ocr`]); `None` for a page without ink (never rendered in
+/// full, see [`PdfLib::render_unless_blank`]).
+pub(crate) fn pdf_page_for_ocr(
+    lib: &PdfLib,
+    bytes: &[u8],
+    page: u32,
+    dpi: u32,
+    limits: &Limits,
+) -> Result<Option<image::GrayImage>> {
+    Ok(lib
+        .render_unless_blank(bytes, page, dpi, limits.max_image_pixels)?
+        .map(preprocess::prepare_for_ocr))
 }
 
 /// The OCR result of a page without ink: no words, the size in pixels of the page as it would
@@ -652,6 +693,7 @@ fn blank_page(page: u32, width: f32, height: f32) -> TextPage {
         unit: crate::types::Unit::Px,
         source: crate::types::Source::Ocr,
         engine: None,
+        rotation: 0,
         words: Vec::new(),
     }
 }

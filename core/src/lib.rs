@@ -11,6 +11,8 @@
 //! 5. [`candidates`]: dates, amounts, currencies, IBANs, tax ids, numbers, parties, tables.
 //! 6. [`fields`]: chooses among candidates through the [`fields::FieldScorer`] seam.
 //! 7. [`classify`] and [`validate`]: document type, structure, checks.
+//!
+//! [`render`] draws a Result's evidence boxes on the page images they refer to.
 
 pub mod candidates;
 pub mod checks;
@@ -25,6 +27,7 @@ pub mod layout;
 pub mod ocr;
 pub mod pdf;
 pub mod preprocess;
+pub mod render;
 pub mod result;
 pub mod runtime;
 pub mod types;

@@ -159,8 +159,15 @@ struct Reading {
 }
 
 impl Reading {
-    /// The page `page` of the result: this reading of `img` (pixels) by `engine`.
-    fn into_page(self, page: u32, img: &GrayImage, engine: OcrEngineName) -> TextPage {
+    /// The page `page` of the result: this reading of `img` (pixels) by `engine`, `img` being
+    /// the page image handed to the OCR turned clockwise by `rotation` degrees.
+    fn into_page(
+        self,
+        page: u32,
+        img: &GrayImage,
+        engine: OcrEngineName,
+        rotation: i32,
+    ) -> TextPage {
         TextPage {
             page,
             width: img.width() as f32,
@@ -168,6 +175,7 @@ impl Reading {
             unit: Unit::Px,
             source: Source::Ocr,
             engine: Some(engine),
+            rotation: quarter_turn(rotation),
             words: self.words,
         }
     }
@@ -191,6 +199,22 @@ impl Reading {
         let v: Vec<&str> = self.words.iter().map(|w| w.text.as_str()).collect();
         v.join(" ")
     }
+}
+
+/// A clockwise turn in degrees as [`TextPage::rotation`] states it: 0, 90, 180 or 270 (a turn
+/// that is no multiple of 90 turns nothing: 0).
+fn quarter_turn(deg: i32) -> u16 {
+    match deg.rem_euclid(360) {
+        d @ (90 | 180 | 270) => d as u16,
+        _ => 0,
+    }
+}
+
+/// `page` as read from an image that had been turned clockwise by `turn` degrees before the
+/// reader got it: the turns add up.
+pub(crate) fn turned_by(mut page: TextPage, turn: i32) -> TextPage {
+    page.rotation = quarter_turn(i32::from(page.rotation) + turn);
+    page
 }
 
 /// Outcome of orientation and script detection.
@@ -865,6 +889,7 @@ impl TesseractOcr {
     ) -> Result<TextPage> {
         let mut reading = self.read_upright(image, set, req.heavy, plan)?;
         let mut upright: Option<GrayImage> = None;
+        let mut rotation = 0;
         // OSD (slow, ~a full pass) only on evidence that the page is turned.
         if suspect_rotation(&reading)
             && let Some(osd) = self.detect_osd(image)
@@ -872,9 +897,10 @@ impl TesseractOcr {
         {
             reading = self.read_upright(&turned, set, req.heavy, None)?;
             upright = Some(turned);
+            rotation = osd.rotate_cw;
         }
         let img = upright.as_ref().unwrap_or(image);
-        Ok(reading.into_page(req.page, img, OcrEngineName::Tesseract))
+        Ok(reading.into_page(req.page, img, OcrEngineName::Tesseract, rotation))
     }
 }
 
@@ -1062,11 +1088,34 @@ mod tests {
             text.contains("1,234.56") && text.contains("Invoice"),
             "{text}"
         );
-        // Boxes are in the upright image's coordinates.
+        // Boxes are in the upright image's coordinates: the image given turned by the
+        // rotation the page states (a quarter clockwise turn undone by three more).
         assert_eq!(
             (p.width, p.height),
             (img.width() as f32, img.height() as f32)
         );
+        assert_eq!(p.rotation, 270);
+        let upright = ocr.recognize(&img, &req(&langs)).unwrap();
+        assert_eq!(upright.rotation, 0);
+    }
+
+    #[test]
+    fn turns_add_up_to_a_quarter_turn() {
+        let page = |rotation| TextPage {
+            page: 1,
+            width: 10.0,
+            height: 20.0,
+            unit: Unit::Px,
+            source: Source::Ocr,
+            engine: None,
+            rotation,
+            words: Vec::new(),
+        };
+        assert_eq!(turned_by(page(0), 90).rotation, 90);
+        assert_eq!(turned_by(page(270), 180).rotation, 90);
+        assert_eq!(turned_by(page(90), 270).rotation, 0);
+        assert_eq!(turned_by(page(0), -90).rotation, 270);
+        assert_eq!(quarter_turn(45), 0);
     }
 
     #[test]

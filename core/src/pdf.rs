@@ -240,9 +240,21 @@ impl PdfLib {
     /// Renders a 1-based page to grayscale at `dpi` on a white background (page rotation
     /// applied, as displayed), at most [`MAX_RENDER_PIXELS`] (80 Mpx) large.
     pub fn render(&self, bytes: &[u8], page: u32, dpi: u32) -> Result<GrayImage> {
+        self.render_within(bytes, page, dpi, u64::MAX)
+    }
+
+    /// Renders a 1-based page like [`PdfLib::render`], at most `max_pixels` large (the
+    /// resolution lowered to fit, as for the OCR).
+    pub fn render_within(
+        &self,
+        bytes: &[u8],
+        page: u32,
+        dpi: u32,
+        max_pixels: u64,
+    ) -> Result<GrayImage> {
         let doc = self.open(bytes)?;
         let pg = Self::page(&doc, page)?;
-        render_page(&pg, page, dpi, u64::MAX)
+        render_page(&pg, page, dpi, max_pixels)
     }
 
     /// Renders a 1-based page like [`PdfLib::render`], at most `max_pixels` large (and at most
@@ -472,6 +484,7 @@ fn page_text(page: &PdfPage<'_>, number: u32, min_quality: f32) -> PdfPageText {
             unit: Unit::Pt,
             source: Source::TextLayer,
             engine: None,
+            rotation: 0,
             words,
         },
         usable,
@@ -595,6 +608,7 @@ mod tests {
         let size = render_size(text.width, text.height, 150, 500_000);
         assert_eq!((capped.width(), capped.height()), size);
         assert!(u64::from(size.0) * u64::from(size.1) <= 501_000, "{size:?}");
+        assert_eq!(lib.render_within(&bytes, 1, 150, 500_000).unwrap(), capped);
     }
 
     #[test]

@@ -42,6 +42,11 @@ pub struct DocumentResult {
     pub confidence: Confidence,
     /// Where each field came from, keyed by JSON pointer.
     pub evidence: BTreeMap<String, Evidence>,
+    /// The size of every page that was read, in the unit and orientation of its evidence boxes
+    /// (empty for a standalone XML e-invoice, which has no page). Absent from results written
+    /// before it existed: read as empty.
+    #[serde(default)]
+    pub pages: Vec<PageGeometry>,
     /// Validation findings.
     pub validation: Validation,
     /// Whether the enhanced (heavy) path ran.
@@ -400,6 +405,42 @@ pub struct Evidence {
     pub engine: Option<OcrEngineName>,
 }
 
+/// One page as it was read: the coordinate space of its [`Evidence`] boxes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageGeometry {
+    /// 1-based page number in the original document.
+    pub page: u32,
+    /// Width in `unit`, rounded to 0.01.
+    pub width: f64,
+    /// Height in `unit`, rounded to 0.01.
+    pub height: f64,
+    /// `pt` for a PDF text layer and office layouts, `px` for images, OCR'd pages and
+    /// pre-recognised words.
+    pub unit: Unit,
+    /// Where the page's text came from.
+    pub source: Source,
+    /// Degrees (0, 90, 180, 270) the OCR turned the prepared page image clockwise to make it
+    /// upright: `width`, `height` and the boxes are those of the turned image. 0 for pages not
+    /// read by OCR.
+    pub rotation: u16,
+}
+
+impl PageGeometry {
+    /// The geometry of a page's words as the pipeline read them.
+    pub fn of(page: &crate::types::TextPage) -> Self {
+        let r = |v: f32| (f64::from(v) * 100.0).round() / 100.0;
+        PageGeometry {
+            page: page.page,
+            width: r(page.width),
+            height: r(page.height),
+            unit: page.unit,
+            source: page.source,
+            rotation: page.rotation,
+        }
+    }
+}
+
 /// Validation status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -472,6 +513,7 @@ impl DocumentResult {
             extra_fields: ExtraFields::default(),
             confidence: Confidence::default(),
             evidence: BTreeMap::new(),
+            pages: Vec::new(),
             validation: Validation::default(),
             super_ai_used: false,
         }
@@ -518,6 +560,7 @@ mod tests {
             "extra_fields",
             "confidence",
             "evidence",
+            "pages",
             "validation",
             "super_ai_used",
         ] {
@@ -526,6 +569,41 @@ mod tests {
         assert!(v["document"]["number"].is_null());
         let back: DocumentResult = serde_json::from_value(v).unwrap();
         assert_eq!(back, r);
+    }
+
+    #[test]
+    fn results_written_before_page_geometry_read_as_no_pages() {
+        let mut v = serde_json::to_value(DocumentResult::empty()).unwrap();
+        assert_eq!(v["pages"], serde_json::json!([]));
+        v.as_object_mut().unwrap().remove("pages");
+        let back: DocumentResult = serde_json::from_value(v).unwrap();
+        assert!(back.pages.is_empty());
+    }
+
+    #[test]
+    fn page_geometry_of_a_text_page_is_rounded_to_hundredths() {
+        let page = crate::types::TextPage {
+            page: 2,
+            width: 595.276,
+            height: 841.89,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            engine: None,
+            rotation: 0,
+            words: Vec::new(),
+        };
+        let g = PageGeometry::of(&page);
+        assert_eq!((g.page, g.width, g.height), (2, 595.28, 841.89));
+        assert_eq!(
+            (g.unit, g.source, g.rotation),
+            (Unit::Pt, Source::TextLayer, 0)
+        );
+        let json = serde_json::to_value(&g).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"page": 2, "width": 595.28, "height": 841.89, "unit": "pt",
+                "source": "TEXT_LAYER", "rotation": 0})
+        );
     }
 
     #[test]

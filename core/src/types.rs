@@ -108,6 +108,11 @@ pub struct TextPage {
     /// The OCR engine that read the page (`None` unless `source` is OCR).
     #[serde(default)]
     pub engine: Option<OcrEngineName>,
+    /// Degrees (0, 90, 180 or 270) the OCR turned the prepared page image clockwise to make it
+    /// upright before reading it: `width`, `height` and the word boxes are those of the turned
+    /// image. 0 for text layers, office text, pre-recognised words and pages read as they stand.
+    #[serde(default)]
+    pub rotation: u16,
     /// Words in reading order if known.
     pub words: Vec<Word>,
 }

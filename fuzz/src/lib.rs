@@ -40,6 +40,7 @@ impl OcrEngine for BlankOcr {
             unit: Unit::Px,
             source: Source::Ocr,
             engine: None,
+            rotation: 0,
             words: Vec::new(),
         })
     }

@@ -482,6 +482,7 @@ impl OcrEngine for ScanOcr {
             unit: folio::result::Unit::Px,
             source: Source::Ocr,
             engine: None,
+            rotation: 0,
             words,
         })
     }

@@ -72,6 +72,7 @@ impl OcrEngine for FakeOcr {
             unit: Unit::Px,
             source: Source::Ocr,
             engine: None,
+            rotation: 0,
             words: fake_words(image.width(), image.height()),
         })
     }
@@ -445,6 +446,7 @@ fn text_page() -> TextPage {
         unit: Unit::Pt,
         source: Source::TextLayer,
         engine: None,
+        rotation: 0,
         words: fake_words(595, 842)
             .into_iter()
             .map(|w| Word {
@@ -660,4 +662,38 @@ fn pages_without_ink_report_their_ocr_progress() {
         .collect();
     ocr_pages.sort_unstable();
     assert_eq!(ocr_pages, [1, 2, 3]);
+}
+
+#[test]
+fn every_page_read_has_its_geometry_and_a_blank_one_renders_white() {
+    // Page 1 needs OCR (a bar drawn as a path), page 2 is blank (never rendered in full).
+    let bytes = pdf_with_pages(&[Some("0 g 72 700 400 14 re f 72 660 300 14 re f"), None]);
+    let engine = engine_with(EngineConfig::default(), Arc::new(FakeOcr::default()));
+    let result = engine
+        .recognize_bytes(
+            &bytes,
+            &RecognizeOptions::default(),
+            &|_| {},
+            &CancelToken::new(),
+        )
+        .expect("the PDF is read");
+    let pages: Vec<_> = result
+        .pages
+        .iter()
+        .map(|g| (g.page, g.width, g.height, g.unit, g.source, g.rotation))
+        .collect();
+    assert_eq!(
+        pages,
+        [
+            (1, 2479.0, 3508.0, Unit::Px, Source::Ocr, 0),
+            (2, 2479.0, 3508.0, Unit::Px, Source::Ocr, 0),
+        ]
+    );
+    let inked = engine.render_page(&bytes, &result, 1, 700).unwrap();
+    let blank = engine.render_page(&bytes, &result, 2, 700).unwrap();
+    assert_eq!(inked.image.dimensions(), (495, 700));
+    assert_eq!(blank.image.dimensions(), (495, 700));
+    assert!((blank.scale_y - 700.0 / 3508.0).abs() < 1e-9);
+    assert!(blank.image.pixels().all(|p| p.0 == [255, 255, 255]));
+    assert!(inked.image.pixels().any(|p| p.0[0] < 64));
 }

@@ -70,6 +70,7 @@ fn page(lines: &[&str], width: f32, height: f32) -> TextPage {
         unit: Unit::Pt,
         source: Source::TextLayer,
         engine: None,
+        rotation: 0,
         words,
     }
 }

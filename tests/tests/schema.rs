@@ -8,8 +8,8 @@
 use folio::DocumentResult;
 use folio::result::{
     BankAccount, ContractRef, DocumentType, Evidence, ExtraFields, Issue, LineItem, OcrEngineName,
-    OtherParty, Party, PartyRole, Period, Signatory, Source, StructureType, TaxLine, Unit,
-    ValidationStatus,
+    OtherParty, PageGeometry, Party, PartyRole, Period, Signatory, Source, StructureType, TaxLine,
+    Unit, ValidationStatus,
 };
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -143,6 +143,24 @@ fn full() -> DocumentResult {
             engine: Some(OcrEngineName::PpOcr),
         },
     );
+    r.pages = vec![
+        PageGeometry {
+            page: 1,
+            width: 595.28,
+            height: 841.89,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            rotation: 0,
+        },
+        PageGeometry {
+            page: 2,
+            width: 2480.0,
+            height: 3508.0,
+            unit: Unit::Px,
+            source: Source::Ocr,
+            rotation: 90,
+        },
+    ];
     r.validation.status = ValidationStatus::Errors;
     r.validation.warnings.push(Issue {
         code: "LOW_CONFIDENCE".into(),
@@ -340,6 +358,20 @@ fn mutations() -> Vec<Mutation> {
             set_to("/line_items/0/position", json!(-1)),
         ),
         ("line items not an array", set_to("/line_items", json!({}))),
+        ("missing pages", rm("/pages")),
+        ("missing page rotation", rm("/pages/1/rotation")),
+        ("extra page key", set_to("/pages/0/dpi", json!(300))),
+        (
+            "page rotation not a quarter",
+            set_to("/pages/1/rotation", json!(45)),
+        ),
+        ("page width 0", set_to("/pages/0/width", json!(0))),
+        ("page 0 in pages", set_to("/pages/0/page", json!(0))),
+        (
+            "page source E_INVOICE",
+            set_to("/pages/0/source", json!("E_INVOICE")),
+        ),
+        ("bad page unit", set_to("/pages/1/unit", json!("mm"))),
     ]
 }
 

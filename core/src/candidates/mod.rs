@@ -936,6 +936,7 @@ pub(crate) mod tests {
             unit: Unit::Pt,
             source: Source::TextLayer,
             engine: None,
+            rotation: 0,
             words,
         }])
     }

@@ -429,6 +429,7 @@ mod tests {
             unit: Unit::Pt,
             source: Source::TextLayer,
             engine: None,
+            rotation: 0,
             words,
         }]);
         let t = find_tables(&doc);
@@ -498,6 +499,7 @@ mod tests {
             unit: Unit::Pt,
             source: Source::TextLayer,
             engine: None,
+            rotation: 0,
             words: vec![
                 w("Please", 10.0, 10.0),
                 w("pay", 50.0, 10.0),

@@ -573,6 +573,7 @@ mod tests {
             },
             source,
             engine: None,
+            rotation: 0,
             words,
         }
     }

@@ -139,7 +139,8 @@ impl OcrEngine for AutoOcr {
             if script == Script::Cyrillic {
                 return self
                     .tesseract
-                    .recognize_planned(page, req, &set, Some(plan));
+                    .recognize_planned(page, req, &set, Some(plan))
+                    .map(|p| super::turned_by(p, turn));
             }
         }
         let quads = match turned {
@@ -159,9 +160,10 @@ impl OcrEngine for AutoOcr {
             let plan = self.tesseract.cyrillic_plan(&set);
             return self
                 .tesseract
-                .recognize_planned(page, req, &set, Some(plan));
+                .recognize_planned(page, req, &set, Some(plan))
+                .map(|p| super::turned_by(p, turn));
         }
-        Ok(reading.into_page(req.page, page, OcrEngineName::PpOcr))
+        Ok(reading.into_page(req.page, page, OcrEngineName::PpOcr, turn))
     }
 }
 
@@ -263,6 +265,29 @@ mod tests {
         let first = &page.words[0];
         assert_eq!(first.text, "Invoice");
         assert!(first.bbox.x0 >= 80.0 && first.bbox.x0 < 130.0, "{first:?}");
+    }
+
+    #[test]
+    fn a_turned_page_states_the_turn_that_made_it_upright() {
+        let ocr = auto(OcrEngineKind::Ppocr);
+        let en = vec!["en".to_string()];
+        let upright = latin_page();
+        let page = ocr.recognize(&upright, &req(&en)).unwrap();
+        assert_eq!(page.rotation, 0);
+        // Turned a quarter clockwise, the page is read after three more quarter turns; its
+        // size and boxes are those of the upright image.
+        let turned = image::imageops::rotate90(&upright);
+        let page = ocr.recognize(&turned, &req(&en)).unwrap();
+        assert_eq!(page.rotation, 270);
+        assert_eq!(
+            (page.width, page.height),
+            (upright.width() as f32, upright.height() as f32)
+        );
+        assert!(joined(&page).contains("1,234.56"), "{}", joined(&page));
+        let page = ocr
+            .recognize(&image::imageops::rotate180(&upright), &req(&en))
+            .unwrap();
+        assert_eq!(page.rotation, 180);
     }
 
     #[test]

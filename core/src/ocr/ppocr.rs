@@ -925,7 +925,7 @@ impl OcrEngine for PpOcr {
     fn recognize(&self, image: &GrayImage, req: &OcrRequest<'_>) -> Result<TextPage> {
         Ok(self
             .read(image)?
-            .into_page(req.page, image, OcrEngineName::PpOcr))
+            .into_page(req.page, image, OcrEngineName::PpOcr, 0))
     }
 }
 

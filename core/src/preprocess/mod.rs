@@ -14,6 +14,7 @@ pub mod words;
 
 pub use ocrprep::{binarize, deskew_angle, prepare_for_ocr};
 pub use pdfscan::EmbeddedFiles;
+pub(crate) use raster::tiff_frame_count;
 
 use crate::config::{Limits, RecognizeOptions};
 use crate::error::{Error, Result};
@@ -395,6 +396,15 @@ pub fn tiff_page(bytes: &[u8], page: u32, limits: &Limits) -> Result<PageImage> 
     })
 }
 
+/// A JPEG or PNG decoded within `limits` and made ready for OCR: the image the OCR reads.
+pub(crate) fn image_for_ocr(
+    bytes: &[u8],
+    file_type: FileType,
+    limits: &Limits,
+) -> Result<GrayImage> {
+    raster::decode_single(bytes, file_type, limits).map(prepare_for_ocr)
+}
+
 /// Selects pages and enforces the page limit on the selection.
 fn select_pages(opts: &RecognizeOptions, page_count: u32, limits: &Limits) -> Result<Vec<u32>> {
     if page_count == 0 {
@@ -444,10 +454,9 @@ pub fn preprocess(
         }
         FileType::Jpeg | FileType::Png => {
             let pages = select_pages(opts, 1, limits)?;
-            let img = raster::decode_single(bytes, file_type, limits)?;
             let images = vec![PageImage {
                 page: 1,
-                image: prepare_for_ocr(img),
+                image: image_for_ocr(bytes, file_type, limits)?,
             }];
             (1, pages, PreparedContent::Images(images))
         }

@@ -172,6 +172,7 @@ fn page(n: usize, width: f32, height: f32, words: Vec<Word>) -> TextPage {
         unit: Unit::Px,
         source: Source::Ocr,
         engine: None,
+        rotation: 0,
         words,
     }
 }

@@ -397,6 +397,7 @@ fn layout_page(page: u32, blocks: &[Block]) -> TextPage {
         unit: Unit::Pt,
         source: Source::Office,
         engine: None,
+        rotation: 0,
         words,
     }
 }
