@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Folio needs on a fresh Debian 12 machine. Idempotent: a second run only checks.
 # System packages (tesseract + language models, build tools, PostgreSQL for the server's
-# shared-database tests: they start clusters of their own) and a project-local virtualenv (.venv)
+# shared-database tests: they start clusters of their own; headless Chromium and its WebDriver for
+# the web cabinet's browser tests) and a project-local virtualenv (.venv)
 # holding the pinned Python packages that ship the native libraries (pdfium) and the fixture tools;
 # cargo-fuzz for the fuzz targets; s3s-fs for the object-store tests.
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$root"
 
 APT_PACKAGES=(pkg-config libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
   tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-pol tesseract-ocr-ukr tesseract-ocr-rus
-  tesseract-ocr-osd fonts-dejavu-core libclang-dev gcc g++ valgrind postgresql)
+  tesseract-ocr-osd fonts-dejavu-core libclang-dev gcc g++ valgrind postgresql chromium chromium-driver)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,4 +1,4 @@
-//! `folio admin`: companies, API keys and webhooks, on the server's database (works while the
+//! `folio admin`: companies, API keys, webhooks and cabinet users, on the server's database (works while the
 //! server runs). Every command prints one JSON object on stdout; errors go to stderr with exit
 //! status 1 (not found) or 2 (bad arguments).
 
@@ -39,6 +39,67 @@ enum AdminCommand {
     /// Webhooks: create, disable.
     #[command(subcommand)]
     Webhook(WebhookCommand),
+    /// Users of the web cabinet: create, new sign-in link.
+    #[command(subcommand)]
+    User(UserCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum UserCommand {
+    /// Creates a user of a company. Without `--password-stdin` the command prints a one-time
+    /// link (valid 72 hours) where the user sets a password.
+    Create {
+        /// Company id.
+        #[arg(long)]
+        company: String,
+        /// E-mail (the sign-in name).
+        #[arg(long)]
+        email: String,
+        /// Read the password from the first line of standard input instead.
+        #[arg(long)]
+        password_stdin: bool,
+        /// The cabinet's address as users reach it, for the link.
+        #[arg(
+            long,
+            env = "FOLIO_PUBLIC_URL",
+            default_value = "http://127.0.0.1:8080"
+        )]
+        public_url: String,
+    },
+    /// Prints a new one-time link to set a user's password (the old link stops working).
+    Link {
+        /// E-mail.
+        #[arg(long)]
+        email: String,
+        /// The cabinet's address as users reach it, for the link.
+        #[arg(
+            long,
+            env = "FOLIO_PUBLIC_URL",
+            default_value = "http://127.0.0.1:8080"
+        )]
+        public_url: String,
+    },
+}
+
+/// The link that sets a password.
+fn setup_link(public_url: &str, token: &str) -> String {
+    format!(
+        "{}/cabinet/set-password?token={token}",
+        public_url.trim_end_matches('/')
+    )
+}
+
+/// The password of `user create --password-stdin`, checked.
+fn password_from_stdin() -> Result<String, (u8, String)> {
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| (2, format!("cannot read the password: {e}")))?;
+    let password = line.trim_end_matches(['\r', '\n']).to_string();
+    match crate::serve::cabinet::password::weakness(&password) {
+        Some(why) => Err((2, why)),
+        None => Ok(password),
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -156,6 +217,19 @@ fn fail(code: u8, msg: &str) -> ExitCode {
 
 /// Runs an admin command.
 pub fn run(args: AdminArgs) -> ExitCode {
+    // Read before the database is opened: a wrong password changes nothing.
+    let password = match &args.command {
+        AdminCommand::User(UserCommand::Create {
+            password_stdin: true,
+            ..
+        }) => match password_from_stdin()
+            .and_then(|p| crate::serve::cabinet::password::hash(&p).map_err(|e| (3, e)))
+        {
+            Ok(h) => Some(h),
+            Err((code, msg)) => return fail(code, &msg),
+        },
+        _ => None,
+    };
     let db = match Db::open_setting(args.database.as_deref(), &args.data_dir, 1) {
         Ok(db) => db,
         Err(e) => return fail(3, &e.to_string()),
@@ -277,6 +351,39 @@ pub fn run(args: AdminArgs) -> ExitCode {
                     },
                 )?
                 .ok_or((1, format!("no company {company}")))
+            }
+            AdminCommand::User(UserCommand::Create {
+                company,
+                email,
+                public_url,
+                ..
+            }) => {
+                if !email.contains('@') || email.trim().len() < 3 || email.len() > 254 {
+                    return Ok(Err((2, format!("not an e-mail address: {email}"))));
+                }
+                match store::create_user(c, company, email, password.as_deref())? {
+                    Ok((id, token)) => Ok(json!({
+                        "user_id": id,
+                        "company_id": company,
+                        "email": store::normalize_email(email),
+                        "set_password_link": token.map(|t| setup_link(public_url, &t)),
+                    })),
+                    Err(store::NewUserRefusal::NoCompany) => {
+                        Err((1, format!("no company {company}")))
+                    }
+                    Err(store::NewUserRefusal::EmailTaken) => {
+                        Err((2, format!("a user with the e-mail {email} exists")))
+                    }
+                }
+            }
+            AdminCommand::User(UserCommand::Link { email, public_url }) => {
+                match store::reset_setup_token(c, email)? {
+                    Some(token) => Ok(json!({
+                        "email": store::normalize_email(email),
+                        "set_password_link": setup_link(public_url, &token),
+                    })),
+                    None => Err((1, format!("no user {email}"))),
+                }
             }
             AdminCommand::Webhook(WebhookCommand::Disable { id }) => {
                 if store::disable_webhook(c, id)? {

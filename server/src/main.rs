@@ -14,6 +14,7 @@
 mod admin;
 mod migrate;
 mod pagecount;
+mod pagerender;
 mod recognize;
 mod serve;
 mod worker;
@@ -48,6 +49,9 @@ enum Command {
     /// Counts a PDF's pages for `folio serve` (started by it, answers one JSON line).
     #[command(hide = true)]
     PageCount(pagecount::PageCountArgs),
+    /// Renders a recognised document's pages for the web cabinet (started by `folio serve`).
+    #[command(hide = true)]
+    RenderPages(pagerender::RenderPagesArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,5 +71,6 @@ fn main() -> ExitCode {
         Command::Migrate(args) => migrate::run(args),
         Command::Worker(args) => worker::run(args),
         Command::PageCount(args) => pagecount::run(args),
+        Command::RenderPages(args) => pagerender::run(args),
     }
 }

@@ -33,7 +33,7 @@ pub struct MigrateArgs {
 }
 
 /// The tables, parents before children (foreign keys hold at every step).
-const TABLES: [&str; 10] = [
+const TABLES: [&str; 13] = [
     "companies",
     "api_keys",
     "key_usage",
@@ -44,6 +44,9 @@ const TABLES: [&str; 10] = [
     "deliveries",
     "delivery_attempts",
     "rate_buckets",
+    "users",
+    "sessions",
+    "sign_in_failures",
 ];
 
 /// The columns of a table of the embedded database.

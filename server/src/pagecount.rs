@@ -95,19 +95,56 @@ pub struct PageCounter {
     pub memory_mb: u64,
 }
 
-/// Why a count has no answer from pdfium.
+/// Why a child process gave no answer.
 #[derive(Debug)]
-pub enum CountFailure {
+pub enum ChildFailure {
     /// The child cannot be started (the server's trouble, not the file's).
     Spawn(std::io::Error),
-    /// pdfium refused the file, or the child crashed, took too long or answered nonsense: the
+    /// The file was refused, or the child crashed, took too long or answered nonsense: the
     /// message says which.
-    Uncountable(String),
+    Failed(String),
+}
+
+/// Runs a child command of this binary (`cmd`, its arguments set) that prints one JSON answer,
+/// within `timeout`; `what` names the work in messages.
+pub async fn run_child<T: serde::de::DeserializeOwned>(
+    mut cmd: tokio::process::Command,
+    timeout: Duration,
+    what: &str,
+) -> Result<T, ChildFailure> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true);
+    let child = cmd.spawn().map_err(ChildFailure::Spawn)?;
+    let out = match tokio::time::timeout(timeout, child.wait_with_output()).await {
+        Ok(Ok(out)) => out,
+        Ok(Err(e)) => {
+            return Err(ChildFailure::Failed(format!(
+                "the {what} process could not be followed: {e}"
+            )));
+        }
+        // Dropping the child killed it.
+        Err(_) => {
+            return Err(ChildFailure::Failed(format!(
+                "{what} took longer than {} s",
+                timeout.as_secs()
+            )));
+        }
+    };
+    if !out.status.success() {
+        return Err(ChildFailure::Failed(format!(
+            "{what} failed ({})",
+            crate::serve::pool::describe_exit(out.status)
+        )));
+    }
+    serde_json::from_slice::<T>(&out.stdout)
+        .map_err(|e| ChildFailure::Failed(format!("{what} answered nonsense: {e}")))
 }
 
 impl PageCounter {
     /// Counts the pages of the PDF at `path` in a child process.
-    pub async fn count(&self, path: &Path) -> Result<u32, CountFailure> {
+    pub async fn count(&self, path: &Path) -> Result<u32, ChildFailure> {
         let mut cmd = tokio::process::Command::new(&self.exe);
         cmd.arg("page-count")
             .arg(path)
@@ -116,33 +153,10 @@ impl PageCounter {
         if let Some(lib) = &self.pdfium_library {
             cmd.arg("--pdfium-library").arg(lib);
         }
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true);
-        let child = cmd.spawn().map_err(CountFailure::Spawn)?;
-        let out = match tokio::time::timeout(TIMEOUT, child.wait_with_output()).await {
-            Ok(Ok(out)) => out,
-            Ok(Err(e)) => {
-                return Err(CountFailure::Uncountable(format!(
-                    "the page counter could not be followed: {e}"
-                )));
-            }
-            // Dropping the child killed it.
-            Err(_) => {
-                return Err(CountFailure::Uncountable(format!(
-                    "counting took longer than {} s",
-                    TIMEOUT.as_secs()
-                )));
-            }
-        };
-        match serde_json::from_slice::<Answer>(&out.stdout) {
-            Ok(Answer::Pages(n)) if out.status.success() => Ok(n),
-            Ok(Answer::Error { message, .. }) => Err(CountFailure::Uncountable(message)),
-            _ => Err(CountFailure::Uncountable(format!(
-                "pdfium failed on it ({})",
-                crate::serve::pool::describe_exit(out.status)
-            ))),
+        match run_child::<Answer>(cmd, TIMEOUT, "counting").await {
+            Ok(Answer::Pages(n)) => Ok(n),
+            Ok(Answer::Error { message, .. }) => Err(ChildFailure::Failed(message)),
+            Err(e) => Err(e),
         }
     }
 }

@@ -62,6 +62,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/openapi.json", get(openapi))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
+        .merge(super::cabinet::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn(error::json_errors))

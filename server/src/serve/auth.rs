@@ -94,7 +94,35 @@ impl FromRequestParts<AppState> for Auth {
             e.retry_after = Some(wait);
             return Err(e);
         }
+        note_use(state, &key.id);
         Ok(Auth(key))
+    }
+}
+
+/// How often a node writes that a key was used (the cabinet shows it; a write per request
+/// would cost every request a database write).
+const KEY_USE_EVERY_MS: i64 = 60_000;
+
+/// Records, in the background and at most once a minute per key, that a key was used now.
+fn note_use(state: &AppState, key_id: &str) {
+    let now = super::model::now_ms();
+    let due = match state.keys_seen.lock() {
+        Ok(mut seen) => match seen.get(key_id) {
+            Some(&t) if now - t < KEY_USE_EVERY_MS => false,
+            _ => {
+                seen.insert(key_id.to_string(), now);
+                true
+            }
+        },
+        Err(_) => false,
+    };
+    if due {
+        let (st, id) = (state.clone(), key_id.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = st.db.call(move |c| store::touch_key(c, &id, now)).await {
+                eprintln!("folio serve: recording a key's use: {e}");
+            }
+        });
     }
 }
 

@@ -31,8 +31,10 @@ pub const DB_FILE: &str = "folio.db";
 /// leases: `documents.lease_ms` (the node working on a document holds it until then) and the
 /// node holding a document, a delivery being sent and an upload being accepted
 /// (`documents.lease_owner`, `deliveries.lease_owner`, `idempotency.owner`); 4 adds the
-/// rate-limit buckets that nodes sharing the database share (`rate_buckets`).
-const SCHEMA_VERSION: i64 = 4;
+/// rate-limit buckets that nodes sharing the database share (`rate_buckets`); 5 adds the web
+/// cabinet: its users, their sessions and failed sign-ins (`users`, `sessions`,
+/// `sign_in_failures`), and when a key was last used (`api_keys.last_used_ms`).
+const SCHEMA_VERSION: i64 = 5;
 
 /// The key of the PostgreSQL advisory lock held while the schema is migrated.
 const MIGRATION_LOCK: i64 = 0x666f_6c69_6f00;
@@ -63,7 +65,8 @@ CREATE TABLE IF NOT EXISTS api_keys (
     monthly_limit INTEGER,
     status TEXT NOT NULL DEFAULT 'ACTIVE',
     created_at TEXT NOT NULL,
-    revoked_at TEXT
+    revoked_at TEXT,
+    last_used_ms INTEGER
 );
 
 CREATE TABLE IF NOT EXISTS key_usage (
@@ -189,6 +192,34 @@ CREATE TABLE IF NOT EXISTS delivery_attempts (
     duration_ms INTEGER NOT NULL,
     PRIMARY KEY (delivery_id, attempt)
 );
+
+CREATE TABLE IF NOT EXISTS users (
+    id TEXT PRIMARY KEY,
+    company_id TEXT NOT NULL REFERENCES companies(id),
+    email TEXT NOT NULL UNIQUE,
+    password_hash TEXT,
+    setup_token_hash TEXT,
+    setup_expires_ms INTEGER,
+    status TEXT NOT NULL DEFAULT 'ACTIVE',
+    created_at TEXT NOT NULL,
+    last_sign_in_at TEXT
+);
+
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    csrf TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    seen_ms INTEGER NOT NULL,
+    expires_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
+
+CREATE TABLE IF NOT EXISTS sign_in_failures (
+    email TEXT NOT NULL,
+    at_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sign_in_failures_email ON sign_in_failures(email, at_ms);
 "#;
 
 /// Errors of the storage layer.
@@ -277,7 +308,8 @@ fn migrate(tx: &dyn Conn) -> DbResult<()> {
         )));
     }
     // Columns added after version 1: `CREATE TABLE IF NOT EXISTS` left an older table as it
-    // was. Version 2: worker crashes are counted apart from attempts; 3: leases.
+    // was. Version 2: worker crashes are counted apart from attempts; 3: leases; 5: when a key
+    // was last used.
     let int = match tx.dialect() {
         Dialect::Sqlite => "INTEGER",
         Dialect::Postgres => "BIGINT",
@@ -293,6 +325,7 @@ fn migrate(tx: &dyn Conn) -> DbResult<()> {
         (3, "documents", "lease_owner", "TEXT".to_string()),
         (3, "deliveries", "lease_owner", "TEXT".to_string()),
         (3, "idempotency", "owner", "TEXT".to_string()),
+        (5, "api_keys", "last_used_ms", int.to_string()),
     ] {
         if version < since && !has_column(tx, table, column)? {
             tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"))?;

@@ -118,7 +118,8 @@ const MAX_FRAMEWORK_TEXT: usize = 4096;
 
 /// Middleware: an error response (4xx, 5xx) that is not JSON (an extractor's rejection, a
 /// body limit, anything the framework answers itself) becomes the contract's JSON body, its
-/// text the message. Responses of the API are JSON already and pass unchanged.
+/// text the message. Responses of the API are JSON already and pass unchanged, as do the web
+/// cabinet's HTML pages.
 pub async fn json_errors(req: Request, next: Next) -> Response {
     let resp = next.run(req).await;
     let status = resp.status();
@@ -127,7 +128,13 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+    // The web cabinet's pages are HTML, errors included.
+    let is_html = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json || is_html {
         return resp;
     }
     let (parts, body) = resp.into_parts();

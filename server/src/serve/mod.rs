@@ -8,7 +8,9 @@
 //! * [`worker`] over [`pool`]: N recognition slots, each with a worker process (`folio
 //!   worker`) under a memory and a time limit;
 //! * [`webhooks`]: the delivery loop;
-//! * [`auth`], [`ratelimit`], [`metrics`], [`error`]: the service concerns.
+//! * [`auth`], [`ratelimit`], [`metrics`], [`error`]: the service concerns;
+//! * [`cabinet`]: the companies' web cabinet at `/cabinet/` (users, keys, webhooks, balance,
+//!   operations and the review page).
 //!
 //! After a crash (kill -9 included) a restart requeues interrupted documents, resumes pending
 //! deliveries and forgets half-accepted uploads; every state change that matters is committed
@@ -22,6 +24,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod cabinet;
 pub mod db;
 pub mod error;
 pub mod files;
@@ -56,6 +59,14 @@ pub struct App {
     /// Counts PDF pages at upload (`selected_pages`) in a child process, with the engine
     /// configuration's pdfium library and the workers' memory limit.
     pub page_counter: crate::pagecount::PageCounter,
+    /// Renders pages for the cabinet's review page in a child process.
+    pub renderer: crate::pagerender::PageRenderer,
+    /// Rendered pages, one directory per document (`cache/review/<document id>`), on this
+    /// node's disk: made again on a node that lacks them.
+    pub cache_dir: PathBuf,
+    /// When this node last recorded a key's use (`api_keys.last_used_ms` is written at most
+    /// once a minute per key and node).
+    pub keys_seen: Mutex<HashMap<String, i64>>,
     /// Stored uploads, one file per document, named by the document id.
     pub files: files::FileStore,
     /// Uploads being received.
@@ -333,12 +344,25 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
         }
         None => None,
     };
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find the folio binary to count pages: {e}"))?;
     let page_counter = crate::pagecount::PageCounter {
-        exe: std::env::current_exe()
-            .map_err(|e| format!("cannot find the folio binary to count pages: {e}"))?,
+        exe: exe.clone(),
         pdfium_library,
         memory_mb: args.worker_memory_mb,
     };
+    let renderer = crate::pagerender::PageRenderer {
+        exe,
+        engine_config: match &args.engine_config {
+            Some(p) => Some(
+                std::fs::canonicalize(p)
+                    .map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+            ),
+            None => None,
+        },
+        memory_mb: args.worker_memory_mb,
+    };
+    let cache_dir = args.data_dir.join("cache").join("review");
     let url_policy = webhooks::UrlPolicy {
         allow_http: args.allow_http_webhooks,
         allow_private: args.allow_private_webhooks,
@@ -354,6 +378,9 @@ pub fn build_app(args: &ServeArgs, addr: SocketAddr) -> Result<AppState, String>
     Ok(Arc::new(App {
         db,
         page_counter,
+        renderer,
+        cache_dir,
+        keys_seen: Mutex::new(HashMap::new()),
         files,
         tmp_dir,
         url_policy,

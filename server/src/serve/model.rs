@@ -97,6 +97,20 @@ pub fn operation_status(docs: &[&str]) -> &'static str {
     }
 }
 
+/// Every operation status (the specification's table, in its order).
+pub const OPERATION_STATUSES: [&str; 10] = [
+    "ACCEPTED",
+    "QUEUED",
+    "PROCESSING",
+    "PARTIALLY_PROCESSED",
+    "PROCESSED",
+    "PROCESSED_WITH_WARNINGS",
+    "COMPLETED_WITH_REJECTIONS",
+    "COMPLETED_WITH_ERRORS",
+    "FAILED",
+    "CANCELLED",
+];
+
 /// Whether an operation status is final.
 pub fn operation_is_final(s: &str) -> bool {
     matches!(

@@ -13,7 +13,7 @@ use super::form::{self, FileSink, FormError, Limits, MAX_TEXT_FIELD, ReadError};
 use super::model;
 use super::store::{self, BillingRefusal, IdempotencyClaim, NewOperation, UploadedFile};
 use super::webhooks;
-use crate::pagecount::CountFailure;
+use crate::pagecount::ChildFailure;
 use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -516,8 +516,8 @@ async fn accept(
                 ApiError::invalid("INVALID_SELECTED_PAGES", "the PDF was not accepted")
             })?;
             let count = state.page_counter.count(&path).await.map_err(|e| match e {
-                CountFailure::Spawn(e) => ApiError::internal(e),
-                CountFailure::Uncountable(why) => ApiError::invalid(
+                ChildFailure::Spawn(e) => ApiError::internal(e),
+                ChildFailure::Failed(why) => ApiError::invalid(
                     "INVALID_SELECTED_PAGES",
                     format!("the PDF's pages cannot be counted: {why}"),
                 ),

@@ -11,8 +11,8 @@
 //! reach a resolver, are checked by the same table before sending). Redirects are not followed
 //! and no proxy is used (a proxy would resolve names past the check).
 
-use super::AppState;
 use super::store::{self, DueDelivery};
+use super::{App, AppState};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -295,11 +295,49 @@ pub fn client(policy: UrlPolicy) -> reqwest::Client {
     b.build().expect("HTTP client settings are valid")
 }
 
-/// Sends one attempt; returns (HTTP status, error text).
-async fn send(state: &AppState, d: &DueDelivery) -> (Option<u16>, Option<String>) {
+/// One request of a webhook: a delivery's attempt, or the cabinet's test event.
+#[derive(Debug, Clone, Copy)]
+pub struct Outgoing<'a> {
+    /// Target.
+    pub url: &'a str,
+    /// Event kind.
+    pub event: &'a str,
+    /// Event id (the receiver's deduplication key).
+    pub event_id: &'a str,
+    /// Delivery id.
+    pub delivery_id: &'a str,
+    /// The operation of an operation or document event.
+    pub operation_id: Option<&'a str>,
+    /// The document of a document event.
+    pub document_id: Option<&'a str>,
+    /// Signing secret, when signed.
+    pub secret: Option<&'a str>,
+    /// Body.
+    pub payload: &'a str,
+}
+
+impl DueDelivery {
+    /// The request of this delivery.
+    fn outgoing(&self) -> Outgoing<'_> {
+        Outgoing {
+            url: &self.url,
+            event: &self.event,
+            event_id: &self.event_id,
+            delivery_id: &self.id,
+            operation_id: Some(&self.operation_id),
+            document_id: self.document_id.as_deref(),
+            secret: self.secret.as_deref(),
+            payload: &self.payload,
+        }
+    }
+}
+
+/// Sends one request with the contract's headers (signed when there is a secret); returns
+/// (HTTP status, error text).
+pub async fn send(state: &App, d: &Outgoing<'_>) -> (Option<u16>, Option<String>) {
     // IP-literal hosts bypass the resolver: check them here, by the same table.
     if !state.url_policy.allow_private
-        && let Some(refusal) = url::Url::parse(&d.url)
+        && let Some(refusal) = url::Url::parse(d.url)
             .ok()
             .and_then(|u| literal_refusal(&u))
     {
@@ -309,23 +347,25 @@ async fn send(state: &AppState, d: &DueDelivery) -> (Option<u16>, Option<String>
     let p = &state.header_prefix;
     let mut req = state
         .http
-        .post(&d.url)
+        .post(d.url)
         .header("content-type", "application/json")
-        .header(format!("{p}Event"), &d.event)
-        .header(format!("{p}Operation-Id"), &d.operation_id)
-        .header(format!("{p}Delivery-Id"), &d.id)
-        .header(format!("{p}Event-Id"), &d.event_id)
+        .header(format!("{p}Event"), d.event)
+        .header(format!("{p}Delivery-Id"), d.delivery_id)
+        .header(format!("{p}Event-Id"), d.event_id)
         .header(format!("{p}Timestamp"), &ts);
-    if let Some(doc) = &d.document_id {
+    if let Some(op) = d.operation_id {
+        req = req.header(format!("{p}Operation-Id"), op);
+    }
+    if let Some(doc) = d.document_id {
         req = req.header(format!("{p}Document-Id"), doc);
     }
-    if let Some(secret) = &d.secret {
+    if let Some(secret) = d.secret {
         req = req.header(
             format!("{p}Signature"),
             folio::webhook::sign(secret.as_bytes(), &ts, d.payload.as_bytes()),
         );
     }
-    match req.body(d.payload.clone()).send().await {
+    match req.body(d.payload.to_string()).send().await {
         Ok(resp) => {
             let status = resp.status().as_u16();
             // The body is not needed; read a little so the connection can be reused.
@@ -349,7 +389,7 @@ async fn send(state: &AppState, d: &DueDelivery) -> (Option<u16>, Option<String>
 /// Delivers one claimed delivery and records the attempt.
 async fn deliver(state: AppState, d: DueDelivery) {
     let started = Instant::now();
-    let (status, error) = send(&state, &d).await;
+    let (status, error) = send(&state, &d.outgoing()).await;
     let ms = started.elapsed().as_millis() as i64;
     let d2 = d.clone();
     let out = state

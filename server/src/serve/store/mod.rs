@@ -1,7 +1,8 @@
 //! The service's records in the database, written once against [`super::sql::Conn`] (SQLite
 //! or PostgreSQL): [`records`] (companies, keys, webhooks), [`billing`] (operations and their
 //! reservations and charges), [`queue`] (documents, leases, statuses), [`deliveries`] (webhook
-//! events), [`idempotency`]; [`views`] builds the JSON bodies of the API from them.
+//! events), [`idempotency`], [`cabinet`] (the web cabinet's users, sessions and company-scoped
+//! views); [`views`] builds the JSON bodies of the API from them.
 //!
 //! Billing invariants, kept by doing every change in the same transaction as the status change
 //! that causes it:
@@ -17,6 +18,7 @@ use super::sql::{Conn, Dialect, OptionalExtension, SqlValue, params};
 use serde_json::{Value, json};
 
 mod billing;
+mod cabinet;
 mod deliveries;
 mod idempotency;
 mod queue;
@@ -24,6 +26,7 @@ mod records;
 mod views;
 
 pub use billing::*;
+pub use cabinet::*;
 pub use deliveries::*;
 pub use idempotency::*;
 pub use queue::*;

@@ -182,6 +182,10 @@ pub fn results_json(conn: &dyn Conn, company_id: &str, op_id: &str) -> DbResult<
 pub struct DocumentRecord {
     /// Id.
     pub id: String,
+    /// Its operation.
+    pub operation_id: String,
+    /// Name of the uploaded file.
+    pub filename: String,
     /// Status.
     pub status: String,
     /// Result JSON, when it has one.
@@ -210,8 +214,8 @@ pub fn document(
 ) -> DbResult<Option<DocumentRecord>> {
     conn.query_row(
         "SELECT d.id, d.status, d.result_json, d.text_content, d.sha256, \
-             d.size_bytes, d.stored, d.content_type, d.created_at, d.completed_at \
-             FROM documents d JOIN operations o ON o.id = d.operation_id \
+             d.size_bytes, d.stored, d.content_type, d.created_at, d.completed_at, \
+             d.operation_id, d.filename FROM documents d JOIN operations o ON o.id = d.operation_id \
              WHERE d.id = ?1 AND o.company_id = ?2",
         params![doc_id, company_id],
         |r| {
@@ -229,6 +233,8 @@ pub fn document(
                 content_type: r.get(7)?,
                 created_at: r.get(8)?,
                 completed_at: r.get(9)?,
+                operation_id: r.get(10)?,
+                filename: r.get(11)?,
             })
         },
     )
