@@ -132,17 +132,22 @@ async fn text_of(c: &Client, css: &str) -> String {
         .expect("text")
 }
 
-/// The element `l` finds, once the page has it.
-async fn find_wait(c: &Client, l: Locator<'_>) -> fantoccini::elements::Element {
+/// Clicks what `l` finds, looking again while the page is being replaced (an element of the
+/// page that is going away goes stale).
+async fn click_when_there(c: &Client, l: Locator<'_>) {
     let started = Instant::now();
     loop {
-        match c.find(l).await {
-            Ok(e) => return e,
-            Err(e) => assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "never found {l:?}: {e}"
-            ),
+        let clicked = match c.find(l).await {
+            Ok(e) => e.click().await.is_ok(),
+            Err(_) => false,
+        };
+        if clicked {
+            return;
         }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "never clicked {l:?}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -174,6 +179,26 @@ async fn value_of(c: &Client, css: &str) -> String {
         .await
         .expect("value")
         .unwrap_or_default()
+}
+
+/// The value of `css` once the page shows one other than `old` (a form was sent and the
+/// answer is loading).
+async fn new_value(c: &Client, css: &str, old: &str) -> String {
+    let started = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::Css(css)).await
+            && let Ok(Some(v)) = e.prop("value").await
+            && !v.is_empty()
+            && v != old
+        {
+            return v;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{css} never got a new value"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 async fn path_of(c: &Client) -> String {
@@ -260,11 +285,11 @@ fn every_cabinet_action_works_in_chromium() {
         fill(&c, "#key-name", "browser key").await;
         fill(&c, "#key-limit", "100").await;
         click(&c, "#new-key-form button[type=submit]").await;
-        let first = value_of(&c, "#new-key").await;
+        let first = new_value(&c, "#new-key", "").await;
         shot(&c, "04-key-created").await;
         fill(&c, "#key-name", "upload key").await;
         click(&c, "#new-key-form button[type=submit]").await;
-        let second = value_of(&c, "#new-key").await;
+        let second = new_value(&c, "#new-key", &first).await;
         (first, second)
     });
     assert!(revoked.starts_with("fk_") && upload_key.starts_with("fk_"));
@@ -291,12 +316,8 @@ fn every_cabinet_action_works_in_chromium() {
         fill(&c, "#wh-name", "receiver").await;
         fill(&c, "#wh-url", &receiver.url).await;
         click(&c, "#new-webhook-form button[type=submit]").await;
-        let secret = value_of(&c, "#new-secret").await;
-        find_wait(&c, Locator::LinkText("Open it"))
-            .await
-            .click()
-            .await
-            .unwrap();
+        let secret = new_value(&c, "#new-secret", "").await;
+        click_when_there(&c, Locator::LinkText("Open it")).await;
         fill(&c, "#wh-name", "ERP receiver").await;
         fill(&c, "#wh-delays", "5, 30").await;
         fill(&c, "#wh-attempts", "3").await;
@@ -333,18 +354,18 @@ fn every_cabinet_action_works_in_chromium() {
         c.goto(&s.url("/cabinet/operations")).await.unwrap();
         fill(&c, "#q", REVIEWED).await;
         click(&c, "form.filters button").await;
-        find_wait(&c, Locator::LinkText(&op_id))
-            .await
-            .click()
-            .await
-            .unwrap();
+        let started = Instant::now();
+        while !c.current_url().await.unwrap().as_str().contains("q=") {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the search runs"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        click_when_there(&c, Locator::LinkText(&op_id)).await;
         wait_path(&c, &format!("/cabinet/operations/{op_id}")).await;
         shot(&c, "07-operation").await;
-        find_wait(&c, Locator::LinkText("Review"))
-            .await
-            .click()
-            .await
-            .unwrap();
+        click_when_there(&c, Locator::LinkText("Review")).await;
         let started = Instant::now();
         let loaded = "return Array.from(document.images).length > 0 && \
                       Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)";
