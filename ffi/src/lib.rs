@@ -8,6 +8,8 @@
 //! * A recognition returns `FOLIO_OK` and a Result JSON string the caller owns and releases with
 //!   `folio_string_free`, or an error status whose message `folio_last_error_message` gives on
 //!   the same thread.
+//! * `folio_render_page` draws a page of a recognised document with the Result's evidence boxes
+//!   (a PNG released with `folio_buffer_free`); `folio_field_boxes` gives the boxes as JSON.
 //! * Status values are fixed forever: values 1 to 15 are the engine's error codes
 //!   (`UNSUPPORTED_FILE_TYPE` ... `RESOURCE_LIMIT`), 100 and up belong to this API; a retired
 //!   value is never reused.
@@ -22,7 +24,7 @@
 use engine::{CancelToken, Engine, EngineConfig, ErrorCode, Progress, RecognizeOptions, Stage};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::{CStr, CString, c_char, c_void};
+use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
@@ -578,6 +580,179 @@ pub unsafe extern "C" fn folio_recognize_buffer(
     })
 }
 
+/// A page rendered for a call: the engine's Result read from `result_json` and page `page` of
+/// the file `data`/`len` as the engine read it.
+///
+/// # Safety
+/// `engine` NULL or live; `data` points to `len` readable bytes (NULL only with `len` 0);
+/// `result_json` NULL or NUL-terminated.
+unsafe fn render(
+    engine: *const FolioEngine,
+    data: *const u8,
+    len: usize,
+    result_json: *const c_char,
+    page: u32,
+    max_side: u32,
+) -> Result<(engine::DocumentResult, engine::render::RenderedPage), (FolioStatus, String)> {
+    // SAFETY: NULL or a live handle per the API contract.
+    let engine = unsafe { engine.as_ref() }.ok_or_else(|| null("engine"))?;
+    let bytes: &[u8] = if len == 0 {
+        &[]
+    } else if data.is_null() {
+        return Err(null("data"));
+    } else {
+        // SAFETY: the caller gives `len` readable bytes at `data` for the call.
+        unsafe { std::slice::from_raw_parts(data, len) }
+    };
+    // SAFETY: per the contract of this function.
+    let json =
+        unsafe { opt_str(result_json, "result_json") }?.ok_or_else(|| null("result_json"))?;
+    let result: engine::DocumentResult = serde_json::from_str(json).map_err(|e| {
+        (
+            FolioStatus::FolioInvalidArgument,
+            format!("result_json is not a Folio Result: {e}"),
+        )
+    })?;
+    let rendered = engine
+        .engine
+        .render_page(bytes, &result, page, max_side)
+        .map_err(engine_err)?;
+    Ok((result, rendered))
+}
+
+/// Renders page `page` (1-based) of a document as the engine read it, as a PNG at most
+/// `max_side` pixels long, with the Result's evidence boxes drawn on it when `draw_boxes` is
+/// non-zero (2-pixel frames coloured by field group: header blue, parties green, amounts red,
+/// line items orange, bank accounts purple, others teal). `data`/`len` are the bytes of the
+/// original file and `result_json` the Result JSON this engine gave for them (its `pages` say
+/// how each page was read: a text layer is rendered by pdfium, a scanned page, photo or TIFF
+/// frame is the image the OCR saw, turned upright). Use an engine with the configuration that
+/// recognised the document.
+///
+/// On `FOLIO_OK`, `*out_png` holds `*out_len` bytes the caller releases with
+/// `folio_buffer_free(*out_png, *out_len)`; on error they are NULL and 0. Errors:
+/// `FOLIO_INVALID_ARGUMENT` for a Result that is not one, a page it does not describe, or
+/// `max_side` 0; `FOLIO_UNSUPPORTED_FILE_TYPE` for documents without page images (office
+/// files, pre-recognised words, XML e-invoices); the file's own errors as for a recognition.
+/// Thread-safe.
+///
+/// # Safety
+/// `engine` is a live handle; `data` points to `len` readable bytes (NULL only with `len` 0);
+/// `result_json` is NUL-terminated; `out_png` and `out_len` are writable.
+///
+/// # Example (C)
+/// ```c
+/// uint8_t *png = NULL;
+/// size_t png_len = 0;
+/// if (folio_render_page(engine, data, len, json, 1, 1600, 1, &png, &png_len) == FOLIO_OK) {
+///     fwrite(png, 1, png_len, out);
+///     folio_buffer_free(png, png_len);
+/// }
+/// ```
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn folio_render_page(
+    engine: *const FolioEngine,
+    data: *const u8,
+    len: usize,
+    result_json: *const c_char,
+    page: u32,
+    max_side: u32,
+    draw_boxes: c_int,
+    out_png: *mut *mut u8,
+    out_len: *mut usize,
+) -> FolioStatus {
+    guard(|| {
+        if out_png.is_null() {
+            return Err(null("out_png"));
+        }
+        if out_len.is_null() {
+            return Err(null("out_len"));
+        }
+        // SAFETY: both checked non-null; writable per the API contract.
+        unsafe {
+            *out_png = std::ptr::null_mut();
+            *out_len = 0;
+        }
+        // SAFETY: per the contract of this function.
+        let (result, mut rendered) =
+            unsafe { render(engine, data, len, result_json, page, max_side) }?;
+        if draw_boxes != 0 {
+            let boxes = engine::render::field_boxes(&result, &rendered);
+            engine::render::draw_boxes(&mut rendered.image, &boxes);
+        }
+        let png = engine::render::encode_png(&rendered.image)
+            .map_err(engine_err)?
+            .into_boxed_slice();
+        let n = png.len();
+        // SAFETY: as above; ownership passes to the caller (folio_buffer_free with `n`).
+        unsafe {
+            *out_png = Box::into_raw(png).cast::<u8>();
+            *out_len = n;
+        }
+        Ok(())
+    })
+}
+
+/// The evidence boxes of page `page` in pixels of the image `folio_render_page` gives for the
+/// same arguments, as a JSON array (UTF-8, released with `folio_string_free`):
+/// `[{"field": "/totals/total", "page": 1, "rect": [x0, y0, x1, y1], "text": "1.012,56 EUR",
+/// "confidence": 0.97}, ...]` (`confidence` null when the Result states none), in the order of
+/// the fields' pointers. The page is rendered to measure it (not encoded). Errors as for
+/// `folio_render_page`; on error `*out_json` is NULL. Thread-safe.
+///
+/// # Safety
+/// As for `folio_render_page`; `out_json` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn folio_field_boxes(
+    engine: *const FolioEngine,
+    data: *const u8,
+    len: usize,
+    result_json: *const c_char,
+    page: u32,
+    max_side: u32,
+    out_json: *mut *mut c_char,
+) -> FolioStatus {
+    guard(|| {
+        if out_json.is_null() {
+            return Err(null("out_json"));
+        }
+        // SAFETY: checked non-null; writable per the API contract.
+        unsafe { *out_json = std::ptr::null_mut() };
+        // SAFETY: per the contract of this function.
+        let (result, rendered) = unsafe { render(engine, data, len, result_json, page, max_side) }?;
+        let boxes = engine::render::field_boxes(&result, &rendered);
+        let json = serde_json::to_string(&boxes)
+            .ok()
+            .and_then(|j| CString::new(j).ok())
+            .ok_or_else(|| {
+                (
+                    FolioStatus::FolioInternalError,
+                    "boxes do not serialise".into(),
+                )
+            })?;
+        // SAFETY: as above; ownership passes to the caller (folio_string_free).
+        unsafe { *out_json = json.into_raw() };
+        Ok(())
+    })
+}
+
+/// Releases a buffer returned by this library (`folio_render_page`'s PNG) with the length it
+/// came with (NULL is ignored).
+///
+/// # Safety
+/// `buf` is NULL or a buffer from this library not released before, `len` its length.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn folio_buffer_free(buf: *mut u8, len: usize) {
+    if buf.is_null() {
+        return;
+    }
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: from Box::<[u8]>::into_raw in folio_render_page with this length, released
+        // once.
+        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(buf, len)) });
+    }));
+}
+
 /// Releases a string returned by this library (NULL is ignored).
 ///
 /// # Safety
@@ -684,6 +859,46 @@ mod tests {
             assert_eq!(folio_last_error_code(), FolioStatus::FolioNullArgument);
             let msg = CStr::from_ptr(folio_last_error_message()).to_str().unwrap();
             assert!(msg.contains("engine"), "{msg}");
+            let (mut png, mut png_len) = (std::ptr::null_mut::<u8>(), 7usize);
+            let st = folio_render_page(
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                c"{}".as_ptr(),
+                1,
+                100,
+                1,
+                &mut png,
+                &mut png_len,
+            );
+            assert_eq!(st, FolioStatus::FolioNullArgument);
+            assert!(png.is_null());
+            assert_eq!(png_len, 0);
+            let st = folio_render_page(
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                c"{}".as_ptr(),
+                1,
+                100,
+                1,
+                std::ptr::null_mut(),
+                &mut png_len,
+            );
+            assert_eq!(st, FolioStatus::FolioNullArgument);
+            let msg = CStr::from_ptr(folio_last_error_message()).to_str().unwrap();
+            assert!(msg.contains("out_png"), "{msg}");
+            let st = folio_field_boxes(
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                c"{}".as_ptr(),
+                1,
+                100,
+                std::ptr::null_mut(),
+            );
+            assert_eq!(st, FolioStatus::FolioNullArgument);
+            folio_buffer_free(std::ptr::null_mut(), 0);
             folio_string_free(std::ptr::null_mut());
             folio_engine_free(std::ptr::null_mut());
             folio_cancel_free(std::ptr::null_mut());

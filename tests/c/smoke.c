@@ -224,6 +224,64 @@ static void test_errors(folio_engine *engine) {
     folio_cancel_request(NULL);
 }
 
+/* Page images: page 1 of a text PDF as a PNG with the evidence boxes drawn, the boxes as JSON;
+ * NULL pointers, pages the Result does not describe and documents without page images are
+ * errors. */
+static void test_render(folio_engine *engine) {
+    size_t len = 0;
+    unsigned char *buf = read_file("invoice_de_text.pdf", &len);
+    CHECK(buf != NULL, "fixture readable");
+    char *json = NULL;
+    folio_status st = folio_recognize_buffer(engine, buf, len, NULL, NULL, NULL, NULL, NULL, &json);
+    CHECK(st == FOLIO_OK && json, "recognised: %s", folio_last_error_message());
+    CHECK(json && strstr(json, "\"pages\":[{\"page\":1,"), "page geometry in the result");
+
+    uint8_t *png = NULL;
+    size_t png_len = 0;
+    st = folio_render_page(engine, buf, len, json, 1, 800, 1, &png, &png_len);
+    CHECK(st == FOLIO_OK, "render: %s", folio_last_error_message());
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    CHECK(png && png_len > 1000 && memcmp(png, signature, 8) == 0, "a PNG (%zu bytes)", png_len);
+    folio_buffer_free(png, png_len);
+
+    char *boxes = NULL;
+    st = folio_field_boxes(engine, buf, len, json, 1, 800, &boxes);
+    CHECK(st == FOLIO_OK, "boxes: %s", folio_last_error_message());
+    CHECK(boxes && strstr(boxes, "\"field\":\"/totals/total\""), "the total's box: %s",
+          boxes ? boxes : "(null)");
+    CHECK(boxes && strstr(boxes, "\"rect\":["), "rectangles");
+    folio_string_free(boxes);
+
+    png = (uint8_t *)1;
+    png_len = 7;
+    st = folio_render_page(engine, buf, len, NULL, 1, 800, 1, &png, &png_len);
+    CHECK(st == FOLIO_NULL_ARGUMENT, "NULL result: %s", folio_status_name(st));
+    CHECK(png == NULL && png_len == 0, "outputs cleared on error");
+    CHECK(strstr(folio_last_error_message(), "result_json") != NULL, "%s",
+          folio_last_error_message());
+    st = folio_render_page(engine, buf, len, json, 1, 800, 1, NULL, &png_len);
+    CHECK(st == FOLIO_NULL_ARGUMENT, "NULL out_png: %s", folio_status_name(st));
+    st = folio_render_page(NULL, buf, len, json, 1, 800, 1, &png, &png_len);
+    CHECK(st == FOLIO_NULL_ARGUMENT, "NULL engine: %s", folio_status_name(st));
+    st = folio_field_boxes(engine, buf, len, json, 1, 800, NULL);
+    CHECK(st == FOLIO_NULL_ARGUMENT, "NULL out_json: %s", folio_status_name(st));
+    st = folio_render_page(engine, buf, len, json, 2, 800, 1, &png, &png_len);
+    CHECK(st == FOLIO_INVALID_ARGUMENT, "page 2: %s", folio_status_name(st));
+    st = folio_render_page(engine, buf, len, "{not json", 1, 800, 1, &png, &png_len);
+    CHECK(st == FOLIO_INVALID_ARGUMENT, "bad result: %s", folio_status_name(st));
+    free(buf);
+
+    /* An office file has no page image, whatever the Result says (the type is checked first). */
+    buf = read_file("invoice_en_docx.docx", &len);
+    CHECK(buf != NULL, "DOCX readable");
+    st = folio_render_page(engine, buf, len, json, 1, 800, 0, &png, &png_len);
+    CHECK(st == FOLIO_UNSUPPORTED_FILE_TYPE, "DOCX has no page image: %s", folio_status_name(st));
+    CHECK(png == NULL, "no PNG");
+    folio_string_free(json);
+    free(buf);
+    folio_buffer_free(NULL, 0);
+}
+
 /* Several threads, one engine. */
 struct job {
     folio_engine *engine;
@@ -325,6 +383,7 @@ int main(int argc, char **argv) {
     test_pre_recognised(engine);
     test_einvoice(engine);
     test_errors(engine);
+    test_render(engine);
     test_threads(engine);
     test_cancel(engine);
     test_webhook();
