@@ -518,18 +518,19 @@ pub fn search_operations(
         .filter(|t| !t.is_empty())
         .map(|t| like_literal(&t.to_lowercase()));
     let day_end = f.to.as_ref().map(|d| format!("{d}T99"));
+    // CAST: PostgreSQL cannot tell the type of a parameter that is only tested for NULL.
     conn.query_map(
         "SELECT o.id, o.status, o.client_operation_id, o.files_total, o.created_at, \
          o.completed_at, o.use_heavy, \
          (SELECT MIN(d.filename) FROM documents d WHERE d.operation_id = o.id) \
          FROM operations o WHERE o.company_id = ?1 \
-         AND (?2 IS NULL OR LOWER(o.id) LIKE ?2 ESCAPE '\\' \
+         AND (CAST(?2 AS TEXT) IS NULL OR LOWER(o.id) LIKE ?2 ESCAPE '\\' \
               OR LOWER(COALESCE(o.client_operation_id, '')) LIKE ?2 ESCAPE '\\' \
               OR EXISTS (SELECT 1 FROM documents d WHERE d.operation_id = o.id \
                   AND (LOWER(d.filename) LIKE ?2 ESCAPE '\\' OR LOWER(d.id) LIKE ?2 ESCAPE '\\'))) \
-         AND (?3 IS NULL OR o.status = ?3) \
-         AND (?4 IS NULL OR o.created_at >= ?4) \
-         AND (?5 IS NULL OR o.created_at <= ?5) \
+         AND (CAST(?3 AS TEXT) IS NULL OR o.status = ?3) \
+         AND (CAST(?4 AS TEXT) IS NULL OR o.created_at >= ?4) \
+         AND (CAST(?5 AS TEXT) IS NULL OR o.created_at <= ?5) \
          ORDER BY o.created_at DESC, o.id DESC LIMIT ?6 OFFSET ?7",
         params![
             company_id,
