@@ -19,6 +19,11 @@
 //!   --no-api`) on one PostgreSQL database and one file directory; `--node-docs` text-layer PDF
 //!   documents uploaded at once, time until every one is final: documents per second.
 //!
+//! * `review`: the web cabinet's review page of a 3-page invoice (`--invoice`, default the
+//!   fixture `invoice_en_long_text.pdf`) uploaded and recognised, a user signed in over HTTP: the
+//!   first view (its pages rendered in a child process), then `--views` views of the page alone
+//!   and of the page with its three images (page images cached): median and p99.
+//!
 //! With `--postgres URL` (a cluster's maintenance database, e.g.
 //! `postgres://postgres@127.0.0.1:5432/postgres`) every server runs on a fresh PostgreSQL
 //! database of that cluster instead of the embedded SQLite file. `benches/load-postgres.sh`
@@ -69,7 +74,13 @@ struct Args {
     /// Worker node counts of `nodes`.
     #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2, 3])]
     node_counts: Vec<usize>,
-    /// Scenarios: overhead, poll, burst, nodes (default: all).
+    /// The multi-page invoice of `review`.
+    #[arg(long)]
+    invoice: Option<PathBuf>,
+    /// Views timed in `review`.
+    #[arg(long, default_value_t = 100)]
+    views: usize,
+    /// Scenarios: overhead, poll, burst, nodes, review (default: all).
     scenarios: Vec<String>,
 }
 
@@ -681,6 +692,146 @@ async fn operation(c: &reqwest::Client, base: &str, key: &str, op: &str) -> Resu
         .map_err(|e| e.to_string())
 }
 
+/// The `Set-Cookie` values of a response as `name=value` pairs.
+fn cookies_of(r: &reqwest::Response) -> Vec<String> {
+    r.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The value of the first `name="csrf"` field of a page.
+fn csrf_of(html: &str) -> Option<String> {
+    let at = html.find("name=\"csrf\"")?;
+    let v = html[at..].find("value=\"")? + at + "value=\"".len();
+    let end = html[v..].find('"')?;
+    Some(html[v..v + end].to_string())
+}
+
+async fn review(args: &Args, bin: &Path, invoice: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    fresh_database(args.postgres.as_deref(), dir.path()).await?;
+    let co = company(bin, dir.path(), 10)?;
+    let k = key(bin, dir.path(), &co)?;
+    let password = "a long bench password";
+    let mut user = Command::new(bin)
+        .args([
+            "admin",
+            "user",
+            "create",
+            "--company",
+            &co,
+            "--email",
+            "bench@example.com",
+        ])
+        .arg("--password-stdin")
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(database_args(dir.path()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    writeln!(user.stdin.take().ok_or("stdin")?, "{password}").map_err(|e| e.to_string())?;
+    if !user.wait().map_err(|e| e.to_string())?.success() {
+        return Err("admin user create failed".into());
+    }
+    let s = start(bin, dir.path(), &["--workers", "1", "--rate-limit", "0"])?;
+    let c = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (st, op) = upload(&c, &s.base, &k, "review-1", "invoice.pdf", invoice.to_vec()).await?;
+    if st != 202 {
+        return Err(format!("upload answered {st}: {op}"));
+    }
+    let op_id = op["operation_id"]
+        .as_str()
+        .ok_or("no operation id")?
+        .to_string();
+    let doc = op["documents"][0]["document_id"]
+        .as_str()
+        .ok_or("no document id")?
+        .to_string();
+    wait_ops(&c, &s.base, &k, std::slice::from_ref(&op_id)).await?;
+    // Sign in as a browser does: the form (its CSRF cookie and field), then the POST.
+    let form = c
+        .get(format!("{}/cabinet/sign-in", s.base))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let pre = cookies_of(&form).join("; ");
+    let csrf = csrf_of(&form.text().await.map_err(|e| e.to_string())?).ok_or("no csrf")?;
+    let signed = c
+        .post(format!("{}/cabinet/sign-in", s.base))
+        .header("cookie", &pre)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!(
+            "csrf={csrf}&email=bench%40example.com&password={}",
+            password.replace(' ', "+")
+        ))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if signed.status().as_u16() != 303 {
+        return Err(format!("sign-in answered {}", signed.status()));
+    }
+    let session = cookies_of(&signed).join("; ");
+    let get = |path: String| {
+        let (c, session) = (c.clone(), session.clone());
+        async move {
+            let t = Instant::now();
+            let r = c
+                .get(path)
+                .header("cookie", session)
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            let st = r.status().as_u16();
+            let body = r.bytes().await.map_err(|e| e.to_string())?;
+            if st != 200 {
+                return Err(format!("answered {st}"));
+            }
+            Ok::<(f64, usize), String>((t.elapsed().as_secs_f64() * 1000.0, body.len()))
+        }
+    };
+    let page = format!("{}/cabinet/documents/{doc}", s.base);
+    let (first, _) = get(page.clone()).await?;
+    let images: Vec<String> = (1..=3)
+        .map(|n| format!("{}/cabinet/documents/{doc}/pages/page-{n}.png", s.base))
+        .collect();
+    let (mut html, mut whole) = (Vec::new(), Vec::new());
+    let mut image_bytes = 0;
+    for _ in 0..args.views {
+        let (t_page, _) = get(page.clone()).await?;
+        let mut t = t_page;
+        for img in &images {
+            let (ti, n) = get(img.clone()).await?;
+            t += ti;
+            image_bytes = image_bytes.max(n);
+        }
+        html.push(t_page);
+        whole.push(t);
+    }
+    println!(
+        "[{}] review: 3-page invoice, first view (pages rendered) {first:.0} ms; then {} views \
+         with cached pages: page {:.2} ms median, {:.2} ms p99; page + 3 images (largest {} KB) \
+         {:.2} ms median, {:.2} ms p99 (target: < 300 ms)",
+        db_name(args),
+        args.views,
+        pct(&mut html, 0.5),
+        pct(&mut html, 0.99),
+        image_bytes / 1024,
+        pct(&mut whole, 0.5),
+        pct(&mut whole, 0.99),
+    );
+    Ok(())
+}
+
 /// Waits until every operation is final.
 async fn wait_ops(
     c: &reqwest::Client,
@@ -759,6 +910,15 @@ fn main() -> ExitCode {
         }
         if want("burst") {
             burst(&args, &bin, &pdf).await?;
+        }
+        if want("review") {
+            let path = args
+                .invoice
+                .clone()
+                .unwrap_or_else(|| root.join("fixtures/docs/invoice_en_long_text.pdf"));
+            let invoice =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            review(&args, &bin, &invoice).await?;
         }
         if (all && args.postgres.is_some()) || args.scenarios.iter().any(|x| x == "nodes") {
             nodes(&args, &bin, &pdf).await?;
