@@ -323,6 +323,23 @@ fn sign_in_sessions_csrf_throttling_and_keys() {
     let keys = v.get("/cabinet/keys");
     assert!(keys.body.contains("erp import") && keys.body.contains("250"));
     assert!(!keys.body.contains(&key), "the secret is shown only once");
+    // Its use is recorded (in the background, at most once a minute): "last used" is shown.
+    let key_row = |body: &str, id: &str| -> String {
+        let at = body
+            .find(&format!("<tr id=\"{id}\">"))
+            .expect("the key's row");
+        body[at..].split("</tr>").next().unwrap().to_string()
+    };
+    let key_id = format!("key_{}", &key[3..27]);
+    let mut shown = String::new();
+    for _ in 0..100 {
+        shown = key_row(&v.get("/cabinet/keys").body, &key_id);
+        if !shown.contains("never") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!shown.contains("never"), "last used is shown: {shown}");
     let key_id = format!("key_{}", &key[3..27]);
     let r = v.post(
         &format!("/cabinet/keys/{key_id}/limit"),
@@ -646,4 +663,43 @@ fn no_page_or_action_reaches_another_company() {
         }
     }
     assert!(b.get("/cabinet/overview").body.contains(&beta));
+}
+
+#[test]
+fn webhooks_follow_the_api_url_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let (company, _) = company_and_key(dir.path(), 1);
+    user_with_password(dir.path(), &company, "w@example.com", "webhook password");
+    // The default rules: https only, no private or loopback addresses.
+    let s = Server::start_with(dir.path(), &[]);
+    let mut v = Visitor::new(&s);
+    assert_eq!(v.sign_in("w@example.com", "webhook password").status, 303);
+    let csrf = v.csrf();
+    let create = |v: &mut Visitor, url: &str, attempts: &str, delays: &str| {
+        v.post(
+            "/cabinet/webhooks",
+            &[
+                ("csrf", &csrf),
+                ("name", "hook"),
+                ("url", url),
+                ("max_delivery_attempts", attempts),
+                ("retry_delays_sec", delays),
+            ],
+        )
+    };
+    for (url, attempts, delays, why) in [
+        ("http://example.com/hook", "3", "10", "https"),
+        ("https://127.0.0.1/hook", "3", "10", ""),
+        ("https://10.1.2.3/hook", "3", "10", ""),
+        ("not a url", "3", "10", ""),
+        ("https://example.com/hook", "0", "10", "Delivery attempts"),
+        ("https://example.com/hook", "3", "ten", "Retry delays"),
+        ("https://example.com/hook", "3", "", "Retry delays"),
+    ] {
+        let r = create(&mut v, url, attempts, delays);
+        assert_eq!(r.status, 400, "{url} {attempts} {delays}");
+        assert!(r.body.contains("class=\"error\""), "the problem is shown");
+        assert!(r.body.contains(why), "{url} {attempts} {delays}: {why}");
+    }
+    assert!(v.get("/cabinet/webhooks").body.contains("No webhooks yet."));
 }

@@ -581,7 +581,6 @@ struct WebhookForm {
 }
 
 async fn read_webhook_form(state: &AppState, f: &Fields) -> Result<WebhookForm, String> {
-    let url = webhooks::check_url(f.text("url"), state.url_policy).await?;
     let max_attempts = match f.text("max_delivery_attempts").parse::<u32>() {
         Ok(n) if (1..=MAX_ATTEMPTS).contains(&n) => n,
         _ => {
@@ -621,6 +620,8 @@ async fn read_webhook_form(state: &AppState, f: &Fields) -> Result<WebhookForm, 
     if !secret.is_empty() && secret.len() < 16 {
         return Err("A signing secret must have at least 16 characters.".into());
     }
+    // Last: it may look the name up.
+    let url = webhooks::check_url(f.text("url"), state.url_policy).await?;
     Ok(WebhookForm {
         edit: WebhookEdit {
             name: Some(f.text("name").chars().take(100).collect::<String>())
