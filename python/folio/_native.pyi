@@ -89,6 +89,15 @@ class Engine:
         filename: Optional[str] = None,
         languages: Optional[list[str]] = None,
     ) -> str: ...
+    def render_page(
+        self,
+        source: _Source,
+        result: Union[str, Mapping[str, Any]],
+        page: int = 1,
+        *,
+        max_side: int = 1600,
+        draw_boxes: bool = True,
+    ) -> dict[str, Any]: ...
     def recognize_many(
         self,
         sources: Iterable[_Source],

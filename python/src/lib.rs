@@ -5,6 +5,7 @@
 //!   and yields results as they finish.
 //! * Errors: a `FolioError` hierarchy with `.code` mirroring the engine's codes;
 //!   `FileNotFoundError` / `PermissionError` for the OS errors they name.
+//! * `Engine.render_page`: a page of a recognised document as a PNG with the evidence boxes.
 //! * `verify_webhook`: the webhook signature check of the HTTP contract.
 
 use engine::{
@@ -216,6 +217,37 @@ fn run(engine: &Engine, src: &Source, opts: &RecognizeOptions) -> Result<Documen
     }
 }
 
+/// A rendered page: PNG bytes, width, height, and the boxes as a JSON tree.
+type Rendered = (Vec<u8>, u32, u32, Value);
+
+/// Renders `page` of `src` with the Result `json` (see `Engine.render_page`); without the GIL.
+fn render(
+    engine: &Engine,
+    src: &Source,
+    json: &str,
+    page: u32,
+    max_side: u32,
+    draw: bool,
+) -> Result<Rendered, Error> {
+    let result: DocumentResult = serde_json::from_str(json)
+        .map_err(|e| Error::InvalidArgument(format!("result is not a Folio Result: {e}")))?;
+    let bytes = match src {
+        Source::Path(p) => {
+            engine::preprocess::read_input_file(p, engine.config().limits.max_bytes())?
+        }
+        Source::Bytes(b) => b.clone(),
+    };
+    let mut rendered = engine.render_page(&bytes, &result, page, max_side)?;
+    let boxes = engine::render::field_boxes(&result, &rendered);
+    if draw {
+        engine::render::draw_boxes(&mut rendered.image, &boxes);
+    }
+    let png = engine::render::encode_png(&rendered.image)?;
+    let tree =
+        serde_json::to_value(&boxes).map_err(|e| Error::Internal(format!("boxes to JSON: {e}")))?;
+    Ok((png, rendered.image.width(), rendered.image.height(), tree))
+}
+
 /// The Result as a JSON tree (built without the GIL), turned into Python objects by `to_object`.
 fn tree(r: &DocumentResult) -> Result<Value, Error> {
     serde_json::to_value(r).map_err(|e| Error::Internal(format!("result to JSON: {e}")))
@@ -411,6 +443,44 @@ impl PyEngine {
             remaining: Mutex::new(total),
             return_exceptions,
         })
+    }
+
+    /// Renders page `page` of a recognised document as the engine read it, at most `max_side`
+    /// pixels long, with the evidence boxes of `result` (the dict or JSON text `recognize`
+    /// returned for this `source`) drawn on it unless `draw_boxes` is false. Returns a dict:
+    /// `png` (bytes), `width`, `height`, and `boxes`, a list of dicts `field`, `page`, `rect`
+    /// (`[x0, y0, x1, y1]` in pixels of the PNG), `text`, `confidence`. The GIL is released
+    /// while rendering. Documents without page images (office files, pre-recognised words, XML
+    /// e-invoices) raise `UnsupportedFileError`; a page the result does not describe raises
+    /// `InvalidArgumentError`.
+    #[pyo3(signature = (source, result, page=1, *, max_side=1600, draw_boxes=true))]
+    fn render_page<'py>(
+        &self,
+        py: Python<'py>,
+        source: &Bound<'py, PyAny>,
+        result: &Bound<'py, PyAny>,
+        page: u32,
+        max_side: u32,
+        draw_boxes: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let src = source_of(source)?;
+        let json: String = if result.is_instance_of::<PyString>() {
+            result.extract()?
+        } else {
+            py.import("json")?
+                .call_method1("dumps", (result,))?
+                .extract()?
+        };
+        let engine = self.engine.clone();
+        let (png, width, height, boxes) = py
+            .detach(move || render(&engine, &src, &json, page, max_side, draw_boxes))
+            .map_err(to_py)?;
+        let out = PyDict::new(py);
+        out.set_item("png", PyBytes::new(py, &png))?;
+        out.set_item("width", width)?;
+        out.set_item("height", height)?;
+        out.set_item("boxes", to_object(py, &boxes)?)?;
+        Ok(out.into_any())
     }
 
     fn __repr__(&self) -> String {

@@ -223,6 +223,44 @@ def test_recognize_many_yields_every_result(engine: folio.Engine) -> None:
     assert list(engine.recognize_many([])) == []
 
 
+def test_render_page_draws_the_evidence_boxes(engine: folio.Engine) -> None:
+    path = DOCS / "invoice_de_text.pdf"
+    result = engine.recognize(path)
+    assert [(p["page"], p["unit"], p["rotation"]) for p in result["pages"]] == [(1, "pt", 0)]
+    page = engine.render_page(path, result, max_side=800)
+    assert set(page) == {"png", "width", "height", "boxes"}
+    assert page["png"].startswith(b"\x89PNG\r\n\x1a\n")
+    assert max(page["width"], page["height"]) <= 800
+    total = next(b for b in page["boxes"] if b["field"] == "/totals/total")
+    assert set(total) == {"field", "page", "rect", "text", "confidence"}
+    assert total["page"] == 1 and total["text"] == result["evidence"]["/totals/total"]["text"]
+    x0, y0, x1, y1 = total["rect"]
+    assert 0 <= x0 < x1 <= page["width"] and 0 <= y0 < y1 <= page["height"]
+    assert total["confidence"] == result["confidence"]["fields"]["/totals/total"]
+    # The same page from bytes and the Result as JSON text; without boxes drawn, another image
+    # with the same boxes.
+    bare = engine.render_page(path.read_bytes(), json.dumps(result), 1, max_side=800, draw_boxes=False)
+    assert bare["boxes"] == page["boxes"] and (bare["width"], bare["height"]) == (page["width"], page["height"])
+    assert bare["png"] != page["png"]
+
+
+def test_render_page_errors(engine: folio.Engine) -> None:
+    path = DOCS / "invoice_de_text.pdf"
+    result = engine.recognize(path)
+    with pytest.raises(folio.InvalidArgumentError):
+        engine.render_page(path, result, 2)
+    with pytest.raises(folio.InvalidArgumentError):
+        engine.render_page(path, {"not": "a result"})
+    with pytest.raises(folio.InvalidArgumentError):
+        engine.render_page(path, result, max_side=0)
+    docx = DOCS / "invoice_en_docx.docx"
+    with pytest.raises(folio.UnsupportedFileError) as e:
+        engine.render_page(docx, engine.recognize(docx))
+    assert e.value.code == "UNSUPPORTED_FILE_TYPE"
+    with pytest.raises(FileNotFoundError):
+        engine.render_page(DOCS / "missing.pdf", result)
+
+
 def test_verify_webhook() -> None:
     body = b'{"event":"document.processed","event_id":"evt_1"}'
     ts = str(int(time.time()))
