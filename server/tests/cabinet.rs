@@ -594,6 +594,18 @@ fn no_page_or_action_reaches_another_company() {
         404
     );
 
+    // An office document has no page image: its review page says so and still lists the
+    // fields.
+    let (status, office) = upload(&s, &alpha_key, "alpha-2", form(&["invoice_en_docx.docx"]));
+    assert_eq!(status, 202, "{office}");
+    let office_op = office["operation_id"].as_str().unwrap();
+    wait_final(&s, &alpha_key, office_op, Duration::from_secs(120));
+    let office_doc = office["documents"][0]["document_id"].as_str().unwrap();
+    let review = a.get(&format!("/cabinet/documents/{office_doc}"));
+    assert_eq!(review.status, 200);
+    assert!(review.body.contains("No page image"), "{}", review.body);
+    assert!(review.body.contains("tr class=\"field"), "fields are listed");
+
     // Beta sees none of it: every id of alpha's answers as if it did not exist, and no page of
     // beta's shows anything of alpha's.
     let mut b = Visitor::new(&s);
@@ -641,6 +653,7 @@ fn no_page_or_action_reaches_another_company() {
         "alpha-secret-key-name",
         "alpha-hook-name",
         "invoice_en_text.pdf",
+        "invoice_en_docx.docx",
         "a@alpha.example",
     ];
     for path in [

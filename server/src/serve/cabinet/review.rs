@@ -4,7 +4,9 @@
 //! to download.
 //!
 //! Rendered pages are kept on this node's disk (`cache/review/<document id>`): a document's
-//! Result never changes once final, so the first view renders and later views only read.
+//! Result never changes once final, so the first view renders and later views only read. Pages
+//! rendered more than [`CACHE_DAYS`] days ago are removed whenever new ones are made (a later
+//! view renders them again), so the cache follows what is being reviewed.
 
 use super::{Page, Session};
 use crate::pagecount::ChildFailure;
@@ -19,6 +21,30 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
+
+/// Days a document's rendered pages are kept.
+pub const CACHE_DAYS: u64 = 7;
+
+/// Removes the rendered pages of documents rendered more than `max_age` ago.
+fn sweep(cache: &std::path::Path, max_age: std::time::Duration) -> usize {
+    let Ok(entries) = std::fs::read_dir(cache) else {
+        return 0;
+    };
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > max_age);
+        if old && std::fs::remove_dir_all(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
 
 /// What the page shows of a document's page images.
 enum Rendered {
@@ -112,6 +138,10 @@ async fn rendered(
     .await;
     let _ = std::fs::remove_dir_all(&scratch);
     outcome?;
+    let cache = state.cache_dir.clone();
+    tokio::task::spawn_blocking(move || {
+        sweep(&cache, std::time::Duration::from_secs(CACHE_DAYS * 86_400))
+    });
     read(&dir)
         .map(from_cache)
         .ok_or_else(|| "the rendered pages cannot be read".to_string())
@@ -256,7 +286,15 @@ pub async fn review(
         .and_then(|r| serde_json::from_str(r).ok());
     let (page_list, no_images) = match (&result, &doc.result_json) {
         (Some(_), Some(text)) => match rendered(&state, &doc, text).await {
-            Ok(Rendered::Pages(v)) => (pages(&doc.id, &v), None),
+            Ok(Rendered::Pages(v)) => {
+                let list = pages(&doc.id, &v);
+                let why = list.is_empty().then(|| {
+                    "the result describes no page (an XML e-invoice, or a result of an earlier \
+                     version of Folio)"
+                        .to_string()
+                });
+                (list, why)
+            }
             Ok(Rendered::None(why)) => (Vec::new(), Some(why)),
             Err(why) => {
                 eprintln!("folio serve: rendering {}: {why}", doc.id);
@@ -384,6 +422,22 @@ mod tests {
         assert_eq!(f[2]["engine"], "PP_OCR");
         assert_eq!(f[1]["group"], "party");
         assert_eq!(f[1]["page"], Value::Null);
+    }
+
+    #[test]
+    fn the_sweep_removes_only_old_renderings() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("doc_new")).unwrap();
+        std::fs::create_dir_all(dir.path().join("doc_old")).unwrap();
+        std::fs::write(dir.path().join("doc_old").join("page-1.png"), b"x").unwrap();
+        assert_eq!(sweep(dir.path(), std::time::Duration::from_secs(3600)), 0);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(sweep(dir.path(), std::time::Duration::from_millis(1)), 2);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        assert_eq!(
+            sweep(&dir.path().join("missing"), std::time::Duration::ZERO),
+            0
+        );
     }
 
     #[test]
