@@ -604,7 +604,10 @@ fn no_page_or_action_reaches_another_company() {
     let review = a.get(&format!("/cabinet/documents/{office_doc}"));
     assert_eq!(review.status, 200);
     assert!(review.body.contains("No page image"), "{}", review.body);
-    assert!(review.body.contains("tr class=\"field"), "fields are listed");
+    assert!(
+        review.body.contains("tr class=\"field"),
+        "fields are listed"
+    );
 
     // Beta sees none of it: every id of alpha's answers as if it did not exist, and no page of
     // beta's shows anything of alpha's.
