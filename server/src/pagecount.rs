@@ -30,11 +30,12 @@ pub struct PageCountArgs {
     pub memory_mb: u64,
 }
 
-/// What the child answers.
+/// What the child answers (`folio page-count`: the page count; `folio render-pages`: the pages
+/// rendered).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Answer {
-    /// The page count.
+    /// The pages counted (or rendered).
     Pages(u32),
     /// Why the pages cannot be counted (the engine's coded error).
     Error {
@@ -47,7 +48,14 @@ pub enum Answer {
 
 /// Counts the pages of `args.file` and prints the [`Answer`].
 pub fn run(args: PageCountArgs) -> ExitCode {
-    let answer = match count(&args) {
+    print_answer(count(&args), "page-count")
+}
+
+/// Prints a child's [`Answer`] (`pages` from `done`, or its coded error) as one JSON line;
+/// `what` names the command in the message of the one failure left (an answer that cannot be
+/// encoded).
+pub fn print_answer(done: folio::Result<u32>, what: &str) -> ExitCode {
+    let answer = match done {
         Ok(n) => Answer::Pages(n),
         Err(e) => Answer::Error {
             code: e.code(),
@@ -60,7 +68,7 @@ pub fn run(args: PageCountArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("folio page-count: cannot encode the answer: {e}");
+            eprintln!("folio {what}: cannot encode the answer: {e}");
             ExitCode::FAILURE
         }
     }

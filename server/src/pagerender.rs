@@ -8,10 +8,9 @@
 //! either way. Its address space and CPU time are limited like the page counter's
 //! ([`crate::pagecount`]).
 
-use crate::pagecount::{ChildFailure, run_child};
+use crate::pagecount::{Answer, ChildFailure, print_answer, run_child};
 use clap::Args as ClapArgs;
 use folio::{DocumentResult, EngineConfig, ErrorCode};
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -53,40 +52,9 @@ pub struct RenderPagesArgs {
     pub memory_mb: u64,
 }
 
-/// What the child answers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Answer {
-    /// Pages rendered.
-    Pages(u32),
-    /// Why the pages cannot be rendered (the engine's coded error).
-    Error {
-        /// Reason code.
-        code: ErrorCode,
-        /// Message.
-        message: String,
-    },
-}
-
 /// Renders the pages and prints the [`Answer`].
 pub fn run(args: RenderPagesArgs) -> ExitCode {
-    let answer = match render(&args) {
-        Ok(n) => Answer::Pages(n),
-        Err(e) => Answer::Error {
-            code: e.code(),
-            message: e.to_string(),
-        },
-    };
-    match serde_json::to_string(&answer) {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("folio render-pages: cannot encode the answer: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    print_answer(render(&args), "render-pages")
 }
 
 fn io_error(context: String) -> impl FnOnce(std::io::Error) -> folio::Error {
@@ -184,17 +152,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn answers_are_one_json_object() {
-        assert_eq!(
-            serde_json::to_string(&Answer::Pages(3)).unwrap(),
-            r#"{"pages":3}"#
-        );
-        let e = Answer::Error {
-            code: ErrorCode::UnsupportedFileType,
-            message: "no pages".into(),
-        };
-        let line = serde_json::to_string(&e).unwrap();
-        assert_eq!(serde_json::from_str::<Answer>(&line).unwrap(), e);
+    fn page_files_are_named_by_number() {
         assert_eq!(page_file(2), "page-2.png");
+        assert_eq!(page_file(10), "page-10.png");
     }
 }

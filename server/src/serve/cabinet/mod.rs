@@ -372,6 +372,27 @@ impl Session {
         }
     }
 
+    /// Renders a page of the cabinet's `section`: the layout's context, the page's own `ctx`,
+    /// then `extra` (what an action adds: a notice, an error, a secret shown once).
+    pub fn page(
+        &self,
+        status: StatusCode,
+        template: &str,
+        section: &str,
+        ctx: minijinja::Value,
+        extra: &serde_json::Value,
+    ) -> Page {
+        Page::render_status(
+            status,
+            template,
+            minijinja::context! {
+                ..self.layout(section),
+                ..ctx,
+                ..minijinja::Value::from_serialize(extra)
+            },
+        )
+    }
+
     /// What every page's layout needs.
     pub fn layout(&self, section: &str) -> minijinja::Value {
         minijinja::context! {

@@ -415,14 +415,12 @@ async fn keys_page(state: &AppState, session: &Session, status: StatusCode, extr
         .call(move |c| store::company_keys(c, &company))
         .await
     {
-        Ok(keys) => Page::render_status(
+        Ok(keys) => session.page(
             status,
             "keys.html",
-            context! {
-                ..session.layout("keys"),
-                ..context! { keys => keys, permissions => store::PERMISSIONS },
-                ..minijinja::Value::from_serialize(&extra)
-            },
+            "keys",
+            context! { keys => keys, permissions => store::PERMISSIONS },
+            &extra,
         ),
         Err(e) => e.into(),
     }
@@ -649,20 +647,18 @@ async fn webhooks_page(
         .call(move |c| store::company_webhooks(c, &company))
         .await
     {
-        Ok(list) => Page::render_status(
+        Ok(list) => session.page(
             status,
             "webhooks.html",
+            "webhooks",
             context! {
-                ..session.layout("webhooks"),
-                ..context! {
-                    webhooks => list,
-                    defaults => json!({
-                        "max_delivery_attempts": store::DEFAULT_MAX_ATTEMPTS,
-                        "retry_delays_sec": store::delays_text(&store::DEFAULT_RETRY_DELAYS),
-                    }),
-                },
-                ..minijinja::Value::from_serialize(&extra)
+                webhooks => list,
+                defaults => json!({
+                    "max_delivery_attempts": store::DEFAULT_MAX_ATTEMPTS,
+                    "retry_delays_sec": store::delays_text(&store::DEFAULT_RETRY_DELAYS),
+                }),
             },
+            &extra,
         ),
         Err(e) => e.into(),
     }
@@ -751,14 +747,12 @@ async fn webhook_page(
         .call(move |c| store::company_webhook(c, &company, &id))
         .await
     {
-        Ok(Some(w)) => Page::render_status(
+        Ok(Some(w)) => session.page(
             status,
             "webhook.html",
-            context! {
-                ..session.layout("webhooks"),
-                ..context! { webhook => w },
-                ..minijinja::Value::from_serialize(&extra)
-            },
+            "webhooks",
+            context! { webhook => w },
+            &extra,
         ),
         Ok(None) => Page::error(StatusCode::NOT_FOUND, "No such webhook."),
         Err(e) => e.into(),

@@ -57,14 +57,7 @@ pub fn create_user(
     email: &str,
     password_hash: Option<&str>,
 ) -> DbResult<Result<(String, Option<String>), NewUserRefusal>> {
-    let exists: Option<String> = conn
-        .query_row(
-            "SELECT id FROM companies WHERE id = ?1",
-            params![company_id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if exists.is_none() {
+    if !company_exists(conn, company_id)? {
         return Ok(Err(NewUserRefusal::NoCompany));
     }
     let email = normalize_email(email);

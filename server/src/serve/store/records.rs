@@ -65,6 +65,16 @@ pub fn topup(conn: &dyn Conn, company_id: &str, documents: i64) -> DbResult<Opti
     company_json(conn, company_id)
 }
 
+/// Whether company `id` exists.
+pub fn company_exists(conn: &dyn Conn, id: &str) -> DbResult<bool> {
+    Ok(conn
+        .query_row("SELECT id FROM companies WHERE id = ?1", params![id], |r| {
+            r.get::<String>(0)
+        })
+        .optional()?
+        .is_some())
+}
+
 /// A company's record with balance, reservations and limits.
 pub fn company_json(conn: &dyn Conn, id: &str) -> DbResult<Option<Value>> {
     conn.query_row(
@@ -139,14 +149,7 @@ pub fn create_key(
     monthly_limit: Option<i64>,
     name: Option<&str>,
 ) -> DbResult<Option<(String, String)>> {
-    let exists: Option<String> = conn
-        .query_row(
-            "SELECT id FROM companies WHERE id = ?1",
-            params![company_id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if exists.is_none() {
+    if !company_exists(conn, company_id)? {
         return Ok(None);
     }
     let key_id = model::new_id("key_");
@@ -241,14 +244,7 @@ pub struct NewWebhook {
 
 /// Creates a webhook; a new default replaces the company's previous default.
 pub fn create_webhook(conn: &dyn Conn, w: &NewWebhook) -> DbResult<Option<Value>> {
-    let exists: Option<String> = conn
-        .query_row(
-            "SELECT id FROM companies WHERE id = ?1",
-            params![&w.company_id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if exists.is_none() {
+    if !company_exists(conn, &w.company_id)? {
         return Ok(None);
     }
     let id = model::new_id("wh_");
