@@ -150,6 +150,33 @@ impl<'a> Visitor<'a> {
     }
 }
 
+/// Every form control a person fills in (inputs but hidden ones, selects) has an id and a
+/// `<label for>` naming it: screen readers announce it, a click on the text focuses it.
+/// Returns how many there are.
+fn assert_labelled(html: &str, page: &str) -> usize {
+    let mut controls = 0;
+    for tag in ["<input ", "<select "] {
+        for (at, _) in html.match_indices(tag) {
+            let end = html[at..].find('>').map_or(html.len(), |e| at + e);
+            let element = &html[at..end];
+            if element.contains("type=\"hidden\"") {
+                continue;
+            }
+            controls += 1;
+            let id = field_value(
+                &element.replace(" id=\"", " name=\"__id\" value=\""),
+                "__id",
+            )
+            .unwrap_or_else(|| panic!("{page}: a control without an id: {element}"));
+            assert!(
+                html.contains(&format!("<label for=\"{id}\"")),
+                "{page}: no label for {element}"
+            );
+        }
+    }
+    controls
+}
+
 /// `folio admin user create` with the password on stdin.
 fn user_with_password(dir: &Path, company: &str, email: &str, password: &str) {
     let mut child = Command::new(bin())
@@ -369,6 +396,17 @@ fn sign_in_sessions_csrf_throttling_and_keys() {
     assert_eq!(r.status, 303);
     assert_eq!(key_status(&s, &key), 401);
 
+    // Every form control of every page has a label.
+    for path in [
+        "/cabinet/overview",
+        "/cabinet/keys",
+        "/cabinet/webhooks",
+        "/cabinet/operations",
+    ] {
+        assert_labelled(&v.get(path).body, path);
+    }
+    assert_labelled(&Visitor::new(&s).get("/cabinet/sign-in").body, "sign-in");
+
     // The enhanced-recognition default is a company setting.
     let r = v.post(
         "/cabinet/settings",
@@ -575,6 +613,15 @@ fn no_page_or_action_reaches_another_company() {
     );
     assert_eq!(r.status, 303);
     receiver.wait_for(Duration::from_secs(30), |got| got.len() > before);
+
+    assert_labelled(
+        &a.get(&format!("/cabinet/webhooks/{hook_id}")).body,
+        "webhook",
+    );
+    assert_labelled(
+        &a.get(&format!("/cabinet/operations/{op_id}")).body,
+        "operation",
+    );
 
     // Alpha's own review page shows its page with boxes and the JSON.
     let review = a.get(&format!("/cabinet/documents/{doc_id}"));

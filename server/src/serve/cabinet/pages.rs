@@ -324,7 +324,8 @@ pub async fn sign_out(
 fn chart(days: &[(String, i64)]) -> Value {
     const W: f64 = 600.0;
     const H: f64 = 160.0;
-    let max = days.iter().map(|d| d.1).max().unwrap_or(0).max(1) as f64;
+    let tallest = days.iter().map(|d| d.1).max().unwrap_or(0);
+    let max = tallest.max(1) as f64;
     let step = W / days.len().max(1) as f64;
     let bars: Vec<Value> = days
         .iter()
@@ -342,7 +343,7 @@ fn chart(days: &[(String, i64)]) -> Value {
         })
         .collect();
     json!({
-        "width": W, "height": H, "max": max as i64, "bars": bars,
+        "width": W, "height": H, "max": tallest, "bars": bars,
         "total": days.iter().map(|d| d.1).sum::<i64>(),
         "first": days.first().map(|d| d.0.clone()),
         "last": days.last().map(|d| d.0.clone()),
