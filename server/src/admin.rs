@@ -39,7 +39,7 @@ enum AdminCommand {
     /// Webhooks: create, disable.
     #[command(subcommand)]
     Webhook(WebhookCommand),
-    /// Users of the web cabinet: create, new sign-in link.
+    /// Users of the web cabinet: create, disable, new sign-in link.
     #[command(subcommand)]
     User(UserCommand),
 }
@@ -65,6 +65,12 @@ enum UserCommand {
             default_value = "http://127.0.0.1:8080"
         )]
         public_url: String,
+    },
+    /// Disables a user: its sessions end, it cannot sign in.
+    Disable {
+        /// E-mail.
+        #[arg(long)]
+        email: String,
     },
     /// Prints a new one-time link to set a user's password (the old link stops working).
     Link {
@@ -374,6 +380,13 @@ pub fn run(args: AdminArgs) -> ExitCode {
                     Err(store::NewUserRefusal::EmailTaken) => {
                         Err((2, format!("a user with the e-mail {email} exists")))
                     }
+                }
+            }
+            AdminCommand::User(UserCommand::Disable { email }) => {
+                if store::disable_user(c, email)? {
+                    Ok(json!({ "email": store::normalize_email(email), "status": "DISABLED" }))
+                } else {
+                    Err((1, format!("no user {email}")))
                 }
             }
             AdminCommand::User(UserCommand::Link { email, public_url }) => {

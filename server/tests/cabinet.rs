@@ -527,10 +527,20 @@ fn a_one_time_link_sets_the_password() {
             .contains("token=")
     );
     let mut w = Visitor::new(&s);
+    let signed_in = w.sign_in("carol@example.com", "a good long password");
+    assert_eq!(signed_in.status, 303);
+    // Disabled: its sessions end at once and signing in fails.
+    let off = admin(
+        dir.path(),
+        &["user", "disable", "--email", "carol@example.com"],
+    );
+    assert_eq!(off["status"], "DISABLED");
+    assert_eq!(w.get("/cabinet/overview").status, 303);
+    assert_eq!(v.get("/cabinet/overview").status, 303);
     assert_eq!(
         w.sign_in("carol@example.com", "a good long password")
             .status,
-        303
+        401
     );
 }
 

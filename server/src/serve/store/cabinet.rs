@@ -104,6 +104,19 @@ pub fn reset_setup_token(conn: &dyn Conn, email: &str) -> DbResult<Option<String
     Ok((n > 0).then_some(token))
 }
 
+/// Disables the user of an e-mail and ends its sessions; false when there is none.
+pub fn disable_user(conn: &dyn Conn, email: &str) -> DbResult<bool> {
+    let email = normalize_email(email);
+    conn.execute(
+        "DELETE FROM sessions WHERE user_id IN (SELECT id FROM users WHERE email = ?1)",
+        params![&email],
+    )?;
+    Ok(conn.execute(
+        "UPDATE users SET status = 'DISABLED', setup_token_hash = NULL WHERE email = ?1",
+        params![&email],
+    )? > 0)
+}
+
 /// The user an e-mail signs in as.
 pub fn user_login(conn: &dyn Conn, email: &str) -> DbResult<Option<UserLogin>> {
     conn.query_row(
