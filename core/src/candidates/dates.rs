@@ -470,10 +470,14 @@ fn boundary_ok(text: &str, start: usize, end: usize) -> bool {
     match before.next() {
         Some(c) if c.is_alphanumeric() => return false,
         // `12.2024-01-05`: the tail of a longer number; `FV/2024/02/24`, `INV-2024-01-05`: the
-        // tail of an identifier (a document number), not a date of the document.
+        // tail of an identifier (a document number), not a date of the document. A dash before
+        // a date written with other separators joins two fields the way till printers join
+        // them (`REG#19-10/03/2018`): the digits before it belong to the other field.
         Some(sep @ ('.' | ',' | '/' | '-')) => {
+            let own_separators = !text[start..end].contains('-');
             let glued = before.next().is_some_and(|c| {
-                c.is_ascii_digit() || (matches!(sep, '/' | '-') && c.is_alphabetic())
+                (c.is_ascii_digit() && !(sep == '-' && own_separators))
+                    || (matches!(sep, '/' | '-') && c.is_alphabetic())
             });
             if glued {
                 return false;
@@ -753,6 +757,11 @@ mod tests {
         assert!(find_dates("5 apples 2024", false).is_empty());
         assert!(find_dates("FV/2020/02/24", false).is_empty());
         assert!(find_dates("INV-2024-01-05", false).is_empty());
+        assert!(find_dates("12-2024-01-05", false).is_empty());
+        assert!(find_dates("REF-10/03/2018", false).is_empty());
+        // Two fields joined by a dash: the date after it is one.
+        assert_eq!(one("ORD#07-REG#19-10/03/2018 17:24:07"), "2018-03-10");
+        assert_eq!(one("KASSE 3-24.05.2023"), "2023-05-24");
         assert_eq!(one("Datum: 2024-01-05"), "2024-01-05");
         assert_eq!(one("Berlin,05.01.2024"), "2024-01-05");
     }
