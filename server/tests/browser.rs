@@ -297,8 +297,15 @@ fn every_cabinet_action_works_in_chromium() {
     let revoked_id = format!("key_{}", &revoked[3..27]);
     rt.block_on(async {
         click(&c, &format!("#revoke-{revoked_id}")).await;
-        // The script asks first.
-        c.accept_alert().await.expect("a confirmation");
+        // The script asks first (the dialog may take a moment to open).
+        let started = Instant::now();
+        while let Err(e) = c.accept_alert().await {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no confirmation: {e}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         wait_text(&c, "main", "The key was revoked").await;
         assert!(
             text_of(&c, &format!("#{revoked_id}"))
