@@ -156,7 +156,7 @@ pub async fn sign_in(State(state): State<AppState>, headers: HeaderMap, body: By
         .as_ref()
         .filter(|u| u.status == "ACTIVE")
         .and_then(|u| u.password_hash.clone());
-    let ok = tokio::task::spawn_blocking(move || match stored {
+    let ok = password::limited(move || match stored {
         Some(h) => password::verify(&pass, &h),
         None => {
             // As long as a real check, so the answer's timing does not tell who exists.
@@ -270,8 +270,8 @@ pub async fn set_password(
         )
         .into_response();
     }
-    let hashed = match tokio::task::spawn_blocking(move || password::hash(&pass)).await {
-        Ok(Ok(h)) => h,
+    let hashed = match password::limited(move || password::hash(&pass)).await {
+        Some(Ok(h)) => h,
         _ => {
             return Page::error(
                 StatusCode::INTERNAL_SERVER_ERROR,

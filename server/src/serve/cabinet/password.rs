@@ -48,6 +48,18 @@ pub fn verify(password: &str, stored: &str) -> bool {
     })
 }
 
+/// Password hashes computed at once, at most: each takes about 20 MB and tens of milliseconds of
+/// a core, so a flood of sign-ins waits here instead of starving the API of CPU and memory.
+pub const CONCURRENT_HASHES: usize = 2;
+
+/// Runs `f` (a hash or a verification) on a blocking thread once one of the
+/// [`CONCURRENT_HASHES`] slots is free; `None` if the task failed.
+pub async fn limited<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    static SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(CONCURRENT_HASHES);
+    let _slot = SLOTS.acquire().await.ok()?;
+    tokio::task::spawn_blocking(f).await.ok()
+}
+
 /// A hash no password matches, verified when an e-mail is unknown so that a wrong e-mail
 /// takes as long as a wrong password.
 pub fn decoy() -> &'static str {
@@ -68,6 +80,28 @@ mod tests {
         assert!(!verify("correct horse battery", "not a hash"));
         assert_ne!(h, hash("correct horse battery").unwrap(), "salted");
         assert!(!verify("", decoy()));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn at_most_two_hashes_run_at_once() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let tasks: Vec<_> = (0..8)
+            .map(|_| {
+                let (now, most) = (now.clone(), most.clone());
+                tokio::spawn(limited(move || {
+                    let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(n, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    now.fetch_sub(1, Ordering::SeqCst);
+                }))
+            })
+            .collect();
+        for t in tasks {
+            assert!(t.await.unwrap().is_some());
+        }
+        assert!(most.load(Ordering::SeqCst) <= CONCURRENT_HASHES);
     }
 
     #[test]
