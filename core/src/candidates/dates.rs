@@ -637,6 +637,38 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
     out
 }
 
+/// A numeric date with one of its two separators lost (`2504/2017`, `25.042017`), as OCR drops a
+/// thin slash or dot. Only for the token right after a date label: elsewhere such a token is as
+/// often a number (`0112/2019`, an invoice numbered per year). Two-digit day and month, a
+/// four-digit year from 1990; day first unless the document writes month first.
+static ONE_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\d{2})(?:(\d{2})[./-]|[./-](\d{2}))(\d{4})$").expect("valid regex")
+});
+
+/// The date of `token` when it is a numeric date with one separator lost ([`ONE_SEPARATOR`]).
+pub fn one_separator_date(token: &str, month_first: bool) -> Option<DateMatch> {
+    let c = ONE_SEPARATOR.captures(token)?;
+    let a: u32 = c.get(1)?.as_str().parse().ok()?;
+    let b: u32 = c.get(2).or(c.get(3))?.as_str().parse().ok()?;
+    let y: i32 = c.get(4)?.as_str().parse().ok()?;
+    if !(1990..=2100).contains(&y) {
+        return None;
+    }
+    let dm = NaiveDate::from_ymd_opt(y, b, a);
+    let md = NaiveDate::from_ymd_opt(y, a, b);
+    let (date, ambiguous) = match (dm, md) {
+        (Some(d1), Some(d2)) if d1 != d2 => (if month_first { d2 } else { d1 }, true),
+        (Some(d), _) | (None, Some(d)) => (d, false),
+        _ => return None,
+    };
+    Some(DateMatch {
+        start: 0,
+        end: token.len(),
+        date,
+        ambiguous,
+    })
+}
+
 /// Whether a document's unambiguous numeric dates are mostly month-first (`12/31/2024`).
 pub fn document_is_month_first<'a>(texts: impl Iterator<Item = &'a str>) -> bool {
     let (mut dm, mut md) = (0, 0);
@@ -764,6 +796,27 @@ mod tests {
         assert_eq!(one("KASSE 3-24.05.2023"), "2023-05-24");
         assert_eq!(one("Datum: 2024-01-05"), "2024-01-05");
         assert_eq!(one("Berlin,05.01.2024"), "2024-01-05");
+    }
+
+    #[test]
+    fn a_date_with_one_separator_lost() {
+        let iso = |t: &str, mf: bool| one_separator_date(t, mf).map(|d| d.iso());
+        assert_eq!(iso("2504/2017", false).as_deref(), Some("2017-04-25"));
+        assert_eq!(iso("25.042017", false).as_deref(), Some("2017-04-25"));
+        assert_eq!(iso("0304-2018", false).as_deref(), Some("2018-04-03"));
+        assert_eq!(iso("0304-2018", true).as_deref(), Some("2018-03-04"));
+        // Whole tokens only, real dates only, plausible years only.
+        for t in [
+            "25/04/2017",
+            "3204/2017",
+            "2513/2017",
+            "2504/1817",
+            "12504/2017",
+            "2504/20171",
+            "25042017",
+        ] {
+            assert_eq!(iso(t, false), None, "{t}");
+        }
     }
 
     #[test]

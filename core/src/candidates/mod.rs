@@ -892,6 +892,22 @@ fn extract_line(
             e,
         ));
     }
+    // A date right after its label with one separator lost to the OCR (`DATE: 2504/2017`).
+    for h in hits.iter().filter(|h| h.key == LabelKey::Date) {
+        let rest = text.get(h.end..).unwrap_or("");
+        let s = h.end + (rest.len() - rest.trim_start_matches([' ', ':', '.']).len());
+        let token = text[s..].split_whitespace().next().unwrap_or("");
+        let e = s + token.len();
+        if overlaps(&masked, s, e) {
+            continue;
+        }
+        if let Some(d) = dates::one_separator_date(token, style.month_first) {
+            masked.push((s, e));
+            let mut c = cand(CandidateKind::Date, d.iso(), line, s, e);
+            c.ambiguous = d.ambiguous;
+            items.push(c);
+        }
+    }
     for d in dates::find_dates(text, style.month_first) {
         if overlaps(&masked, d.start, d.end) {
             continue;
@@ -1065,6 +1081,20 @@ pub(crate) mod tests {
             assert_eq!(get(CandidateKind::DocNumber), [number], "{line}");
             assert_eq!(get(CandidateKind::Date), [date], "{line}");
         }
+    }
+
+    #[test]
+    fn a_labelled_date_with_a_lost_separator_is_a_date_and_an_unlabelled_one_is_not() {
+        let d = doc_from(&[
+            ("RECEIPT # CS00633850 DATE: 2504/2017", 10.0, 10.0),
+            ("Invoice 0112/2019", 10.0, 30.0),
+        ]);
+        let c = extract(&d);
+        let dates: Vec<&str> = c
+            .of(CandidateKind::Date)
+            .map(|c| c.value.as_str())
+            .collect();
+        assert_eq!(dates, ["2017-04-25"]);
     }
 
     #[test]
