@@ -280,6 +280,15 @@ pub fn redirect(to: &str) -> Response {
     (StatusCode::SEE_OTHER, [(header::LOCATION, to.to_string())]).into_response()
 }
 
+/// A 303 redirect to `to` that also sets a cookie (`Set-Cookie` value).
+pub fn redirect_setting(to: &str, set_cookie: &str) -> Response {
+    let mut r = redirect(to);
+    if let Ok(v) = HeaderValue::from_str(set_cookie) {
+        r.headers_mut().append(header::SET_COOKIE, v);
+    }
+    r
+}
+
 /// A `Set-Cookie` value with the flags every cabinet cookie has.
 pub fn cookie(name: &str, value: &str, max_age_secs: i64) -> String {
     format!("{name}={value}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={max_age_secs}")

@@ -3,7 +3,8 @@
 
 use super::{
     FAILURE_WINDOW_MS, Fields, MAX_FAILURES, PRE_COOKIE, Page, SESSION_COOKIE, SESSION_MS, Session,
-    cookie, csrf_refused, is_cabinet_path, password, read_cookie, redirect, same_secret,
+    cookie, csrf_refused, is_cabinet_path, password, read_cookie, redirect, redirect_setting,
+    same_secret,
 };
 use crate::serve::store::{self, OperationFilter, WebhookEdit};
 use crate::serve::{AppState, model, webhooks};
@@ -65,6 +66,22 @@ fn pre_token(headers: &HeaderMap) -> (String, Option<String>) {
     }
 }
 
+/// A form shown before sign-in (`template` with `ctx`), carrying the browser's pre-session CSRF
+/// token, whose cookie is set when the browser has none yet.
+fn pre_form(
+    headers: &HeaderMap,
+    status: StatusCode,
+    template: &str,
+    ctx: minijinja::Value,
+) -> Page {
+    let (token, set) = pre_token(headers);
+    let page = Page::render_status(status, template, context! { csrf => token, ..ctx });
+    match set {
+        Some(c) => page.with_cookie(c),
+        None => page,
+    }
+}
+
 fn sign_in_page(
     status: StatusCode,
     headers: &HeaderMap,
@@ -72,16 +89,12 @@ fn sign_in_page(
     email: &str,
     error: Option<&str>,
 ) -> Page {
-    let (token, set) = pre_token(headers);
-    let page = Page::render_status(
+    pre_form(
+        headers,
         status,
         "sign_in.html",
-        context! { csrf => token, next => next, email => email, error => error },
-    );
-    match set {
-        Some(c) => page.with_cookie(c),
-        None => page,
-    }
+        context! { next => next, email => email, error => error },
+    )
 }
 
 pub async fn sign_in_form(headers: HeaderMap, Query(q): Query<Next>) -> Page {
@@ -99,19 +112,22 @@ fn check_pre_form(headers: &HeaderMap, body: &Bytes) -> Result<Fields, Page> {
     }
 }
 
-/// Starts a session for `user_id`: the cookie to set.
-async fn start_session(state: &AppState, user_id: String) -> Result<String, Page> {
+/// Starts a session for `user_id` and sends the browser to `to` with its cookie.
+async fn signed_in(state: &AppState, user_id: String, to: &str) -> Response {
     let token = model::random_hex(32);
     let id_hash = store::hash_secret(&token);
     let csrf = model::random_hex(32);
     let now = model::now_ms();
-    state
+    match state
         .db
         .call_tx(move |tx| {
             store::create_session(tx, &user_id, &id_hash, &csrf, now, now + SESSION_MS)
         })
-        .await?;
-    Ok(cookie(SESSION_COOKIE, &token, SESSION_MS / 1000))
+        .await
+    {
+        Ok(()) => redirect_setting(to, &cookie(SESSION_COOKIE, &token, SESSION_MS / 1000)),
+        Err(e) => Page::from(e).into_response(),
+    }
 }
 
 pub async fn sign_in(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
@@ -190,16 +206,7 @@ pub async fn sign_in(State(state): State<AppState>, headers: HeaderMap, body: By
     if let Err(err) = state.db.call(move |c| store::clear_failures(c, &e)).await {
         return Page::from(err).into_response();
     }
-    match start_session(&state, user.id).await {
-        Ok(c) => {
-            let mut r = redirect(&next);
-            if let Ok(v) = c.parse() {
-                r.headers_mut().append(axum::http::header::SET_COOKIE, v);
-            }
-            r
-        }
-        Err(p) => p.into_response(),
-    }
+    signed_in(&state, user.id, &next).await
 }
 
 /// `?token=` of the set-password link.
@@ -216,17 +223,12 @@ pub async fn set_password_form(
     let token = q.token.unwrap_or_default();
     let t = token.clone();
     match state.db.call(move |c| store::setup_token_user(c, &t)).await {
-        Ok(Some((_, email))) => {
-            let (csrf, set) = pre_token(&headers);
-            let page = Page::render(
-                "set_password.html",
-                context! { csrf => csrf, token => token, email => email },
-            );
-            match set {
-                Some(c) => page.with_cookie(c),
-                None => page,
-            }
-        }
+        Ok(Some((_, email))) => pre_form(
+            &headers,
+            StatusCode::OK,
+            "set_password.html",
+            context! { token => token, email => email },
+        ),
         Ok(None) => Page::error(
             StatusCode::NOT_FOUND,
             "This link is not valid (it was used, has expired, or is mistyped). Ask your \
@@ -262,11 +264,11 @@ pub async fn set_password(
         password::weakness(&pass)
     };
     if let Some(problem) = problem {
-        let (csrf, _) = pre_token(&headers);
-        return Page::render_status(
+        return pre_form(
+            &headers,
             StatusCode::BAD_REQUEST,
             "set_password.html",
-            context! { csrf => csrf, token => token, email => user.1, error => problem },
+            context! { token => token, email => user.1, error => problem },
         )
         .into_response();
     }
@@ -288,16 +290,7 @@ pub async fn set_password(
     {
         return Page::from(e).into_response();
     }
-    match start_session(&state, user.0).await {
-        Ok(c) => {
-            let mut r = redirect("/cabinet/overview?msg=password");
-            if let Ok(v) = c.parse() {
-                r.headers_mut().append(axum::http::header::SET_COOKIE, v);
-            }
-            r
-        }
-        Err(p) => p.into_response(),
-    }
+    signed_in(&state, user.0, "/cabinet/overview?msg=password").await
 }
 
 pub async fn sign_out(
@@ -313,11 +306,7 @@ pub async fn sign_out(
     if let Err(e) = state.db.call(move |c| store::delete_session(c, &h)).await {
         return Page::from(e).into_response();
     }
-    let mut r = redirect("/cabinet/sign-in");
-    if let Ok(v) = cookie(SESSION_COOKIE, "", 0).parse() {
-        r.headers_mut().append(axum::http::header::SET_COOKIE, v);
-    }
-    r
+    redirect_setting("/cabinet/sign-in", &cookie(SESSION_COOKIE, "", 0))
 }
 
 /// Bars of the usage chart: SVG geometry computed here (the page has no script for it).

@@ -379,10 +379,19 @@ pub async fn page_image(
     let Some(n) = wanted else {
         return Page::error(StatusCode::NOT_FOUND, "No such page.").into_response();
     };
-    if let Err(why) = rendered(&state, &doc, &result).await {
-        return Page::error(StatusCode::SERVICE_UNAVAILABLE, &why).into_response();
-    }
-    match tokio::fs::read(cache_of(&state, &doc.id).join(page_file(n))).await {
+    // Cached: served as it is; else the document's pages are rendered first (a node that has
+    // not shown the review page yet).
+    let path = cache_of(&state, &doc.id).join(page_file(n));
+    let png = match tokio::fs::read(&path).await {
+        Ok(png) => Ok(png),
+        Err(_) => match rendered(&state, &doc, &result).await {
+            Err(why) => {
+                return Page::error(StatusCode::SERVICE_UNAVAILABLE, &why).into_response();
+            }
+            Ok(_) => tokio::fs::read(&path).await,
+        },
+    };
+    match png {
         Ok(png) => (
             [
                 (header::CONTENT_TYPE, "image/png"),
