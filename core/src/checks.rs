@@ -220,6 +220,32 @@ fn strip_mva(v: &str) -> &str {
     v.strip_suffix("MVA").unwrap_or(v)
 }
 
+/// Whether a VAT id's country (its first two letters) has check digits ([`tax_id_check`] of
+/// the others tests the shape only).
+pub fn vat_has_check_digits(v: &str) -> bool {
+    matches!(
+        v.get(..2),
+        Some(
+            "AT" | "BE"
+                | "DE"
+                | "DK"
+                | "ES"
+                | "FI"
+                | "FR"
+                | "GB"
+                | "XI"
+                | "IT"
+                | "LU"
+                | "NL"
+                | "PL"
+                | "PT"
+                | "SE"
+                | "CH"
+                | "NO"
+        )
+    )
+}
+
 /// EU VAT id with its 2-letter prefix.
 fn eu_vat(v: &str) -> Option<bool> {
     if v.len() < 3 || !v.is_ascii() {

@@ -24,8 +24,87 @@ pub struct IdMatch {
 /// IBANs (spaces allowed between groups). Emitted when the country length fits; the checksum
 /// result is reported, not required. A dot, comma or dash between two characters (OCR reading a
 /// speck or a wide gap between groups as punctuation) is skipped too, but such a reading is only
-/// kept when its checksum holds: mod 97 makes an accidental match about one in a hundred.
+/// kept when its checksum holds: mod 97 makes an accidental match about one in a hundred. A
+/// country code with a letter read as its look-alike digit (`F107 6086 ...`) is read as letters
+/// when the checksum then holds ([`with_country_lookalikes`]).
 pub fn find_ibans(text: &str) -> Vec<IdMatch> {
+    with_country_lookalikes(text, ibans_as_printed, |m| m.checksum_valid == Some(true))
+}
+
+/// Digits OCR reads for capital letters (`1` for `I`, `0` for `O`, `8` for `B` ...).
+fn letter_of_lookalike(b: u8) -> Option<u8> {
+    match b {
+        b'0' => Some(b'O'),
+        b'1' => Some(b'I'),
+        b'2' => Some(b'Z'),
+        b'5' => Some(b'S'),
+        b'6' => Some(b'G'),
+        b'8' => Some(b'B'),
+        _ => None,
+    }
+}
+
+/// `text` with every word-initial pair of one capital and one look-alike digit, followed by a
+/// digit (perhaps after a space), turned into two capitals: how OCR spells a country code it was
+/// unsure of (`F194572578` for `FI94572578`, `G8 563...` for `GB 563...`). Same length; `None`
+/// when there is no such pair.
+fn country_lookalikes(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut changed = false;
+    for i in 0..b.len().saturating_sub(2) {
+        if i > 0 && b[i - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        let digit_after = b[i + 2].is_ascii_digit()
+            || (b[i + 2] == b' ' && b.get(i + 3).is_some_and(u8::is_ascii_digit));
+        if !digit_after
+            || b.get(i + 2..i + 4)
+                .is_some_and(|w| w.iter().all(u8::is_ascii_uppercase))
+        {
+            continue;
+        }
+        let (c0, c1) = (b[i], b[i + 1]);
+        let fixed = match (c0.is_ascii_uppercase(), c1.is_ascii_uppercase()) {
+            (true, false) => letter_of_lookalike(c1).map(|l| (i + 1, l)),
+            (false, true) => letter_of_lookalike(c0).map(|l| (i, l)),
+            _ => None,
+        };
+        if let Some((at, l)) = fixed {
+            out[at] = l;
+            changed = true;
+        }
+    }
+    // Only ASCII bytes were swapped for ASCII bytes: still UTF-8, same offsets.
+    changed.then(|| String::from_utf8(out).ok()).flatten()
+}
+
+/// The matches of `find` in `text`, and those in its country-code repair
+/// ([`country_lookalikes`]) that pass `trusted` (a checksum that holds), in place of any
+/// untrusted match they overlap.
+fn with_country_lookalikes(
+    text: &str,
+    find: impl Fn(&str) -> Vec<IdMatch>,
+    trusted: impl Fn(&IdMatch) -> bool,
+) -> Vec<IdMatch> {
+    let mut out = find(text);
+    let Some(fixed) = country_lookalikes(text) else {
+        return out;
+    };
+    for m in find(&fixed).into_iter().filter(&trusted) {
+        let overlaps = |o: &IdMatch| o.start < m.end && m.start < o.end;
+        if out.iter().any(|o| overlaps(o) && trusted(o)) {
+            continue;
+        }
+        out.retain(|o| !overlaps(o));
+        out.push(m);
+    }
+    out.sort_by_key(|m| m.start);
+    out
+}
+
+/// IBANs as [`find_ibans`] reads them, without the country-code repair.
+fn ibans_as_printed(text: &str) -> Vec<IdMatch> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut i = 0;
@@ -94,8 +173,16 @@ fn squash(s: &str) -> String {
         .collect()
 }
 
-/// EU VAT ids by their country shape.
+/// EU VAT ids by their country shape; a country code with a letter read as its look-alike digit
+/// is read as letters where the country's check digits then hold.
 pub fn find_vat_ids(text: &str) -> Vec<IdMatch> {
+    with_country_lookalikes(text, vat_ids_as_printed, |m| {
+        m.checksum_valid == Some(true) && checks::vat_has_check_digits(&m.value)
+    })
+}
+
+/// EU VAT ids as printed.
+fn vat_ids_as_printed(text: &str) -> Vec<IdMatch> {
     EU_VAT
         .find_iter(text)
         .map(|m| {
@@ -289,6 +376,29 @@ mod tests {
         let v = find_vat_ids("TVA FR 32 123 456 789");
         assert_eq!(v[0].value, "FR32123456789");
         assert!(find_vat_ids("DE 80333 München").is_empty());
+    }
+
+    #[test]
+    fn country_codes_read_as_digits_are_letters_where_the_check_digits_hold() {
+        // FI: weights 7 9 10 5 8 4 2 and a check digit; 1 read for I.
+        let v = find_vat_ids("ALV-tunnus: F194572578");
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].value, "FI94572578");
+        assert_eq!(v[0].checksum_valid, Some(true));
+        // A wrong check digit stays unread; so does a country without check digits.
+        assert!(find_vat_ids("F194572579").is_empty());
+        assert!(find_vat_ids("H012345678").is_empty());
+        let v = find_ibans("IBAN F107 6086 3472 1030 15");
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].value, "FI0760863472103015");
+        assert!(find_ibans("IBAN F108 6086 3472 1030 15").is_empty());
+        // As printed, untouched.
+        assert_eq!(
+            find_ibans("DE89 3704 0044 0532 0130 00")[0].value,
+            "DE89370400440532013000"
+        );
+        assert_eq!(country_lookalikes("ROOM 12"), None);
+        assert_eq!(country_lookalikes("NO 12"), None);
     }
 
     #[test]

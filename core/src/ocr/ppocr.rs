@@ -416,15 +416,103 @@ impl PpOcr {
             .unwrap_or(0.0)
     }
 
-    /// Reads regions of `img`; one entry per region (`None`: dropped as unreadable).
-    fn recognize_regions(&self, img: &GrayImage, quads: &[Quad]) -> Result<Vec<Option<LineRead>>> {
+    /// Reads regions of `img`; one entry per region (`None`: dropped as unreadable). With
+    /// `second`, the tokens this recogniser read with a digit and an unsure character are read
+    /// again by `second` ([`PpOcr::second_look`]).
+    fn recognize_regions(
+        &self,
+        img: &GrayImage,
+        quads: &[Quad],
+        second: Option<&PpOcr>,
+    ) -> Result<Vec<Option<LineRead>>> {
         let line = Self::line_size(quads);
         let reading: Vec<Quad> = quads.iter().map(|q| Self::reading_quad(q, line)).collect();
-        Ok(self
+        let keep =
+            |l: Option<LineRead>| l.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty());
+        let mut lines: Vec<Option<LineRead>> = self
             .recognize_quads(img, &reading)?
             .into_iter()
-            .map(|l| l.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty()))
-            .collect())
+            .map(keep)
+            .collect();
+        if let Some(second) = second {
+            self.second_look(img, &reading, &mut lines, second)?;
+        }
+        Ok(lines)
+    }
+
+    /// Reads again, with `second`, every token (characters between spaces) of `lines` that
+    /// holds a digit and a character read with a probability under [`SECOND_LOOK_CHAR`]: the
+    /// token's span of its line's quadrilateral, widened by most of a character's pitch each
+    /// side. A reading of one token (no space inside) replaces the token's characters. (Taking
+    /// each character from the more confident of the two readings, where both read as many
+    /// characters, was measured and read worse: the tiny recogniser is confident in many of its
+    /// misreadings; SROIE tuning receipt images 93.3 -> 93.2, synthetic training scans 96.1 ->
+    /// 95.5 macro F1.)
+    fn second_look(
+        &self,
+        img: &GrayImage,
+        quads: &[Quad],
+        lines: &mut [Option<LineRead>],
+        second: &PpOcr,
+    ) -> Result<()> {
+        let t = SECOND_LOOK_CHAR;
+        // (line, first char, end char, u0, u1) of each token to read again.
+        let mut spans: Vec<(usize, usize, usize, f32, f32)> = Vec::new();
+        let mut crops: Vec<Quad> = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(line) = line else { continue };
+            let n = line.chars.len();
+            let pitch = if n > 1 {
+                (line.chars[n - 1].1 - line.chars[0].1) / (n - 1) as f32
+            } else {
+                continue;
+            };
+            let mut s = 0;
+            for e in 0..=n {
+                if e < n && line.chars[e].0 != " " {
+                    continue;
+                }
+                let tok = &line.chars[s..e];
+                if !tok.is_empty()
+                    && tok
+                        .iter()
+                        .any(|c| c.0.chars().any(|ch| ch.is_ascii_digit()))
+                    && tok.iter().any(|c| c.2 < t)
+                {
+                    let u0 = (tok[0].1 - pitch * 0.8).max(0.0);
+                    let u1 = (tok[tok.len() - 1].1 + pitch * 0.8).min(1.0);
+                    let q = &quads[i];
+                    crops.push(Quad {
+                        p: [q.at(u0, 0.0), q.at(u1, 0.0), q.at(u1, 1.0), q.at(u0, 1.0)],
+                    });
+                    spans.push((i, s, e, u0, u1));
+                }
+                s = e + 1;
+            }
+        }
+        if crops.is_empty() {
+            return Ok(());
+        }
+        let read = second.recognize_quads(img, &crops)?;
+        // Last token first: replacing one keeps the indices of those before it.
+        for (&(i, s, e, u0, u1), r) in spans.iter().zip(read).rev() {
+            let Some(r) = r else { continue };
+            let chars: Vec<(String, f32, f32)> =
+                r.chars.into_iter().skip_while(|c| c.0 == " ").collect();
+            let trimmed = chars.iter().rposition(|c| c.0 != " ").map_or(0, |k| k + 1);
+            let chars = &chars[..trimmed];
+            if chars.is_empty() || chars.iter().any(|c| c.0 == " ") {
+                continue;
+            }
+            let Some(line) = lines[i].as_mut() else {
+                continue;
+            };
+            let new = chars
+                .iter()
+                .map(|c| (c.0.clone(), u0 + c.1 * (u1 - u0), c.2));
+            line.chars.splice(s..e, new);
+        }
+        Ok(())
     }
 
     /// Quarter turns (clockwise) that make a page upright, and its regions when it already is.
@@ -570,13 +658,19 @@ impl PpOcr {
     /// Reads a page taken as upright: words with boxes in `img` pixels.
     pub(super) fn read(&self, img: &GrayImage) -> Result<Reading> {
         let quads = self.detect(img)?;
-        self.read_regions(img, quads)
+        self.read_regions(img, quads, None)
     }
 
-    /// Reads a page's detected regions: words with boxes in `img` pixels.
-    pub(super) fn read_regions(&self, img: &GrayImage, quads: Vec<Quad>) -> Result<Reading> {
+    /// Reads a page's detected regions: words with boxes in `img` pixels; `second` reads again
+    /// the lines this recogniser was unsure of (see [`PpOcr::recognize_regions`]).
+    pub(super) fn read_regions(
+        &self,
+        img: &GrayImage,
+        quads: Vec<Quad>,
+        second: Option<&PpOcr>,
+    ) -> Result<Reading> {
         let t0 = std::time::Instant::now();
-        let lines = self.recognize_regions(img, &quads)?;
+        let lines = self.recognize_regions(img, &quads, second)?;
         let debug = std::env::var_os("FOLIO_OCR_DBG").is_some();
         if debug {
             eprintln!(
@@ -602,6 +696,11 @@ impl PpOcr {
         Ok(Reading { words })
     }
 }
+
+/// A character probability under which a token holding a digit is read a second time
+/// ([`PpOcr::second_look`]). Chosen on the 88 SROIE tuning receipt images (macro F1 of date,
+/// seller name, address and total): 0.8 read 93.1, 0.9 93.3, 0.97 93.3 at a higher cost.
+const SECOND_LOOK_CHAR: f32 = 0.9;
 
 /// Splits a read line into words at its spaces; each word's box spans the steps of its first
 /// and last characters (widened by half a character's pitch), its confidence is the mean
@@ -932,6 +1031,63 @@ impl OcrEngine for PpOcr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The second look reads again, with the second recogniser, a token holding a digit and an
+    /// unsure character, and only such tokens.
+    #[test]
+    fn the_second_look_rereads_unsure_tokens_with_digits_and_nothing_else() {
+        let Some(img) = super::super::tests::text_image(&["Total 1,234.56 EUR  Paid 99.00"]) else {
+            return;
+        };
+        let models = "PP-OCR models (bash scripts/setup.sh)";
+        let tiny = PpOcr::new(PpModel::Tiny, None, None).expect(models);
+        let small = PpOcr::new(PpModel::Small, None, None).expect(models);
+        let quads = tiny.detect(&img).unwrap();
+        let size = PpOcr::line_size(&quads);
+        let reading: Vec<Quad> = quads.iter().map(|q| PpOcr::reading_quad(q, size)).collect();
+        let mut lines = tiny.recognize_regions(&img, &quads, None).unwrap();
+        let text = |lines: &[Option<LineRead>]| -> String {
+            let v: Vec<String> = lines
+                .iter()
+                .flatten()
+                .map(|l| l.chars.iter().map(|c| c.0.as_str()).collect())
+                .collect();
+            v.join(" | ")
+        };
+        let read = text(&lines);
+        for w in ["1,234.56", "EUR", "99.00"] {
+            assert!(read.contains(w), "{w} not in {read}");
+        }
+        // Misreadings planted in the tiny recogniser's reading: an unsure digit (read again and
+        // put right), an unsure letter in a word without digits and a sure wrong digit (both
+        // left as they are).
+        let mut plant = |token: &str, at: usize, wrong: &str, p: f32| {
+            for line in lines.iter_mut().flatten() {
+                let s: String = line.chars.iter().map(|c| c.0.as_str()).collect();
+                if let Some(k) = s.find(token) {
+                    let i = s[..k + at].chars().count();
+                    line.chars[i].0 = wrong.to_string();
+                    line.chars[i].2 = p;
+                    return;
+                }
+            }
+            panic!("{token} not read");
+        };
+        plant("1,234.56", 3, "8", 0.4);
+        plant("EUR", 0, "F", 0.4);
+        plant("99.00", 4, "9", 0.99);
+        let planted = text(&lines);
+        assert!(
+            planted.contains("1,284.56") && planted.contains("FUR"),
+            "{planted}"
+        );
+        tiny.second_look(&img, &reading, &mut lines, &small)
+            .unwrap();
+        let after = text(&lines);
+        assert!(after.contains("1,234.56"), "{after}");
+        assert!(after.contains("FUR") && after.contains("99.09"), "{after}");
+        assert!(after.contains("Total") && after.contains("Paid"), "{after}");
+    }
 
     fn quad(x0: f32, y0: f32, x1: f32, y1: f32) -> Quad {
         Quad {
