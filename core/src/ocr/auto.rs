@@ -5,25 +5,28 @@
 //! letters; tesseract reads Ukrainian and Russian. So with `ocr.engine = "auto"` (the default):
 //! * only Latin-script languages enabled: PP-OCR reads the page;
 //! * only Cyrillic ones: tesseract;
-//! * both: tesseract's language plan (a probe of the page's densest band, as tesseract alone
-//!   does it) decides; a page it takes for Cyrillic is read by tesseract with that plan, any
-//!   other by PP-OCR, whose reading is handed to tesseract's Cyrillic models when it spells its words
-//!   in Latin look-alikes (many capitals after small letters inside words: `PaxyHOK`). PP-OCR's
-//!   confidence cannot tell: it reads Cyrillic letters as Latin look-alikes,
-//!   confidently (mean character probability 0.91-0.99 on the synthetic uk/ru scans).
+//! * both: PP-OCR reads the page, and a reading that spells its words in Latin look-alikes of
+//!   Cyrillic ones (many capitals after small letters inside words: `PaxyHOK`,
+//!   [`case_flip_share`] >= 0.3) hands the page to tesseract's Cyrillic models. PP-OCR's
+//!   confidence cannot tell: it reads Cyrillic letters as Latin look-alikes, confidently (mean
+//!   character probability 0.91-0.99 on the synthetic uk/ru scans); the spelling can: on the 97
+//!   synthetic training scans the 82 Latin pages read at most 0.15 and the 15 Cyrillic ones
+//!   0.49-0.76, the 88 SROIE tuning receipts at most 0.11. Until 2026-11-29 tesseract's probe of
+//!   the page's densest band decided first; dropping it read better (it had taken a Czech scan
+//!   for Cyrillic: synthetic training scans macro F1 96.1 -> 96.4, SROIE tuning receipts 93.3 ->
+//!   93.6) and saves its time on every Latin page (the 88 receipts' run 61 -> 49 s).
 //!
 //! Every page PP-OCR may read is first turned upright (0/90/180/270) by PP-OCR's reading of its
 //! longest lines as they stand and turned half round ([`PpOcr::orientation`]; upright lines
-//! read far more confidently, see its constants). This comes before tesseract's language probe,
-//! which reads garbage on a turned page and could take it for Cyrillic.
+//! read far more confidently, see its constants).
 //!
 //! Standard mode reads a Latin-script page with the tiny recogniser, then reads again with the
 //! small one every token holding a digit of which a character was read with a probability under
 //! 0.9 (the token's span of its line, [`PpOcr`]'s second look): amounts, dates, ids and the
 //! look-alikes of names (`S00N`) are what a misread character changes silently. Measured on the
 //! 88 SROIE tuning receipt images (`benches/reports`): macro F1 92.0 -> 93.3 (date 95.9 -> 98.3,
-//! total 93.7 -> 96.6) for about a seventh of the tokens; re-reading whole lines instead read
-//! 95.4 but cost half the page's time again on a receipt scan.
+//! total 93.7 -> 96.6), re-reading 313 tokens on the first 30 of them (about 10 a receipt);
+//! re-reading whole lines instead read 95.4 but cost half the page's time again on a receipt scan.
 //!
 //! Enhanced recognition (`heavy`) reads a Latin-script page's regions with the small recogniser
 //! (PP-OCRv6 small, about five times the tiny one's time per line). Measured on the SROIE tuning
@@ -137,45 +140,41 @@ impl OcrEngine for AutoOcr {
             super::imageops::rotate_cw(image, turn)
         };
         let page = turned.as_ref().unwrap_or(image);
-        // Both scripts enabled: tesseract's plan (a probe of one band) decides, and a Cyrillic
-        // page is read with that plan. PP-OCR reads Cyrillic letters as Latin look-alikes with
-        // high confidence, so its own reading cannot tell.
-        // A page the plan takes for Cyrillic is tesseract's (with that plan: its reading settles a
-        // close call against the other script's); every other page is PP-OCR's.
-        if !set.cyrillic.is_empty() {
-            let (plan, script) = self.tesseract.plan_page(page, &set)?;
-            if script == Script::Cyrillic {
-                return self
-                    .tesseract
-                    .recognize_planned(page, req, &set, Some(plan))
-                    .map(|p| super::turned_by(p, turn));
-            }
-        }
         let quads = match turned {
             None => quads,
             Some(_) => pp.detect(page)?,
         };
         // Enhanced recognition reads the regions with the small recogniser; standard mode reads
-        // them with the tiny one and gives the small one a second look at the tokens with digits
-        // the tiny one was unsure of (measured: see the module's documentation). The small
-        // models ship with the tiny ones; where they cannot be loaded, standard mode goes on
-        // without the second look.
-        let reading = match req.heavy {
-            true => self
-                .ppocr_small()?
-                .unwrap_or(pp)
-                .read_regions(page, quads, None)?,
-            false => pp.read_regions(page, quads, self.ppocr_small().ok().flatten())?,
+        // them with the tiny one, and the small one takes a second look at the tokens with
+        // digits the tiny one was unsure of (measured: see the module's documentation). The
+        // small models ship with the tiny ones; where they cannot be loaded, standard mode goes
+        // on without the second look.
+        let small = match req.heavy {
+            true => self.ppocr_small()?,
+            false => self.ppocr_small().ok().flatten(),
         };
-        // Cyrillic words spelt in Latin look-alikes: the probe's band was Latin (a foreign
-        // buyer's address on a Ukrainian invoice) or the call was close, and the page is not.
-        if !set.cyrillic.is_empty() && case_flip_share(&reading) >= CYRILLIC_FLIP_SHARE {
-            let plan = self.tesseract.cyrillic_plan(&set);
+        let mut lines = match (req.heavy, small) {
+            (true, Some(small)) => small.read_lines(page, quads)?,
+            _ => pp.read_lines(page, quads)?,
+        };
+        // A page spelt in Latin look-alikes of Cyrillic words is tesseract's (module
+        // documentation: this test, not a probe by tesseract, decides the script), with the
+        // language plan of its probe where that finds Cyrillic (a Latin model beside the Cyrillic
+        // one where the page mixes them), else with the Cyrillic models.
+        if !set.cyrillic.is_empty() && case_flip_share(&lines.reading()) >= CYRILLIC_FLIP_SHARE {
+            let plan = match self.tesseract.plan_page(page, &set)? {
+                (plan, Script::Cyrillic) => plan,
+                _ => self.tesseract.cyrillic_plan(&set),
+            };
             return self
                 .tesseract
                 .recognize_planned(page, req, &set, Some(plan))
                 .map(|p| super::turned_by(p, turn));
         }
+        if let (false, Some(small)) = (req.heavy, small) {
+            small.second_look(page, &mut lines)?;
+        }
+        let reading = lines.reading();
         Ok(reading.into_page(req.page, page, OcrEngineName::PpOcr, turn))
     }
 }

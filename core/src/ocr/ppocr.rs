@@ -416,31 +416,23 @@ impl PpOcr {
             .unwrap_or(0.0)
     }
 
-    /// Reads regions of `img`; one entry per region (`None`: dropped as unreadable). With
-    /// `second`, the tokens this recogniser read with a digit and an unsure character are read
-    /// again by `second` ([`PpOcr::second_look`]).
-    fn recognize_regions(
-        &self,
-        img: &GrayImage,
-        quads: &[Quad],
-        second: Option<&PpOcr>,
-    ) -> Result<Vec<Option<LineRead>>> {
-        let line = Self::line_size(quads);
+    /// Reads regions of `img`: one line per region (`None`: dropped as unreadable).
+    fn recognize_regions(&self, img: &GrayImage, quads: Vec<Quad>) -> Result<Lines> {
+        let line = Self::line_size(&quads);
         let reading: Vec<Quad> = quads.iter().map(|q| Self::reading_quad(q, line)).collect();
-        let keep =
-            |l: Option<LineRead>| l.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty());
-        let mut lines: Vec<Option<LineRead>> = self
+        let lines = self
             .recognize_quads(img, &reading)?
             .into_iter()
-            .map(keep)
+            .map(|l| l.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty()))
             .collect();
-        if let Some(second) = second {
-            self.second_look(img, &reading, &mut lines, second)?;
-        }
-        Ok(lines)
+        Ok(Lines {
+            quads,
+            reading,
+            lines,
+        })
     }
 
-    /// Reads again, with `second`, every token (characters between spaces) of `lines` that
+    /// Reads again, with this recogniser, every token (characters between spaces) of `read` that
     /// holds a digit and a character read with a probability under [`SECOND_LOOK_CHAR`]: the
     /// token's span of its line's quadrilateral, widened by most of a character's pitch each
     /// side. A reading of one token (no space inside) replaces the token's characters. (Taking
@@ -448,13 +440,8 @@ impl PpOcr {
     /// characters, was measured and read worse: the tiny recogniser is confident in many of its
     /// misreadings; SROIE tuning receipt images 93.3 -> 93.2, synthetic training scans 96.1 ->
     /// 95.5 macro F1.)
-    fn second_look(
-        &self,
-        img: &GrayImage,
-        quads: &[Quad],
-        lines: &mut [Option<LineRead>],
-        second: &PpOcr,
-    ) -> Result<()> {
+    pub(super) fn second_look(&self, img: &GrayImage, read: &mut Lines) -> Result<()> {
+        let (quads, lines) = (&read.reading, &mut read.lines);
         let t = SECOND_LOOK_CHAR;
         // (line, first char, end char, u0, u1) of each token to read again.
         let mut spans: Vec<(usize, usize, usize, f32, f32)> = Vec::new();
@@ -493,9 +480,9 @@ impl PpOcr {
         if crops.is_empty() {
             return Ok(());
         }
-        let read = second.recognize_quads(img, &crops)?;
+        let again = self.recognize_quads(img, &crops)?;
         // Last token first: replacing one keeps the indices of those before it.
-        for (&(i, s, e, u0, u1), r) in spans.iter().zip(read).rev() {
+        for (&(i, s, e, u0, u1), r) in spans.iter().zip(again).rev() {
             let Some(r) = r else { continue };
             let chars: Vec<(String, f32, f32)> =
                 r.chars.into_iter().skip_while(|c| c.0 == " ").collect();
@@ -658,31 +645,41 @@ impl PpOcr {
     /// Reads a page taken as upright: words with boxes in `img` pixels.
     pub(super) fn read(&self, img: &GrayImage) -> Result<Reading> {
         let quads = self.detect(img)?;
-        self.read_regions(img, quads, None)
+        Ok(self.read_lines(img, quads)?.reading())
     }
 
-    /// Reads a page's detected regions: words with boxes in `img` pixels; `second` reads again
-    /// the lines this recogniser was unsure of (see [`PpOcr::recognize_regions`]).
-    pub(super) fn read_regions(
-        &self,
-        img: &GrayImage,
-        quads: Vec<Quad>,
-        second: Option<&PpOcr>,
-    ) -> Result<Reading> {
+    /// Reads a page's detected regions, a line each.
+    pub(super) fn read_lines(&self, img: &GrayImage, quads: Vec<Quad>) -> Result<Lines> {
         let t0 = std::time::Instant::now();
-        let lines = self.recognize_regions(img, &quads, second)?;
-        let debug = std::env::var_os("FOLIO_OCR_DBG").is_some();
-        if debug {
+        let n = quads.len();
+        let lines = self.recognize_regions(img, quads)?;
+        if std::env::var_os("FOLIO_OCR_DBG").is_some() {
             eprintln!(
-                "DBG ppocr {}x{} rec {:?} regions {}",
+                "DBG ppocr {}x{} rec {:?} regions {n}",
                 img.width(),
                 img.height(),
                 t0.elapsed(),
-                quads.len()
             );
         }
+        Ok(lines)
+    }
+}
+
+/// A page's regions read: each region as detected and as read (turned a quarter where its
+/// text runs vertically), and its line (`None`: dropped as unreadable).
+#[derive(Debug, Clone)]
+pub(super) struct Lines {
+    quads: Vec<Quad>,
+    reading: Vec<Quad>,
+    lines: Vec<Option<LineRead>>,
+}
+
+impl Lines {
+    /// The words of the lines, with boxes in the page's pixels.
+    pub(super) fn reading(&self) -> Reading {
+        let debug = std::env::var_os("FOLIO_OCR_DBG").is_some();
         let mut words = Vec::new();
-        for (q, line) in quads.iter().zip(lines) {
+        for (q, line) in self.quads.iter().zip(&self.lines) {
             if debug {
                 let text: Option<String> = line
                     .as_ref()
@@ -690,10 +687,10 @@ impl PpOcr {
                 eprintln!("DBG ppocr {:?} {:?} {text:?}", q.p[0], q.p[2]);
             }
             if let Some(line) = line {
-                words.extend(line_words(q, &line));
+                words.extend(line_words(q, line));
             }
         }
-        Ok(Reading { words })
+        Reading { words }
     }
 }
 
@@ -1043,9 +1040,7 @@ mod tests {
         let tiny = PpOcr::new(PpModel::Tiny, None, None).expect(models);
         let small = PpOcr::new(PpModel::Small, None, None).expect(models);
         let quads = tiny.detect(&img).unwrap();
-        let size = PpOcr::line_size(&quads);
-        let reading: Vec<Quad> = quads.iter().map(|q| PpOcr::reading_quad(q, size)).collect();
-        let mut lines = tiny.recognize_regions(&img, &quads, None).unwrap();
+        let mut read = tiny.read_lines(&img, quads).unwrap();
         let text = |lines: &[Option<LineRead>]| -> String {
             let v: Vec<String> = lines
                 .iter()
@@ -1054,15 +1049,15 @@ mod tests {
                 .collect();
             v.join(" | ")
         };
-        let read = text(&lines);
+        let first = text(&read.lines);
         for w in ["1,234.56", "EUR", "99.00"] {
-            assert!(read.contains(w), "{w} not in {read}");
+            assert!(first.contains(w), "{w} not in {first}");
         }
         // Misreadings planted in the tiny recogniser's reading: an unsure digit (read again and
         // put right), an unsure letter in a word without digits and a sure wrong digit (both
         // left as they are).
         let mut plant = |token: &str, at: usize, wrong: &str, p: f32| {
-            for line in lines.iter_mut().flatten() {
+            for line in read.lines.iter_mut().flatten() {
                 let s: String = line.chars.iter().map(|c| c.0.as_str()).collect();
                 if let Some(k) = s.find(token) {
                     let i = s[..k + at].chars().count();
@@ -1076,14 +1071,13 @@ mod tests {
         plant("1,234.56", 3, "8", 0.4);
         plant("EUR", 0, "F", 0.4);
         plant("99.00", 4, "9", 0.99);
-        let planted = text(&lines);
+        let planted = text(&read.lines);
         assert!(
             planted.contains("1,284.56") && planted.contains("FUR"),
             "{planted}"
         );
-        tiny.second_look(&img, &reading, &mut lines, &small)
-            .unwrap();
-        let after = text(&lines);
+        small.second_look(&img, &mut read).unwrap();
+        let after = text(&read.lines);
         assert!(after.contains("1,234.56"), "{after}");
         assert!(after.contains("FUR") && after.contains("99.09"), "{after}");
         assert!(after.contains("Total") && after.contains("Paid"), "{after}");
