@@ -108,11 +108,24 @@ static DATE_TIME_GLUE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// Where a date glued to a time splits (the date's length), see [`DATE_TIME_GLUE`].
+/// Where a date glued to a time splits (the end of the date), see [`DATE_TIME_GLUE`]; the date
+/// may follow a label or a field glued on before it, after a character that is no letter or
+/// digit (`Date:2016/05/0114:11:20`, `002-2016/05/0114:13:10`).
 fn date_time_glue(part: &str) -> Option<usize> {
     if !part.contains(':') {
         return None;
     }
+    std::iter::once(0)
+        .chain(
+            part.char_indices()
+                .filter(|(_, c)| !c.is_alphanumeric())
+                .map(|(i, c)| i + c.len_utf8()),
+        )
+        .find_map(|from| date_time_glue_at(&part[from..]).map(|end| from + end))
+}
+
+/// [`date_time_glue`] of a part that starts with the date.
+fn date_time_glue_at(part: &str) -> Option<usize> {
     let c = DATE_TIME_GLUE.captures(part)?;
     let (first, second) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
         (Some(a), Some(b), _, _) | (_, _, Some(a), Some(b)) => (a, b),
@@ -532,6 +545,15 @@ mod tests {
         assert_eq!(texts("18-03-201811:23"), ["18-03-2018", "11:23"]);
         assert_eq!(texts("1/3/20189:05:33"), ["1/3/2018", "9:05:33"]);
         assert_eq!(texts("2018-03-1811:23:05"), ["2018-03-18", "11:23:05"]);
+        // After a label or a field glued on before the date.
+        assert_eq!(
+            texts("Date:2016/05/0114:11:20"),
+            ["Date:2016/05/01", "14:11:20"]
+        );
+        assert_eq!(
+            texts("002-2016/05/0114:13:10"),
+            ["002-2016/05/01", "14:13:10"]
+        );
         for whole in [
             "18-03-2018",
             "18-03-201811",

@@ -669,6 +669,47 @@ pub fn one_separator_date(token: &str, month_first: bool) -> Option<DateMatch> {
     })
 }
 
+/// A date printed as eight digits without separators, year first (`20180428`) or last
+/// (`28042018`; month first where the document writes month first), perhaps with a time glued
+/// on after a non-digit (`20180428/191204`). Only for the token right after a date label, like
+/// [`one_separator_date`]: elsewhere eight digits are an order or account number as often.
+pub fn compact_date(token: &str, month_first: bool) -> Option<DateMatch> {
+    let b = token.as_bytes();
+    if b.len() < 8
+        || !b[..8].iter().all(u8::is_ascii_digit)
+        || b.get(8).is_some_and(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let n = |r: std::ops::Range<usize>| token[r].parse::<u32>().ok();
+    let year_first = {
+        let y = n(0..4)? as i32;
+        (1990..=2100)
+            .contains(&y)
+            .then(|| NaiveDate::from_ymd_opt(y, n(4..6)?, n(6..8)?))
+            .flatten()
+    };
+    let year_last = {
+        let y = n(4..8)? as i32;
+        let (a, b) = (n(0..2)?, n(2..4)?);
+        let (m, d) = if month_first { (a, b) } else { (b, a) };
+        (1990..=2100)
+            .contains(&y)
+            .then(|| NaiveDate::from_ymd_opt(y, m, d))
+            .flatten()
+    };
+    let date = match (year_first, year_last) {
+        (Some(d), None) | (None, Some(d)) => d,
+        _ => return None,
+    };
+    Some(DateMatch {
+        start: 0,
+        end: 8,
+        date,
+        ambiguous: false,
+    })
+}
+
 /// Whether a document's unambiguous numeric dates are mostly month-first (`12/31/2024`).
 pub fn document_is_month_first<'a>(texts: impl Iterator<Item = &'a str>) -> bool {
     let (mut dm, mut md) = (0, 0);
@@ -815,6 +856,20 @@ mod tests {
             "2504/20171",
             "25042017",
         ] {
+            assert_eq!(iso(t, false), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn a_date_of_eight_digits() {
+        let iso = |t: &str, mf: bool| compact_date(t, mf).map(|d| d.iso());
+        assert_eq!(iso("20180428", false).as_deref(), Some("2018-04-28"));
+        assert_eq!(iso("20180428/191204", false).as_deref(), Some("2018-04-28"));
+        assert_eq!(iso("28042018", false).as_deref(), Some("2018-04-28"));
+        assert_eq!(iso("04282018", true).as_deref(), Some("2018-04-28"));
+        assert_eq!(iso("20122012", false).as_deref(), Some("2012-12-20"));
+        // Not a date, more digits, too short.
+        for t in ["20181328", "12345678", "201804281", "2018042"] {
             assert_eq!(iso(t, false), None, "{t}");
         }
     }

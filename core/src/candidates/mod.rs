@@ -892,16 +892,28 @@ fn extract_line(
             e,
         ));
     }
-    // A date right after its label with one separator lost to the OCR (`DATE: 2504/2017`).
+    // A date right after its label with one separator lost to the OCR (`DATE: 2504/2017`), or
+    // printed without separators (`Date/Time 20180428/191204`).
     for h in hits.iter().filter(|h| h.key == LabelKey::Date) {
         let rest = text.get(h.end..).unwrap_or("");
-        let s = h.end + (rest.len() - rest.trim_start_matches([' ', ':', '.']).len());
+        // A label naming the time too (`Date/Time`, `Datum/Uhrzeit`): its second word skipped.
+        let rest = match rest.strip_prefix('/') {
+            Some(r) if r.starts_with(char::is_alphabetic) => {
+                r.trim_start_matches(char::is_alphabetic)
+            }
+            _ => rest,
+        };
+        let rest = rest.trim_start_matches([' ', ':', '.']);
+        let s = text.len() - rest.len();
         let token = text[s..].split_whitespace().next().unwrap_or("");
         let e = s + token.len();
         if overlaps(&masked, s, e) {
             continue;
         }
-        if let Some(d) = dates::one_separator_date(token, style.month_first) {
+        let found = dates::one_separator_date(token, style.month_first)
+            .or_else(|| dates::compact_date(token, style.month_first));
+        if let Some(d) = found {
+            let e = s + d.end;
             masked.push((s, e));
             let mut c = cand(CandidateKind::Date, d.iso(), line, s, e);
             c.ambiguous = d.ambiguous;
@@ -1088,13 +1100,15 @@ pub(crate) mod tests {
         let d = doc_from(&[
             ("RECEIPT # CS00633850 DATE: 2504/2017", 10.0, 10.0),
             ("Invoice 0112/2019", 10.0, 30.0),
+            ("Date/Time  20180428/191204", 10.0, 50.0),
+            ("Order 20180429", 10.0, 70.0),
         ]);
         let c = extract(&d);
         let dates: Vec<&str> = c
             .of(CandidateKind::Date)
             .map(|c| c.value.as_str())
             .collect();
-        assert_eq!(dates, ["2017-04-25"]);
+        assert_eq!(dates, ["2017-04-25", "2018-04-28"]);
     }
 
     #[test]
