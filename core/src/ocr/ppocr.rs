@@ -675,6 +675,11 @@ pub(super) struct Lines {
 }
 
 impl Lines {
+    /// The regions, as detected.
+    pub(super) fn quads(&self) -> Vec<Quad> {
+        self.quads.clone()
+    }
+
     /// The words of the lines, with boxes in the page's pixels.
     pub(super) fn reading(&self) -> Reading {
         let debug = std::env::var_os("FOLIO_OCR_DBG").is_some();
