@@ -648,6 +648,46 @@ impl PpOcr {
         Ok(self.read_lines(img, quads)?.reading())
     }
 
+    /// Reads the beginnings of the `n` longest of a page's regions (the most words for the least
+    /// time): words with boxes in `img` pixels.
+    pub(super) fn read_longest(
+        &self,
+        img: &GrayImage,
+        quads: &[Quad],
+        n: usize,
+    ) -> Result<Reading> {
+        let mut longest: Vec<Quad> = quads.to_vec();
+        longest.sort_by(|a, b| {
+            let len = |q: &Quad| q.width().max(q.height());
+            len(b).total_cmp(&len(a))
+        });
+        longest.truncate(n);
+        // Their beginnings only: at most SAMPLE_RATIO times as long as high (the recogniser's
+        // time grows with the width).
+        let line = Self::line_size(quads);
+        let begins: Vec<Quad> = longest
+            .iter()
+            .map(|q| {
+                let q = Self::reading_quad(q, line);
+                let u = (SAMPLE_RATIO * q.height() / q.width().max(1.0)).min(1.0);
+                Quad {
+                    p: [q.p[0], q.at(u, 0.0), q.at(u, 1.0), q.p[3]],
+                }
+            })
+            .collect();
+        let lines = self
+            .recognize_quads(img, &begins)?
+            .into_iter()
+            .map(|l| l.filter(|l| l.score() >= DROP_SCORE))
+            .collect();
+        Ok(Lines {
+            quads: begins.clone(),
+            reading: begins,
+            lines,
+        }
+        .reading())
+    }
+
     /// Reads a page's detected regions, a line each.
     pub(super) fn read_lines(&self, img: &GrayImage, quads: Vec<Quad>) -> Result<Lines> {
         let t0 = std::time::Instant::now();
@@ -675,11 +715,6 @@ pub(super) struct Lines {
 }
 
 impl Lines {
-    /// The regions, as detected.
-    pub(super) fn quads(&self) -> Vec<Quad> {
-        self.quads.clone()
-    }
-
     /// The words of the lines, with boxes in the page's pixels.
     pub(super) fn reading(&self) -> Reading {
         let debug = std::env::var_os("FOLIO_OCR_DBG").is_some();
@@ -698,6 +733,9 @@ impl Lines {
         Reading { words }
     }
 }
+
+/// The longest a line's beginning read by [`PpOcr::read_longest`] is, in line heights.
+const SAMPLE_RATIO: f32 = 12.0;
 
 /// A character probability under which a token holding a digit is read a second time
 /// ([`PpOcr::second_look`]). Chosen on the 88 SROIE tuning receipt images (macro F1 of date,
