@@ -138,6 +138,54 @@ fn date_time_glue_at(part: &str) -> Option<usize> {
     (first.as_str() == second.as_str()).then_some(end)
 }
 
+/// A group in parentheses of capitals, digits and dashes glued to capitals or a dot around it,
+/// as OCR drops the spaces around parentheses (`CO.(M)BHD(126926-H)` for `CO. (M) BHD
+/// (126926-H)`): split before and after each such group. Small letters keep a word whole
+/// (`item(s)`, `Kg(2)` stays too: the group must follow a capital, a dot or another group).
+fn paren_glue(part: &str) -> Option<Vec<&str>> {
+    let b = part.as_bytes();
+    let mut cuts: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'(' {
+            i += 1;
+            continue;
+        }
+        let Some(len) = b[i + 1..].iter().position(|&c| c == b')') else {
+            break;
+        };
+        let j = i + 1 + len;
+        let inner = &b[i + 1..j];
+        let group = !inner.is_empty()
+            && inner
+                .iter()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'-');
+        if group {
+            if i > 0 && (b[i - 1].is_ascii_uppercase() || matches!(b[i - 1], b'.' | b')')) {
+                cuts.push(i);
+            }
+            if b.get(j + 1)
+                .is_some_and(|c| c.is_ascii_uppercase() || *c == b'(')
+            {
+                cuts.push(j + 1);
+            }
+        }
+        i = j + 1;
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    cuts.dedup();
+    let mut parts = Vec::with_capacity(cuts.len() + 1);
+    let mut from = 0;
+    for c in cuts {
+        parts.push(&part[from..c]);
+        from = c;
+    }
+    parts.push(&part[from..]);
+    Some(parts)
+}
+
 /// Splits the receipt notations an OCR engine may read without their spaces (PP-OCR reads
 /// `2 x 4.08  8.16 A` as `2×4.08  8.16A`): a whole quantity, a multiplication sign and a price
 /// with two decimals (`2×4.08` → `2` `×` `4.08`; `x2.34` → `x` `2.34`), and an amount with two
@@ -145,6 +193,9 @@ fn date_time_glue_at(part: &str) -> Option<usize> {
 /// `3,5×25` (a size) and `B017532` stay whole. A tax label glued to its rate (`TVA20%`) is
 /// split too.
 fn unglue(part: &str) -> Vec<&str> {
+    if let Some(parts) = paren_glue(part) {
+        return parts;
+    }
     let b = part.as_bytes();
     // Byte length of a price `\d+[.,]\d\d` at the start of `s`, if it is one.
     let price = |s: &[u8]| -> Option<usize> {
@@ -569,6 +620,15 @@ mod tests {
             "only letters before the rate"
         );
         assert_eq!(texts("USt7,5%"), ["USt", "7,5%"]);
+        // Parentheses glued to capitals.
+        assert_eq!(
+            texts("CO.(M)BHD(126926-H)"),
+            ["CO.", "(M)", "BHD", "(126926-H)"]
+        );
+        assert_eq!(texts("BHD(KL)"), ["BHD", "(KL)"]);
+        for whole in ["item(s)", "Kg(2)", "(SP}", "(M)", "f(x)y"] {
+            assert_eq!(texts(whole), [whole], "{whole}");
+        }
         for whole in [
             "3,5×25", "B017532", "4x4", "2x4.085", "8.16AB", "x2", "A8.16",
         ] {
