@@ -257,6 +257,11 @@ impl Quad {
         dist(self.p[0], self.p[3]).max(dist(self.p[1], self.p[2]))
     }
 
+    /// The longer side.
+    fn length(&self) -> f32 {
+        self.width().max(self.height())
+    }
+
     /// The point at fractions `u` along the text and `v` across it.
     fn at(&self, u: f32, v: f32) -> (f32, f32) {
         let [a, b, _, d] = self.p;
@@ -297,6 +302,33 @@ struct LineRead {
 }
 
 impl LineRead {
+    /// The mean step between its characters (fraction of the line), if it has two or more.
+    fn pitch(&self) -> Option<f32> {
+        let n = self.chars.len();
+        (n > 1).then(|| (self.chars[n - 1].1 - self.chars[0].1) / (n - 1) as f32)
+    }
+
+    /// The character ranges of its tokens (non-empty runs between spaces).
+    fn tokens(&self) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for i in 0..=self.chars.len() {
+            if i < self.chars.len() && self.chars[i].0 != " " {
+                continue;
+            }
+            if i > start {
+                out.push(start..i);
+            }
+            start = i + 1;
+        }
+        out
+    }
+
+    /// Whether it is kept as read: a mean probability of at least [`DROP_SCORE`].
+    fn readable(line: Option<LineRead>) -> Option<LineRead> {
+        line.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty())
+    }
+
     fn score(&self) -> f32 {
         if self.chars.is_empty() {
             return 0.0;
@@ -423,7 +455,7 @@ impl PpOcr {
         let lines = self
             .recognize_quads(img, &reading)?
             .into_iter()
-            .map(|l| l.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty()))
+            .map(LineRead::readable)
             .collect();
         Ok(Lines {
             quads,
@@ -442,29 +474,19 @@ impl PpOcr {
     /// 95.5 macro F1.)
     pub(super) fn second_look(&self, img: &GrayImage, read: &mut Lines) -> Result<()> {
         let (quads, lines) = (&read.reading, &mut read.lines);
-        let t = SECOND_LOOK_CHAR;
-        // (line, first char, end char, u0, u1) of each token to read again.
-        let mut spans: Vec<(usize, usize, usize, f32, f32)> = Vec::new();
+        // (line, its characters' range, u0, u1) of each token to read again.
+        let mut spans: Vec<(usize, std::ops::Range<usize>, f32, f32)> = Vec::new();
         let mut crops: Vec<Quad> = Vec::new();
         for (i, line) in lines.iter().enumerate() {
-            let Some(line) = line else { continue };
-            let n = line.chars.len();
-            let pitch = if n > 1 {
-                (line.chars[n - 1].1 - line.chars[0].1) / (n - 1) as f32
-            } else {
+            let Some((line, pitch)) = line.as_ref().and_then(|l| Some((l, l.pitch()?))) else {
                 continue;
             };
-            let mut s = 0;
-            for e in 0..=n {
-                if e < n && line.chars[e].0 != " " {
-                    continue;
-                }
-                let tok = &line.chars[s..e];
-                if !tok.is_empty()
-                    && tok
-                        .iter()
-                        .any(|c| c.0.chars().any(|ch| ch.is_ascii_digit()))
-                    && tok.iter().any(|c| c.2 < t)
+            for r in line.tokens() {
+                let tok = &line.chars[r.clone()];
+                if tok
+                    .iter()
+                    .any(|c| c.0.chars().any(|ch| ch.is_ascii_digit()))
+                    && tok.iter().any(|c| c.2 < SECOND_LOOK_CHAR)
                 {
                     let u0 = (tok[0].1 - pitch * 0.8).max(0.0);
                     let u1 = (tok[tok.len() - 1].1 + pitch * 0.8).min(1.0);
@@ -472,9 +494,8 @@ impl PpOcr {
                     crops.push(Quad {
                         p: [q.at(u0, 0.0), q.at(u1, 0.0), q.at(u1, 1.0), q.at(u0, 1.0)],
                     });
-                    spans.push((i, s, e, u0, u1));
+                    spans.push((i, r, u0, u1));
                 }
-                s = e + 1;
             }
         }
         if crops.is_empty() {
@@ -482,22 +503,17 @@ impl PpOcr {
         }
         let again = self.recognize_quads(img, &crops)?;
         // Last token first: replacing one keeps the indices of those before it.
-        for (&(i, s, e, u0, u1), r) in spans.iter().zip(again).rev() {
-            let Some(r) = r else { continue };
-            let chars: Vec<(String, f32, f32)> =
-                r.chars.into_iter().skip_while(|c| c.0 == " ").collect();
-            let trimmed = chars.iter().rposition(|c| c.0 != " ").map_or(0, |k| k + 1);
-            let chars = &chars[..trimmed];
-            if chars.is_empty() || chars.iter().any(|c| c.0 == " ") {
-                continue;
-            }
+        for ((i, r, u0, u1), again) in spans.into_iter().zip(again).rev() {
+            // A reading of exactly one token replaces it.
+            let Some(again) = again else { continue };
+            let [t] = &again.tokens()[..] else { continue };
             let Some(line) = lines[i].as_mut() else {
                 continue;
             };
-            let new = chars
+            let new = again.chars[t.clone()]
                 .iter()
                 .map(|c| (c.0.clone(), u0 + c.1 * (u1 - u0), c.2));
-            line.chars.splice(s..e, new);
+            line.chars.splice(r, new);
         }
         Ok(())
     }
@@ -509,18 +525,12 @@ impl PpOcr {
     pub(super) fn orientation(&self, img: &GrayImage) -> Result<(i32, Vec<Quad>)> {
         let quads = self.detect(img)?;
         let line = Self::line_size(&quads);
-        let mut long: Vec<&Quad> = quads
-            .iter()
-            .filter(|q| q.width().max(q.height()) > 4.0 * line)
-            .collect();
+        let mut long: Vec<&Quad> = quads.iter().filter(|q| q.length() > 4.0 * line).collect();
         if long.len() < 2 {
             return Ok((0, quads));
         }
         let vertical = long.iter().filter(|q| q.height() > q.width()).count() * 2 > long.len();
-        long.sort_by(|a, b| {
-            let len = |q: &Quad| q.width().max(q.height());
-            len(b).total_cmp(&len(a))
-        });
+        long.sort_by(|a, b| b.length().total_cmp(&a.length()));
         long.truncate(ORIENTATION_SAMPLE);
         let standing: Vec<Quad> = long.iter().map(|q| Self::reading_quad(q, line)).collect();
         let mean = |v: Vec<Option<LineRead>>| {
@@ -657,10 +667,7 @@ impl PpOcr {
         n: usize,
     ) -> Result<Reading> {
         let mut longest: Vec<Quad> = quads.to_vec();
-        longest.sort_by(|a, b| {
-            let len = |q: &Quad| q.width().max(q.height());
-            len(b).total_cmp(&len(a))
-        });
+        longest.sort_by(|a, b| b.length().total_cmp(&a.length()));
         longest.truncate(n);
         // Their beginnings only: at most SAMPLE_RATIO times as long as high (the recogniser's
         // time grows with the width).
@@ -678,7 +685,7 @@ impl PpOcr {
         let lines = self
             .recognize_quads(img, &begins)?
             .into_iter()
-            .map(|l| l.filter(|l| l.score() >= DROP_SCORE))
+            .map(LineRead::readable)
             .collect();
         Ok(Lines {
             quads: begins.clone(),
@@ -746,40 +753,27 @@ const SECOND_LOOK_CHAR: f32 = 0.9;
 /// and last characters (widened by half a character's pitch), its confidence is the mean
 /// probability of its characters. Text is NFKC-normalised.
 fn line_words(q: &Quad, line: &LineRead) -> Vec<Word> {
-    let n = line.chars.len();
-    let pitch = if n > 1 {
-        (line.chars[n - 1].1 - line.chars[0].1) / (n - 1) as f32
-    } else {
-        0.5
-    };
+    let pitch = line.pitch().unwrap_or(0.5);
     let mut words = Vec::new();
-    let mut start = 0;
-    for i in 0..=n {
-        let boundary = i == n || line.chars[i].0 == " ";
-        if !boundary {
-            continue;
+    for r in line.tokens() {
+        let part = &line.chars[r];
+        let text: String = part
+            .iter()
+            .map(|c| c.0.as_str())
+            .collect::<String>()
+            .nfkc()
+            .collect();
+        let text = text.trim().to_string();
+        if !text.is_empty() {
+            let u0 = (part[0].1 - pitch / 2.0).max(0.0);
+            let u1 = (part[part.len() - 1].1 + pitch / 2.0).min(1.0);
+            let conf = part.iter().map(|c| c.2).sum::<f32>() / part.len() as f32;
+            words.push(Word {
+                text,
+                bbox: q.span_box(u0, u1.max(u0)),
+                confidence: conf.clamp(0.0, 1.0),
+            });
         }
-        if i > start {
-            let part = &line.chars[start..i];
-            let text: String = part
-                .iter()
-                .map(|c| c.0.as_str())
-                .collect::<String>()
-                .nfkc()
-                .collect();
-            let text = text.trim().to_string();
-            if !text.is_empty() {
-                let u0 = (part[0].1 - pitch / 2.0).max(0.0);
-                let u1 = (part[part.len() - 1].1 + pitch / 2.0).min(1.0);
-                let conf = part.iter().map(|c| c.2).sum::<f32>() / part.len() as f32;
-                words.push(Word {
-                    text,
-                    bbox: q.span_box(u0, u1.max(u0)),
-                    confidence: conf.clamp(0.0, 1.0),
-                });
-            }
-        }
-        start = i + 1;
     }
     words
 }
