@@ -502,13 +502,35 @@ fn boundary_after_alpha_ok(text: &str, start: usize, _end: usize) -> bool {
         .is_some_and(|c| c.is_alphanumeric())
 }
 
+/// `text` with a tilde between two digits read as the dash a dot-matrix printer prints
+/// (`05~05-17`: both PP-OCR recognisers read the receipt printer's dash so). Byte offsets are
+/// unchanged.
+fn ocr_dashes(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let between = |k: usize| {
+        b[k] == b'~'
+            && k > 0
+            && b[k - 1].is_ascii_digit()
+            && b.get(k + 1).is_some_and(u8::is_ascii_digit)
+    };
+    if !(0..b.len()).any(between) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let out: Vec<u8> = (0..b.len())
+        .map(|k| if between(k) { b'-' } else { b[k] })
+        .collect();
+    // Only one ASCII byte was replaced by another.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_string()))
+}
+
 /// Finds all dates in `text`.
 ///
 /// Letters that OCR reads for digits (`O` for `0`, `l` for `1`) count as digits where the token
 /// is otherwise a date ([`ocr_digits`]).
 pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
     let mapped = ocr_digits(text);
-    let text = mapped.as_ref();
+    let dashed = ocr_dashes(mapped.as_ref());
+    let text = dashed.as_ref();
     let mut out: Vec<DateMatch> = Vec::new();
     // A failed candidate (`12.50, 05` of `12.50, 05.02.2022`) must not swallow the start of a
     // real date: the search goes on one character after a failed match's start.
@@ -762,6 +784,9 @@ mod tests {
         assert_eq!(one("25/12/2018 8:13:39 PM"), "2018-12-25");
         assert_eq!(one("2024-01-31"), "2024-01-31");
         assert_eq!(one("05-03-18"), "2018-03-05");
+        // A dot-matrix dash read as a tilde; a tilde elsewhere is no separator.
+        assert_eq!(one("02:49PM 565287 05~05-17"), "2017-05-05");
+        assert!(find_dates("05 ~05-17 x", false).is_empty());
         assert_eq!(one("12/31/2024"), "2024-12-31");
         assert_eq!(one("1.2.2024"), "2024-02-01");
         let d = find_dates("03/04/2024", true);

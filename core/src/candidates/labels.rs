@@ -3730,6 +3730,9 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
             if i + n > words.len() || n < best_len {
                 continue;
             }
+            // A phrase does not run across a column gap into a cell that starts a label of its
+            // own (`Fecha  Vencimiento` of a grid's header row is two labels, not `fecha
+            // vencimiento`, the due date); a currency beyond the gap (`TOTAL  RM`) is no label.
             let ok = (0..n).all(|k| {
                 word_matches(
                     &words[i + k].text,
@@ -3737,7 +3740,9 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
                     &p.words[k],
                     p.word_chars[k],
                     p.fuzzy_min,
-                )
+                ) && (k == 0
+                    || !index.by_first.contains_key(&words[i + k].text)
+                    || !text[words[i + k - 1].end..words[i + k].start].contains("  "))
             });
             if !ok {
                 continue;
@@ -3941,6 +3946,28 @@ mod tests {
         assert_eq!(t, ["ust", "idnr", "de123"]);
         assert_eq!(w[1].start, 4);
         assert_eq!(norm_words("Счёт")[0].text, "счет");
+    }
+
+    /// A phrase never spans a column gap: a grid's header row names one field per cell.
+    #[test]
+    fn a_phrase_stays_within_its_cell() {
+        assert!(keys("Fecha vencimiento: 09/09/2022").contains(&K::DueDate));
+        let grid = keys("Número  Fecha  Vencimiento  Rectifica la factura");
+        assert!(
+            grid.contains(&K::Date) && grid.contains(&K::DueDate),
+            "{grid:?}"
+        );
+        let fecha = find_labels("Número  Fecha  Vencimiento")
+            .into_iter()
+            .find(|h| h.key == K::Date)
+            .map(|h| (h.start, h.end));
+        assert_eq!(fecha, Some((9, 14)));
+        // A currency in the next cell is still the label's.
+        let total = find_labels("TOTAL  RM 42.90");
+        assert!(
+            total.iter().any(|h| h.key == K::Total && h.end == 9),
+            "{total:?}"
+        );
     }
 
     #[test]

@@ -695,6 +695,10 @@ fn extract_line(
         if h.key.is_tax_id() {
             if let Some((s, e, v)) = ids::value_after(text, h.end)
                 && !overlaps(&masked, s, e)
+                && !beyond_other_label(hits, h, s)
+                && !dates::find_dates(&v, style.month_first)
+                    .iter()
+                    .any(|d| d.start == 0 && d.end == v.len())
             {
                 let scheme = ids::scheme_for_label(h.key);
                 let value = match scheme {
@@ -939,6 +943,23 @@ fn extract_line(
     }
 }
 
+/// Whether a value at `start` after label `h` lies beyond another field's label printed
+/// between them (`PVN reg. Nr.  Datums:  19.04.2019`: the date is the date label's, not the VAT
+/// label's). Labels that name the same value (`VAT Reg. No.`, `HRB Nr.`: a number word after an
+/// id label, which the vocabulary also knows as a column header) do not count.
+fn beyond_other_label(hits: &[LabelHit], h: &LabelHit, start: usize) -> bool {
+    hits.iter().any(|o| {
+        o.start >= h.end
+            && o.end <= start
+            && !o.key.is_tax_id()
+            && !o.key.is_column()
+            && !matches!(
+                o.key,
+                LabelKey::Number | LabelKey::NumberGeneric | LabelKey::RegNo
+            )
+    })
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -1173,6 +1194,37 @@ pub(crate) mod tests {
             ids.contains(&("DE_STNR".into(), "201/113/40209".into())),
             "{ids:?}"
         );
+    }
+
+    /// A tax-id label's value is neither a date nor a value printed after another field's label
+    /// (a grid row of label-value pairs whose id is printed on the next line).
+    #[test]
+    fn a_tax_id_label_does_not_take_a_date() {
+        let d = doc_from(&[
+            ("PVN reg. Nr.  Datums:  19.04.2019", 10.0, 10.0),
+            ("LV43559499913  Apmaksas termiņš:  26.04.2019", 10.0, 30.0),
+            ("VAT No.: 12.03.2024", 10.0, 50.0),
+            ("USt-IdNr.  DE123456789", 10.0, 70.0),
+            ("HRB Nr. 372876", 10.0, 90.0),
+        ]);
+        let c = extract(&d);
+        let ids: Vec<&str> = c
+            .of(CandidateKind::TaxId)
+            .map(|c| c.value.as_str())
+            .collect();
+        assert!(
+            ids.contains(&"DE123456789") && ids.contains(&"372876"),
+            "{ids:?}"
+        );
+        assert!(
+            !ids.iter().any(|v| v.contains("2019") || v.contains("2024")),
+            "{ids:?}"
+        );
+        let dates: Vec<&str> = c
+            .of(CandidateKind::Date)
+            .map(|c| c.value.as_str())
+            .collect();
+        assert_eq!(dates, ["2019-04-19", "2019-04-26", "2024-03-12"]);
     }
 
     #[test]

@@ -188,6 +188,7 @@ impl OcrEngine for AutoOcr {
         };
         if let (None, Some(small)) = (heavy, small) {
             small.second_look(page, &mut lines)?;
+            small.date_look(page, &mut lines)?;
         }
         let reading = lines.reading();
         Ok(reading.into_page(req.page, page, OcrEngineName::PpOcr, turn))

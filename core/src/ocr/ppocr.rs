@@ -324,6 +324,11 @@ impl LineRead {
         out
     }
 
+    /// Its text as read.
+    fn text(&self) -> String {
+        self.chars.iter().map(|c| c.0.as_str()).collect()
+    }
+
     /// Whether it is kept as read: a mean probability of at least [`DROP_SCORE`].
     fn readable(line: Option<LineRead>) -> Option<LineRead> {
         line.filter(|l| l.score() >= DROP_SCORE && !l.chars.is_empty())
@@ -516,6 +521,38 @@ impl PpOcr {
             line.chars.splice(r, new);
         }
         Ok(())
+    }
+
+    /// Reads again, with this recogniser, every line of `read` holding at least
+    /// [`DATE_LOOK_DIGITS`] digits, where no line of `read` holds a date (the candidates'
+    /// lexical test, [`crate::candidates::dates::find_dates`]): a business document prints its
+    /// date, and a page read without one has most likely had it misread confidently enough
+    /// that the second look passed it by (`0S/O5/2017`). A line read again replaces the first
+    /// reading where it holds a date (the small recogniser reads a line's narrow spaces less
+    /// often: `163 boulevardVoltaire`, so its other readings are not taken). Returns how many
+    /// lines were replaced.
+    pub(super) fn date_look(&self, img: &GrayImage, read: &mut Lines) -> Result<usize> {
+        let texts: Vec<String> = read
+            .lines
+            .iter()
+            .map(|l| l.as_ref().map(LineRead::text).unwrap_or_default())
+            .collect();
+        if texts.iter().any(|t| has_date(t)) {
+            return Ok(0);
+        }
+        let picked: Vec<usize> = (0..texts.len())
+            .filter(|&i| texts[i].chars().filter(char::is_ascii_digit).count() >= DATE_LOOK_DIGITS)
+            .collect();
+        let quads: Vec<Quad> = picked.iter().map(|&i| read.reading[i]).collect();
+        let again = self.recognize_quads(img, &quads)?;
+        let mut n = 0;
+        for (i, line) in picked.into_iter().zip(again) {
+            if let Some(line) = LineRead::readable(line).filter(|l| has_date(&l.text())) {
+                read.lines[i] = Some(line);
+                n += 1;
+            }
+        }
+        Ok(n)
     }
 
     /// Quarter turns (clockwise) that make a page upright, and its regions when it already is.
@@ -728,9 +765,7 @@ impl Lines {
         let mut words = Vec::new();
         for (q, line) in self.quads.iter().zip(&self.lines) {
             if debug {
-                let text: Option<String> = line
-                    .as_ref()
-                    .map(|l| l.chars.iter().map(|c| c.0.as_str()).collect());
+                let text = line.as_ref().map(LineRead::text);
                 eprintln!("DBG ppocr {:?} {:?} {text:?}", q.p[0], q.p[2]);
             }
             if let Some(line) = line {
@@ -748,6 +783,15 @@ const SAMPLE_RATIO: f32 = 12.0;
 /// ([`PpOcr::second_look`]). Chosen on the 88 SROIE tuning receipt images (macro F1 of date,
 /// seller name, address and total): 0.8 read 93.1, 0.9 93.3, 0.97 93.3 at a higher cost.
 const SECOND_LOOK_CHAR: f32 = 0.9;
+
+/// Whether a line's text holds a date, by the candidates' lexical test.
+fn has_date(text: &str) -> bool {
+    !crate::candidates::dates::find_dates(text, false).is_empty()
+}
+
+/// Digits a line holds at least to be read again where a page was read without a date
+/// ([`PpOcr::date_look`]): `5/5/17`, `5 Jan 2018` and every longer date.
+const DATE_LOOK_DIGITS: usize = 4;
 
 /// Splits a read line into words at its spaces; each word's box spans the steps of its first
 /// and last characters (widened by half a character's pitch), its confidence is the mean
@@ -1079,11 +1123,7 @@ mod tests {
         let quads = tiny.detect(&img).unwrap();
         let mut read = tiny.read_lines(&img, quads).unwrap();
         let text = |lines: &[Option<LineRead>]| -> String {
-            let v: Vec<String> = lines
-                .iter()
-                .flatten()
-                .map(|l| l.chars.iter().map(|c| c.0.as_str()).collect())
-                .collect();
+            let v: Vec<String> = lines.iter().flatten().map(LineRead::text).collect();
             v.join(" | ")
         };
         let first = text(&read.lines);
@@ -1118,6 +1158,58 @@ mod tests {
         assert!(after.contains("1,234.56"), "{after}");
         assert!(after.contains("FUR") && after.contains("99.09"), "{after}");
         assert!(after.contains("Total") && after.contains("Paid"), "{after}");
+    }
+
+    /// The date look reads again the lines with digits of a page read without a date, takes
+    /// the new reading of a line where it holds a date, and leaves a page with a date as it was.
+    #[test]
+    fn a_page_read_without_a_date_has_its_lines_with_digits_read_again() {
+        let Some(img) = super::super::tests::text_image(&[
+            "Receipt 05-05-17 02:49PM",
+            "Thank you",
+            "Total 42.35",
+        ]) else {
+            return;
+        };
+        let models = "PP-OCR models (bash scripts/setup.sh)";
+        let tiny = PpOcr::new(PpModel::Tiny, None, None).expect(models);
+        let small = PpOcr::new(PpModel::Small, None, None).expect(models);
+        let quads = tiny.detect(&img).unwrap();
+        let mut read = tiny.read_lines(&img, quads).unwrap();
+        let all = |read: &Lines| -> Vec<String> {
+            read.lines.iter().flatten().map(LineRead::text).collect()
+        };
+        assert!(
+            all(&read).iter().any(|t| t.contains("05-05-17")),
+            "{:?}",
+            all(&read)
+        );
+        // A page with its date is left alone.
+        assert_eq!(small.date_look(&img, &mut read).unwrap(), 0);
+        // A sure misreading of the date's month (`85`), and of the total's digit.
+        for line in read.lines.iter_mut().flatten() {
+            let t = line.text();
+            for (token, at, wrong) in [("05-05-17", 3, "8"), ("42.35", 4, "8")] {
+                if let Some(k) = t.find(token) {
+                    let i = t[..k + at].chars().count();
+                    line.chars[i] = (wrong.to_string(), line.chars[i].1, 0.99);
+                }
+            }
+        }
+        let planted = all(&read);
+        assert!(
+            planted.iter().any(|t| t.contains("05-85-17")),
+            "{planted:?}"
+        );
+        // The lines with four digits or more are read again; the one that holds a date now
+        // replaces its first reading, the total's line keeps it.
+        assert_eq!(small.date_look(&img, &mut read).unwrap(), 1);
+        let after = all(&read).join(" | ");
+        assert!(
+            after.contains("05-05-17") && after.contains("42.38"),
+            "{after}"
+        );
+        assert!(after.contains("Thank"), "{after}");
     }
 
     fn quad(x0: f32, y0: f32, x1: f32, y1: f32) -> Quad {
