@@ -836,6 +836,70 @@ fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates) {
     }
 }
 
+/// A consistent net, VAT and total that are one row of a VAT summary of several rates (`25%
+/// 407294,83  101823,71  509118,54` over a `6%` row): the document's net and VAT are the
+/// summary's sums, and its total their sum, the amount printed so (outside the item table)
+/// where there is one, else computed (OCR garbled the total's line: `Summa inkl5240a3;18`;
+/// evidence: the summary's last row, its gross where printed). Only for a summary of one row per rate, none of them an
+/// item row found by its arithmetic (`rows`: their lines, [`item_rows`]; a header that reads
+/// like an item table's, `Netto  Momsbelopp`, does not make the summary a table).
+fn summary_sums(chosen: &mut Chosen, cands: &Candidates, rows: &[usize]) {
+    let (Some(n), Some((sv, v, _)), Some(t), true) =
+        (chosen.net, chosen.vat, chosen.total, chosen.consistent)
+    else {
+        return;
+    };
+    let line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
+    let in_table = |i: usize| line_of(i).is_some_and(|l| rows.contains(&l));
+    let rows: Vec<&TaxRow> = cands
+        .tax_rows
+        .iter()
+        .filter(|r| !in_table(r.amount.0))
+        .collect();
+    let mut rates: Vec<Decimal> = rows.iter().map(|r| r.rate.1).collect();
+    rates.sort();
+    rates.dedup();
+    if rows.len() < 2
+        || rates.len() != rows.len()
+        || !rows.iter().any(|r| r.base.1 == n.2 && r.amount.1 == v)
+    {
+        return;
+    }
+    let base: Decimal = rows.iter().map(|r| r.base.1).sum();
+    let vat: Decimal = rows.iter().map(|r| r.amount.1).sum();
+    let sum = base + vat;
+    if sum == t.2 {
+        return;
+    }
+    let printed = cands
+        .items
+        .iter()
+        .enumerate()
+        .find(|(i, c)| {
+            c.kind == CandidateKind::Amount
+                && c.scheme.is_none()
+                && dec(c) == Some(sum)
+                && !in_table(*i)
+        })
+        .map(|(i, _)| (t.0, i));
+    let Some(last) = rows.iter().max_by_key(|r| line_of(r.amount.0)) else {
+        return;
+    };
+    // The last row's gross where it prints one, else its VAT amount.
+    let gross = line_of(last.amount.0).and_then(|l| {
+        money_on(cands, l)
+            .into_iter()
+            .find(|p| p.1 == last.base.1 + last.amount.1)
+    });
+    let (st, ti) = printed.unwrap_or((STRUCTURAL_CONFIDENCE, gross.map_or(last.amount.0, |p| p.0)));
+    let Some(first) = rows.iter().min_by_key(|r| line_of(r.amount.0)) else {
+        return;
+    };
+    chosen.net = Some((n.0, first.base.0, base));
+    chosen.vat = Some((sv, vat, Some(first.amount.0)));
+    chosen.total = Some((st, ti, sum));
+}
+
 /// An amount candidate (index into [`Candidates::amount_at`]) and its value.
 type Pick = (usize, Decimal);
 
@@ -1125,6 +1189,7 @@ pub(super) fn totals(
             chosen.payable = Some((t.0, yi, y));
         }
     }
+    summary_sums(&mut chosen, cands, &rows);
     let Chosen {
         mut net,
         vat: mut vat_value,
@@ -1427,6 +1492,50 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("124.00"));
         assert_eq!(r.totals.net.as_deref(), Some("100.00"));
         assert_eq!(r.totals.vat.as_deref(), Some("24.00"));
+    }
+
+    /// A net, VAT and total that are one row of a summary of two rates give way to the
+    /// summary's sums, printed or (the total's line unreadable) computed.
+    #[test]
+    fn one_rate_of_a_summary_is_not_the_whole() {
+        let lines = |last: &'static str| {
+            vec![
+                ("Faktura 2022-69444", 10.0, 20.0),
+                ("Moms %  Netto  Momsbelopp  Inkl. moms", 300.0, 100.0),
+                ("25%  400,00  100,00  500,00", 300.0, 110.0),
+                ("6%  100,00  6,00  106,00", 300.0, 120.0),
+                (last, 300.0, 140.0),
+            ]
+        };
+        for (last, total_text) in [
+            ("Summa inkl5240a3;18 SEK", "106,00"),
+            ("Summa  606,00 SEK", "606,00"),
+        ] {
+            let doc = doc_from(&lines(last));
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            assert_eq!(
+                r.totals.total.as_deref(),
+                Some("606.00"),
+                "{last}: {:?}",
+                r.totals
+            );
+            assert_eq!(
+                r.totals.net.as_deref(),
+                Some("500.00"),
+                "{last}: {:?}",
+                r.totals
+            );
+            assert_eq!(
+                r.totals.vat.as_deref(),
+                Some("106.00"),
+                "{last}: {:?}",
+                r.totals
+            );
+            assert_eq!(r.taxes.len(), 2, "{last}: {:?}", r.taxes);
+            // The evidence: the printed total, else the summary's last row.
+            let ev = &r.evidence["/totals/total"];
+            assert!(ev.text.contains(total_text), "{last}: {ev:?}");
+        }
     }
 
     #[test]
