@@ -344,11 +344,22 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
     let mut pos = from;
     let bytes = text.as_bytes();
     loop {
-        // `;` is OCR's reading of the key's colon (`Nr.; 520/2025`).
-        while pos < bytes.len()
-            && matches!(bytes[pos], b' ' | b':' | b';' | b'.' | b'#' | b'-' | b'\t')
-        {
-            pos += 1;
+        // `;` is OCR's reading of the key's colon (`Nr.; 520/2025`); the number sign of the key
+        // (`n°`, `№`) with its colon glued to the value (`n°:F-2020-03041`, OCR's reading).
+        loop {
+            if pos < bytes.len()
+                && matches!(bytes[pos], b' ' | b':' | b';' | b'.' | b'#' | b'-' | b'\t')
+            {
+                pos += 1;
+            } else if let Some(sign) = text
+                .get(pos..)
+                .and_then(|r| r.chars().next())
+                .filter(|c| matches!(c, '°' | 'º' | '№'))
+            {
+                pos += sign.len_utf8();
+            } else {
+                break;
+            }
         }
         let rest = text.get(pos..)?;
         let end = rest.find(' ').map_or(text.len(), |e| pos + e);
@@ -379,6 +390,20 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
             return Some((pos, e));
         }
         let trimmed = word.trim_end_matches([',', ';', ':', ')', '.']);
+        // The next label glued on by OCR (`FA202411-3403Date:`): the letters after the last
+        // digit, before the colon, are not the number's.
+        let trimmed = match word.ends_with(':') {
+            true => {
+                let head = trimmed.trim_end_matches(char::is_alphabetic);
+                let tail = trimmed.len() - head.len();
+                if tail >= 3 && head.ends_with(|c: char| c.is_ascii_digit()) {
+                    head
+                } else {
+                    trimmed
+                }
+            }
+            false => trimmed,
+        };
         let trimmed = trimmed.trim_start_matches(['(', '№', '°']);
         let lead = word.len() - word.trim_start_matches(['(', '№', '°']).len();
         let ok = trimmed.chars().any(|c| c.is_ascii_digit())
@@ -1515,6 +1540,16 @@ pub(crate) mod tests {
         let t = "Facture n° F2024-01";
         let (s, e) = number_after(t, 7).unwrap();
         assert_eq!(&t[s..e], "F2024-01");
+        // The number sign and its colon glued to the value (OCR).
+        let t = "Facture n°:F-2020-03041 Date de facture: 7 avril 2020";
+        let (s, e) = number_after(t, "Facture n".len()).unwrap();
+        assert_eq!(&t[s..e], "F-2020-03041");
+        let t = "Facture n°:FA202411-3403Date: 7mars2024";
+        let (s, e) = number_after(t, "Facture n".len()).unwrap();
+        assert_eq!(&t[s..e], "FA202411-3403");
+        let t = "Рахунок №:15";
+        let (s, e) = number_after(t, "Рахунок".len()).unwrap();
+        assert_eq!(&t[s..e], "15");
         // OCR's `;` for the key's colon.
         let t = "Saskaitos Nr.; 520/2025";
         let (s, e) = number_after(t, "Saskaitos Nr".len()).unwrap();
