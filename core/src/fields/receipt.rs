@@ -6,9 +6,6 @@ use crate::candidates::Candidates;
 use crate::candidates::receipt::{clean_seller, has_company_ending};
 use rust_decimal::Decimal;
 
-/// The largest cash rounding of a total (to 0.05 or 0.10).
-const CASH_ROUNDING: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
-
 /// Replaces the total by the receipt's grand total (unless the chosen total is what the item
 /// rows sum to and the grand total the cash paid for it), cleans the seller name's registration
 /// details, and takes the receipt's company-like seller line where the chosen name has no
@@ -24,21 +21,8 @@ pub(super) fn refine(ctx: &mut Ctx<'_>, cands: &Candidates) {
             chosen.and_then(|t| t.parse::<Decimal>().ok()) == Some(x)
         })
     };
-    // Nor where the chosen amounts cross-check (net + VAT = total) and the reading's total is
-    // more than a cash rounding away from the chosen one (`SUB-TOTAL 92.50`, `GST 1.50` and
-    // `94.00` under a label OCR garbled: 94.00 stands).
-    let totals = &ctx.result.totals;
-    let value = |v: &Option<String>| v.as_deref().and_then(|x| x.parse::<Decimal>().ok());
-    let checked = match (value(&totals.net), value(&totals.vat), value(&totals.total)) {
-        (Some(n), Some(v), Some(t)) => !n.is_zero() && !v.is_zero() && n + v == t,
-        _ => false,
-    };
-    let chosen = value(&totals.total);
-    let far_from_checked =
-        |d: Decimal| checked && chosen.is_some_and(|t| (t - d).abs() > CASH_ROUNDING);
     if let Some((d, span, conf)) = &reading.total
         && !paid_for_chosen(*d)
-        && !far_from_checked(*d)
     {
         ctx.result.totals.total = Some(d.to_string());
         ctx.put("/totals/total", *conf, span);
