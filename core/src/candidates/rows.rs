@@ -872,12 +872,29 @@ fn words_of(
     let mut first_word = true;
     let mut unit: Option<(usize, usize)> = None;
     let unit_col = header_column(doc, headers, line, LabelKey::ColUnit);
+    let qty_here = qty.filter(|q| q.line == line);
+    // Right after a quantity the row uses (printed first): its unit or `x` is no description.
+    let mut after_qty = false;
     for (t, &(s, e)) in l.tokens.iter().zip(&l.token_spans) {
         if t.bbox.x1 > left_of + 0.5 {
             break;
         }
         if is_rotated(t) {
             continue;
+        }
+        if qty_here.is_some_and(|q| s < q.end && e > q.start) {
+            after_qty = true;
+            first_word = false;
+            continue;
+        }
+        if std::mem::replace(&mut after_qty, false) && desc.is_none() {
+            if is_unit_word(&t.text) {
+                unit = Some((s, e));
+                continue;
+            }
+            if matches!(t.text.as_str(), "x" | "X" | "×") {
+                continue;
+            }
         }
         // A leading integer is the position.
         let leading = std::mem::replace(&mut first_word, false);
@@ -921,7 +938,8 @@ fn words_of(
             .push(text_cell(doc, LabelKey::ColDesc, line, s, e));
     }
     // The unit: a word right after the quantity (past an OCR stroke `|`), not a
-    // multiplication sign.
+    // multiplication sign, nor the description's first word.
+    let in_desc = |s: usize| desc.is_some_and(|(a, b)| s >= a && s < b);
     if unit.is_none()
         && let Some(q) = qty.filter(|q| q.line == line)
     {
@@ -931,8 +949,9 @@ fn words_of(
             .iter()
             .zip(&l.token_spans)
             .find(|(t, (s, _))| *s >= q.end && t.text.chars().any(char::is_alphanumeric))
-            .filter(|(t, _)| {
-                t.bbox.x0 - q.x1 < 3.0 * h
+            .filter(|(t, (s, _))| {
+                !in_desc(*s)
+                    && t.bbox.x0 - q.x1 < 3.0 * h
                     && t.text.chars().any(char::is_alphabetic)
                     && !matches!(t.text.as_str(), "x" | "X" | "×")
                     && !t.text.chars().any(|c| c.is_ascii_digit())
@@ -1100,11 +1119,32 @@ fn build_row(
         source,
     };
     let RowNumbers { q, p, a, discount } = numbers;
+    // A quantity printed first (`10  Stk  Kaffeebohnen  5,00  50,00`, `QTY  DESCRIPTION  PRICE
+    // AMOUNT`): the words run up to the price and amount, the quantity's token passed over.
+    let line0 = u.lines[0];
+    let leading_qty = q.map(|q| &u.nums[q]).filter(|n| {
+        n.line == line0
+            && !doc.lines[line0]
+                .tokens
+                .iter()
+                .any(|t| t.bbox.x1 <= n.x0 + 0.5 && t.text.chars().any(char::is_alphabetic))
+    });
+    let left_of = match leading_qty {
+        Some(_) => [p, Some(a)]
+            .into_iter()
+            .flatten()
+            .map(|i| &u.nums[i])
+            .filter(|n| n.line == line0)
+            .map(|n| n.x0)
+            .fold(f32::MAX, f32::min)
+            .max(left_of),
+        None => left_of,
+    };
     words_of(
         doc,
         headers,
         &mut row,
-        u.lines[0],
+        line0,
         left_of,
         q.map(|q| &u.nums[q]),
     );

@@ -379,6 +379,80 @@ mod tests {
         assert!(r.confidence.fields["/document/number"] > 0.5);
     }
 
+    /// Rows that print the quantity first (`QTY  DESCRIPTION  PRICE  AMOUNT`, `Menge  Einheit
+    /// Bezeichnung ...`) keep their description, and the unit after the quantity.
+    #[test]
+    fn a_quantity_printed_first_keeps_the_description() {
+        let de = run(&[
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Menge@40 Einheit@80 Bezeichnung@130 Einzelpreis@380 Betrag@470",
+                40.0,
+                100.0,
+            ),
+            (
+                "10@45 Stk@80 Kaffeebohnen@130 Arabica 1kg 5,00@400 50,00@475",
+                40.0,
+                112.0,
+            ),
+            (
+                "2@50 Stk@80 Milchschaumkanne@130 12,50@395 25,00@475",
+                40.0,
+                124.0,
+            ),
+            ("Summe netto  75,00@475", 300.0, 170.0),
+            ("MwSt 19%  14,25@475", 300.0, 182.0),
+            ("Gesamtbetrag  89,25@475", 300.0, 194.0),
+        ]);
+        let en = run(&[
+            ("Invoice No. 4711 Date 02.05.2024", 40.0, 40.0),
+            (
+                "QTY@40 DESCRIPTION@80 UNIT@380 PRICE@410 AMOUNT@470",
+                40.0,
+                100.0,
+            ),
+            (
+                "10@45 Coffee@80 beans Arabica 1kg 5.00@400 50.00@475",
+                40.0,
+                112.0,
+            ),
+            ("2@45 Milk@80 frother 12.50@395 25.00@475", 40.0, 124.0),
+            ("Subtotal  75.00@475", 300.0, 170.0),
+            ("VAT 19%  14.25@475", 300.0, 182.0),
+            ("Total  89.25@475", 300.0, 194.0),
+        ]);
+        for (r, first, second) in [
+            (&de, "Kaffeebohnen Arabica 1kg", "Milchschaumkanne"),
+            (&en, "Coffee beans Arabica 1kg", "Milk frother"),
+        ] {
+            let got: Vec<(Option<&str>, Option<&str>, Option<&str>)> = r
+                .line_items
+                .iter()
+                .map(|i| {
+                    (
+                        i.description.as_deref(),
+                        i.quantity.as_deref(),
+                        i.amount.as_deref(),
+                    )
+                })
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    (Some(first), Some("10"), Some("50.00")),
+                    (Some(second), Some("2"), Some("25.00"))
+                ]
+            );
+        }
+        assert_eq!(
+            de.line_items[0].unit.as_deref(),
+            Some("Stk"),
+            "{:?}",
+            de.line_items[0]
+        );
+        assert_eq!(en.line_items[0].unit, None, "{:?}", en.line_items[0]);
+    }
+
     #[test]
     fn receipt_without_labels_for_seller() {
         let r = run(&[
