@@ -1275,8 +1275,25 @@ fn continue_description(
         let line = &doc.lines[l];
         let mut desc: Option<(usize, usize)> = None;
         let mut sku: Option<(usize, usize)> = None;
+        let mut first_word = true;
         for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
             if is_rotated(t) {
+                continue;
+            }
+            // The row's position leading its description's line above its numbers (`1
+            // Kaffeebohnen` over `10 Stk 5,00 50,00`).
+            if std::mem::replace(&mut first_word, false)
+                && l < first
+                && line.tokens.len() > 1
+                && t.text.len() <= 4
+                && t.text
+                    .trim_end_matches('.')
+                    .chars()
+                    .all(|c| c.is_ascii_digit())
+                && !t.text.starts_with('.')
+                && row.cell(LabelKey::ColPos).is_none()
+            {
+                row.cells.push(text_cell(doc, LabelKey::ColPos, l, s, e));
                 continue;
             }
             let left = desc_x0.is_some_and(|x| t.bbox.x1 < x - 0.5 * h);

@@ -453,6 +453,39 @@ mod tests {
         assert_eq!(en.line_items[0].unit, None, "{:?}", en.line_items[0]);
     }
 
+    /// A row whose description line, above its numbers' line, starts with its position: the
+    /// position is no part of the description.
+    #[test]
+    fn a_position_before_the_description_line_is_the_position() {
+        let r = run(&[
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Pos@40 Bezeichnung@70 Menge@300 Einzelpreis@380 Gesamtpreis@470",
+                40.0,
+                100.0,
+            ),
+            ("1@40 Kaffeebohnen@70 Arabica 1kg", 40.0, 112.0),
+            ("10@300 Stk 5,00@400 50,00@475", 300.0, 124.0),
+            ("2@40 Milchschaumkanne@70", 40.0, 136.0),
+            ("2@300 Stk 12,50@395 25,00@475", 300.0, 148.0),
+            ("Summe netto  75,00@475", 300.0, 170.0),
+            ("MwSt 19%  14,25@475", 300.0, 182.0),
+            ("Gesamtbetrag  89,25@475", 300.0, 194.0),
+        ]);
+        let got: Vec<(Option<u32>, Option<&str>)> = r
+            .line_items
+            .iter()
+            .map(|i| (i.position, i.description.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some(1), Some("Kaffeebohnen Arabica 1kg")),
+                (Some(2), Some("Milchschaumkanne"))
+            ]
+        );
+    }
+
     #[test]
     fn receipt_without_labels_for_seller() {
         let r = run(&[
