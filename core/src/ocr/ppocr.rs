@@ -1110,18 +1110,25 @@ impl OcrEngine for PpOcr {
 mod tests {
     use super::*;
 
-    /// The second look reads again, with the second recogniser, a token holding a digit and an
-    /// unsure character, and only such tokens.
-    #[test]
-    fn the_second_look_rereads_unsure_tokens_with_digits_and_nothing_else() {
-        let Some(img) = super::super::tests::text_image(&["Total 1,234.56 EUR  Paid 99.00"]) else {
-            return;
-        };
+    /// A rendering of `lines` read by the tiny recogniser, with the small recogniser for a
+    /// second reading; `None` without the font.
+    fn read_by_tiny(lines: &[&str]) -> Option<(GrayImage, PpOcr, Lines)> {
+        let img = super::super::tests::text_image(lines)?;
         let models = "PP-OCR models (bash scripts/setup.sh)";
         let tiny = PpOcr::new(PpModel::Tiny, None, None).expect(models);
         let small = PpOcr::new(PpModel::Small, None, None).expect(models);
         let quads = tiny.detect(&img).unwrap();
-        let mut read = tiny.read_lines(&img, quads).unwrap();
+        let read = tiny.read_lines(&img, quads).unwrap();
+        Some((img, small, read))
+    }
+
+    /// The second look reads again, with the second recogniser, a token holding a digit and an
+    /// unsure character, and only such tokens.
+    #[test]
+    fn the_second_look_rereads_unsure_tokens_with_digits_and_nothing_else() {
+        let Some((img, small, mut read)) = read_by_tiny(&["Total 1,234.56 EUR  Paid 99.00"]) else {
+            return;
+        };
         let text = |lines: &[Option<LineRead>]| -> String {
             let v: Vec<String> = lines.iter().flatten().map(LineRead::text).collect();
             v.join(" | ")
@@ -1164,18 +1171,11 @@ mod tests {
     /// the new reading of a line where it holds a date, and leaves a page with a date as it was.
     #[test]
     fn a_page_read_without_a_date_has_its_lines_with_digits_read_again() {
-        let Some(img) = super::super::tests::text_image(&[
-            "Receipt 05-05-17 02:49PM",
-            "Thank you",
-            "Total 42.35",
-        ]) else {
+        let Some((img, small, mut read)) =
+            read_by_tiny(&["Receipt 05-05-17 02:49PM", "Thank you", "Total 42.35"])
+        else {
             return;
         };
-        let models = "PP-OCR models (bash scripts/setup.sh)";
-        let tiny = PpOcr::new(PpModel::Tiny, None, None).expect(models);
-        let small = PpOcr::new(PpModel::Small, None, None).expect(models);
-        let quads = tiny.detect(&img).unwrap();
-        let mut read = tiny.read_lines(&img, quads).unwrap();
         let all = |read: &Lines| -> Vec<String> {
             read.lines.iter().flatten().map(LineRead::text).collect()
         };
