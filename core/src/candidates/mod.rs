@@ -392,18 +392,11 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         let trimmed = word.trim_end_matches([',', ';', ':', ')', '.']);
         // The next label glued on by OCR (`FA202411-3403Date:`): the letters after the last
         // digit, before the colon, are not the number's.
-        let trimmed = match word.ends_with(':') {
-            true => {
-                let head = trimmed.trim_end_matches(char::is_alphabetic);
-                let tail = trimmed.len() - head.len();
-                if tail >= 3 && head.ends_with(|c: char| c.is_ascii_digit()) {
-                    head
-                } else {
-                    trimmed
-                }
-            }
-            false => trimmed,
-        };
+        let head = trimmed.trim_end_matches(char::is_alphabetic);
+        let glued_label = word.ends_with(':')
+            && trimmed.len() - head.len() >= 3
+            && head.ends_with(|c: char| c.is_ascii_digit());
+        let trimmed = if glued_label { head } else { trimmed };
         let trimmed = trimmed.trim_start_matches(['(', '№', '°']);
         let lead = word.len() - word.trim_start_matches(['(', '№', '°']).len();
         let ok = trimmed.chars().any(|c| c.is_ascii_digit())
@@ -1002,6 +995,11 @@ pub(crate) mod tests {
         }
     }
 
+    /// The values of a document's candidates of one kind, in order.
+    fn values(c: &Candidates, kind: CandidateKind) -> Vec<&str> {
+        c.of(kind).map(|c| c.value.as_str()).collect()
+    }
+
     pub(crate) fn page_doc(words: Vec<Word>) -> CleanDocument {
         clean::clean(&[TextPage {
             page: 1,
@@ -1150,11 +1148,10 @@ pub(crate) mod tests {
             ("Order 20180429", 10.0, 70.0),
         ]);
         let c = extract(&d);
-        let dates: Vec<&str> = c
-            .of(CandidateKind::Date)
-            .map(|c| c.value.as_str())
-            .collect();
-        assert_eq!(dates, ["2017-04-25", "2018-04-28"]);
+        assert_eq!(
+            values(&c, CandidateKind::Date),
+            ["2017-04-25", "2018-04-28"]
+        );
     }
 
     #[test]
@@ -1233,10 +1230,7 @@ pub(crate) mod tests {
             ("HRB Nr. 372876", 10.0, 90.0),
         ]);
         let c = extract(&d);
-        let ids: Vec<&str> = c
-            .of(CandidateKind::TaxId)
-            .map(|c| c.value.as_str())
-            .collect();
+        let ids = values(&c, CandidateKind::TaxId);
         assert!(
             ids.contains(&"DE123456789") && ids.contains(&"372876"),
             "{ids:?}"
@@ -1245,11 +1239,10 @@ pub(crate) mod tests {
             !ids.iter().any(|v| v.contains("2019") || v.contains("2024")),
             "{ids:?}"
         );
-        let dates: Vec<&str> = c
-            .of(CandidateKind::Date)
-            .map(|c| c.value.as_str())
-            .collect();
-        assert_eq!(dates, ["2019-04-19", "2019-04-26", "2024-03-12"]);
+        assert_eq!(
+            values(&c, CandidateKind::Date),
+            ["2019-04-19", "2019-04-26", "2024-03-12"]
+        );
     }
 
     #[test]

@@ -411,6 +411,23 @@ fn is_unit_word(w: &str) -> bool {
     w.chars().any(char::is_alphabetic) && crate::einvoice::codes::unit_code_of_printed(w).is_some()
 }
 
+/// Whether `line` prints a word (a token with a letter) ending left of `x`.
+fn words_left_of(line: &Line, x: f32) -> bool {
+    line.tokens
+        .iter()
+        .any(|t| t.bbox.x1 <= x + 0.5 && t.text.chars().any(char::is_alphabetic))
+}
+
+/// Whether the first token of a line of several reads as a row's position (`1`, `12.`).
+fn is_position(token: &str, line: &Line) -> bool {
+    token.len() <= 4
+        && token
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        && line.tokens.len() > 1
+}
+
 fn has_word(line: &Line) -> bool {
     line.tokens
         .iter()
@@ -898,14 +915,7 @@ fn words_of(
         }
         // A leading integer is the position.
         let leading = std::mem::replace(&mut first_word, false);
-        if leading
-            && t.text
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit())
-            && t.text.len() <= 4
-            && l.tokens.len() > 1
-        {
+        if leading && is_position(&t.text, l) {
             row.cells.push(text_cell(doc, LabelKey::ColPos, line, s, e));
             continue;
         }
@@ -941,7 +951,7 @@ fn words_of(
     // multiplication sign, nor the description's first word.
     let in_desc = |s: usize| desc.is_some_and(|(a, b)| s >= a && s < b);
     if unit.is_none()
-        && let Some(q) = qty.filter(|q| q.line == line)
+        && let Some(q) = qty_here
     {
         let h = l.bbox.height().max(1.0);
         unit = l
@@ -1059,12 +1069,7 @@ fn flat_row(
     // The quantity and price columns bound the description, unless the row prints no word left
     // of them but words left of its own numbers: a till slip's `Name  amount` line under a
     // `q x p` line that starts at the margin.
-    let words_before = |x: f32| {
-        let line = &doc.lines[u.lines[0]];
-        line.tokens
-            .iter()
-            .any(|t| t.bbox.x1 <= x + 0.5 && t.text.chars().any(char::is_alphabetic))
-    };
+    let words_before = |x: f32| words_left_of(&doc.lines[u.lines[0]], x);
     let left_of = if q.is_none() && p.is_none() && !words_before(columns) && words_before(own) {
         own
     } else {
@@ -1122,13 +1127,9 @@ fn build_row(
     // A quantity printed first (`10  Stk  Kaffeebohnen  5,00  50,00`, `QTY  DESCRIPTION  PRICE
     // AMOUNT`): the words run up to the price and amount, the quantity's token passed over.
     let line0 = u.lines[0];
-    let leading_qty = q.map(|q| &u.nums[q]).filter(|n| {
-        n.line == line0
-            && !doc.lines[line0]
-                .tokens
-                .iter()
-                .any(|t| t.bbox.x1 <= n.x0 + 0.5 && t.text.chars().any(char::is_alphabetic))
-    });
+    let leading_qty = q
+        .map(|q| &u.nums[q])
+        .filter(|n| n.line == line0 && !words_left_of(&doc.lines[line0], n.x0));
     let left_of = match leading_qty {
         Some(_) => [p, Some(a)]
             .into_iter()
@@ -1284,12 +1285,7 @@ fn continue_description(
             // Kaffeebohnen` over `10 Stk 5,00 50,00`).
             if std::mem::replace(&mut first_word, false)
                 && l < first
-                && line.tokens.len() > 1
-                && t.text.len() <= 4
-                && t.text
-                    .trim_end_matches('.')
-                    .chars()
-                    .all(|c| c.is_ascii_digit())
+                && is_position(&t.text, line)
                 && !t.text.starts_with('.')
                 && row.cell(LabelKey::ColPos).is_none()
             {

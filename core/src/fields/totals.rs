@@ -838,19 +838,20 @@ fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates) {
 
 /// A consistent net, VAT and total that are one row of a VAT summary of several rates (`25%
 /// 407294,83  101823,71  509118,54` over a `6%` row): the document's net and VAT are the
-/// summary's sums, and its total their sum, the amount printed so (outside the item table)
+/// summary's sums, and its total their sum, the amount printed so (outside the item rows)
 /// where there is one, else computed (OCR garbled the total's line: `Summa inkl5240a3;18`;
-/// evidence: the summary's last row, its gross where printed). Only for a summary of one row per rate, none of them an
-/// item row found by its arithmetic (`rows`: their lines, [`item_rows`]; a header that reads
-/// like an item table's, `Netto  Momsbelopp`, does not make the summary a table).
-fn summary_sums(chosen: &mut Chosen, cands: &Candidates, rows: &[usize]) {
+/// evidence: the summary's last row, its gross where printed). Only for a summary of one row
+/// per rate, none of them an item row found by its arithmetic (`item_lines`: their lines,
+/// [`item_rows`]; a header that reads like an item table's, `Netto  Momsbelopp`, does not make
+/// the summary a table).
+fn summary_sums(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize]) {
     let (Some(n), Some((sv, v, _)), Some(t), true) =
         (chosen.net, chosen.vat, chosen.total, chosen.consistent)
     else {
         return;
     };
     let line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
-    let in_table = |i: usize| line_of(i).is_some_and(|l| rows.contains(&l));
+    let in_table = |i: usize| line_of(i).is_some_and(|l| item_lines.contains(&l));
     let rows: Vec<&TaxRow> = cands
         .tax_rows
         .iter()
