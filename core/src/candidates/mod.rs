@@ -482,7 +482,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         .flat_map(|t| &mut t.rows)
         .flat_map(|r| &mut r.cells)
     {
-        cell.amount = amounts::find_amounts(&cell.text, style.decimal, &[])
+        cell.amount = tables::cell_amounts(&cell.text, style.decimal)
             .first()
             .map(|a| a.value);
     }

@@ -11,8 +11,8 @@
 //! 5. The table ends at a totals label, another header, a page change, or a vertical gap of more
 //!    than four header heights.
 
-use super::amounts;
 use super::labels::{self, LabelKey};
+use super::{amounts, dates};
 use crate::types::{BBox, CleanDocument, Line, Span};
 use rust_decimal::Decimal;
 
@@ -229,10 +229,57 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
         .collect()
 }
 
+/// The amounts of a cell's text, dates left out (`01.10.2018 bis 31.10.2018` under a price
+/// column is a service period, not a price).
+pub(super) fn cell_amounts(text: &str, decimal: Option<char>) -> Vec<amounts::AmountMatch> {
+    let dated: Vec<(usize, usize)> = [false, true]
+        .into_iter()
+        .flat_map(|month_first| dates::find_dates(text, month_first))
+        .map(|d| (d.start, d.end))
+        .collect();
+    amounts::find_amounts(text, decimal, &dated)
+}
+
 fn cell_has_number(c: &Cell) -> bool {
-    amounts::find_amounts(&c.text, None, &[])
+    cell_amounts(&c.text, None)
         .iter()
         .any(|a| a.value != Decimal::ZERO || c.text.contains(['.', ',']))
+}
+
+fn is_number_column(key: LabelKey) -> bool {
+    matches!(
+        key,
+        LabelKey::ColQty | LabelKey::ColUnitPrice | LabelKey::ColAmount | LabelKey::ColAmountGross
+    )
+}
+
+fn is_amount_column(key: LabelKey) -> bool {
+    matches!(key, LabelKey::ColAmount | LabelKey::ColAmountGross)
+}
+
+/// Whether a line's cells are the amount of the row above, printed on the line under its
+/// quantity (`1  Stahlcoil  10 Stk  0 %` over `Basismenge: 1 Stk  1.000,00`): the line's only
+/// numbers stand in amount columns, it opens with no position of its own, and the row above has
+/// its quantity or price but no amount yet.
+fn completes_row(prev: &Row, cells: &[Cell]) -> bool {
+    let numbers: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| is_number_column(c.key) && cell_has_number(c))
+        .collect();
+    let own_position = cells
+        .iter()
+        .any(|c| c.key == LabelKey::ColPos && c.text.trim_end_matches('.').parse::<u32>().is_ok());
+    !numbers.is_empty()
+        && numbers.iter().all(|c| is_amount_column(c.key))
+        && !own_position
+        && !prev
+            .cells
+            .iter()
+            .any(|c| is_amount_column(c.key) && cell_has_number(c))
+        && prev
+            .cells
+            .iter()
+            .any(|c| is_number_column(c.key) && cell_has_number(c))
 }
 
 /// A `Key:  value` line after the rows (`Fodo :  149341,28 EUR`, a totals block under labels
@@ -293,20 +340,32 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 break;
             }
             let cells = line_cells(line, &cols);
-            let numeric = cells.iter().any(|c| {
-                matches!(
-                    c.key,
-                    LabelKey::ColQty
-                        | LabelKey::ColUnitPrice
-                        | LabelKey::ColAmount
-                        | LabelKey::ColAmountGross
-                ) && cell_has_number(c)
-            });
+            let numeric = cells
+                .iter()
+                .any(|c| is_number_column(c.key) && cell_has_number(c));
             if is_total_line(line) && !numeric {
                 break;
             }
             last_y = line.bbox.y1;
-            if numeric {
+            if let Some(prev) = rows
+                .last_mut()
+                .filter(|p| numeric && completes_row(p, &cells))
+            {
+                if let Some((plines, ptext)) = pending.take() {
+                    append_desc(prev, &plines, &ptext);
+                }
+                prev.lines.push(j);
+                for c in cells {
+                    if is_number_column(c.key) {
+                        if !prev.cell(c.key).is_some_and(cell_has_number) {
+                            prev.cells.retain(|p| p.key != c.key);
+                            prev.cells.push(c);
+                        }
+                    } else if c.key == LabelKey::ColDesc && !attribute_line(line) {
+                        append_desc(prev, &[], &c.text);
+                    }
+                }
+            } else if numeric {
                 let mut row = Row {
                     lines: vec![j],
                     cells,
@@ -316,6 +375,9 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     let has_desc = row.cell(LabelKey::ColDesc).is_some();
                     match (has_desc, rows.last_mut()) {
                         (true, Some(prev)) => append_desc(prev, &plines, &ptext),
+                        // Text between the header and a first row that prints its own
+                        // description: the header's second line (`Art-Nr (Art)`), no row's.
+                        (true, None) => {}
                         _ => {
                             let mut lines = plines;
                             lines.extend(row.lines.iter().copied());
@@ -326,19 +388,23 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 }
                 rows.push(row);
             } else {
-                let text: String = cells
-                    .iter()
-                    .map(|c| c.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                if text.is_empty() {
+                if cells.is_empty() {
                     j += 1;
                     continue;
                 }
+                // An attribute line under a description (`Herkunftsland: DE`) belongs to the
+                // row but is no part of the item's name.
+                let text = if attribute_line(line) {
+                    String::new()
+                } else {
+                    line.text.split_whitespace().collect::<Vec<_>>().join(" ")
+                };
                 match pending.as_mut() {
                     Some((l, t)) => {
                         l.push(j);
-                        t.push(' ');
+                        if !t.is_empty() && !text.is_empty() {
+                            t.push(' ');
+                        }
                         t.push_str(&text);
                     }
                     None => pending = Some((vec![j], text)),
@@ -363,8 +429,20 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
     out
 }
 
+/// `Key: value` (or a bare `Key:`) opening a line: an attribute printed under an item's name
+/// (`Basismenge: 1 Stk`, `• Herkunftsland: DE`), not the name's next line.
+fn attribute_line(line: &Line) -> bool {
+    line.tokens
+        .iter()
+        .take(3)
+        .any(|t| t.text.ends_with(':') && t.text.chars().any(char::is_alphabetic) || t.text == ":")
+}
+
 fn append_desc(row: &mut Row, lines: &[usize], text: &str) {
     row.lines.extend_from_slice(lines);
+    if text.is_empty() {
+        return;
+    }
     if let Some(c) = row.cells.iter_mut().find(|c| c.key == LabelKey::ColDesc) {
         c.text.push(' ');
         c.text.push_str(text);
@@ -372,6 +450,9 @@ fn append_desc(row: &mut Row, lines: &[usize], text: &str) {
 }
 
 fn prepend_desc(row: &mut Row, text: &str, doc: &CleanDocument, line: usize) {
+    if text.is_empty() {
+        return;
+    }
     match row.cells.iter_mut().find(|c| c.key == LabelKey::ColDesc) {
         Some(c) => c.text = format!("{text} {}", c.text),
         None => {
@@ -450,6 +531,65 @@ mod tests {
         assert_eq!(t.rows[1].cell(LabelKey::ColAmount).unwrap().text, "275,00");
         // The totals line is not a row.
         assert!(t.rows.iter().all(|r| !r.lines.contains(&5)));
+    }
+
+    #[test]
+    fn an_amount_under_its_row_completes_it() {
+        let doc = crate::candidates::tests::page_doc(vec![
+            w("Pos", 10.0, 100.0),
+            w("Beschreibung", 40.0, 100.0),
+            w("Menge", 250.0, 100.0),
+            w("Einzelpreis", 320.0, 100.0),
+            w("Betrag", 430.0, 100.0),
+            // The header's second line.
+            w("Art-Nr", 40.0, 114.0),
+            // Row 1: quantity on the name's line, amount on the line under it, attributes and a
+            // service period (dates under the price column) after it.
+            w("1", 10.0, 130.0),
+            w("Stahlcoil", 40.0, 130.0),
+            w("10", 265.0, 130.0),
+            w("Stk", 280.0, 130.0),
+            w("Basismenge:", 40.0, 144.0),
+            w("1", 100.0, 144.0),
+            w("Stk", 110.0, 144.0),
+            w("1.000,00", 430.0, 144.0),
+            w("Herkunftsland:", 40.0, 158.0),
+            w("DE", 115.0, 158.0),
+            w("verzinkt", 40.0, 172.0),
+            w("01.10.2018", 330.0, 172.0),
+            w("31.10.2018", 385.0, 172.0),
+            // Row 2, its amount under it.
+            w("2", 10.0, 190.0),
+            w("Stoßfänger", 40.0, 190.0),
+            w("10", 265.0, 190.0),
+            w("1.000,00", 430.0, 204.0),
+            w("Summe", 320.0, 230.0),
+            w("2.000,00", 430.0, 230.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let rows = &t[0].rows;
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        let text = |r: &Row, k: LabelKey| r.cell(k).map(|c| c.text.clone());
+        assert_eq!(
+            text(&rows[0], LabelKey::ColDesc).as_deref(),
+            Some("Stahlcoil verzinkt 01.10.2018 31.10.2018")
+        );
+        assert_eq!(
+            text(&rows[0], LabelKey::ColAmount).as_deref(),
+            Some("1.000,00")
+        );
+        assert_eq!(text(&rows[0], LabelKey::ColQty).as_deref(), Some("10 Stk"));
+        assert_eq!(rows[0].lines, vec![2, 3, 4, 5]);
+        assert_eq!(
+            text(&rows[1], LabelKey::ColDesc).as_deref(),
+            Some("Stoßfänger")
+        );
+        assert_eq!(
+            text(&rows[1], LabelKey::ColAmount).as_deref(),
+            Some("1.000,00")
+        );
+        assert_eq!(rows[1].lines, vec![6, 7]);
     }
 
     #[test]

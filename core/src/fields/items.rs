@@ -62,7 +62,13 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             for cell in &r.cells {
                 let num = || cell.amount.map(|d| d.to_string());
                 if cell.key == LabelKey::ColPos {
-                    it.position = cell.text.trim_end_matches('.').parse().ok();
+                    // `1  Toolbox 0815CO-123`: an article number printed in the position's
+                    // column after it.
+                    it.position = cell
+                        .text
+                        .split_whitespace()
+                        .next()
+                        .and_then(|p| p.trim_end_matches('.').parse().ok());
                     continue;
                 }
                 let v = match cell.key {

@@ -453,6 +453,55 @@ mod tests {
         assert_eq!(en.line_items[0].unit, None, "{:?}", en.line_items[0]);
     }
 
+    /// Rows whose amount stands on the line under the name and quantity, an article number
+    /// printed after the position, attribute lines under the name: one item per row, the
+    /// position and the name alone.
+    #[test]
+    fn an_amount_under_the_row_and_an_article_number_after_the_position() {
+        let r = run(&[
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Pos@40 Beschreibung@150 Menge@300 Steuersatz@360 Nettobetrag@450",
+                40.0,
+                100.0,
+            ),
+            (
+                "1@40 0815CO-123@60 Stahlcoil@150 10@300 Stk 0@370 %",
+                40.0,
+                114.0,
+            ),
+            ("Basismenge:@150 1 Stk 1.000,00@470", 150.0, 128.0),
+            ("Herkunftsland:@150 DE", 150.0, 142.0),
+            (
+                "2@40 BR-4529@60 Stoßfänger@150 10@300 Stk 0@370 %",
+                40.0,
+                160.0,
+            ),
+            ("Basismenge:@150 1 Stk 1.000,00@470", 150.0, 174.0),
+            ("Summe netto  2.000,00@470", 300.0, 200.0),
+            ("Gesamtbetrag  2.000,00@470", 300.0, 214.0),
+        ]);
+        let got: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|i| {
+                (
+                    i.position,
+                    i.description.as_deref(),
+                    i.quantity.as_deref(),
+                    i.amount.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some(1), Some("Stahlcoil"), Some("10"), Some("1000.00")),
+                (Some(2), Some("Stoßfänger"), Some("10"), Some("1000.00"))
+            ]
+        );
+    }
+
     /// A row whose description line, above its numbers' line, starts with its position: the
     /// position is no part of the description.
     #[test]
