@@ -283,6 +283,29 @@ struct Unit {
     triples: Vec<Triple>,
 }
 
+/// A row without arithmetic: its line, the line under it holding its amount (if so) and the
+/// amount's index into [`Flat::nums`].
+struct Flat {
+    line: usize,
+    below: Option<usize>,
+    k: usize,
+}
+
+impl Flat {
+    /// The row's numbers: its line's, then those of the line under it.
+    fn nums(&self, nums: &[Vec<Num>]) -> Vec<Num> {
+        let mut v = nums[self.line].clone();
+        if let Some(b) = self.below {
+            v.extend(nums[b].iter().cloned());
+        }
+        v
+    }
+
+    fn amount(&self, nums: &[Vec<Num>]) -> Num {
+        self.nums(nums)[self.k].clone()
+    }
+}
+
 fn is_money_num(n: &Num, money: amounts::MoneyPrint) -> bool {
     !n.percent && (n.decimals >= 2 || money != amounts::MoneyPrint::Cents && n.decimals <= 1)
 }
@@ -623,7 +646,47 @@ pub fn find(
         }
         start -= 1;
     }
-    let mut flat: Vec<(usize, usize)> = Vec::new(); // (line, index into nums[line])
+    // A row whose words and numbers in the quantity or price column stand on one line, and its
+    // amount, alone, in the amount column of the tight line under it (`4  PFA5  Pfand  2,7700  20  19 %`
+    // over `4000001234578  55,46`, where quantity x price misses the amount).
+    let amount_below = |l: usize| {
+        let line = &doc.lines[l];
+        let next = doc.lines.get(l + 1)?;
+        let h = line.bbox.height().max(1.0);
+        if claimed.contains(&l)
+            || claimed.contains(&(l + 1))
+            || ends[l]
+            || ends[l + 1]
+            || is_keyed(line)
+            || !has_word(line)
+            || has_word(next)
+            || next.page != line.page
+            || next.bbox.y0 - line.bbox.y0 >= 1.5 * h
+            || nums[l].iter().any(|n| (n.x1 - sa.x1).abs() <= tol)
+            || !nums[l]
+                .iter()
+                .any(|n| !n.percent && (aligned(n, &sq, tol) || aligned(n, &sp, tol)))
+        {
+            return None;
+        }
+        // The amount is the line's only number but an article's code (a tax summary's values
+        // under its header are several).
+        let code = |n: &Num| n.decimals == 0 && n.value.abs() >= Decimal::from(1_000_000);
+        let k = nums[l + 1].iter().position(|n| !code(n))?;
+        let n = &nums[l + 1][k];
+        if nums[l + 1].iter().filter(|n| !code(n)).count() != 1 {
+            return None;
+        }
+        if !(is_money_num(n, style.money) && aligned(n, &sa, tol) && (n.x1 - sa.x1).abs() <= tol) {
+            return None;
+        }
+        Some(Flat {
+            line: l,
+            below: Some(l + 1),
+            k: nums[l].len() + k,
+        })
+    };
+    let mut flat: Vec<Flat> = Vec::new();
     // A line whose amount in the amount column equals the sum of the rows above it is their
     // total (`Summe`, `Fize:`, `Übertrag`, whatever its label): the rows end there, unless
     // balanced rows follow (a table continued after a carried-over subtotal).
@@ -657,13 +720,20 @@ pub fn find(
             }
             continue;
         }
-        if closed || l >= end {
+        if closed || l >= end || flat.iter().any(|f| f.below == Some(l)) {
             continue;
         }
-        if let Some(k) = flat_amount(l) {
-            flat.push((l, k));
-            sum += line_nums[k].value;
+        let found = flat_amount(l)
+            .map(|k| Flat {
+                line: l,
+                below: None,
+                k,
+            })
+            .or_else(|| amount_below(l));
+        if let Some(f) = found {
+            sum += f.amount(&nums).value;
             rows_above += 1;
+            flat.push(f);
         }
     }
     // The rows must sum to an amount printed under them: all of them, else all but the flat
@@ -677,12 +747,17 @@ pub fn find(
             .flatten()
             .any(|n| !n.percent && n.value == v)
     };
-    let sum_of = |rows: &[(usize, usize)]| -> Decimal {
-        rows.iter().map(|&(l, k)| nums[l][k].value).sum::<Decimal>() + sum_arith
+    let sum_of = |rows: &[Flat]| -> Decimal {
+        rows.iter().map(|f| f.amount(&nums).value).sum::<Decimal>() + sum_arith
     };
-    let end_of =
-        |rows: &[(usize, usize)]| rows.iter().map(|&(l, _)| l).max().unwrap_or(last).max(last);
-    let after_last = flat.iter().filter(|&&(l, _)| l > last).count();
+    let end_of = |rows: &[Flat]| {
+        rows.iter()
+            .map(|f| f.below.unwrap_or(f.line))
+            .max()
+            .unwrap_or(last)
+            .max(last)
+    };
+    let after_last = flat.iter().filter(|f| f.line > last).count();
     let kept = (flat.len() - after_last..=flat.len())
         .rev()
         .find(|&n| printed_below(sum_of(&flat[..n]), end_of(&flat[..n])));
@@ -700,25 +775,29 @@ pub fn find(
         let mut v: Vec<usize> = picked
             .iter()
             .map(|(u, _)| u.lines[0])
-            .chain(flat.iter().map(|&(l, _)| l))
+            .chain(flat.iter().map(|f| f.line))
             .collect();
         v.sort_unstable();
         v
     };
     let mut used_lines: Vec<usize> = starts.clone();
     used_lines.extend(claimed.iter().copied());
+    used_lines.extend(flat.iter().filter_map(|f| f.below));
     for (u, t) in &picked {
         let row = arith_row(doc, headers, u, t, rates);
         rows.push((u.lines[0], row));
     }
-    for &(l, k) in &flat {
+    for f in &flat {
         let unit = Unit {
-            lines: vec![l],
+            lines: std::iter::once(f.line).chain(f.below).collect(),
             borrowed: None,
-            nums: nums[l].clone(),
+            nums: f.nums(&nums),
             triples: Vec::new(),
         };
-        rows.push((l, flat_row(doc, headers, &unit, k, (&sq, &sp), rates, tol)));
+        rows.push((
+            f.line,
+            flat_row(doc, headers, &unit, f.k, (&sq, &sp), rates, tol),
+        ));
     }
     rows.sort_by_key(|(l, _)| *l);
     let end_line = end.max(table_end + 1);

@@ -453,6 +453,57 @@ mod tests {
         assert_eq!(en.line_items[0].unit, None, "{:?}", en.line_items[0]);
     }
 
+    /// A row whose quantity x price misses its amount (a price printed rounded), the amount on
+    /// the line under it, between rows that balance: a row all the same, since with it the rows
+    /// sum to the printed net.
+    #[test]
+    fn a_row_without_arithmetic_takes_its_amount_from_the_line_below() {
+        let r = run(&[
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "1@40 KR3M@60 Kunstrasen@120 3,3333@300 3@370 19@400 %",
+                40.0,
+                114.0,
+            ),
+            ("4012345001235@60 10,00@470", 60.0, 126.0),
+            (
+                "2@40 PFA5@60 Pfand@120 2,7700@300 20@370 19@400 %",
+                40.0,
+                150.0,
+            ),
+            ("4000001234578@60 55,46@470", 60.0, 162.0),
+            (
+                "3@40 SFK5@60 Schweinesteak@120 5,5000@300 1@370 7@400 %",
+                40.0,
+                186.0,
+            ),
+            ("4000050986428@60 5,50@470", 60.0, 198.0),
+            ("Positionssumme  70,96@470", 300.0, 230.0),
+        ]);
+        let got: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|i| {
+                (
+                    i.position,
+                    i.description.as_deref(),
+                    i.quantity.as_deref(),
+                    i.amount.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some(1), Some("Kunstrasen"), Some("3"), Some("10.00")),
+                // Quantity and price that miss the amount were misread, as far as anyone knows
+                // (a PDF's text layer may be an OCR reading too): neither is kept.
+                (Some(2), Some("Pfand"), None, Some("55.46")),
+                (Some(3), Some("Schweinesteak"), Some("1"), Some("5.50"))
+            ]
+        );
+    }
+
     /// Rows whose amount stands on the line under the name and quantity, an article number
     /// printed after the position, attribute lines under the name: one item per row, the
     /// position and the name alone.
