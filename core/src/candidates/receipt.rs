@@ -350,6 +350,28 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         (p, f.1)
     };
     let mut best = *found.iter().max_by(|a, b| score(a).cmp(&score(b)))?;
+    // Only a subtotal was labelled, and what was paid, more than it, stands on a line under it
+    // that pays nothing (`SUB-TOTAL 92.50`, `GST 1.50`, `T L 94.00`, `CASH 94.00`): that line is
+    // the total, its label too garbled to read.
+    if best.0 <= 1
+        && let Some(p) = paid.filter(|p| *p > best.1)
+        && let Some((i, s, e)) = lines
+            .iter()
+            .enumerate()
+            .skip(best.2 + 1)
+            .find_map(|(i, l)| {
+                let up = norm_label(&l.text);
+                let pays = ["CASH", "TENDER", "PAID", "CHANGE", "CARD", "VISA"]
+                    .iter()
+                    .any(|w| up.contains(w));
+                (!pays)
+                    .then(|| line_amounts(l).into_iter().find(|a| a.0 == p))
+                    .flatten()
+                    .map(|a| (i, a.1, a.2))
+            })
+    {
+        best = (3, p, i, s, e);
+    }
     // Cash totals are rounded to 5 sen with a printed rounding adjustment: a total off the
     // 0.05 grid that differs from another total line by exactly that adjustment is the amount
     // before rounding; take the rounded one (printed, else the sum the receipt states).
@@ -639,6 +661,30 @@ mod tests {
         let (d, _, conf) = receipt_total(&doc).expect("total");
         assert_eq!(d, Decimal::new(740, 2));
         assert!(conf >= 0.9);
+    }
+
+    #[test]
+    fn what_was_paid_under_a_subtotal_is_the_total_whose_label_ocr_garbled() {
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "SUB-TOTAL 92.50",
+            "GST 1.50",
+            "ROUNDING 0.00",
+            "T L 94.00",
+            "CASH 94.00",
+            "CHANGE 0.00",
+        ]);
+        let (d, span, conf) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(9400, 2), 4));
+        assert!(conf >= 0.9);
+        // Without the garbled line the subtotal stays: what was paid is printed nowhere.
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "SUB-TOTAL 92.50",
+            "CASH 100.00",
+            "CHANGE 6.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(9250, 2));
     }
 
     #[test]
