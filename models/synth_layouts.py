@@ -16,7 +16,11 @@ credit notes, acts, waybills) are combinations of:
   one-row table under a heading row), `box` (a framed key/value box at the top right),
   `inline` (one line), `title` (in the title line: "INVOICE No. X of DATE");
 * `table` (line items): `full` (ruled grid, all columns), `compact` (description, qty, price,
-  amount), `gross` (net and gross columns), `plain` (no rules), `zebra` (ruled rows only);
+  amount), `gross` (net and gross columns), `plain` (no rules), `zebra` (ruled rows only),
+  `qty_first` (quantity and unit, then description, price, rate, amount), `stacked` (position
+  and description on one line, the numbers on the line under it), `amount_below` (the amount on
+  the line under the row, with the article's EAN and, sometimes, a service period under the
+  description);
 * `totals`: `right` (label/value pairs at the right), `box` (the same in a frame), `left`,
   `rows` (full-width rows), `vat_table` (a per-rate summary table: rate, base, VAT, gross;
   then the total), `line` (one line "Net ... VAT ... Total ...");
@@ -84,6 +88,9 @@ FAMILIES: dict[str, dict] = {
     "act_cis_table": F(head="cis", parties="none", meta="title", table="full", totals="right", kinds=("act",), words=True, form=True),
     "credit_negative_rows": F(head="left", parties="stacked", meta="right_kv", table="full", totals="rows", kinds=("credit_note",), credit="neg"),
     "credit_positive_box": F(head="right", parties="side", meta="box", table="compact", totals="box", kinds=("credit_note",), credit="pos"),
+    "qty_first_rows": F(head="left", parties="side", meta="right_kv", table="qty_first", totals="right"),
+    "stacked_rows": F(head="right", parties="stacked", meta="box", table="stacked", totals="box"),
+    "amount_under_rows": F(head="centre", parties="window", meta="above", table="amount_below", totals="vat_table"),
     # --- receipts --------------------------------------------------------------------------
     "till": F(receipt="till"),
     "slip": F(receipt="slip"),
@@ -99,8 +106,8 @@ FAMILIES: dict[str, dict] = {
 # Only the held-out set uses these (never a training document).
 HELD_OUT = ("ruled_meta_grid", "footer_seller_grid", "two_col_buyer_seller", "window_right",
             "totals_left_box", "cis_title_grid", "landscape_wide", "multi_page_repeat",
-            "discount_rounding", "waybill_cmr_boxes", "credit_positive_box", "slip", "card_slip",
-            "restaurant")
+            "discount_rounding", "waybill_cmr_boxes", "credit_positive_box", "amount_under_rows",
+            "slip", "card_slip", "restaurant")
 for _name, _f in FAMILIES.items():
     _f.setdefault("kinds", ("receipt",) if "receipt" in _f else ("invoice", "credit_note", "act", "waybill"))
 
@@ -390,6 +397,9 @@ class R:
         if variant == "gross":
             return [(lab("desc"), 0.0, "l"), (lab("qty"), 0.42, "r"), (lab("price"), 0.56, "r"), (lab("rate"), 0.66, "r"),
                     (lab("amount"), 0.83, "r"), (lab("gross"), 1.0, "r")]
+        if variant == "qty_first":
+            return [(lab("qty"), 0.0, "l"), (lab("desc"), 0.12, "l"), (lab("price"), 0.7, "r"), (lab("rate"), 0.82, "r"),
+                    (lab("amount"), 1.0, "r")]
         return [("#", 0.0, "l"), (lab("desc"), 0.05, "l"), (lab("qty"), 0.52, "r"), ("", 0.53, "l"),
                 (lab("price"), 0.74, "r"), (lab("rate"), 0.83, "r"), (lab("amount"), 1.0, "r")]
 
@@ -399,6 +409,9 @@ class R:
         price = doc.sign * ln.price
         if variant == "compact":
             return [ln.desc, f"{doc.qty(ln.qty)} {doc.unit_text(ln)}", doc.m(price, cur=False), doc.m(amt, cur=False)]
+        if variant == "qty_first":
+            return [f"{doc.qty(ln.qty)} {doc.unit_text(ln)}", ln.desc, doc.m(price, cur=False),
+                    doc.rate_text(ln.rate), doc.m(amt, cur=False)]
         if variant == "gross":
             gross = amt + (amt * ln.rate / 100).quantize(doc.q)
             return [ln.desc, doc.qty(ln.qty), doc.m(price, cur=False), doc.rate_text(ln.rate),
@@ -421,7 +434,8 @@ class R:
     def items(self, y):
         doc, fam = self.doc, self.fam
         variant = fam.get("table", "full")
-        cols = self.columns("full" if variant in ("plain", "zebra") else variant)
+        shape = "full" if variant in ("plain", "zebra", "stacked", "amount_below") else variant
+        cols = self.columns(shape)
         W = self.x1 - self.x0
         ruled = variant in ("full", "compact", "gross")
         multi = fam.get("pages") == "multi"
@@ -429,8 +443,10 @@ class R:
         y = self.table_head(y, cols, ruled)
         top = y
         carried = D(0)
-        di = 1 if cols[0][0] == "#" else 0
+        di = [c[0] for c in cols].index(sv.word(doc.lang, "desc"))
         desc_w = (cols[di + 1][1] - cols[di][1]) * W - 45
+        if variant == "stacked":
+            desc_w = W * 0.9
         for n, ln in enumerate(doc.lines, 1):
             if multi and n > 1 and (n - 1) % per_page == 0:
                 y += 14
@@ -447,17 +463,39 @@ class R:
                 self.t(self.x1 - 3, y + 6, doc.m(carried), 8.5, align="right")
                 y = self.table_head(y + 14, cols, ruled)
                 top = y
-            vals = self.row_values("full" if variant in ("plain", "zebra") else variant, n, ln)
+            vals = self.row_values(shape, n, ln)
             y += 12
             wrapped = g.wrap(vals[di], 8.5 * self.s, desc_w)
+            # Where each value goes: (line under the row's first line, text) per column.
+            below = {}
+            if variant == "stacked":
+                # Position and description first, every number on the line under them.
+                below = {i: len(wrapped) for i in range(len(cols)) if i != di and cols[i][0] != "#"}
+            elif variant == "amount_below":
+                below = {len(cols) - 1: 1}
             for i, ((name, pos, al), v) in enumerate(zip(cols, vals)):
                 x = self.x0 + pos * W
                 if i == di:
                     for k, part in enumerate(wrapped):
                         self.t(x + 3, y + 10 * k, part, 8.5)
                 else:
-                    self.t(x + (3 if al == "l" else -3), y, v, 8.5, align="left" if al == "l" else "right")
-            y += 10 * (len(wrapped) - 1) + 5
+                    yy = y + 10 * below.get(i, 0)
+                    self.t(x + (3 if al == "l" else -3), yy, v, 8.5, align="left" if al == "l" else "right")
+            extra = len(wrapped) - 1
+            if variant == "stacked":
+                extra += 1
+            elif variant == "amount_below":
+                # Under the description: the article's EAN (a line of its own under the amount's
+                # when the description wraps), sometimes a service period.
+                x = self.x0 + cols[di][1] * W + 3
+                attrs = [f"EAN: {self.rng.randint(10 ** 12, 10 ** 13 - 1)}"]
+                if self.rng.random() < 0.4:
+                    attrs.append(f"{doc.d(doc.date)} - {doc.d(doc.due or doc.date)}")
+                first = max(len(wrapped), 1)
+                for k, a in enumerate(attrs):
+                    self.t(x, y + 10 * (first + k), a, 7.5)
+                extra = max(extra, 1) + len(attrs)
+            y += 10 * extra + 5
             if variant != "plain":
                 self.p.hline(self.x0, self.x1, y, 0.3)
             carried += doc.line_amount(ln)

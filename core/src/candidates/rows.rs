@@ -397,16 +397,16 @@ fn is_totals_line(hits: &[LabelHit]) -> bool {
     })
 }
 
-/// A column header: labels of two column kinds or more.
-fn is_header_line(hits: &[LabelHit]) -> bool {
-    let mut kinds: Vec<LabelKey> = hits
-        .iter()
-        .map(|h| h.key)
-        .filter(|k| k.is_column())
-        .collect();
+/// A column header: labels of two column kinds or more, covering at least half its words.
+fn is_header_line(hits: &[LabelHit], line: &Line) -> bool {
+    let columns: Vec<&LabelHit> = hits.iter().filter(|h| h.key.is_column()).collect();
+    let mut kinds: Vec<LabelKey> = columns.iter().map(|h| h.key).collect();
     kinds.sort();
     kinds.dedup();
-    kinds.len() >= 2
+    // Column words are most of the line: `Consulting services (day rate)` names a price and
+    // a service but is a row's description.
+    let covered: usize = columns.iter().map(|h| h.words).sum();
+    kinds.len() >= 2 && covered * 2 >= super::labels::norm_words(&line.text).len()
 }
 
 /// A `Key: value` attribute line (`Verpackung : Flasche`, `Bruttopreis: 9,90`).
@@ -485,7 +485,7 @@ pub fn find(
         .collect();
     // Lines that end a table: totals and column headers.
     let ends: Vec<bool> = (0..doc.lines.len())
-        .map(|l| totals[l] || is_header_line(hits(l)))
+        .map(|l| totals[l] || is_header_line(hits(l), &doc.lines[l]))
         .collect();
     // 1-2: units and their readings.
     let mut units: Vec<Unit> = Vec::new();

@@ -453,6 +453,41 @@ mod tests {
         assert_eq!(en.line_items[0].unit, None, "{:?}", en.line_items[0]);
     }
 
+    /// Position and description on one line, the numbers on the line under it; the first
+    /// description names column words (`day rate`) but is no header.
+    #[test]
+    fn a_description_with_column_words_over_its_numbers_is_no_header() {
+        let r = run(&[
+            ("Invoice No. 4711 Date 02.05.2024", 40.0, 40.0),
+            (
+                "#@40 Description@60 Qty@300 Unit@320 price@345 VAT@400 %@420 Amount@470",
+                40.0,
+                100.0,
+            ),
+            ("1@40 Consulting@60 services (day rate)", 40.0, 114.0),
+            ("40@300 h 575.57@345 20%@400 23,022.80@470", 300.0, 126.0),
+            ("2@40 Office@60 chair, ergonomic", 40.0, 142.0),
+            ("3@300 pcs 133.44@345 20%@400 400.32@470", 300.0, 154.0),
+            ("Subtotal  23,423.12@470", 300.0, 180.0),
+        ]);
+        let got: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|i| (i.position, i.description.as_deref(), i.amount.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    Some(1),
+                    Some("Consulting services (day rate)"),
+                    Some("23022.80")
+                ),
+                (Some(2), Some("Office chair, ergonomic"), Some("400.32"))
+            ]
+        );
+    }
+
     /// A row whose quantity x price misses its amount (a price printed rounded), the amount on
     /// the line under it, between rows that balance: a row all the same, since with it the rows
     /// sum to the printed net.
