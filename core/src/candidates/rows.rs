@@ -460,7 +460,10 @@ fn has_word(line: &Line) -> bool {
 /// A word printed vertically (a margin note such as `Copyright` running up the page edge): its
 /// box is taller than wide although it holds three characters or more.
 fn is_rotated(t: &Token) -> bool {
-    t.text.chars().count() >= 3 && t.bbox.height() > t.bbox.width()
+    // A short number (`0,5`) read from a scan can be boxed taller than wide: it is no note.
+    t.text.chars().count() >= 3
+        && t.bbox.height() > t.bbox.width()
+        && token_number(&t.text, None).is_none()
 }
 
 fn aligned(a: &Num, b: &Num, tol: f32) -> bool {
@@ -1411,6 +1414,17 @@ mod tests {
     use super::*;
     use crate::candidates::tests::{page_doc, word as w};
     use crate::types::Word;
+
+    #[test]
+    fn a_narrow_number_is_no_vertical_note() {
+        let token = |text: &str, w: f32, h: f32| Token {
+            text: text.into(),
+            bbox: crate::types::BBox::new(0.0, 0.0, w, h),
+            confidence: 1.0,
+        };
+        assert!(!is_rotated(&token("0,5", 45.0, 52.0)));
+        assert!(is_rotated(&token("Copyright", 20.0, 120.0)));
+    }
 
     /// A word ending at `x1` (a right-aligned number).
     fn r(text: &str, x1: f32, y: f32) -> Word {
