@@ -81,6 +81,12 @@ fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool
     {
         s = q;
     }
+    // `10м`, `1кг`, `5pcs`: a quantity OCR glued to its unit.
+    if let Some((q, _)) = glued_unit(s)
+        && !percent
+    {
+        s = q;
+    }
     if let Some(rest) = s.strip_prefix(['-', '−']) {
         negative = !negative;
         s = rest;
@@ -106,6 +112,21 @@ fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool
         return None;
     }
     Some((if negative { -value } else { value }, decimals, percent))
+}
+
+/// A number glued to a unit word (`10м`, `2,5kg`): the number and the unit. One letter after
+/// decimals (`778.9l`) is a misread digit, not a litre.
+fn glued_unit(s: &str) -> Option<(&str, &str)> {
+    let at = s.find(char::is_alphabetic)?;
+    let (q, unit) = s.split_at(at);
+    let whole = q.chars().all(|c| c.is_ascii_digit());
+    (!q.is_empty()
+        && q.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+        && q.starts_with(|c: char| c.is_ascii_digit())
+        && (whole || unit.chars().count() >= 2)
+        && is_unit_word(unit))
+    .then_some((q, unit))
 }
 
 /// The numbers of a line, left to right: the printed tokens ([`token_numbers`]), then the
@@ -984,6 +1005,9 @@ fn words_of(
         if qty_here.is_some_and(|q| s < q.end && e > q.start) {
             after_qty = true;
             first_word = false;
+            if let Some((_, u)) = glued_unit(&t.text) {
+                unit = Some((e - u.len(), e));
+            }
             continue;
         }
         if std::mem::replace(&mut after_qty, false) && desc.is_none() {
@@ -1414,6 +1438,17 @@ mod tests {
     use super::*;
     use crate::candidates::tests::{page_doc, word as w};
     use crate::types::Word;
+
+    #[test]
+    fn a_quantity_glued_to_its_unit_is_a_number() {
+        assert_eq!(glued_unit("10м"), Some(("10", "м")));
+        assert_eq!(glued_unit("2,5kg"), Some(("2,5", "kg")));
+        assert_eq!(glued_unit("A4"), None);
+        assert_eq!(glued_unit("4K"), None);
+        assert_eq!(glued_unit("778.9l"), None);
+        assert_eq!(token_number("1кг", None).map(|n| n.0), Some(Decimal::ONE));
+        assert_eq!(token_number("12ab", None), None);
+    }
 
     #[test]
     fn a_narrow_number_is_no_vertical_note() {
