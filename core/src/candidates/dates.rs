@@ -393,10 +393,40 @@ static MONTH_INDEX: LazyLock<HashMap<String, u32>> = LazyLock::new(|| {
         .collect()
 });
 
-/// Month number of a (possibly abbreviated, any-case, accents optional) month name.
+/// A month name with the letters OCR confuses made one (`l` and `i`): `jullo` and `julio` alike.
+fn ocr_month_key(folded: &str) -> String {
+    folded.replace('l', "i")
+}
+
+/// The month names of four letters or more by [`ocr_month_key`]; a key two months share is left
+/// out.
+static MONTH_OCR_INDEX: LazyLock<HashMap<String, u32>> = LazyLock::new(|| {
+    let mut index: HashMap<String, Option<u32>> = HashMap::new();
+    for (name, &m) in MONTH_INDEX.iter() {
+        if name.chars().count() < 4 {
+            continue;
+        }
+        let slot = index.entry(ocr_month_key(name)).or_insert(Some(m));
+        if *slot != Some(m) {
+            *slot = None;
+        }
+    }
+    index
+        .into_iter()
+        .filter_map(|(k, m)| Some((k, m?)))
+        .collect()
+});
+
+/// Month number of a (possibly abbreviated, any-case, accents optional) month name; a name of
+/// four letters or more also as OCR misreads an `i` or `l` in it (`jullo`).
 pub fn month_number(word: &str) -> Option<u32> {
     let w = word.trim_end_matches('.').to_lowercase();
-    MONTH_INDEX.get(fold_diacritics(&w).as_ref()).copied()
+    let folded = fold_diacritics(&w);
+    MONTH_INDEX.get(folded.as_ref()).copied().or_else(|| {
+        (folded.chars().count() >= 4)
+            .then(|| MONTH_OCR_INDEX.get(&ocr_month_key(&folded)).copied())
+            .flatten()
+    })
 }
 
 /// Numeric dates: day or year, separator, month, separator (a mark, or a space alone), year or
@@ -826,6 +856,16 @@ mod tests {
         // Short abbreviations that are everyday words need a four-digit year.
         assert!(find_dates("2 out 10", false).is_empty());
         assert!(find_dates("3 set 12", false).is_empty());
+    }
+
+    #[test]
+    fn month_names_as_ocr_misreads_an_i_or_l() {
+        assert_eq!(one("Fecha factura:  1 de jullo de 2020"), "2020-07-01");
+        assert_eq!(one("5 Aprll 2022"), "2022-04-05");
+        assert_eq!(one("5 Juiy 2022"), "2022-07-05");
+        // Short names stay exact: `iun` is no `lun`.
+        assert_eq!(month_number("mai"), Some(5));
+        assert_eq!(month_number("mal"), None);
     }
 
     #[test]
