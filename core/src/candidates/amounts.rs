@@ -822,9 +822,27 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
 /// Whether the `-` right before byte `s` is a minus sign: not a hyphen inside a word or code
 /// (`A-12`), and not the end of a run of filler dashes or underscores that leads to the
 /// amount (`Net:  --4096,54`, `____-12,00` as OCR reads a dotted or ruled leader).
+/// A currency glued before the sign is no word (`PLN-2537,67`, as OCR joins `PLN -2537,67`).
 fn minus_before(text: &str, s: usize) -> bool {
-    text[..s].ends_with('-')
-        && !text[..s - 1]
+    if !text[..s].ends_with('-') {
+        return false;
+    }
+    let before = &text[..s - 1];
+    let word_start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(before.len(), |(i, _)| i);
+    let word = &before[word_start..];
+    let glued_currency = !word.is_empty()
+        && before[..word_start]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+        && currency_of_word(word).is_some();
+    glued_currency
+        || !before
             .chars()
             .next_back()
             .is_some_and(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '–' | '—'))
@@ -856,6 +874,9 @@ mod tests {
         assert_eq!(vals("Net:  --4096,54 €"), ["4096.54"]);
         assert_eq!(vals("Total ____-12,00"), ["12.00"]);
         assert_eq!(vals("A-12.50"), ["12.50"]);
+        // A currency OCR glued to the sign: still a minus.
+        assert_eq!(vals("Kwota VAT 23%  PLN-2537,67"), ["23", "-2537.67"]);
+        assert_eq!(vals("EUR-12.00"), ["-12.00"]);
         assert_eq!(vals("1234"), ["1234"]);
         assert_eq!(vals("1.234.567,89"), ["1234567.89"]);
         assert_eq!(vals("0,5"), ["0.5"]);
