@@ -481,10 +481,11 @@ fn has_word(line: &Line) -> bool {
 /// A word printed vertically (a margin note such as `Copyright` running up the page edge): its
 /// box is taller than wide although it holds three characters or more.
 fn is_rotated(t: &Token) -> bool {
-    // A short number (`0,5`) read from a scan can be boxed taller than wide: it is no note.
+    // A short decimal (`0,5`) read from a scan can be boxed taller than wide: it is no note (a
+    // margin's year or code, `2014`, still is).
     t.text.chars().count() >= 3
         && t.bbox.height() > t.bbox.width()
-        && token_number(&t.text, None).is_none()
+        && !(t.text.contains([',', '.']) && token_number(&t.text, None).is_some())
 }
 
 fn aligned(a: &Num, b: &Num, tol: f32) -> bool {
@@ -1459,6 +1460,7 @@ mod tests {
         };
         assert!(!is_rotated(&token("0,5", 45.0, 52.0)));
         assert!(is_rotated(&token("Copyright", 20.0, 120.0)));
+        assert!(is_rotated(&token("2014", 10.0, 30.0)));
     }
 
     /// A word ending at `x1` (a right-aligned number).
