@@ -199,6 +199,27 @@ mod tests {
         extract(&doc, &c, &RuleScorer)
     }
 
+    /// Each line item's position, description, quantity and amount.
+    type ItemView<'a> = (
+        Option<u32>,
+        Option<&'a str>,
+        Option<&'a str>,
+        Option<&'a str>,
+    );
+    fn items_of(r: &DocumentResult) -> Vec<ItemView<'_>> {
+        r.line_items
+            .iter()
+            .map(|i| {
+                (
+                    i.position,
+                    i.description.as_deref(),
+                    i.quantity.as_deref(),
+                    i.amount.as_deref(),
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn rows_that_sum_to_the_total_with_vat_are_gross_priced() {
         let r = run(&[
@@ -470,20 +491,21 @@ mod tests {
             ("3@300 pcs 133.44@345 20%@400 400.32@470", 300.0, 154.0),
             ("Subtotal  23,423.12@470", 300.0, 180.0),
         ]);
-        let got: Vec<_> = r
-            .line_items
-            .iter()
-            .map(|i| (i.position, i.description.as_deref(), i.amount.as_deref()))
-            .collect();
         assert_eq!(
-            got,
+            items_of(&r),
             [
                 (
                     Some(1),
                     Some("Consulting services (day rate)"),
+                    Some("40"),
                     Some("23022.80")
                 ),
-                (Some(2), Some("Office chair, ergonomic"), Some("400.32"))
+                (
+                    Some(2),
+                    Some("Office chair, ergonomic"),
+                    Some("3"),
+                    Some("400.32")
+                )
             ]
         );
     }
@@ -515,20 +537,8 @@ mod tests {
             ("4000050986428@60 5,50@470", 60.0, 198.0),
             ("Positionssumme  70,96@470", 300.0, 230.0),
         ]);
-        let got: Vec<_> = r
-            .line_items
-            .iter()
-            .map(|i| {
-                (
-                    i.position,
-                    i.description.as_deref(),
-                    i.quantity.as_deref(),
-                    i.amount.as_deref(),
-                )
-            })
-            .collect();
         assert_eq!(
-            got,
+            items_of(&r),
             [
                 (Some(1), Some("Kunstrasen"), Some("3"), Some("10.00")),
                 // Quantity and price that miss the amount were misread, as far as anyone knows
@@ -567,20 +577,8 @@ mod tests {
             ("Summe netto  2.000,00@470", 300.0, 200.0),
             ("Gesamtbetrag  2.000,00@470", 300.0, 214.0),
         ]);
-        let got: Vec<_> = r
-            .line_items
-            .iter()
-            .map(|i| {
-                (
-                    i.position,
-                    i.description.as_deref(),
-                    i.quantity.as_deref(),
-                    i.amount.as_deref(),
-                )
-            })
-            .collect();
         assert_eq!(
-            got,
+            items_of(&r),
             [
                 (Some(1), Some("Stahlcoil"), Some("10"), Some("1000.00")),
                 (Some(2), Some("Stoßfänger"), Some("10"), Some("1000.00"))
