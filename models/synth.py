@@ -28,7 +28,7 @@ What the documents hold (`synth_world.py`, `synth_vocab.py`, `synth_doc.py`, `sy
   line items, one to three VAT rates, line discounts, prepaid amounts and payable, cash rounding
   lines, payment and change on receipts, receipts without any VAT line (no VAT in their truth);
   signature scribbles and round stamps (images, not in the text layer);
-* 48 layout families (`synth_layouts.FAMILIES`, listed in its docstring);
+* 51 layout families (`synth_layouts.FAMILIES`, listed in its docstring; 15 only in the held-out set);
 * `--unknown-share P` prints every field label (amounts, number, dates, seller, buyer) of that
   share of the training documents as a pseudo-word (truth `synthetic.unknown_labels`; default 0);
 * a third of the documents are degraded scans (150-300 DPI, rotation, grain, blur, JPEG, some
