@@ -1006,9 +1006,6 @@ fn words_of(
         if qty_here.is_some_and(|q| s < q.end && e > q.start) {
             after_qty = true;
             first_word = false;
-            if let Some((_, u)) = glued_unit(&t.text) {
-                unit = Some((e - u.len(), e));
-            }
             continue;
         }
         if std::mem::replace(&mut after_qty, false) && desc.is_none() {
@@ -1053,6 +1050,17 @@ fn words_of(
     if let Some((s, e)) = desc {
         row.cells
             .push(text_cell(doc, LabelKey::ColDesc, line, s, e));
+    }
+    // The unit glued to the quantity (`1set`, `10м`).
+    if unit.is_none()
+        && let Some(q) = qty_here
+    {
+        unit = l
+            .tokens
+            .iter()
+            .zip(&l.token_spans)
+            .find(|(_, (s, e))| *s < q.end && *e > q.start)
+            .and_then(|(t, &(_, e))| glued_unit(&t.text).map(|(_, u)| (e - u.len(), e)));
     }
     // The unit: a word right after the quantity (past an OCR stroke `|`), not a
     // multiplication sign, nor the description's first word.
