@@ -113,6 +113,9 @@ pub const LEGAL_FORMS: &[&str] = &[
     "a/s", "i/s", "k/s", "p/s", "amba",
     // Sole traders of Latvia and Estonia (`IK`, `FIE`).
     "ik", "fie",
+    // Austria's `e.U.`, Belgium's `CommV`, Spain's `S.Coop.` and `S.L.L.`, Italy's `S.r.l.s.`,
+    // France's `SCI`, Denmark's `IVS`, Hungary's `Kkt.`, Lithuania's `MB`, Ukraine's `АТ`.
+    "eu", "commv", "scoop", "sll", "srls", "sci", "ivs", "kkt", "mb", "ат",
 ];
 
 /// Normalised words of a name: lower case, dots and brackets dropped.
@@ -2319,6 +2322,33 @@ mod tests {
             names(&c, LabelKey::Seller)[0],
             (PartySource::Letterhead, "Au bon moulin SARL".to_string())
         );
+    }
+
+    #[test]
+    fn names_wrapped_before_a_legal_form_of_further_countries() {
+        for (first, second, name) in [
+            (
+                "Wagner",
+                "Gastronomiebedarf e.U.",
+                "Wagner Gastronomiebedarf e.U.",
+            ),
+            ("Euro", "Elektriciteit CommV", "Euro Elektriciteit CommV"),
+            (
+                "González",
+                "Suministros S.Coop.",
+                "González Suministros S.Coop.",
+            ),
+        ] {
+            let d = doc(&[
+                ("Lieferant:", 50.0, 50.0),
+                (first, 50.0, 62.0),
+                (second, 50.0, 74.0),
+                ("Mariahilfer Straße 47", 50.0, 86.0),
+                ("4020 Linz", 50.0, 98.0),
+            ]);
+            let c = find(&d);
+            assert_eq!(names(&c, LabelKey::Seller)[0].1, name);
+        }
     }
 
     #[test]
