@@ -828,18 +828,10 @@ fn minus_before(text: &str, s: usize) -> bool {
         return false;
     }
     let before = &text[..s - 1];
-    let word_start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| c.is_alphabetic())
-        .last()
-        .map_or(before.len(), |(i, _)| i);
-    let word = &before[word_start..];
+    let head = before.trim_end_matches(char::is_alphabetic);
+    let word = &before[head.len()..];
     let glued_currency = !word.is_empty()
-        && before[..word_start]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric())
+        && !head.ends_with(char::is_alphanumeric)
         && currency_of_word(word).is_some();
     glued_currency
         || !before

@@ -240,6 +240,9 @@ fn total_priority(label: &str) -> Option<u8> {
     None
 }
 
+/// Labels of the amount tendered (cash handed over, paid).
+const TENDERED: &[&str] = &["CASH", "TENDER", "PAID"];
+
 /// Whether a line starts a GST / tax summary table (its TOTAL row is no grand total).
 fn starts_tax_summary(label: &str) -> bool {
     let t = norm_label(label);
@@ -289,9 +292,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             if up.contains("CHANGE") && change.is_none() {
                 change = Some(d);
                 change_line = Some(li);
-            } else if (up.contains("CASH") || up.contains("TENDER") || up.contains("PAID"))
-                && cash.is_none()
-            {
+            } else if TENDERED.iter().any(|w| up.contains(w)) && cash.is_none() {
                 cash = Some(d);
             }
             if !in_summary
@@ -361,8 +362,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             .skip(best.2 + 1)
             .find_map(|(i, l)| {
                 let up = norm_label(&l.text);
-                let pays = ["CASH", "TENDER", "PAID", "CHANGE", "CARD", "VISA"]
+                let pays = TENDERED
                     .iter()
+                    .chain(&["CHANGE", "CARD", "VISA"])
                     .any(|w| up.contains(w));
                 (!pays)
                     .then(|| line_amounts(l).into_iter().find(|a| a.0 == p))

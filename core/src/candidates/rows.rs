@@ -24,7 +24,7 @@
 //!    A row printed without words takes the tight line just above or below it.
 
 use super::labels::{LabelHit, LabelKey};
-use super::tables::{Cell, Column, Row, RowSource, TableLayout};
+use super::tables::{Cell, Column, Row, RowSource, TableLayout, is_keyed};
 use super::{DocStyle, amounts};
 use crate::types::{CleanDocument, Line, Span, Token, median_size};
 use rust_decimal::Decimal;
@@ -106,12 +106,17 @@ fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool
         return None;
     }
     let (value, decimals) = amounts::parse_number(s, decimal)?;
-    // Ids, GTINs, postcodes of long form and phone numbers are not quantities or prices.
     let int_digits = s.chars().filter(char::is_ascii_digit).count() - decimals as usize;
-    if int_digits >= 7 && decimals == 0 || int_digits > 10 {
+    if id_shaped(int_digits, decimals) {
         return None;
     }
     Some((if negative { -value } else { value }, decimals, percent))
+}
+
+/// Ids, GTINs, postcodes of long form and phone numbers, not quantities or prices: seven
+/// integer digits or more without decimals, or more than ten.
+fn id_shaped(int_digits: usize, decimals: u32) -> bool {
+    int_digits >= 7 && decimals == 0 || int_digits > 10
 }
 
 /// A number glued to a unit word (`10м`, `2,5kg`): the number and the unit. One letter after
@@ -322,8 +327,12 @@ impl Flat {
         v
     }
 
-    fn amount(&self, nums: &[Vec<Num>]) -> Num {
-        self.nums(nums)[self.k].clone()
+    fn amount<'a>(&self, nums: &'a [Vec<Num>]) -> &'a Num {
+        let own = &nums[self.line];
+        match self.below {
+            Some(b) if self.k >= own.len() => &nums[b][self.k - own.len()],
+            _ => &own[self.k],
+        }
     }
 }
 
@@ -428,16 +437,6 @@ fn is_header_line(hits: &[LabelHit], line: &Line) -> bool {
     // a service but is a row's description.
     let covered: usize = columns.iter().map(|h| h.words).sum();
     kinds.len() >= 2 && covered * 2 >= super::labels::norm_words(&line.text).len()
-}
-
-/// A `Key: value` attribute line (`Verpackung : Flasche`, `Bruttopreis: 9,90`).
-fn is_keyed(line: &Line) -> bool {
-    line.tokens.iter().take(4).enumerate().any(|(i, t)| {
-        let key_word = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count() >= 2;
-        t.text.len() > 1 && t.text.ends_with(':') && key_word(&t.text)
-            || t.text == ":" && i > 0 && key_word(&line.tokens[i - 1].text)
-            || t.text.starts_with(':') && i > 0 && key_word(&line.tokens[i - 1].text)
-    })
 }
 
 /// A code-like word: letters and digits, no lower-case letter (`TB100A4`, `ZS997`, `K4321`),
@@ -695,8 +694,11 @@ pub fn find(
             return None;
         }
         // The amount is the line's only number but an article's code (a tax summary's values
-        // under its header are several).
-        let code = |n: &Num| n.decimals == 0 && n.value.abs() >= Decimal::from(1_000_000);
+        // under its header are several; the amount finder reads a GTIN as a number).
+        let code = |n: &Num| {
+            let int_digits = n.value.abs().trunc().normalize().to_string().len();
+            id_shaped(int_digits, n.decimals)
+        };
         let k = nums[l + 1].iter().position(|n| !code(n))?;
         let n = &nums[l + 1][k];
         if nums[l + 1].iter().filter(|n| !code(n)).count() != 1 {

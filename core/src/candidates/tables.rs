@@ -246,6 +246,14 @@ fn cell_has_number(c: &Cell) -> bool {
         .any(|a| a.value != Decimal::ZERO || c.text.contains(['.', ',']))
 }
 
+/// The position a position cell opens with (`1`, `12.`, `1  Toolbox 0815CO-123` with an
+/// article number printed after it).
+pub(crate) fn leading_position(text: &str) -> Option<u32> {
+    text.split_whitespace()
+        .next()
+        .and_then(|p| p.trim_end_matches('.').parse().ok())
+}
+
 fn is_number_column(key: LabelKey) -> bool {
     matches!(
         key,
@@ -261,14 +269,16 @@ fn is_amount_column(key: LabelKey) -> bool {
 /// quantity (`1  Stahlcoil  10 Stk  0 %` over `Basismenge: 1 Stk  1.000,00`): the line's only
 /// numbers stand in amount columns, it opens with no position of its own, and the row above has
 /// its quantity or price but no amount yet.
-fn completes_row(prev: &Row, cells: &[Cell]) -> bool {
+fn completes_row(prev: &Row, cells: &[Cell], has_number: &[bool]) -> bool {
     let numbers: Vec<&Cell> = cells
         .iter()
-        .filter(|c| is_number_column(c.key) && cell_has_number(c))
+        .zip(has_number)
+        .filter(|(c, n)| is_number_column(c.key) && **n)
+        .map(|(c, _)| c)
         .collect();
     let own_position = cells
         .iter()
-        .any(|c| c.key == LabelKey::ColPos && c.text.trim_end_matches('.').parse::<u32>().is_ok());
+        .any(|c| c.key == LabelKey::ColPos && leading_position(&c.text).is_some());
     !numbers.is_empty()
         && numbers.iter().all(|c| is_amount_column(c.key))
         && !own_position
@@ -340,16 +350,18 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 break;
             }
             let cells = line_cells(line, &cols);
+            let has_number: Vec<bool> = cells.iter().map(cell_has_number).collect();
             let numeric = cells
                 .iter()
-                .any(|c| is_number_column(c.key) && cell_has_number(c));
+                .zip(&has_number)
+                .any(|(c, n)| is_number_column(c.key) && *n);
             if is_total_line(line) && !numeric {
                 break;
             }
             last_y = line.bbox.y1;
             if let Some(prev) = rows
                 .last_mut()
-                .filter(|p| numeric && completes_row(p, &cells))
+                .filter(|p| numeric && completes_row(p, &cells, &has_number))
             {
                 if let Some((plines, ptext)) = pending.take() {
                     append_desc(prev, &plines, &ptext);
@@ -361,7 +373,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                             prev.cells.retain(|p| p.key != c.key);
                             prev.cells.push(c);
                         }
-                    } else if c.key == LabelKey::ColDesc && !attribute_line(line) {
+                    } else if c.key == LabelKey::ColDesc && !is_keyed(line) {
                         append_desc(prev, &[], &c.text);
                     }
                 }
@@ -394,7 +406,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 }
                 // An attribute line under a description (`Herkunftsland: DE`) belongs to the
                 // row but is no part of the item's name.
-                let text = if attribute_line(line) {
+                let text = if is_keyed(line) {
                     String::new()
                 } else {
                     line.text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -429,13 +441,15 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
     out
 }
 
-/// `Key: value` (or a bare `Key:`) opening a line: an attribute printed under an item's name
-/// (`Basismenge: 1 Stk`, `• Herkunftsland: DE`), not the name's next line.
-fn attribute_line(line: &Line) -> bool {
-    line.tokens
-        .iter()
-        .take(3)
-        .any(|t| t.text.ends_with(':') && t.text.chars().any(char::is_alphabetic) || t.text == ":")
+/// A `Key: value` attribute line (`Verpackung : Flasche`, `Bruttopreis: 9,90`, `• Herkunftsland:
+/// DE`): under an item's name, an attribute of the item, not the name's next line.
+pub(super) fn is_keyed(line: &Line) -> bool {
+    line.tokens.iter().take(4).enumerate().any(|(i, t)| {
+        let key_word = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count() >= 2;
+        t.text.len() > 1 && t.text.ends_with(':') && key_word(&t.text)
+            || t.text == ":" && i > 0 && key_word(&line.tokens[i - 1].text)
+            || t.text.starts_with(':') && i > 0 && key_word(&line.tokens[i - 1].text)
+    })
 }
 
 fn append_desc(row: &mut Row, lines: &[usize], text: &str) {

@@ -8,7 +8,7 @@
 
 use super::{Ctx, decimal};
 use crate::candidates::labels::LabelKey;
-use crate::candidates::tables::{RowSource, TableLayout};
+use crate::candidates::tables::{self, RowSource, TableLayout};
 use crate::candidates::{Candidates, taxes};
 use crate::einvoice::codes;
 use crate::result::LineItem;
@@ -62,13 +62,7 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             for cell in &r.cells {
                 let num = || cell.amount.map(|d| d.to_string());
                 if cell.key == LabelKey::ColPos {
-                    // `1  Toolbox 0815CO-123`: an article number printed in the position's
-                    // column after it.
-                    it.position = cell
-                        .text
-                        .split_whitespace()
-                        .next()
-                        .and_then(|p| p.trim_end_matches('.').parse().ok());
+                    it.position = tables::leading_position(&cell.text);
                     continue;
                 }
                 let v = match cell.key {
