@@ -422,8 +422,11 @@ impl Receiver {
                 let Ok(mut stream) = stream else { continue };
                 let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
                 let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+                // A sender killed mid-request (the node tests kill nodes) leaves a cut request:
+                // no request line, no blank line after the headers, or a short body. A real
+                // receiver answers nothing to it, and the sender's retry delivers the event.
                 let mut request_line = String::new();
-                if reader.read_line(&mut request_line).is_err() {
+                if !matches!(reader.read_line(&mut request_line), Ok(n) if n > 0) {
                     continue;
                 }
                 let path = request_line
@@ -433,9 +436,14 @@ impl Receiver {
                     .to_string();
                 let mut headers = Vec::new();
                 let mut len = 0usize;
+                let mut complete = false;
                 loop {
                     let mut l = String::new();
-                    if reader.read_line(&mut l).is_err() || l == "\r\n" || l.is_empty() {
+                    if reader.read_line(&mut l).is_err() || l.is_empty() {
+                        break;
+                    }
+                    if l == "\r\n" {
+                        complete = true;
                         break;
                     }
                     if let Some((k, v)) = l.trim_end().split_once(':') {
@@ -447,7 +455,9 @@ impl Receiver {
                     }
                 }
                 let mut body = vec![0u8; len];
-                let _ = reader.read_exact(&mut body);
+                if !complete || reader.read_exact(&mut body).is_err() {
+                    continue;
+                }
                 let req = Received {
                     path,
                     headers,
