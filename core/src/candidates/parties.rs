@@ -17,6 +17,7 @@
 //!   (buyer).
 //! - Id block: the block around a tax id that no label assigns (footers; seller).
 
+use super::dates;
 use super::ids;
 use super::labels::{self, LabelKey};
 use crate::layout::{self, Block, BlockParams, Segment};
@@ -116,6 +117,8 @@ pub const LEGAL_FORMS: &[&str] = &[
     // Austria's `e.U.`, Belgium's `CommV`, Spain's `S.Coop.` and `S.L.L.`, Italy's `S.r.l.s.`,
     // France's `SCI`, Denmark's `IVS`, Hungary's `Kkt.`, Lithuania's `MB`, Ukraine's `АТ`.
     "eu", "commv", "scoop", "sll", "srls", "sci", "ivs", "kkt", "mb", "ат",
+    // Ireland's `Teoranta` (`Teo.`), `DAC` and `CLG`.
+    "teoranta", "teo", "dac", "clg",
 ];
 
 /// Normalised words of a name: lower case, dots and brackets dropped.
@@ -1012,6 +1015,13 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
             }
             continue;
         }
+        // A company's name after the address begins the next party.
+        if !address.is_empty()
+            && is_company_like(&cut_details(l).text)
+            && !is_address_like(&cut_details(l).text)
+        {
+            break;
+        }
         address.push(l.clone());
     }
     let name = name
@@ -1032,7 +1042,12 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
 fn without_ids(text: &str) -> String {
     let parts: Vec<&str> = text
         .split(", ")
-        .filter(|p| !is_id_line(p.trim()) && !is_party_id_line(p.trim()) && !long_number(p))
+        .filter(|p| {
+            let p = p.trim();
+            // `NO. 17-G, JALAN SETIA INDAH`: with a street word, a number is the house's.
+            let id = is_id_line(p) && !has_street_word(text);
+            !id && !is_party_id_line(p) && !long_number(p)
+        })
         .collect();
     clean_text(&parts.join(", "))
 }
@@ -1705,16 +1720,27 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
             || (has(&[LabelKey::Number, LabelKey::NumberGeneric])
                 && has(&[LabelKey::Date, LabelKey::DateWeak]))
     };
-    let window: Vec<&Segment> = lines
+    // A line with a date (`Protokół odbioru Numer 2024-83249, Vamagu: 2024-02-27`, the label
+    // unknown) holds a document's fields, not an address.
+    let dated = |s: &Segment| !dates::find_dates(&s.text, false).is_empty();
+    let mut window: Vec<&Segment> = lines
         .iter()
         .take(6)
-        .take_while(|s| !document_line(s))
+        .take_while(|s| !document_line(s) && !dated(s))
         .collect();
     let addressy = |s: &Segment| address_line(&s.text);
-    let (Some(a), Some(b)) = (
-        window.iter().position(|s| addressy(s)),
-        window.iter().rposition(|s| addressy(s)),
-    ) else {
+    let Some(a) = window.iter().position(|s| addressy(s)) else {
+        return Vec::new();
+    };
+    // A company's name after the address begins the next party (`Váci út 146., 9021 Győr` /
+    // `Kovács Nyomda Bt.` / its address).
+    if let Some(k) = window[a + 1..]
+        .iter()
+        .position(|s| ends_with_legal_form(&s.text) && !is_address_like(&s.text))
+    {
+        window.truncate(a + 1 + k);
+    }
+    let Some(b) = window.iter().rposition(|s| addressy(s)) else {
         return Vec::new();
     };
     // Town and country lines after the street (`Springfield, IL 62701`, `USA`); opening hours
@@ -1732,10 +1758,13 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         .take(2)
         .count();
     // `50667 Köln` has more digits than letters and is still an address line.
+    // The ids printed after the address on its line (`…, 8000 Aarhus C, SE-nr. DK45377059`) are
+    // no part of it.
     window[a..=b + tail]
         .iter()
         .filter(|s| !is_id_line(&s.text) && (!digit_heavy(&s.text) || POSTCODE.is_match(&s.text)))
-        .map(|s| (clean_text(&s.text), (*s).clone()))
+        .map(|s| (without_ids(&s.text), (*s).clone()))
+        .filter(|(t, _)| !t.is_empty())
         .collect()
 }
 
@@ -2999,6 +3028,56 @@ mod tests {
         assert_eq!(
             address_of(&c, PartySource::Letterhead),
             ["1242 chemin de l'olive", "84340 Malaucène"]
+        );
+    }
+
+    #[test]
+    fn an_address_ends_before_its_ids_a_dated_line_and_the_next_partys_name() {
+        // The ids after the address on its line are cut off; a line with a date (its label
+        // unknown) is the document's, not the address's.
+        let d = doc(&[
+            ("Kamiński Meble Sp. z o.o.", 48.0, 40.0),
+            (
+                "ul. Marszałkowska 86, 50-001 Wrocław, NIP PL3988461098",
+                48.0,
+                60.0,
+            ),
+            (
+                "Protokół odbioru Numer 2024-83249, Vamagu: 2024-02-27",
+                48.0,
+                80.0,
+            ),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            address_of(&c, PartySource::Letterhead),
+            ["ul. Marszałkowska 86, 50-001 Wrocław"]
+        );
+        // Two parties under keys nobody knows: the first address ends at the second name.
+        let d = doc(&[
+            ("Kitu:", 48.0, 67.0),
+            ("Nord Villamossági Kft.", 143.0, 67.0),
+            ("Váci út 146., 9021 Győr, SE-nr. DK45377059", 143.0, 78.0),
+            ("Matobu:", 48.0, 95.0),
+            ("Larsen & Sørensen A/S", 143.0, 95.0),
+            ("Vesterbrogade 7, 8000 Aarhus C", 143.0, 106.0),
+        ]);
+        let c = find(&d);
+        let first = c
+            .iter()
+            .find(|c| {
+                c.name
+                    .as_ref()
+                    .is_some_and(|(n, _)| n == "Nord Villamossági Kft.")
+            })
+            .expect("the first party");
+        assert_eq!(
+            first
+                .address
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>(),
+            ["Váci út 146., 9021 Győr"]
         );
     }
 }
