@@ -1729,9 +1729,25 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         .take_while(|s| !document_line(s) && !dated(s))
         .collect();
     let addressy = |s: &Segment| address_line(&s.text);
-    let Some(a) = window.iter().position(|s| addressy(s)) else {
+    let Some(mut a) = window.iter().position(|s| addressy(s)) else {
         return Vec::new();
     };
+    // The street line over a postcode line, its street word in no list (`Zona Industrial, lote
+    // 23` / `3000-150 Coimbra`): a short line with a number and no label or key (`CompanyNo:
+    // 256628-W`, its label glued).
+    let street_shaped = |t: &str| {
+        t.chars().any(|c| c.is_ascii_digit())
+            && !digit_heavy(t)
+            && letters(t) >= 3
+            && labels::norm_words(t).len() <= 6
+            && labels::find_labels(t).is_empty()
+            && !is_company_like(t)
+            && !opening_hours(t)
+            && !t.contains(['@', ':'])
+    };
+    if a > 0 && POSTCODE.is_match(&window[a].text) && street_shaped(&window[a - 1].text) {
+        a -= 1;
+    }
     // A company's name after the address begins the next party (`Váci út 146., 9021 Győr` /
     // `Kovács Nyomda Bt.` / its address).
     if let Some(k) = window[a + 1..]
@@ -3078,6 +3094,32 @@ mod tests {
                 .map(|(t, _)| t.as_str())
                 .collect::<Vec<_>>(),
             ["Váci út 146., 9021 Győr"]
+        );
+    }
+
+    #[test]
+    fn a_street_line_no_list_knows_stands_over_its_postcode_line() {
+        let d = doc(&[
+            ("Ferreira & Martins S.A.", 58.0, 26.0),
+            ("Zona Industrial, lote 23", 70.0, 37.0),
+            ("3000-150 Coimbra", 78.0, 48.0),
+            ("NIF PT564748200", 80.0, 59.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            address_of(&c, PartySource::Letterhead),
+            ["Zona Industrial, lote 23", "3000-150 Coimbra"]
+        );
+        // A key with its value, its label glued, is no street line.
+        let d = doc(&[
+            ("Kedai Sinar Sdn Bhd", 58.0, 26.0),
+            ("CompanyNo:256628-W", 70.0, 37.0),
+            ("43000 Kajang, Selangor", 78.0, 48.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            address_of(&c, PartySource::Letterhead),
+            ["43000 Kajang, Selangor"]
         );
     }
 }
