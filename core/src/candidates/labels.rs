@@ -3422,7 +3422,8 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
     }
     // OCR readings of `№` and `Nº` (`Ne 123`, `Ме 3204`, `N2 ticket`): the number sign when a
     // number follows (`N2` always: no label word reads so); the Cyrillic readings also as a key
-    // before its colon or a column gap (`Рахунок Мо:`, `Мо  Дата`): no uk or ru word reads so.
+    // before its colon or a column gap (`Рахунок Мо:`, `Мо  Дата`): no uk or ru word reads so;
+    // a lone `М` only before its colon.
     for k in 0..out.len() {
         let next_digit = out
             .get(k + 1)
@@ -3437,6 +3438,11 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
             "n2" => true,
             "ne" | "nè" => next_digit,
             "ме" | "мо" | "nо" => next_digit || keyed(),
+            // A lone `М` before a colon (`М:  2020/491`); before a gap it is a unit (`10  м`),
+            // with a dot a town (`м. Київ`).
+            "м" => text
+                .get(out[k].end..)
+                .is_some_and(|r| r.trim_start().starts_with(':')),
             _ => false,
         };
         if sign {
@@ -4274,6 +4280,20 @@ mod tests {
                 .iter()
                 .any(|h| h.key == K::NumberGeneric && h.start == 0)
         );
+        // A lone `М` is the sign before its colon only.
+        assert!(
+            find_labels("М:  2020/491")
+                .iter()
+                .any(|h| matches!(h.key, K::Number | K::NumberGeneric) && h.start == 0)
+        );
+        for text in ["Кабель  10  м  25,00", "м. Київ, вул. Шевченка 5"] {
+            assert!(
+                find_labels(text)
+                    .iter()
+                    .all(|h| !matches!(h.key, K::Number | K::NumberGeneric)),
+                "{text}"
+            );
+        }
         assert!(
             find_labels("Мо лоджія")
                 .iter()

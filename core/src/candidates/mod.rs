@@ -589,9 +589,11 @@ fn unknown_key_numbers(
     };
     // The value starting at `s` of a line, a letter prefix included: the whole of its cell
     // (`447 691 584 365` after an unknown key is a phone, not a number followed by others).
-    let value_at = |l: &Line, s: usize| -> Option<(usize, usize)> {
+    // `end`: where the value's cell ends when a key follows on the line without a column gap.
+    let value_at = |l: &Line, s: usize, end: Option<usize>| -> Option<(usize, usize)> {
         let (vs, ve) = number_at(&l.text, s)?;
-        let cell_end = l.text[ve..].find("  ").map_or(l.text.len(), |g| ve + g);
+        let gap = l.text[ve..].find("  ").map_or(l.text.len(), |g| ve + g);
+        let cell_end = end.map_or(gap, |e| e.min(gap)).max(ve);
         (l.text[ve..cell_end].trim().is_empty() && number_like(&l.text[vs..ve])).then_some((vs, ve))
     };
     let upper = |l: &Line| l.page == first.page && l.bbox.y0 <= first.height * 0.5;
@@ -601,7 +603,12 @@ fn unknown_key_numbers(
             continue;
         }
         let text = line.text.as_str();
-        let cells = column_cells(text);
+        // A scan's OCR sets no column gap between `Key: value` pairs (`Tate: F2023/8964 Matapo:
+        // 15 de agosto de 2023`): each key begins a cell of its own.
+        let cells: Vec<(usize, usize)> = column_cells(text)
+            .into_iter()
+            .flat_map(|c| key_cells(text, c, &key_ok))
+            .collect();
         let free = |&(cs, ce): &(usize, usize)| !hits.iter().any(|h| h.start < ce && cs < h.end);
         // A grid row of keys without colons: single words without digits, the row below
         // holding a date (a table's header row has its column labels: never free).
@@ -633,19 +640,23 @@ fn unknown_key_numbers(
             let rest = &text[after..ce];
             let value = if !rest.trim().is_empty() {
                 // `Key: value` inside the cell.
-                value_at(line, after + (rest.len() - rest.trim_start().len()))
-                    .filter(|&(_, ve)| ve <= ce)
-                    .map(|(vs, ve)| (line.index, vs, ve))
+                value_at(
+                    line,
+                    after + (rest.len() - rest.trim_start().len()),
+                    Some(ce),
+                )
+                .filter(|&(_, ve)| ve <= ce)
+                .map(|(vs, ve)| (line.index, vs, ve))
             } else if let Some(&(ns, ne)) = cells.get(k + 1).filter(|_| !bare_keys)
                 && free(&(ns, ne))
                 && !text[ns..ne].contains(':')
             {
                 // The key's value in the next cell of its line.
-                value_at(line, ns).map(|(vs, ve)| (line.index, vs, ve))
+                value_at(line, ns, Some(ne)).map(|(vs, ve)| (line.index, vs, ve))
             } else {
                 // The value under the key, on the line below.
                 token_below(doc, line, cs, ce).and_then(|(l2, s, _)| {
-                    let (vs, ve) = value_at(l2, s)?;
+                    let (vs, ve) = value_at(l2, s, None)?;
                     Some((l2.index, vs, ve))
                 })
             };
@@ -663,6 +674,33 @@ fn unknown_key_numbers(
         c.label = None;
         items.push(c);
     }
+}
+
+/// A cell cut before each word after its first that is a key (`Matapo:`, its part before the
+/// colon passing `key_ok`).
+fn key_cells(
+    text: &str,
+    (cs, ce): (usize, usize),
+    key_ok: &impl Fn(&str) -> bool,
+) -> Vec<(usize, usize)> {
+    let mut out = vec![(cs, ce)];
+    let cell = &text[cs..ce];
+    let mut pos = 0;
+    for word in cell.split(' ') {
+        let at = cs + pos;
+        pos += word.len() + 1;
+        if at == cs || word.is_empty() {
+            continue;
+        }
+        if let Some(colon) = word.find(':')
+            && key_ok(&word[..colon])
+            && let Some(last) = out.last_mut()
+        {
+            last.1 = text[..at].trim_end().len();
+            out.push((at, ce));
+        }
+    }
+    out
 }
 
 /// Byte ranges of a line's cells: the text between column gaps (two spaces or more).
@@ -1341,6 +1379,19 @@ pub(crate) mod tests {
         );
         // A phone's digit groups after an unknown key are no number.
         assert!(unknown_key_refs(&[("Risope: 447 691 584 365", 10.0, 10.0)]).is_empty());
+        // Pairs a scan's OCR set without a column gap: each key its own cell.
+        assert_eq!(
+            unknown_key_refs(&[("Tate: F2023/8964 Matapo: 15 de agosto de 2023", 10.0, 10.0)]),
+            ["F2023/8964"]
+        );
+        assert_eq!(
+            unknown_key_refs(&[(
+                "Mudo: 95582 Vuro: 24 november 2019 Repu: 1 december 2019",
+                10.0,
+                10.0
+            )]),
+            ["95582"]
+        );
     }
 
     #[test]
