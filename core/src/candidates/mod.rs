@@ -783,9 +783,21 @@ fn extract_line(
                     }
                     continue;
                 }
+                let vat = ids::find_vat_ids(&v);
+                // A VAT id whose country code OCR read as a look-alike digit (`F149236620`),
+                // the whole value: read as the repair whose check digits hold.
+                let repaired = vat.iter().find(|m| {
+                    m.checksum_valid == Some(true)
+                        && m.value.len() == v.chars().filter(char::is_ascii_alphanumeric).count()
+                        && m.value != value
+                });
+                let (value, scheme) = match repaired {
+                    Some(m) => (m.value.clone(), Some("EU_VAT")),
+                    None => (value, scheme),
+                };
                 let scheme = scheme.map(str::to_string).or_else(|| {
                     // Shape decides where the label is generic.
-                    ids::find_vat_ids(&v).first().map(|_| "EU_VAT".to_string())
+                    vat.first().map(|_| "EU_VAT".to_string())
                 });
                 let mut c = cand(CandidateKind::TaxId, value.clone(), line, s, e);
                 c.checksum_valid = scheme
@@ -1224,6 +1236,20 @@ pub(crate) mod tests {
                 .iter()
                 .any(|v| v == "3704" || v == "2024")
         );
+        // A labelled VAT id whose country code OCR read as a look-alike digit: the repair whose
+        // check digits hold; a repair whose check digits fail stays as printed.
+        for (printed, read) in [
+            ("Y-tunnus F149236620", "FI49236620"),
+            ("Partita IVA 1T32296988762", "IT32296988762"),
+            ("Y-tunnus F149236621", "F149236621"),
+        ] {
+            let c = extract(&doc_from(&[(printed, 10.0, 10.0)]));
+            let ids: Vec<_> = c
+                .of(CandidateKind::TaxId)
+                .map(|c| c.value.clone())
+                .collect();
+            assert_eq!(ids, [read], "{printed}");
+        }
     }
 
     #[test]
