@@ -1165,14 +1165,6 @@ pub(super) fn totals(
         choose_payable(&mut chosen, &pays, &pres);
         apply_tax_rows(&mut chosen, cands);
     }
-    // A total without net or VAT: the VAT its rate lines say it includes.
-    if chosen.vat.is_none()
-        && chosen.net.is_none()
-        && let Some(t) = chosen.total
-        && let Some((vat, first)) = included_vat(&cands.rate_lines, t.2)
-    {
-        chosen.vat = Some((STRUCTURAL_CONFIDENCE, vat, Some(first)));
-    }
     // A cash rounding around the total: the amount before it is the total (net + VAT), the
     // rounded one the payable, unless a known label calls the rounded amount a total
     // (`TOTAL ROUNDED`) or the amount before it was chosen as the net.
@@ -1189,6 +1181,18 @@ pub(super) fn totals(
         } else if t.1 == xi && chosen.payable.is_none_or(|p| p.2 == x) {
             chosen.payable = Some((t.0, yi, y));
         }
+    }
+    // A total without net or VAT: the VAT its rate lines say it includes (the total before a
+    // cash rounding: the rounded amount paid includes no VAT of its own). A VAT no arithmetic
+    // supports that is not below the total (dropped below) is none.
+    if let Some(t) = chosen.total
+        && chosen.net.is_none()
+        && chosen
+            .vat
+            .is_none_or(|v| !chosen.consistent && v.1.abs() >= t.2.abs())
+        && let Some((vat, first)) = included_vat(&cands.rate_lines, t.2)
+    {
+        chosen.vat = Some((STRUCTURAL_CONFIDENCE, vat, Some(first)));
     }
     summary_sums(&mut chosen, cands, &rows);
     let Chosen {
@@ -1978,6 +1982,18 @@ mod tests {
             ("Karta 105,00", 10.0, 156.0),
         ]);
         assert_eq!(got, (s("104.51"), s("105.00")));
+        // The VAT its rate line says the total before the rounding includes (21 % of 104.51
+        // gross), not the amount paid.
+        let doc = doc_from(&[
+            ("Káva 104,51 A", 10.0, 100.0),
+            ("Dabo: 104,51 Kč", 10.0, 120.0),
+            ("Zaokrouhlení: 0,49", 10.0, 132.0),
+            ("Rifude: 105,00 Kč", 10.0, 144.0),
+            ("Karta 105,00", 10.0, 156.0),
+            ("Zuperu 21%  18,14", 10.0, 168.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+        assert_eq!(r.totals.vat, s("18.14"));
         // A rounding to 5 forint, printed as a whole number.
         let got = totals(&[
             ("2 x 1.346 2.692 A", 10.0, 100.0),
