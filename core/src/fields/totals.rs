@@ -820,11 +820,20 @@ fn rows_sum_below(cands: &Candidates) -> Option<Pick> {
 /// VAT summary rows whose bases and amounts add up to the chosen total give net and VAT when
 /// the chosen ones did not add up, or when several rates' rows tell a VAT other than the one
 /// chosen (one rate's amount taken for the whole).
-fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates) {
+fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize]) {
     let Some(t) = chosen.total else {
         return;
     };
-    let rows = &cands.tax_rows;
+    // An item row whose quantity times its rate is one (`5  1.766,84  20%  8.834,20`) reads as
+    // a summary row: rows on item lines are none.
+    let line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
+    let rows: Vec<TaxRow> = cands
+        .tax_rows
+        .iter()
+        .filter(|r| !line_of(r.amount.0).is_some_and(|l| item_lines.contains(&l)))
+        .copied()
+        .collect();
+    let rows = &rows;
     let chosen_vat = chosen.vat.map(|v| v.1);
     if let Some((base, vat)) = rows_explain(rows, t.2)
         && (!chosen.consistent || (rows.len() > 1 && chosen_vat != Some(vat)))
@@ -1021,7 +1030,7 @@ pub(super) fn totals(
         line(a) != line(b) && in_rows(line(a)) && in_rows(line(b))
     };
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows);
-    apply_tax_rows(&mut chosen, cands);
+    apply_tax_rows(&mut chosen, cands, &rows);
     // Per-rate VAT lines without bases (`USt. 20%  945,72` and `LSt. 10%  25,06`, an OCR-read
     // `USt.` no label names) whose amounts make total - net: the pair of scored net and total
     // candidates of the highest scores they explain.
@@ -1163,7 +1172,7 @@ pub(super) fn totals(
         chosen.total = Some((STRUCTURAL_CONFIDENCE, t, d));
         structural = true;
         choose_payable(&mut chosen, &pays, &pres);
-        apply_tax_rows(&mut chosen, cands);
+        apply_tax_rows(&mut chosen, cands, &rows);
     }
     // A cash rounding around the total: the amount before it is the total (net + VAT), the
     // rounded one the payable, unless a known label calls the rounded amount a total
@@ -1961,6 +1970,69 @@ mod tests {
             ("Sumevi: 2395 24,49", 300.0, 176.0),
         ]);
         assert_eq!(got, ["199028.19", "40496.30", "239524.49"]);
+    }
+
+    #[test]
+    fn an_item_row_whose_quantity_times_its_rate_is_one_is_no_summary_row() {
+        // `5 x 1.766,84 = 8.834,20` and 20 % of 8.834,20 is 1.766,84: an item row that reads
+        // as a summary row; the summary below explains the total alone.
+        let scorer =
+            crate::fields::model::ModelScorer::embedded(None).expect("the embedded model loads");
+        let doc = doc_from(&[
+            ("Facture", 474.0, 105.0),
+            ("Poseti :  2026/985", 343.0, 133.0),
+            ("Devise : EUR", 496.0, 247.0),
+            (
+                "#  Désignation  Qté  P.U. HT  TVA %  Montant HT",
+                51.0,
+                268.0,
+            ),
+            (
+                "1  Prestation de conseil (jour)  1  m  1.765,94  20%  1.765,94",
+                51.0,
+                285.0,
+            ),
+            (
+                "2  Chaise de bureau ergonomique  5  kg  1.766,84  20%  8.834,20",
+                51.0,
+                302.0,
+            ),
+            (
+                "3  Ramette papier A4  5  pce  1.140,66  20%  5.703,30",
+                51.0,
+                319.0,
+            ),
+            (
+                "4  Licence logicielle annuelle  3  kg  415,99  20%  1.247,97",
+                51.0,
+                336.0,
+            ),
+            (
+                "5  Main d'œuvre pose  10  m  2.906,33  20%  29.063,30",
+                51.0,
+                353.0,
+            ),
+            (
+                "6  Contrat de maintenance mensuel  5  m  1.357,97  20%  6.789,85",
+                51.0,
+                370.0,
+            ),
+            ("7  Dalle LED 60x60  2  m  491,42  20%  982,84", 51.0, 387.0),
+            ("TVA %  Rofime:  Farike  TTC", 143.0, 417.0),
+            ("20%  54.387,40  10.877,48  65.264,88", 151.0, 432.0),
+            ("Kuri:  65.264,88", 298.0, 451.0),
+            ("Boda:  -13.053,00", 298.0, 466.0),
+            ("Tizope :  52.211,88", 298.0, 479.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+        assert_eq!(
+            (
+                r.totals.net.as_deref(),
+                r.totals.vat.as_deref(),
+                r.totals.total.as_deref()
+            ),
+            (Some("54387.40"), Some("10877.48"), Some("65264.88"))
+        );
     }
 
     #[test]
