@@ -932,6 +932,37 @@ static ADDRESS_START: LazyLock<Regex> = LazyLock::new(|| {
         .expect("address start regex")
 });
 
+/// A company's name printed after a party's address: the next party begins (`Váci út 146., 9021
+/// Győr` / `Kovács Nyomda Bt.`). The name ends in its legal form (a form before a name is too
+/// often a word of an address: `KG PASIR PUTIH`, a village).
+fn begins_next_party(seg: &Segment) -> bool {
+    let head = cut_details(seg);
+    ends_with_legal_form(&head.text) && !is_address_like(&head.text)
+}
+
+/// The segments of a party's area up to the next party's name (see [`begins_next_party`]),
+/// when an address line stands between the two names.
+fn until_next_party(segs: Vec<Segment>, name: &Span) -> Vec<Segment> {
+    let mut seen_address = false;
+    let cut = segs.iter().position(|s| {
+        if s.line <= name.line || in_name(s, name) {
+            return false;
+        }
+        if seen_address && begins_next_party(s) {
+            return true;
+        }
+        seen_address |= is_address_like(&s.text);
+        false
+    });
+    match cut {
+        Some(k) => {
+            let line = segs[k].line;
+            segs.into_iter().filter(|s| s.line < line).collect()
+        }
+        None => segs,
+    }
+}
+
 /// A name and address lines, each with where it was printed.
 type NameAddress = (Option<(String, Span)>, Vec<(String, Span)>);
 
@@ -1015,11 +1046,7 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
             }
             continue;
         }
-        // A company's name after the address begins the next party.
-        if !address.is_empty()
-            && is_company_like(&cut_details(l).text)
-            && !is_address_like(&cut_details(l).text)
-        {
+        if !address.is_empty() && begins_next_party(l) {
             break;
         }
         address.push(l.clone());
@@ -1549,15 +1576,16 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
             continue;
         }
         let (name, address) = name_and_address(&lines);
-        if name.is_none() {
+        let Some((_, name_span)) = &name else {
             continue;
-        }
+        };
+        let region = until_next_party(lines, name_span);
         out.push(PartyCandidate {
             role: LabelKey::Buyer,
             source: PartySource::AddressWindow,
             name,
             address,
-            region: lines,
+            region,
             label_line: None,
         });
     }
@@ -1750,10 +1778,7 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
     }
     // A company's name after the address begins the next party (`Váci út 146., 9021 Győr` /
     // `Kovács Nyomda Bt.` / its address).
-    if let Some(k) = window[a + 1..]
-        .iter()
-        .position(|s| ends_with_legal_form(&s.text) && !is_address_like(&s.text))
-    {
+    if let Some(k) = window[a + 1..].iter().position(|s| begins_next_party(s)) {
         window.truncate(a + 1 + k);
     }
     let Some(b) = window.iter().rposition(|s| addressy(s)) else {
@@ -1773,14 +1798,15 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         })
         .take(2)
         .count();
-    // `50667 Köln` has more digits than letters and is still an address line.
     // The ids printed after the address on its line (`…, 8000 Aarhus C, SE-nr. DK45377059`) are
     // no part of it.
+    // `50667 Köln` has more digits than letters and is still an address line; the ids are no
+    // part of that judgement (`146 Shop Street, Dublin 2, VAT Reg. No. IE1777544K`).
     window[a..=b + tail]
         .iter()
-        .filter(|s| !is_id_line(&s.text) && (!digit_heavy(&s.text) || POSTCODE.is_match(&s.text)))
+        .filter(|s| !is_id_line(&s.text))
         .map(|s| (without_ids(&s.text), (*s).clone()))
-        .filter(|(t, _)| !t.is_empty())
+        .filter(|(t, _)| !t.is_empty() && (!digit_heavy(t) || POSTCODE.is_match(t)))
         .collect()
 }
 
@@ -1854,12 +1880,13 @@ fn id_blocks(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidat
             .map(|s| (*s).clone())
             .collect();
         let address = head_address(Some(n), &below);
+        let region = until_next_party(segs.into_iter().cloned().collect(), &name);
         out.push(PartyCandidate {
             role: LabelKey::Seller,
             source: PartySource::IdBlock,
             name: Some((clean_text(&name.text), name)),
             address,
-            region: segs.into_iter().cloned().collect(),
+            region,
             label_line: None,
         });
     }

@@ -585,6 +585,57 @@ mod tests {
     }
 
     #[test]
+    fn the_second_of_two_parties_under_unknown_keys_is_the_buyer() {
+        // The seller's area ends at the second party's name: that party is another, and the
+        // buyer (`Dure:` and `Bifetu:` are keys no vocabulary knows).
+        let rows = [
+            (
+                "Acceptance Certificate Invoice No. 136/2021, Fopu: 2021-01-14",
+                66.0,
+                40.0,
+                13.0,
+            ),
+            ("Dure:", 48.0, 67.0, 9.0),
+            ("Atlas Print Teoranta", 143.0, 67.0, 9.0),
+            (
+                "146 Shop Street, Dublin 2 D02 X285, VAT Reg. No. IE1777544K",
+                143.0,
+                78.0,
+                9.0,
+            ),
+            ("Bifetu:", 48.0, 95.0, 9.0),
+            ("Vector Fuels Limited", 143.0, 95.0, 9.0),
+            (
+                "113 Shop Street, Limerick V94 T9PX, VAT No. IE3974886D",
+                143.0,
+                106.0,
+                9.0,
+            ),
+            ("Currency: EUR", 489.0, 126.0, 8.0),
+            (
+                "#  Description  Qty  Unit price  VAT %  Amount",
+                51.0,
+                147.0,
+                8.0,
+            ),
+            (
+                "1  Consulting services  12  h  68.93  23%  827.16",
+                51.0,
+                163.0,
+                8.5,
+            ),
+            ("2  Laptop bag  3  kg  78.36  23%  235.08", 51.0, 180.0, 8.5),
+            ("Dape:  1,062.24", 313.0, 292.0, 9.0),
+            ("Baraze 23%  244.32", 313.0, 306.0, 9.0),
+            ("Zutavo:  1,306.56", 313.0, 347.0, 10.0),
+            ("IBAN: IE85 JQWQ 9936 5470 6598 86", 48.0, 399.0, 9.0),
+        ];
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("Atlas Print Teoranta"));
+        assert_eq!(buyer.as_deref(), Some("Vector Fuels Limited"));
+    }
+
+    #[test]
     fn a_labelled_guest_is_not_the_seller() {
         // A hotel's invoice whose letterhead is a logo: the guest field names a person at the
         // top (the buyer), the hotel prints itself in the footer's register line only.
