@@ -482,8 +482,10 @@ fn has_word(line: &Line) -> bool {
 fn is_rotated(t: &Token) -> bool {
     // A short decimal (`0,5`) read from a scan can be boxed taller than wide: it is no note (a
     // margin's year or code, `2014`, still is).
+    // A scan's word of three letters, boxed the height of its line, can be about square
+    // (`top`, `A4,`): a word set upright is taller by half again at least.
     t.text.chars().count() >= 3
-        && t.bbox.height() > t.bbox.width()
+        && t.bbox.height() > 1.5 * t.bbox.width()
         && !(t.text.contains([',', '.']) && token_number(&t.text, None).is_some())
 }
 
@@ -988,6 +990,7 @@ fn words_of(
     line: usize,
     left_of: f32,
     qty: Option<&Num>,
+    discount: Option<&Num>,
 ) {
     let l = &doc.lines[line];
     let mut desc: Option<(usize, usize)> = None;
@@ -1005,6 +1008,19 @@ fn words_of(
         if is_rotated(t) {
             continue;
         }
+        // The discount the row's arithmetic used (`LED-paneeli (-10%)`) is no description; a
+        // word glued before it (`consultoria(-20%)`) is.
+        let (s, e) = match discount.filter(|d| d.line == line && s < d.end && e > d.start) {
+            Some(d) if s < d.start => {
+                let word = l.text[s..d.start].trim_end_matches(['(', '[', ' ']);
+                if word.is_empty() {
+                    continue;
+                }
+                (s, s + word.len())
+            }
+            Some(_) => continue,
+            None => (s, e),
+        };
         if qty_here.is_some_and(|q| s < q.end && e > q.start) {
             after_qty = true;
             first_word = false;
@@ -1265,6 +1281,7 @@ fn build_row(
         line0,
         left_of,
         q.map(|q| &u.nums[q]),
+        discount.map(|d| &u.nums[d]),
     );
     let columns = [
         (LabelKey::ColQty, q),
@@ -1471,6 +1488,40 @@ mod tests {
         assert!(!is_rotated(&token("0,5", 45.0, 52.0)));
         assert!(is_rotated(&token("Copyright", 20.0, 120.0)));
         assert!(is_rotated(&token("2014", 10.0, 30.0)));
+        // A scan's short word boxed the height of its line, about square, is upright.
+        assert!(!is_rotated(&token("top", 37.2, 37.5)));
+        assert!(!is_rotated(&token("A4,", 37.2, 37.5)));
+    }
+
+    #[test]
+    fn the_discount_a_row_used_is_no_part_of_its_description() {
+        // `4 x 50,00 - 10 % = 180,00`: the `(-10%)` printed after the name is the discount.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("LED-Panel", 45.0, 100.0),
+            w("(-10%)", 100.0, 100.0),
+            r("4", 280.0, 100.0),
+            r("50,00", 380.0, 100.0),
+            r("180,00", 520.0, 100.0),
+            w("2", 30.0, 118.0),
+            w("Kabel", 45.0, 118.0),
+            w("NYM", 80.0, 118.0),
+            r("2", 280.0, 118.0),
+            r("10,00", 380.0, 118.0),
+            r("20,00", 520.0, 118.0),
+            // Glued to the word before it.
+            w("3", 30.0, 136.0),
+            w("Montage(-5%)", 45.0, 136.0),
+            r("2", 280.0, 136.0),
+            r("100,00", 380.0, 136.0),
+            r("190,00", 520.0, 136.0),
+        ])
+        .expect("rows");
+        let descriptions: Vec<_> = t.rows.iter().map(|r| cell(r, LabelKey::ColDesc)).collect();
+        assert_eq!(
+            descriptions,
+            [Some("LED-Panel"), Some("Kabel NYM"), Some("Montage")]
+        );
     }
 
     /// A word ending at `x1` (a right-aligned number).
