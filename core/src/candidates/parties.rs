@@ -604,7 +604,34 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         let legal_next = ((labels::norm_words(&ns.text).len() <= 4 && starts_with_legal(&ns.text))
             || completes_name(&name_span.text, &ns.text))
             && !is_address_like(&ns.text);
-        if (ends_open && meaningful(&ns.text)) || (legal_next && !is_id_line(&ns.text)) {
+        // `AS Tipogrāfija` / `Liepiņš` / `Brīvības iela 111`: a name that opens with its legal
+        // form, its last word on a short line of letters as large under it, the address next.
+        let form_first = || {
+            let words = name_words(&name_span.text);
+            (2..=3).contains(&words.len())
+                && LEGAL_FORMS.contains(&words[0].as_str())
+                && !ends_with_legal_form(&name_span.text)
+        };
+        let tail_word = || {
+            let t = ns.text.trim();
+            (1..=2).contains(&t.split_whitespace().count())
+                && t.chars().next().is_some_and(char::is_uppercase)
+                && t.chars()
+                    .all(|c| c.is_alphabetic() || " -'\"”»".contains(c))
+                && next.bbox.height() >= 0.8 * h
+                && !is_address_like(t)
+                && !is_company_like(t)
+                && labels::find_labels(t).is_empty()
+                && doc.lines.get(next.index + 1).is_some_and(|after| {
+                    after.page == next.page
+                        && after.bbox.y0 - next.bbox.y1 < 1.0 * h
+                        && is_address_like(&seg(after).text)
+                })
+        };
+        if (ends_open && meaningful(&ns.text))
+            || (legal_next && !is_id_line(&ns.text))
+            || (form_first() && tail_word())
+        {
             name_span = merge_spans(&name_span, &ns);
         }
     }
@@ -3147,6 +3174,30 @@ mod tests {
         assert_eq!(
             address_of(&c, PartySource::Letterhead),
             ["43000 Kajang, Selangor"]
+        );
+    }
+
+    #[test]
+    fn a_name_opening_with_its_legal_form_ends_on_a_short_line_over_the_address() {
+        let d = doc(&[
+            ("AS Tipogrāfija", 80.0, 26.0),
+            ("Liepiņš", 96.0, 38.0),
+            ("Brīvības iela 111", 82.0, 50.0),
+            ("LV-3001 Jelgava", 83.0, 61.0),
+        ]);
+        assert_eq!(
+            letterhead(&d).map(|s| s.text),
+            Some("AS Tipogrāfija Liepiņš".to_string())
+        );
+        // A town alone under the name, no address after it, is no part of the name.
+        let d = doc(&[
+            ("SIA Baltija", 80.0, 26.0),
+            ("Rīga", 96.0, 38.0),
+            ("Rēķins Nr. 12", 82.0, 70.0),
+        ]);
+        assert_eq!(
+            letterhead(&d).map(|s| s.text),
+            Some("SIA Baltija".to_string())
         );
     }
 }
