@@ -4,7 +4,7 @@ use super::{Ctx, Field, FieldScorer, ranked};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::{CandidateKind, Candidates};
 use crate::fields::choice_model::{
-    ChoiceKind, ChoiceModel, currency_options_of, currency_vectors, rule_currency,
+    ChoiceKind, ChoiceModel, CurrencyOption, currency_options_of, currency_vectors, rule_currency,
 };
 use crate::fields::features::CandidateFeatures;
 use crate::types::Span;
@@ -99,7 +99,12 @@ pub(super) fn title_and_language(ctx: &mut Ctx<'_>, cands: &Candidates) {
 pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&ChoiceModel>) {
     let opts = currency_options_of(cands, &ctx.result);
     let chosen = match model {
-        Some(m) => m.choose(ChoiceKind::Currency, &currency_vectors(ctx.doc, &opts)),
+        // Where the model declines, the one currency that the printed token shared by several
+        // (`kr.`) and the document's countries or language agree on, or that the IBAN's and a
+        // tax id's country both name with none printed (`zł` lost to OCR).
+        Some(m) => m
+            .choose(ChoiceKind::Currency, &currency_vectors(ctx.doc, &opts))
+            .or_else(|| agreed_currency(&opts)),
         None => rule_currency(&opts),
     };
     let Some((i, conf)) = chosen else {
@@ -115,8 +120,56 @@ pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&Cho
     }
 }
 
+/// Confidence of a currency the model declined that the document's signals agree on.
+const AGREED_CURRENCY: f32 = 0.5;
+
+/// See [`currency`]: the one option a shared token prints and the countries or the language
+/// confirm, or with nothing printed the one both the IBAN's and a tax id's country name.
+fn agreed_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
+    let printed_own = opts.iter().any(|o| o.codes + o.symbols > 0);
+    let confirmed = |o: &CurrencyOption| o.iban_country || o.id_country || o.language;
+    let mut agreed = opts.iter().enumerate().filter(|(_, o)| {
+        !printed_own
+            && !o.other_country
+            && if opts.iter().any(|x| x.shared > 0) {
+                o.shared > 0 && confirmed(o)
+            } else {
+                o.iban_country && o.id_country
+            }
+    });
+    let (i, _) = agreed.next()?;
+    agreed.next().is_none().then_some((i, AGREED_CURRENCY))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_currency_the_model_declines_that_the_signals_agree_on() {
+        use super::{CurrencyOption, agreed_currency};
+        let o = |iso: &'static str, shared: u32, language: bool| CurrencyOption {
+            iso,
+            shared,
+            language,
+            ..CurrencyOption::default()
+        };
+        // `kr.` on a Danish document: the one option the language confirms.
+        let kr = [o("SEK", 2, false), o("DKK", 2, true), o("NOK", 2, false)];
+        assert_eq!(agreed_currency(&kr).map(|x| x.0), Some(1));
+        // Nothing confirms one of them: none.
+        let kr = [o("SEK", 2, false), o("DKK", 2, false)];
+        assert_eq!(agreed_currency(&kr), None);
+        // Nothing printed: the IBAN's and a tax id's country must both name it.
+        let mut pln = o("PLN", 0, true);
+        pln.iban_country = true;
+        assert_eq!(agreed_currency(std::slice::from_ref(&pln)), None);
+        pln.id_country = true;
+        assert_eq!(agreed_currency(&[pln.clone()]).map(|x| x.0), Some(0));
+        // A code printed for another currency: the model's call stands.
+        let mut eur = o("EUR", 0, false);
+        eur.codes = 1;
+        assert_eq!(agreed_currency(&[pln, eur]), None);
+    }
+
     use crate::candidates::extract;
     use crate::candidates::tests::doc_from;
     use crate::fields::features::{CandidateFeatures, Field, FieldScorer, RuleScorer};
