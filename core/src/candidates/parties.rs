@@ -1094,15 +1094,23 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
 /// An address line without the ids printed in it (`г. Казань, д. 19, ИНН 1655012344` →
 /// `г. Казань, д. 19`), cleaned.
 fn without_ids(text: &str) -> String {
-    let parts: Vec<&str> = text
-        .split(", ")
-        .filter(|p| {
-            let p = p.trim();
-            // `NO. 17-G, JALAN SETIA INDAH`: with a street word, a number is the house's.
-            let id = is_id_line(p) && !has_street_word(text);
-            !id && !is_party_id_line(p) && !long_number(p)
-        })
-        .collect();
+    without_parts(text, |p| {
+        is_id_line(p) || is_party_id_line(p) || long_number(p)
+    })
+}
+
+/// An address line without the party ids printed after it (`…, 8000 Aarhus C, SE-nr.
+/// DK45377059`, `…, NIP 631-527-…`): tax ids, contacts, bank details and long digit runs; a
+/// house number stays (`GROUND FLOOR, NO. 4 & 6`), cleaned.
+fn without_party_ids(text: &str) -> String {
+    without_parts(text, |p| {
+        holds_only_an_id(p) || is_party_id_line(p) || long_number(p)
+    })
+}
+
+/// A line's comma-separated parts but those `drop` names, joined again and cleaned.
+fn without_parts(text: &str, drop: impl Fn(&str) -> bool) -> String {
+    let parts: Vec<&str> = text.split(", ").filter(|p| !drop(p.trim())).collect();
     clean_text(&parts.join(", "))
 }
 
@@ -1832,7 +1840,7 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
     window[a..=b + tail]
         .iter()
         .filter(|s| !is_id_line(&s.text))
-        .map(|s| (without_ids(&s.text), (*s).clone()))
+        .map(|s| (without_party_ids(&s.text), (*s).clone()))
         .filter(|(t, _)| !t.is_empty() && (!digit_heavy(t) || POSTCODE.is_match(t)))
         .collect()
 }
@@ -3122,6 +3130,22 @@ mod tests {
         assert_eq!(
             address_of(&c, PartySource::Letterhead),
             ["ul. Marszałkowska 86, 50-001 Wrocław"]
+        );
+        // A house number is no id (`NO. 4 & 6` on a line without a street word).
+        let d = doc(&[
+            ("MR. D.I.Y. (M) SDN BHD", 48.0, 40.0),
+            ("GROUND FLOOR, NO. 4 & 6", 48.0, 52.0),
+            ("JALAN SS 15/4B", 48.0, 64.0),
+            ("47500 SUBANG JAYA, SELANGOR", 48.0, 76.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            address_of(&c, PartySource::Letterhead),
+            [
+                "GROUND FLOOR, NO. 4 & 6",
+                "JALAN SS 15/4B",
+                "47500 SUBANG JAYA, SELANGOR"
+            ]
         );
         // Two parties under keys nobody knows: the first address ends at the second name.
         let d = doc(&[
