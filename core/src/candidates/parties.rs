@@ -117,8 +117,8 @@ pub const LEGAL_FORMS: &[&str] = &[
     // Austria's `e.U.`, Belgium's `CommV`, Spain's `S.Coop.` and `S.L.L.`, Italy's `S.r.l.s.`,
     // France's `SCI`, Denmark's `IVS`, Hungary's `Kkt.`, Lithuania's `MB`, Ukraine's `АТ`.
     "eu", "commv", "scoop", "sll", "srls", "sci", "ivs", "kkt", "mb", "ат",
-    // Ireland's `Teoranta` (`Teo.`), `DAC` and `CLG`.
-    "teoranta", "teo", "dac", "clg",
+    // Ireland's `Teoranta`, `DAC` and `CLG` (not its short `Teo.`: `TEO` is a surname).
+    "teoranta", "dac", "clg",
 ];
 
 /// Normalised words of a name: lower case, dots and brackets dropped.
@@ -1783,18 +1783,23 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
             || (has(&[LabelKey::Number, LabelKey::NumberGeneric])
                 && has(&[LabelKey::Date, LabelKey::DateWeak]))
     };
-    // A line with a date (`Protokół odbioru Numer 2024-83249, Vamagu: 2024-02-27`, the label
-    // unknown) holds a document's fields, not an address.
-    let dated = |s: &Segment| !dates::find_dates(&s.text, false).is_empty();
     let mut window: Vec<&Segment> = lines
         .iter()
         .take(6)
-        .take_while(|s| !document_line(s) && !dated(s))
+        .take_while(|s| !document_line(s))
         .collect();
     let addressy = |s: &Segment| address_line(&s.text);
     let Some(mut a) = window.iter().position(|s| addressy(s)) else {
         return Vec::new();
     };
+    // A line with a date after the address (`Protokół odbioru Numer 2024-83249, Vamagu:
+    // 2024-02-27`, the label unknown) holds a document's fields: the address ended above it.
+    if let Some(k) = window[a + 1..]
+        .iter()
+        .position(|s| !dates::find_dates(&s.text, false).is_empty())
+    {
+        window.truncate(a + 1 + k);
+    }
     // The street line over a postcode line, its street word in no list (`Zona Industrial, lote
     // 23` / `3000-150 Coimbra`): a short line with a number and no label or key (`CompanyNo:
     // 256628-W`, its label glued).
@@ -3130,6 +3135,18 @@ mod tests {
         assert_eq!(
             address_of(&c, PartySource::Letterhead),
             ["ul. Marszałkowska 86, 50-001 Wrocław"]
+        );
+        // A date printed above the address ends nothing.
+        let d = doc(&[
+            ("KEDAI SINAR SDN BHD", 48.0, 40.0),
+            ("SINCE 01/05/1998", 48.0, 52.0),
+            ("NO 5, JALAN MAWAR 2", 48.0, 64.0),
+            ("43000 KAJANG, SELANGOR", 48.0, 76.0),
+        ]);
+        let c = find(&d);
+        assert_eq!(
+            address_of(&c, PartySource::Letterhead),
+            ["NO 5, JALAN MAWAR 2", "43000 KAJANG, SELANGOR"]
         );
         // A house number is no id (`NO. 4 & 6` on a line without a street word).
         let d = doc(&[
