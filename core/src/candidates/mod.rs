@@ -786,10 +786,15 @@ fn extract_line(
                 let vat = ids::find_vat_ids(&v);
                 // A VAT id whose country code OCR read as a look-alike digit (`F149236620`),
                 // the whole value: read as the repair whose check digits hold.
+                let printed: String = v
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .map(|c| c.to_ascii_uppercase())
+                    .collect();
                 let repaired = vat.iter().find(|m| {
                     m.checksum_valid == Some(true)
-                        && m.value.len() == v.chars().filter(char::is_ascii_alphanumeric).count()
-                        && m.value != value
+                        && m.value.len() == printed.len()
+                        && m.value != printed
                 });
                 let (value, scheme) = match repaired {
                     Some(m) => (m.value.clone(), Some("EU_VAT")),

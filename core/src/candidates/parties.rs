@@ -1838,10 +1838,9 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
         })
         .take(2)
         .count();
-    // The ids printed after the address on its line (`…, 8000 Aarhus C, SE-nr. DK45377059`) are
-    // no part of it.
-    // `50667 Köln` has more digits than letters and is still an address line; the ids are no
-    // part of that judgement (`146 Shop Street, Dublin 2, VAT Reg. No. IE1777544K`).
+    // The party ids printed after the address on its line (`…, 8000 Aarhus C, SE-nr.
+    // DK45377059`) are no part of it, nor of the digit count (`146 Shop Street, Dublin 2, VAT
+    // Reg. No. IE1777544K`); `50667 Köln` has more digits than letters and is still an address.
     window[a..=b + tail]
         .iter()
         .filter(|s| !is_id_line(&s.text))

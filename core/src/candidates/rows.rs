@@ -480,10 +480,9 @@ fn has_word(line: &Line) -> bool {
 /// A word printed vertically (a margin note such as `Copyright` running up the page edge): its
 /// box is taller than wide although it holds three characters or more.
 fn is_rotated(t: &Token) -> bool {
-    // A short decimal (`0,5`) read from a scan can be boxed taller than wide: it is no note (a
-    // margin's year or code, `2014`, still is).
-    // A scan's word of three letters, boxed the height of its line, can be about square
-    // (`top`, `A4,`): a word set upright is taller by half again at least.
+    // A scan's short word, boxed the height of its line, can be about square (`top`, `A4,`):
+    // a word set upright is taller by half again at least. A short decimal (`0,5`) is no note
+    // however boxed (a margin's year or code, `2014`, still is).
     t.text.chars().count() >= 3
         && t.bbox.height() > 1.5 * t.bbox.width()
         && !(t.text.contains([',', '.']) && token_number(&t.text, None).is_some())

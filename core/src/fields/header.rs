@@ -126,13 +126,14 @@ const AGREED_CURRENCY: f32 = 0.5;
 /// See [`currency`]: the one option a shared token prints and the countries or the language
 /// confirm, or with nothing printed the one both the IBAN's and a tax id's country name.
 fn agreed_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
-    let printed_own = opts.iter().any(|o| o.codes + o.symbols > 0);
-    let confirmed = |o: &CurrencyOption| o.iban_country || o.id_country || o.language;
+    if opts.iter().any(|o| o.codes + o.symbols > 0) {
+        return None;
+    }
+    let shared = opts.iter().any(|o| o.shared > 0);
     let mut agreed = opts.iter().enumerate().filter(|(_, o)| {
-        !printed_own
-            && !o.other_country
-            && if opts.iter().any(|x| x.shared > 0) {
-                o.shared > 0 && confirmed(o)
+        !o.other_country
+            && if shared {
+                o.shared > 0 && (o.iban_country || o.id_country || o.language)
             } else {
                 o.iban_country && o.id_country
             }

@@ -817,6 +817,19 @@ fn rows_sum_below(cands: &Candidates) -> Option<Pick> {
         .map(|(i, _)| (i, sum))
 }
 
+/// The VAT summary rows outside the item rows found by their arithmetic (`item_lines`): an item
+/// row whose quantity times its rate is one (`5  1.766,84  20%  8.834,20`) reads as a summary
+/// row.
+fn summary_rows(cands: &Candidates, item_lines: &[usize]) -> Vec<TaxRow> {
+    let line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
+    cands
+        .tax_rows
+        .iter()
+        .filter(|r| !line_of(r.amount.0).is_some_and(|l| item_lines.contains(&l)))
+        .copied()
+        .collect()
+}
+
 /// VAT summary rows whose bases and amounts add up to the chosen total give net and VAT when
 /// the chosen ones did not add up, or when several rates' rows tell a VAT other than the one
 /// chosen (one rate's amount taken for the whole).
@@ -824,16 +837,7 @@ fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize])
     let Some(t) = chosen.total else {
         return;
     };
-    // An item row whose quantity times its rate is one (`5  1.766,84  20%  8.834,20`) reads as
-    // a summary row: rows on item lines are none.
-    let line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
-    let rows: Vec<TaxRow> = cands
-        .tax_rows
-        .iter()
-        .filter(|r| !line_of(r.amount.0).is_some_and(|l| item_lines.contains(&l)))
-        .copied()
-        .collect();
-    let rows = &rows;
+    let rows = &summary_rows(cands, item_lines);
     let chosen_vat = chosen.vat.map(|v| v.1);
     if let Some((base, vat)) = rows_explain(rows, t.2)
         && (!chosen.consistent || (rows.len() > 1 && chosen_vat != Some(vat)))
@@ -861,11 +865,7 @@ fn summary_sums(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize]) {
     };
     let line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
     let in_table = |i: usize| line_of(i).is_some_and(|l| item_lines.contains(&l));
-    let rows: Vec<&TaxRow> = cands
-        .tax_rows
-        .iter()
-        .filter(|r| !in_table(r.amount.0))
-        .collect();
+    let rows = summary_rows(cands, item_lines);
     let mut rates: Vec<Decimal> = rows.iter().map(|r| r.rate.1).collect();
     rates.sort();
     rates.dedup();
