@@ -4,7 +4,7 @@
 //! inspect [--boxes] [--lines] [--cands] [--result] FILE
 //! ```
 //!
-//! `--lines`: every cleaned line (page, box, text); `--cands`: every candidate with its label and
+//! `--lines`: every cleaned line (page, box, text; `--tokens`: with each token's x-range); `--cands`: every candidate with its label and
 //! box; `--result`: the Result JSON. Without a flag, lines and result. `--boxes` reads a SROIE
 //! `*.boxes.txt` instead of running text extraction / OCR.
 
@@ -26,6 +26,9 @@ struct Args {
     /// Print the candidates.
     #[arg(long)]
     cands: bool,
+    /// With `--lines`, every token's box under its line.
+    #[arg(long)]
+    tokens: bool,
     /// Print the Result JSON.
     #[arg(long)]
     result: bool,
@@ -88,6 +91,14 @@ fn main() -> ExitCode {
                 "{:>3} p{} [{:7.1} {:7.1} {:7.1} {:7.1}] {}",
                 l.index, l.page, b.x0, b.y0, b.x1, b.y1, l.text
             );
+            if args.tokens {
+                let toks: Vec<String> = l
+                    .tokens
+                    .iter()
+                    .map(|t| format!("{}[{:.1}-{:.1}]", t.text, t.bbox.x0, t.bbox.x1))
+                    .collect();
+                println!("      {}", toks.join(" "));
+            }
         }
     }
     if args.cands {

@@ -997,6 +997,7 @@ fn words_of(
     let mut first_word = true;
     let mut unit: Option<(usize, usize)> = None;
     let unit_col = header_column(doc, headers, line, LabelKey::ColUnit);
+    let sku_col = header_column(doc, headers, line, LabelKey::ColSku);
     let qty_here = qty.filter(|q| q.line == line);
     // Right after a quantity the row uses (printed first): its unit or `x` is no description.
     let mut after_qty = false;
@@ -1049,7 +1050,12 @@ fn words_of(
             continue;
         }
         let digits = t.text.chars().all(|c| c.is_ascii_digit());
-        if desc.is_none() && (is_code(&t.text) || sku.is_some() && digits) {
+        // Under the header's article number column (`Art-Nr` over `Toolbox 0815`), a word is
+        // the article number whatever its shape.
+        let under_sku = sku_col.is_some_and(|(x0, x1)| {
+            t.bbox.x1.min(x1) - t.bbox.x0.max(x0) > 0.5 * (t.bbox.x1 - t.bbox.x0)
+        });
+        if desc.is_none() && (is_code(&t.text) || sku.is_some() && digits || under_sku) {
             sku = Some(match sku {
                 Some((a, _)) => (a, e),
                 None => (s, e),

@@ -2,7 +2,8 @@
 //!
 //! 1. A header line holds at least three column header words of different kinds (or a
 //!    description and an amount column) and little else.
-//! 2. Columns take the x-ranges of their header words.
+//! 2. Columns take the x-ranges of their header words; a header printed over several lines is
+//!    read as stacks of words printed over one another, each stack one column's name.
 //! 3. Each token of a body line goes to the column its box overlaps most; where it overlaps none,
 //!    text goes to the column starting left of it (left-aligned) and numbers to the column ending
 //!    right of it (right-aligned).
@@ -11,7 +12,7 @@
 //! 5. The table ends at a totals label, another header, a page change, or a vertical gap of more
 //!    than four header heights.
 
-use super::labels::{self, LabelKey};
+use super::labels::{self, LabelHit, LabelKey};
 use super::{amounts, dates};
 use crate::types::{BBox, CleanDocument, Line, Span};
 use rust_decimal::Decimal;
@@ -138,11 +139,15 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
     if !enough || covered_words * 2 < words {
         return None;
     }
-    // Duplicate kinds (e.g. two amount columns): the later one of ColAmount becomes gross when a
-    // net one exists already, otherwise keep them as they are.
+    order_columns(&mut cols);
+    Some(cols)
+}
+
+/// Columns left to right; of two amount columns the later one is the gross amount.
+fn order_columns(cols: &mut [Column]) {
     cols.sort_by(|a, b| a.x0.total_cmp(&b.x0));
     let mut seen_amount = false;
-    for c in &mut cols {
+    for c in cols {
         if c.key == LabelKey::ColAmount {
             if seen_amount {
                 c.key = LabelKey::ColAmountGross;
@@ -150,7 +155,160 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
             seen_amount = true;
         }
     }
-    Some(cols)
+}
+
+/// A phrase of a header band: one line's words between column gaps.
+struct Phrase {
+    line: usize,
+    x0: f32,
+    x1: f32,
+    y0: f32,
+    text: String,
+}
+
+/// A line's phrases: its words split where the text prints a column gap (two spaces).
+fn phrases(line: &Line) -> Vec<Phrase> {
+    let mut out: Vec<Phrase> = Vec::new();
+    for (t, &(s, _)) in line.tokens.iter().zip(&line.token_spans) {
+        let gap = line.text.get(..s).is_some_and(|x| x.ends_with("  "));
+        match out.last_mut() {
+            Some(p) if !gap => {
+                p.x1 = p.x1.max(t.bbox.x1);
+                p.text.push(' ');
+                p.text.push_str(&t.text);
+            }
+            _ => out.push(Phrase {
+                line: line.index,
+                x0: t.bbox.x0,
+                x1: t.bbox.x1,
+                y0: line.bbox.y0,
+                text: t.text.clone(),
+            }),
+        }
+    }
+    out
+}
+
+/// A header line's column names as phrases (`Pos Art-Nr-Lief. Beschreibung` printed without
+/// column gaps names three columns).
+fn column_names(line: &Line) -> Vec<Phrase> {
+    labels::find_labels(&line.text)
+        .into_iter()
+        .filter(|hit| hit.key.is_column())
+        .filter_map(|hit| {
+            let (bb, _) = line.range_bbox(hit.start, hit.end)?;
+            Some(Phrase {
+                line: line.index,
+                x0: bb.x0,
+                x1: bb.x1,
+                y0: line.bbox.y0,
+                text: line.text[hit.start..hit.end].to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Whether a line next to a header line is more of the header: it names a column, prints no
+/// digit, and is packed against the band (a gap of at most a third of the header's height; the
+/// lines of a stacked header interleave).
+fn header_band_line(line: &Line, band: (f32, f32), page: u32, h: f32) -> bool {
+    line.page == page
+        && line.bbox.y0 <= band.1 + 0.35 * h
+        && line.bbox.y1 >= band.0 - 0.35 * h
+        && !line.text.chars().any(|c| c.is_ascii_digit())
+        && labels::find_labels(&line.text)
+            .iter()
+            .any(|hit| hit.key.is_column())
+}
+
+/// A header printed over several lines (`Art-Nr-Kunde` / `Art-Nr-Lief.` / `Art-Nr (Art)`
+/// stacked left of `Pos  Beschreibung  Nettopreis  Menge  USt.`, `Positions` / `betrag` /
+/// `ohne` / `USt.` at the right): the lines packed against the header line that name columns
+/// and print no number. A column is the stack of phrases printed over one another (at most one
+/// per line), read top to bottom as one label (`Unit` over `Price` is the unit price); a phrase
+/// spanning two stacks names a group of columns, not a column. Returns the columns and the
+/// first line after the band; `None` where no line stacks with the header.
+fn stacked_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)> {
+    let header = doc.lines.get(i)?;
+    let h = header.bbox.height().max(1.0);
+    let mut band = (header.bbox.y0, header.bbox.y1);
+    let mut lines = vec![i];
+    let mut above = i;
+    while above > 0 && header_band_line(&doc.lines[above - 1], band, header.page, h) {
+        above -= 1;
+        band.0 = band.0.min(doc.lines[above].bbox.y0);
+        lines.push(above);
+    }
+    let mut below = i + 1;
+    while doc
+        .lines
+        .get(below)
+        .is_some_and(|l| header_band_line(l, band, header.page, h))
+    {
+        band.1 = band.1.max(doc.lines[below].bbox.y1);
+        lines.push(below);
+        below += 1;
+    }
+    if lines.len() == 1 {
+        return None;
+    }
+    // The header line's column names anchor the stacks; the other lines' phrases join them.
+    let mut stacks: Vec<Vec<Phrase>> = column_names(header).into_iter().map(|p| vec![p]).collect();
+    for &l in &lines[1..] {
+        for p in phrases(&doc.lines[l]) {
+            let over: Vec<usize> = stacks
+                .iter()
+                .enumerate()
+                .filter(|(_, st)| st.iter().any(|q| p.x1.min(q.x1) > p.x0.max(q.x0)))
+                .map(|(k, _)| k)
+                .collect();
+            match over.as_slice() {
+                [] => stacks.push(vec![p]),
+                [k] if stacks[*k].iter().all(|q| q.line != p.line) => stacks[*k].push(p),
+                _ => {}
+            }
+        }
+    }
+    let mut cols: Vec<Column> = Vec::new();
+    for st in &mut stacks {
+        st.sort_by(|a, b| a.y0.total_cmp(&b.y0));
+        let text = st
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        // A position column's header is that word alone (`Positions` over `betrag` is the
+        // position's amount).
+        let words = labels::norm_words(&text).len();
+        let hits: Vec<LabelHit> = labels::find_labels(&text)
+            .into_iter()
+            .filter(|hit| {
+                hit.key.is_column() && (hit.key != LabelKey::ColPos || hit.words == words)
+            })
+            .collect();
+        let Some(most) = hits.iter().map(|hit| hit.words).max() else {
+            continue;
+        };
+        // Of equally long names, the header line's own; else the first.
+        let own = st.iter().find(|p| p.line == i).map(|p| p.text.as_str());
+        let longest: Vec<&LabelHit> = hits.iter().filter(|hit| hit.words == most).collect();
+        let key = own
+            .and_then(|o| {
+                let own_hits = labels::find_labels(o);
+                longest
+                    .iter()
+                    .find(|hit| own_hits.iter().any(|x| x.key == hit.key))
+                    .map(|hit| hit.key)
+            })
+            .or_else(|| longest.first().map(|hit| hit.key))?;
+        cols.push(Column {
+            key,
+            x0: st.iter().map(|p| p.x0).fold(f32::MAX, f32::min),
+            x1: st.iter().map(|p| p.x1).fold(f32::MIN, f32::max),
+        });
+    }
+    order_columns(&mut cols);
+    Some((cols, below))
 }
 
 fn gap(a: (f32, f32), b: (f32, f32)) -> f32 {
@@ -331,15 +489,22 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
         let Some(header) = doc.lines.get(i) else {
             break;
         };
-        let Some(cols) = header_columns(header) else {
+        let Some(mut cols) = header_columns(header) else {
             i += 1;
             continue;
         };
         let h = header.bbox.height().max(1.0);
         let mut rows: Vec<Row> = Vec::new();
         let mut pending: Option<(Vec<usize>, String)> = None;
-        let mut last_y = header.bbox.y1;
         let mut j = i + 1;
+        if let Some((stacked, after)) = stacked_header(doc, i) {
+            cols = stacked;
+            j = after;
+        }
+        let mut last_y = doc.lines[i..j]
+            .iter()
+            .map(|l| l.bbox.y1)
+            .fold(header.bbox.y1, f32::max);
         while let Some(line) = doc.lines.get(j) {
             if line.page != header.page || line.bbox.y0 - last_y > 4.0 * h {
                 break;
@@ -489,6 +654,68 @@ mod tests {
     use crate::types::{Source, TextPage, Unit, Word};
 
     use crate::candidates::tests::word as w;
+
+    /// A header over several lines: the article number's name stacked left of the description,
+    /// the amount's name (`Positions` / `betrag`) over and under the header line at the right.
+    fn stacked_header_doc() -> CleanDocument {
+        let words = vec![
+            w("Art-Nr-Kunde", 40.0, 89.0),
+            w("Positions", 430.0, 89.0),
+            w("Pos", 10.0, 100.0),
+            w("Beschreibung", 110.0, 100.0),
+            w("Menge", 250.0, 100.0),
+            w("Nettopreis", 320.0, 100.0),
+            w("Art-Nr", 40.0, 111.0),
+            w("betrag", 430.0, 111.0),
+            w("1", 10.0, 130.0),
+            w("Toolbox", 40.0, 130.0),
+            w("0815", 78.0, 130.0),
+            w("Stahlcoil", 110.0, 130.0),
+            w("10", 265.0, 130.0),
+            w("100,00", 330.0, 130.0),
+            w("1000,00", 430.0, 130.0),
+        ];
+        clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            engine: None,
+            rotation: 0,
+            words,
+        }])
+    }
+
+    #[test]
+    fn a_header_stacked_over_lines_names_every_column() {
+        let doc = stacked_header_doc();
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let keys: Vec<LabelKey> = t[0].columns.iter().map(|c| c.key).collect();
+        assert_eq!(
+            keys,
+            [
+                LabelKey::ColPos,
+                LabelKey::ColSku,
+                LabelKey::ColDesc,
+                LabelKey::ColQty,
+                LabelKey::ColUnitPrice,
+                LabelKey::ColAmount
+            ]
+        );
+        assert_eq!(t[0].rows.len(), 1);
+        let r = &t[0].rows[0];
+        assert_eq!(r.cell(LabelKey::ColSku).unwrap().text, "Toolbox 0815");
+        assert_eq!(r.cell(LabelKey::ColDesc).unwrap().text, "Stahlcoil");
+        assert_eq!(r.cell(LabelKey::ColAmount).unwrap().text, "1000,00");
+        assert_eq!(r.cell(LabelKey::ColUnitPrice).unwrap().text, "100,00");
+        // The balanced row reads its article number under the stacked header's column too.
+        let c = crate::candidates::extract(&doc);
+        let row = &c.item_table.as_ref().expect("a balanced row").rows[0];
+        assert_eq!(row.cell(LabelKey::ColSku).unwrap().text, "Toolbox 0815");
+        assert_eq!(row.cell(LabelKey::ColDesc).unwrap().text, "Stahlcoil");
+    }
 
     #[test]
     fn reconstructs_a_table() {
