@@ -334,7 +334,12 @@ def main() -> int:
                     help="with --unknown-labels, also write OUT/holdout: the held-out documents "
                          "(the same as without the flag, same seed) with pseudo-word labels, "
                          "which measure the held-out layout families without any label wording")
+    ap.add_argument("--hard-tables", action="store_true",
+                    help="tables of the full shape print an article number column, names over "
+                         "two lines and sub-lines with numbers (synth_layouts.HARD_TABLES): a "
+                         "tuning set for line items")
     a = ap.parse_args()
+    sl.HARD_TABLES = a.hard_tables
     g.register_fonts()
     sv.check()
     rng = random.Random(a.seed)

@@ -31,6 +31,13 @@ Receipt families have their own renderer (`till`, `slip`, `thermal`, `cash_chang
 `card_slip`, `vat_block`, `big_total`, `a5_shop`, `fuel`, `restaurant`).
 
 `FAMILIES` names every family; `HELD_OUT` lists those that only the held-out set uses.
+
+`HARD_TABLES` (set by `synth.py --hard-tables`; off by default, so default sets stay as they
+were) gives the tables of the `full` shape what real invoices print and the families above do
+not: an article number column left of the description (codes, bare numbers, a word and a
+number; named in the language's words, some of which no vocabulary knows), column names
+stacked over two lines, and sub-lines under a description that print numbers of their own (the
+gross unit price, a price basis, an included tax).
 """
 
 from __future__ import annotations
@@ -44,6 +51,15 @@ import synth_vocab as sv
 from synth_doc import Doc
 
 D = Decimal
+
+HARD_TABLES = False
+# The article number column's name per language (several no engine vocabulary knows).
+SKU_WORDS = {
+    "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
+    "ru": "Артикул", "nl": "Artikelnr.", "it": "Codice", "es": "Código", "pt": "Código",
+    "cs": "Kód", "sk": "Kód", "lt": "Kodas", "lv": "Kods", "et": "Kood", "fi": "Tuotenro",
+    "sv": "Artikelnr", "da": "Varenr.", "hu": "Cikkszám", "ro": "Cod",
+}
 
 F = dict  # a family: component choices
 
@@ -420,14 +436,47 @@ class R:
         return [str(n), desc, doc.qty(ln.qty), doc.unit_text(ln), doc.m(price, cur=False),
                 doc.rate_text(ln.rate), doc.m(amt, cur=False)]
 
-    def table_head(self, y, cols, ruled):
+    def sku(self):
+        """An article number as shops print them: a code, a bare number, a word and a number."""
+        r = self.rng
+        letters = "ABCDEFGHKLMNPRSTVXZ"
+        kind = r.randrange(4)
+        if kind == 0:
+            return f"{r.choice(letters)}{r.choice(letters)}-{r.randint(100, 9999)}"
+        if kind == 1:
+            return str(r.randint(1000, 999999))
+        if kind == 2:
+            return f"{r.choice(letters)}{r.randint(10, 999)}{r.choice(letters)}{r.randint(1, 9)}"
+        return f"{r.choice(['Box', 'Set', 'Kit', 'Pack', 'Line'])} {r.randint(10, 9999):04d}"
+
+    def sub_line(self, ln):
+        """A description's sub-line with numbers: the gross unit price, a price basis, the
+        tax the price includes."""
+        doc, r = self.doc, self.rng
+        kind = r.randrange(3)
+        price = doc.sign * ln.price
+        if kind == 0:
+            gross = price + (price * ln.rate / 100).quantize(doc.q)
+            return f"{sv.word(doc.lang, 'gross')}: {doc.m(gross, cur=False)}"
+        if kind == 1:
+            return f"1 {doc.unit_text(ln)} = {doc.m(price, cur=False)}"
+        return f"{doc.rate_text(ln.rate)} {sv.word(doc.lang, 'rate').split()[0]}"
+
+    def table_head(self, y, cols, ruled, two_lines=False):
         W = self.x1 - self.x0
         self.p.hline(self.x0, self.x1, y, 0.8)
         y += 11
         for name, pos, al in cols:
             x = self.x0 + pos * W
-            self.t(x + (3 if al == "l" else -3), y, name, 7.5, bold=True, align="left" if al == "l" else "right")
-        y += 5
+            xx, align = x + (3 if al == "l" else -3), "left" if al == "l" else "right"
+            words = name.split()
+            if two_lines and len(words) > 1:
+                # `Unit` over `price`: the name's first word on a line above the others.
+                self.t(xx, y, words[0], 7.5, bold=True, align=align)
+                self.t(xx, y + 9, " ".join(words[1:]), 7.5, bold=True, align=align)
+            else:
+                self.t(xx, y + (9 if two_lines else 0), name, 7.5, bold=True, align=align)
+        y += 14 if two_lines else 5
         self.p.hline(self.x0, self.x1, y, 0.8 if ruled else 0.4)
         return y
 
@@ -440,7 +489,15 @@ class R:
         ruled = variant in ("full", "compact", "gross")
         multi = fam.get("pages") == "multi"
         per_page = self.rng.randint(4, 7) if multi else 10 ** 6
-        y = self.table_head(y, cols, ruled)
+        # The harder table of `HARD_TABLES`: which of its parts this document prints.
+        hard = HARD_TABLES and shape == "full"
+        sku_col = hard and self.rng.random() < 0.6
+        two_lines = hard and self.rng.random() < 0.6
+        sub_lines = hard and self.rng.random() < 0.5
+        if sku_col:
+            # `#`, article number, description, then the numbers as before.
+            cols = [cols[0], (SKU_WORDS[doc.lang], 0.05, "l"), (cols[1][0], 0.17, "l")] + cols[2:]
+        y = self.table_head(y, cols, ruled, two_lines)
         top = y
         carried = D(0)
         di = [c[0] for c in cols].index(sv.word(doc.lang, "desc"))
@@ -461,9 +518,11 @@ class R:
                 y += 12
                 self.t(self.x1 - 120, y + 6, sv.word(doc.lang, "brought"), 8.5, align="right")
                 self.t(self.x1 - 3, y + 6, doc.m(carried), 8.5, align="right")
-                y = self.table_head(y + 14, cols, ruled)
+                y = self.table_head(y + 14, cols, ruled, two_lines)
                 top = y
             vals = self.row_values(shape, n, ln)
+            if sku_col:
+                vals = [vals[0], self.sku()] + vals[1:]
             y += 12
             wrapped = g.wrap(vals[di], 8.5 * self.s, desc_w)
             # Where each value goes: (line under the row's first line, text) per column.
@@ -483,6 +542,11 @@ class R:
                     self.t(x + (3 if al == "l" else -3), yy, v, 8.5, align="left" if al == "l" else "right")
             extra = len(wrapped) - 1
             if variant == "stacked":
+                extra += 1
+            if sub_lines and self.rng.random() < 0.7:
+                # Under the description, a line with numbers of its own that is no row.
+                x = self.x0 + cols[di][1] * W + 3
+                self.t(x, y + 10 * (extra + 1), self.sub_line(ln), 7.5)
                 extra += 1
             elif variant == "amount_below":
                 # Under the description: the article's EAN (a line of its own under the amount's
