@@ -1062,6 +1062,19 @@ fn words_of(
             });
             continue;
         }
+        // A column gap after one or two words with a digit (`211804  Huoltosopimus`, `Pack
+        // 1602  Toimistotuoli`): those words stood in a column of their own, the article
+        // number's, whatever its header says.
+        if let Some((a, b)) = desc
+            && sku.is_none()
+            && gap_before
+            && l.text[a..b].chars().any(|c| c.is_ascii_digit())
+            && l.text[a..b].split_whitespace().count() <= 2
+            && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 3
+        {
+            sku = Some((a, b));
+            desc = None;
+        }
         desc = Some(match desc {
             Some((a, _)) => (a, e),
             None => (s, e),
@@ -1339,10 +1352,26 @@ fn continue_description(
     let named = row
         .cell(LabelKey::ColDesc)
         .is_some_and(|c| c.text.chars().any(char::is_alphabetic));
-    // A line of text: some word that is not a number (`20/0500`, `(GTIN)`, `Banane`).
+    // A line of text: some word that is not a number (`20/0500`, `(GTIN)`, `Banane`), and no
+    // price or rate of its own: a sub-line that prints a price (`1 m = 283,44`, `Brutto
+    // 9,90`) or opens with a rate (`25,5% ALV`) is an attribute of the row, not its name's
+    // next line (a name may hold a percentage: `Mleko 2%`, a discount `(-20%)`).
+    let priced = |l: &Line| {
+        let opens_with_rate = l.tokens.first().is_some_and(|t| {
+            t.text.starts_with(|c: char| c.is_ascii_digit())
+                && token_number(&t.text, None).is_some_and(|(_, _, percent)| percent)
+        });
+        opens_with_rate
+            || l.tokens.iter().any(|t| {
+                t.text == "="
+                    || token_number(&t.text, None)
+                        .is_some_and(|(_, decimals, percent)| !percent && decimals == 2)
+            })
+    };
     let fits = |k: usize| {
         let l = &doc.lines[k];
         !is_keyed(l)
+            && !priced(l)
             && !stops.get(k).copied().unwrap_or(false)
             && l.tokens.iter().any(|t| {
                 !is_rotated(t)
@@ -1526,6 +1555,55 @@ mod tests {
         assert_eq!(
             descriptions,
             [Some("LED-Panel"), Some("Kabel NYM"), Some("Montage")]
+        );
+    }
+
+    #[test]
+    fn an_unnamed_article_column_and_priced_sub_lines_stay_out_of_descriptions() {
+        // `211804  Huoltosopimus`, `Pack 1602  Toimistotuoli`: words with a digit before a column
+        // gap are the article number; `25,5% ALV` and `1 kpl = 151,78` under a name are
+        // attributes of the row, `MMJ 3x2,5` is the name's next line.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("211804", 45.0, 100.0),
+            w("Huoltosopimus", 110.0, 100.0),
+            r("10", 280.0, 100.0),
+            r("178,57", 380.0, 100.0),
+            r("1785,70", 520.0, 100.0),
+            w("25,5%", 110.0, 110.0),
+            w("ALV", 142.0, 110.0),
+            w("2", 30.0, 125.0),
+            w("Pack", 45.0, 125.0),
+            w("1602", 68.0, 125.0),
+            w("Toimistotuoli", 110.0, 125.0),
+            r("12", 280.0, 125.0),
+            r("151,78", 380.0, 125.0),
+            r("1821,36", 520.0, 125.0),
+            w("1", 110.0, 135.0),
+            w("kpl", 118.0, 135.0),
+            w("=", 138.0, 135.0),
+            w("151,78", 146.0, 135.0),
+            w("3", 30.0, 150.0),
+            w("Kaapeli", 110.0, 150.0),
+            r("2", 280.0, 150.0),
+            r("10,00", 380.0, 150.0),
+            r("20,00", 520.0, 150.0),
+            w("MMJ", 110.0, 160.0),
+            w("3x2,5", 130.0, 160.0),
+        ])
+        .expect("rows");
+        let read: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| (cell(r, LabelKey::ColSku), cell(r, LabelKey::ColDesc)))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                (Some("211804"), Some("Huoltosopimus")),
+                (Some("Pack 1602"), Some("Toimistotuoli")),
+                (None, Some("Kaapeli MMJ 3x2,5")),
+            ]
         );
     }
 
