@@ -416,6 +416,9 @@ class R:
         if variant == "qty_first":
             return [(lab("qty"), 0.0, "l"), (lab("desc"), 0.12, "l"), (lab("price"), 0.7, "r"), (lab("rate"), 0.82, "r"),
                     (lab("amount"), 1.0, "r")]
+        if variant == "gross_only":
+            return [("#", 0.0, "l"), (lab("desc"), 0.05, "l"), (lab("qty"), 0.55, "r"), (lab("rate"), 0.7, "r"),
+                    (lab("gross"), 1.0, "r")]
         return [("#", 0.0, "l"), (lab("desc"), 0.05, "l"), (lab("qty"), 0.52, "r"), ("", 0.53, "l"),
                 (lab("price"), 0.74, "r"), (lab("rate"), 0.83, "r"), (lab("amount"), 1.0, "r")]
 
@@ -428,6 +431,10 @@ class R:
         if variant == "qty_first":
             return [f"{doc.qty(ln.qty)} {doc.unit_text(ln)}", ln.desc, doc.m(price, cur=False),
                     doc.rate_text(ln.rate), doc.m(amt, cur=False)]
+        if variant == "gross_only":
+            # Only the amount with VAT: the net amount (the truth) is what an accountant derives.
+            gross = amt + (amt * ln.rate / 100).quantize(doc.q)
+            return [str(n), ln.desc, doc.qty(ln.qty), doc.rate_text(ln.rate), doc.m(gross, cur=False)]
         if variant == "gross":
             gross = amt + (amt * ln.rate / 100).quantize(doc.q)
             return [ln.desc, doc.qty(ln.qty), doc.m(price, cur=False), doc.rate_text(ln.rate),
@@ -494,6 +501,9 @@ class R:
         sku_col = hard and self.rng.random() < 0.6
         two_lines = hard and self.rng.random() < 0.6
         sub_lines = hard and self.rng.random() < 0.5
+        if hard and not sku_col and self.rng.random() < 0.35:
+            shape = "gross_only"
+            cols = self.columns(shape)
         if sku_col:
             # `#`, article number, description, then the numbers as before.
             cols = [cols[0], (SKU_WORDS[doc.lang], 0.05, "l"), (cols[1][0], 0.17, "l")] + cols[2:]

@@ -1332,6 +1332,22 @@ struct Continuation<'a> {
     end_line: usize,
 }
 
+/// A sub-line under an item's name that prints a price (`1 m = 283,44`, `Brutto 9,90`) or
+/// opens with a rate (`25,5% ALV`): an attribute of the row, not its name's next line (a name
+/// may hold a percentage: `Mleko 2%`, a discount `(-20%)`).
+pub(super) fn priced_line(l: &Line) -> bool {
+    let opens_with_rate = l.tokens.first().is_some_and(|t| {
+        t.text.starts_with(|c: char| c.is_ascii_digit())
+            && token_number(&t.text, None).is_some_and(|(_, _, percent)| percent)
+    });
+    opens_with_rate
+        || l.tokens.iter().any(|t| {
+            t.text == "="
+                || token_number(&t.text, None)
+                    .is_some_and(|(_, decimals, percent)| !percent && decimals == 2)
+        })
+}
+
 fn continue_description(
     doc: &CleanDocument,
     bounds: &Continuation<'_>,
@@ -1353,25 +1369,11 @@ fn continue_description(
         .cell(LabelKey::ColDesc)
         .is_some_and(|c| c.text.chars().any(char::is_alphabetic));
     // A line of text: some word that is not a number (`20/0500`, `(GTIN)`, `Banane`), and no
-    // price or rate of its own: a sub-line that prints a price (`1 m = 283,44`, `Brutto
-    // 9,90`) or opens with a rate (`25,5% ALV`) is an attribute of the row, not its name's
-    // next line (a name may hold a percentage: `Mleko 2%`, a discount `(-20%)`).
-    let priced = |l: &Line| {
-        let opens_with_rate = l.tokens.first().is_some_and(|t| {
-            t.text.starts_with(|c: char| c.is_ascii_digit())
-                && token_number(&t.text, None).is_some_and(|(_, _, percent)| percent)
-        });
-        opens_with_rate
-            || l.tokens.iter().any(|t| {
-                t.text == "="
-                    || token_number(&t.text, None)
-                        .is_some_and(|(_, decimals, percent)| !percent && decimals == 2)
-            })
-    };
+    // price or rate of its own ([`priced_line`]).
     let fits = |k: usize| {
         let l = &doc.lines[k];
         !is_keyed(l)
-            && !priced(l)
+            && !priced_line(l)
             && !stops.get(k).copied().unwrap_or(false)
             && l.tokens.iter().any(|t| {
                 !is_rotated(t)

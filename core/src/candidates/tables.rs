@@ -13,7 +13,7 @@
 //!    than four header heights.
 
 use super::labels::{self, LabelHit, LabelKey};
-use super::{amounts, dates};
+use super::{amounts, dates, rows};
 use crate::types::{BBox, CleanDocument, Line, Span};
 use rust_decimal::Decimal;
 
@@ -140,7 +140,30 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
         return None;
     }
     order_columns(&mut cols);
+    rightmost_amount(line, &mut cols);
     Some(cols)
+}
+
+/// A table's rightmost column is its amount where no column's name says amount: the header's
+/// last phrase right of every named column (`Verollinen`, a name no vocabulary knows), or a
+/// last column named like one before it (`НДС %` ... `С НДС`: the rate's word twice).
+fn rightmost_amount(line: &Line, cols: &mut Vec<Column>) {
+    if cols.iter().any(|c| is_amount_column(c.key)) {
+        return;
+    }
+    let right = cols.iter().map(|c| c.x1).fold(f32::MIN, f32::max);
+    if let Some(p) = phrases(line).into_iter().rfind(|p| p.x0 > right) {
+        cols.push(Column {
+            key: LabelKey::ColAmount,
+            x0: p.x0,
+            x1: p.x1,
+        });
+        return;
+    }
+    let n = cols.len();
+    if n >= 2 && cols[..n - 1].iter().any(|c| c.key == cols[n - 1].key) {
+        cols[n - 1].key = LabelKey::ColAmount;
+    }
 }
 
 /// Columns left to right; of two amount columns the later one is the gross amount.
@@ -308,6 +331,7 @@ fn stacked_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)>
         });
     }
     order_columns(&mut cols);
+    rightmost_amount(header, &mut cols);
     Some((cols, below))
 }
 
@@ -358,10 +382,27 @@ fn assign(cols: &[Column], bb: &BBox, numeric: bool) -> Option<usize> {
 
 fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
     let mut parts: Vec<Option<(usize, usize)>> = vec![None; cols.len()];
+    let mut prev: Option<usize> = None;
     for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
-        let Some(i) = assign(cols, &t.bbox, is_numeric_token(&t.text)) else {
+        let numeric = is_numeric_token(&t.text);
+        let overlaps = cols
+            .iter()
+            .any(|c| t.bbox.x1.min(c.x1) > t.bbox.x0.max(c.x0));
+        let gap = line.text.get(..s).is_some_and(|x| x.ends_with("  "));
+        // A number inside a description's words (`Kopierpapier A4, 500 Blatt`: no column gap
+        // before it, under no column's name) is part of the description.
+        let in_desc = numeric
+            && !overlaps
+            && !gap
+            && prev.is_some_and(|p| cols.get(p).is_some_and(|c| c.key == LabelKey::ColDesc));
+        let Some(i) = (if in_desc {
+            prev
+        } else {
+            assign(cols, &t.bbox, numeric)
+        }) else {
             continue;
         };
+        prev = Some(i);
         if let Some(slot) = parts.get_mut(i) {
             *slot = Some(match *slot {
                 Some((a, b)) => (a.min(s), b.max(e)),
@@ -509,18 +550,25 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
             if line.page != header.page || line.bbox.y0 - last_y > 4.0 * h {
                 break;
             }
-            if header_columns(line).is_some()
-                || (is_total_line(line) || keyed_line(line, &cols)) && !rows.is_empty()
-            {
-                break;
-            }
             let cells = line_cells(line, &cols);
             let has_number: Vec<bool> = cells.iter().map(cell_has_number).collect();
             let numeric = cells
                 .iter()
                 .zip(&has_number)
                 .any(|(c, n)| is_number_column(c.key) && *n);
-            if is_total_line(line) && !numeric {
+            // A row's sub-line (`Brutto: 6,90` under its name, no number in a number column,
+            // tight under the row) names a total's word but is no totals line.
+            let sub_line = !numeric
+                && rows.last().is_some()
+                && line.bbox.y0 - last_y < 0.8 * h
+                && cells.iter().all(|c| c.key == LabelKey::ColDesc)
+                && rows::priced_line(line);
+            if header_columns(line).is_some()
+                || (is_total_line(line) || keyed_line(line, &cols)) && !rows.is_empty() && !sub_line
+            {
+                break;
+            }
+            if is_total_line(line) && !numeric && !sub_line {
                 break;
             }
             last_y = line.bbox.y1;
@@ -571,7 +619,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 }
                 // An attribute line under a description (`Herkunftsland: DE`) belongs to the
                 // row but is no part of the item's name.
-                let text = if is_keyed(line) {
+                let text = if is_keyed(line) || rows::priced_line(line) {
                     String::new()
                 } else {
                     line.text.split_whitespace().collect::<Vec<_>>().join(" ")

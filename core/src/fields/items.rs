@@ -182,7 +182,21 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             }
         }
     }
+    // Rows priced with VAT only: their net amounts, where the arithmetic of the document holds.
+    let rates: Vec<Option<Decimal>> = items
+        .iter()
+        .zip(&inferred)
+        .map(|((it, _, _), inf)| decimal(&it.vat_rate).or(*inf))
+        .collect();
+    let nets = derived_nets(ctx, &items, &rates);
     for (idx, ((mut it, ev, conf), inf)) in items.into_iter().zip(inferred).enumerate() {
+        if let Some(net) = nets.as_ref().and_then(|n| n[idx]) {
+            it.amount = Some(net.to_string());
+            ctx.confidence(
+                &format!("/line_items/{idx}/amount"),
+                conf * INFERRED_RATE_FACTOR,
+            );
+        }
         ctx.confidence(&format!("/line_items/{idx}"), conf);
         for (name, span) in &ev {
             if !span.text.is_empty() && (name != "vat_rate" || it.vat_rate.is_some()) {
@@ -200,6 +214,74 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         }
         ctx.result.line_items.push(it);
     }
+}
+
+/// The net amounts of rows that print only their amount with VAT (a ticket, a taxi ride, a
+/// consumer invoice): `amount_with_vat x 100 / (100 + rate)`, to the cent (to the unit where
+/// amounts print no decimals), for each such row with a rate. Given only where the document's
+/// own arithmetic confirms them: the rows' net amounts sum to the net total it prints (before a
+/// discount it takes off), or, without one, each rate's rows sum to the base its tax summary
+/// prints, within the rounding of the rows (half a cent each). Otherwise none: a net
+/// amount is never guessed.
+fn derived_nets(
+    ctx: &Ctx<'_>,
+    items: &[Item],
+    rates: &[Option<Decimal>],
+) -> Option<Vec<Option<Decimal>>> {
+    if !items.iter().any(|(it, _, _)| it.amount.is_none()) {
+        return None;
+    }
+    let hundred = Decimal::from(100);
+    let mut nets: Vec<Option<Decimal>> = Vec::with_capacity(items.len());
+    let mut all: Vec<(Decimal, Decimal)> = Vec::with_capacity(items.len());
+    for ((it, _, _), rate) in items.iter().zip(rates) {
+        if let Some(a) = decimal(&it.amount) {
+            nets.push(None);
+            all.push((a, rate.unwrap_or(Decimal::ZERO)));
+            continue;
+        }
+        let (gross, rate) = (decimal(&it.amount_with_vat)?, (*rate)?);
+        // To the cent, or to the unit of a currency printed without decimals (HUF).
+        let net = (gross * hundred / (hundred + rate)).round_dp_with_strategy(
+            gross.scale().min(2),
+            rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+        );
+        nets.push(Some(net));
+        all.push((net, rate));
+    }
+    let unit = all
+        .iter()
+        .map(|(a, _)| a.scale())
+        .max()
+        .map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale));
+    let slack = unit / Decimal::from(2) * Decimal::from(all.len());
+    let within = |sum: Decimal, printed: Decimal| (sum - printed).abs() <= slack;
+    // The net total, or the net before a discount the document takes off it.
+    let totals = &ctx.result.totals;
+    let confirmed = match decimal(&totals.net) {
+        Some(net) => {
+            let sum: Decimal = all.iter().map(|(a, _)| *a).sum();
+            within(sum, net)
+                || decimal(&totals.discount).is_some_and(|d| within(sum, net + d.abs()))
+        }
+        None => {
+            let summary = tax_summary(ctx);
+            !summary.is_empty()
+                && summary.iter().all(|l| l.base.is_some())
+                && all
+                    .iter()
+                    .all(|(_, r)| summary.iter().any(|l| l.rate == r.normalize()))
+                && summary.iter().all(|l| {
+                    let sum: Decimal = all
+                        .iter()
+                        .filter(|(_, r)| r.normalize() == l.rate)
+                        .map(|(a, _)| *a)
+                        .sum();
+                    l.base.is_some_and(|b| within(sum, b))
+                })
+        }
+    };
+    confirmed.then_some(nets)
 }
 
 /// A row's amount and its rate where known, for [`partitioned_rates`].
@@ -395,12 +477,13 @@ fn only_rate(ctx: &Ctx<'_>) -> Option<Decimal> {
     }
 }
 
-/// Rows priced with VAT: their amounts sum to the document's total, which is its net plus a VAT
-/// (a receipt, a consumer invoice). Their amounts are then the amounts with VAT.
+/// Rows priced with VAT: their amounts sum to the document's total (within the rounding of each
+/// row's VAT), which is its net plus a VAT (a receipt, a consumer invoice). Their amounts are
+/// then the amounts with VAT.
 fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
     let amounts: Option<Vec<Decimal>> =
         items.iter().map(|(it, _, _)| decimal(&it.amount)).collect();
-    let Some(sum) = amounts.map(|a| a.iter().sum::<Decimal>()) else {
+    let Some(sum) = amounts.as_ref().map(|a| a.iter().sum::<Decimal>()) else {
         return;
     };
     let t = &ctx.result.totals;
@@ -408,7 +491,16 @@ fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
     else {
         return;
     };
-    if total != sum || net == sum || vat.is_zero() || net + vat != total {
+    // Each row's VAT rounded on its own: the rows' sum may miss the total by half a unit of the
+    // last printed digit per row.
+    let unit = amounts
+        .iter()
+        .flatten()
+        .map(Decimal::scale)
+        .max()
+        .map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale));
+    let slack = unit / Decimal::from(2) * Decimal::from(items.len());
+    if (total - sum).abs() > slack || net == sum || vat.is_zero() || net + vat != total {
         return;
     }
     for (it, ev, _) in items.iter_mut() {

@@ -231,8 +231,11 @@ mod tests {
         ]);
         let item = &r.line_items[0];
         assert_eq!(item.amount_with_vat.as_deref(), Some("11.90"), "{r:?}");
-        assert_eq!(item.amount, None);
+        // Its net amount, derived (the document's only rate; 10,00 is the printed net), is
+        // printed nowhere: no evidence.
+        assert_eq!(item.amount.as_deref(), Some("10.00"));
         assert!(r.evidence.contains_key("/line_items/0/amount_with_vat"));
+        assert!(!r.evidence.contains_key("/line_items/0/amount"));
         // Rows summing to the net are net amounts.
         let r = run(&[
             ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
@@ -243,6 +246,65 @@ mod tests {
         ]);
         assert_eq!(r.line_items[0].amount.as_deref(), Some("10.00"));
         assert_eq!(r.line_items[0].amount_with_vat, None);
+    }
+
+    #[test]
+    fn a_table_of_amounts_with_vat_under_an_unknown_name_gives_net_amounts_that_sum() {
+        // The last column's name no vocabulary knows; `Brutto: 6,90` under a name is the row's
+        // sub-line, not a totals line; `500` inside the name stays in it.
+        let mut lines = vec![
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Pos Beschreibung Menge@250 USt.@320 Verollinen@430",
+                40.0,
+                300.0,
+            ),
+            (
+                "1 Kopierpapier A4, 500 Blatt 12@260 19%@330 595,90@430",
+                40.0,
+                314.0,
+            ),
+            ("Brutto: 6,90", 60.0, 324.0),
+            ("2 Kabel 3@260 7%@330 165,25@430", 40.0, 340.0),
+            ("Netto  655,20", 300.0, 400.0),
+            ("MwSt 19%  95,14", 300.0, 414.0),
+            ("MwSt 7%  10,81", 300.0, 428.0),
+            ("Summe  761,15", 300.0, 442.0),
+        ];
+        let r = run(&lines);
+        let view: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|i| {
+                (
+                    i.description.as_deref(),
+                    i.quantity.as_deref(),
+                    i.amount_with_vat.as_deref(),
+                    i.amount.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            view,
+            [
+                (
+                    Some("Kopierpapier A4, 500 Blatt"),
+                    Some("12"),
+                    Some("595.90"),
+                    Some("500.76")
+                ),
+                (Some("Kabel"), Some("3"), Some("165.25"), Some("154.44")),
+            ],
+            "{r:?}"
+        );
+        // A net total the derived amounts miss (the rows still sum to the total): no net
+        // amount is given.
+        lines[5] = ("Netto  655,30", 300.0, 400.0);
+        lines[6] = ("MwSt 19%  95,04", 300.0, 414.0);
+        let r = run(&lines);
+        assert_eq!(r.line_items.len(), 2);
+        assert!(r.line_items.iter().all(|i| i.amount.is_none()), "{r:?}");
+        assert!(r.line_items.iter().all(|i| i.amount_with_vat.is_some()));
     }
 
     #[test]

@@ -1978,53 +1978,69 @@ mod tests {
         // as a summary row; the summary below explains the total alone.
         let scorer =
             crate::fields::model::ModelScorer::embedded(None).expect("the embedded model loads");
-        let doc = doc_from(&[
-            ("Facture", 474.0, 105.0),
-            ("Poseti :  2026/985", 343.0, 133.0),
-            ("Devise : EUR", 496.0, 247.0),
+        // Rows as a PDF prints them: the description left-aligned, quantity and unit, then
+        // price, rate and amount right-aligned in their columns.
+        let rows = [
             (
-                "#  Désignation  Qté  P.U. HT  TVA %  Montant HT",
+                "1  Prestation de conseil (jour)",
+                "1  m",
+                "1.765,94",
+                "1.765,94",
+            ),
+            (
+                "2  Chaise de bureau ergonomique",
+                "5  kg",
+                "1.766,84",
+                "8.834,20",
+            ),
+            ("3  Ramette papier A4", "5  pce", "1.140,66", "5.703,30"),
+            (
+                "4  Licence logicielle annuelle",
+                "3  kg",
+                "415,99",
+                "1.247,97",
+            ),
+            ("5  Main d'œuvre pose", "10  m", "2.906,33", "29.063,30"),
+            (
+                "6  Contrat de maintenance mensuel",
+                "5  m",
+                "1.357,97",
+                "6.789,85",
+            ),
+            ("7  Dalle LED 60x60", "2  m", "491,42", "982,84"),
+        ];
+        let right = |text: &str, x1: f32| x1 - text.chars().count() as f32 * 5.0;
+        let mut lines: Vec<(String, f32, f32)> = vec![
+            ("Facture".into(), 474.0, 105.0),
+            ("Poseti :  2026/985".into(), 343.0, 133.0),
+            ("Devise : EUR".into(), 496.0, 247.0),
+            (
+                "#  Désignation  Qté  P.U. HT  TVA %  Montant HT".into(),
                 51.0,
                 268.0,
             ),
-            (
-                "1  Prestation de conseil (jour)  1  m  1.765,94  20%  1.765,94",
-                51.0,
-                285.0,
-            ),
-            (
-                "2  Chaise de bureau ergonomique  5  kg  1.766,84  20%  8.834,20",
-                51.0,
-                302.0,
-            ),
-            (
-                "3  Ramette papier A4  5  pce  1.140,66  20%  5.703,30",
-                51.0,
-                319.0,
-            ),
-            (
-                "4  Licence logicielle annuelle  3  kg  415,99  20%  1.247,97",
-                51.0,
-                336.0,
-            ),
-            (
-                "5  Main d'œuvre pose  10  m  2.906,33  20%  29.063,30",
-                51.0,
-                353.0,
-            ),
-            (
-                "6  Contrat de maintenance mensuel  5  m  1.357,97  20%  6.789,85",
-                51.0,
-                370.0,
-            ),
-            ("7  Dalle LED 60x60  2  m  491,42  20%  982,84", 51.0, 387.0),
-            ("TVA %  Rofime:  Farike  TTC", 143.0, 417.0),
-            ("20%  54.387,40  10.877,48  65.264,88", 151.0, 432.0),
-            ("Kuri:  65.264,88", 298.0, 451.0),
-            ("Boda:  -13.053,00", 298.0, 466.0),
-            ("Tizope :  52.211,88", 298.0, 479.0),
+        ];
+        for (i, (desc, qty, price, amount)) in rows.iter().enumerate() {
+            let y = 285.0 + 17.0 * i as f32;
+            lines.push((desc.to_string(), 51.0, y));
+            lines.push((qty.to_string(), 260.0, y));
+            lines.push((price.to_string(), right(price, 380.0), y));
+            lines.push(("20%".into(), 400.0, y));
+            lines.push((amount.to_string(), right(amount, 520.0), y));
+        }
+        lines.extend([
+            ("TVA %  Rofime:  Farike  TTC".to_string(), 143.0, 417.0),
+            ("20%  54.387,40  10.877,48  65.264,88".into(), 151.0, 432.0),
+            ("Kuri:  65.264,88".into(), 298.0, 451.0),
+            ("Boda:  -13.053,00".into(), 298.0, 466.0),
+            ("Tizope :  52.211,88".into(), 298.0, 479.0),
         ]);
-        let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+        let refs: Vec<(&str, f32, f32)> =
+            lines.iter().map(|(t, x, y)| (t.as_str(), *x, *y)).collect();
+        let doc = doc_from(&refs);
+        let c = extract(&doc);
+        assert_eq!(c.item_table.as_ref().map(|t| t.rows.len()), Some(7));
+        let r = crate::fields::extract(&doc, &c, &scorer);
         assert_eq!(
             (
                 r.totals.net.as_deref(),
