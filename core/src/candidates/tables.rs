@@ -591,6 +591,25 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     }
                 }
             } else if numeric {
+                // Rows numbered by their positions: a line without one whose only numbers are
+                // amounts (`Amount  £9,299.21`, `Valoare  241.855,47 lei` under labels no
+                // vocabulary takes for a total) is the totals block under the table.
+                let positioned = |c: &[Cell]| {
+                    c.iter()
+                        .any(|c| c.key == LabelKey::ColPos && leading_position(&c.text).is_some())
+                };
+                let only_amounts = cells
+                    .iter()
+                    .zip(&has_number)
+                    .filter(|(c, n)| is_number_column(c.key) && **n)
+                    .all(|(c, _)| is_amount_column(c.key));
+                if rows.len() >= 2
+                    && rows.iter().all(|r| positioned(&r.cells))
+                    && !positioned(&cells)
+                    && only_amounts
+                {
+                    break;
+                }
                 let mut row = Row {
                     lines: vec![j],
                     cells,
@@ -763,6 +782,47 @@ mod tests {
         let row = &c.item_table.as_ref().expect("a balanced row").rows[0];
         assert_eq!(row.cell(LabelKey::ColSku).unwrap().text, "Toolbox 0815");
         assert_eq!(row.cell(LabelKey::ColDesc).unwrap().text, "Stahlcoil");
+    }
+
+    #[test]
+    fn a_line_without_a_position_under_numbered_rows_ends_the_table() {
+        // `Amount  9.299,21` under rows numbered 1 and 2: a total whose label names a column.
+        let words = vec![
+            w("Pos", 10.0, 100.0),
+            w("Beschreibung", 40.0, 100.0),
+            w("Menge", 250.0, 100.0),
+            w("Betrag", 430.0, 100.0),
+            w("1", 10.0, 115.0),
+            w("Beratung", 40.0, 115.0),
+            w("2", 265.0, 115.0),
+            w("1.000,00", 430.0, 115.0),
+            w("2", 10.0, 130.0),
+            w("Montage", 40.0, 130.0),
+            w("1", 265.0, 130.0),
+            w("500,00", 430.0, 130.0),
+            w("Amount", 10.0, 145.0),
+            w("1.500,00", 430.0, 145.0),
+            w("Discount", 10.0, 160.0),
+            w("-100,00", 430.0, 160.0),
+        ];
+        let doc = clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            engine: None,
+            rotation: 0,
+            words,
+        }]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let amounts: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(amounts, ["1.000,00", "500,00"]);
     }
 
     #[test]
