@@ -482,9 +482,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         .flat_map(|t| &mut t.rows)
         .flat_map(|r| &mut r.cells)
     {
-        cell.amount = tables::cell_amounts(&cell.text, style.decimal)
-            .first()
-            .map(|a| a.value);
+        cell.amount = tables::cell_value(cell, style.decimal);
     }
     let receipt = style.receipt.then(|| receipt::read(doc));
     let ocr_amounts: Vec<Candidate> = doc

@@ -439,6 +439,24 @@ pub(super) fn cell_amounts(text: &str, decimal: Option<char>) -> Vec<amounts::Am
     amounts::find_amounts(text, decimal, &dated)
 }
 
+/// A cell's value: its first amount, or, in an amount column whose cell OCR broke into a
+/// whole number and an amount with decimals (`1 198483.20`, a space inside the digits), the
+/// amount the whole run reads as once joined.
+pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> {
+    let found = cell_amounts(&cell.text, decimal);
+    let first = found.first()?;
+    if is_amount_column(cell.key) && found.len() >= 2 && first.decimals == 0 {
+        let last = found.last()?;
+        if let Some(joined) = amounts::joined_readings(&cell.text, decimal)
+            .into_iter()
+            .find(|j| j.start <= first.start && j.end >= last.end)
+        {
+            return Some(joined.value);
+        }
+    }
+    Some(first.value)
+}
+
 fn cell_has_number(c: &Cell) -> bool {
     cell_amounts(&c.text, None)
         .iter()
@@ -823,6 +841,42 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(amounts, ["1.000,00", "500,00"]);
+    }
+
+    #[test]
+    fn an_amount_cell_broken_by_ocr_reads_as_one_amount() {
+        let cell = |key, text: &str| Cell {
+            key,
+            text: text.into(),
+            span: Span {
+                page: 1,
+                line: 0,
+                start: 0,
+                end: text.len(),
+                bbox: BBox::default(),
+                text: text.into(),
+                confidence: 1.0,
+            },
+            amount: None,
+        };
+        let d = |s: &str| s.parse::<Decimal>().ok();
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColAmount, "1 198483.20"), Some('.')),
+            d("1198483.20")
+        );
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColAmountGross, "1 234,56"), Some(',')),
+            d("1234.56")
+        );
+        // Outside an amount column two numbers stay two (`3 12,50`: a quantity and a price).
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColQty, "3 12,50"), Some(',')),
+            d("3")
+        );
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColAmount, "198483.20"), Some('.')),
+            d("198483.20")
+        );
     }
 
     #[test]
