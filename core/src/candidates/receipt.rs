@@ -263,6 +263,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut change: Option<Decimal> = None;
     let mut change_line: Option<usize> = None;
     let mut rounding: Option<Decimal> = None;
+    let mut discount: Option<(Decimal, usize)> = None;
     for (i, line) in lines.iter().enumerate() {
         if starts_tax_summary(&line.text) {
             in_summary = true;
@@ -288,6 +289,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         if let Some(((d, s, e), li)) = amount {
             if up.contains("ROUND") && !up.contains("TOTAL") && rounding.is_none() {
                 rounding = Some(d.abs());
+            }
+            if up.contains("DISCOUNT") && !up.contains("ITEM") && !d.is_zero() {
+                discount = Some((d.abs(), li));
             }
             if up.contains("CHANGE") && change.is_none() {
                 change = Some(d);
@@ -373,6 +377,27 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             })
     {
         best = (3, p, i, s, e);
+    }
+    // A discount under the total, and what was paid is the total less it, printed again under
+    // the discount on a line that pays nothing (`Total 277.90`, `Discount: 0.90`, `Tofal
+    // Inchusive GST: 277.00`, `CASH 277.00`): that line is the total after the discount, its
+    // label too garbled to read.
+    if let Some((d, dl)) = discount
+        && dl > best.2
+        && let Some(p) = paid.filter(|p| *p == best.1 - d)
+        && let Some((i, s, e)) = lines.iter().enumerate().skip(dl + 1).find_map(|(i, l)| {
+            let up = norm_label(&l.text);
+            let pays = TENDERED
+                .iter()
+                .chain(&["CHANGE", "CARD", "VISA"])
+                .any(|w| up.contains(w));
+            (!pays)
+                .then(|| line_amounts(l).into_iter().find(|a| a.0 == p))
+                .flatten()
+                .map(|a| (i, a.1, a.2))
+        })
+    {
+        best = (4, p, i, s, e);
     }
     // Cash totals are rounded to 5 sen with a printed rounding adjustment: a total off the
     // 0.05 grid that differs from another total line by exactly that adjustment is the amount
@@ -647,6 +672,35 @@ mod tests {
         let (d, span, _) = receipt_total(&doc).expect("total");
         assert_eq!(d, Decimal::new(59945, 2));
         assert_eq!(span.line, 6);
+    }
+
+    #[test]
+    fn a_discount_under_the_total_and_the_cash_paid_give_the_total_after_it() {
+        let doc = receipt(&[
+            "KEDAI HARDWARE MAJU",
+            "TOWEL ROD 12.00",
+            "Total 277.90",
+            "Discount: 0.90",
+            "Tofal Inchusive GST: 277.00",
+            "CASH 277.00",
+            "THANK YOU",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!(d, Decimal::new(27700, 2));
+        assert_eq!(span.line, 4);
+        // Without the cash to confirm it, the labelled total stands.
+        let doc = receipt(&[
+            "KEDAI HARDWARE MAJU",
+            "TOWEL ROD 12.00",
+            "Total 277.90",
+            "Discount: 0.90",
+            "Tofal Inchusive GST: 277.00",
+            "THANK YOU",
+        ]);
+        assert_eq!(
+            receipt_total(&doc).map(|t| t.0),
+            Some(Decimal::new(27790, 2))
+        );
     }
 
     #[test]

@@ -308,6 +308,22 @@ mod tests {
     }
 
     #[test]
+    fn a_receipts_total_after_its_discount_is_also_what_is_payable() {
+        let r = run(&[
+            ("KEDAI HARDWARE MAJU SDN BHD", 40.0, 20.0),
+            ("TAX INVOICE", 40.0, 40.0),
+            ("2 TOWEL ROD  6.00  12.00 SR", 40.0, 100.0),
+            ("Total  277.90", 40.0, 130.0),
+            ("Discount:  0.90", 40.0, 145.0),
+            ("Tofal Inchusive GST:  277.00", 40.0, 160.0),
+            ("CASH  277.00", 40.0, 175.0),
+            ("THANK YOU", 40.0, 200.0),
+        ]);
+        assert_eq!(r.totals.total.as_deref(), Some("277.00"), "{:?}", r.totals);
+        assert_eq!(r.totals.payable.as_deref(), Some("277.00"));
+    }
+
+    #[test]
     fn date_of_the_document_not_of_an_order_or_a_version() {
         let r = run(&[
             ("Stylesheet-Version: 2.0 vom 18.10.2018", 40.0, 20.0),

@@ -24,8 +24,13 @@ pub(super) fn refine(ctx: &mut Ctx<'_>, cands: &Candidates) {
     if let Some((d, span, conf)) = &reading.total
         && !paid_for_chosen(*d)
     {
-        ctx.result.totals.total = Some(d.to_string());
+        // The payable that was the replaced total is the receipt's total too.
+        let replaced = ctx.result.totals.total.replace(d.to_string());
         ctx.put("/totals/total", *conf, span);
+        if replaced.is_some() && ctx.result.totals.payable == replaced {
+            ctx.result.totals.payable = Some(d.to_string());
+            ctx.put("/totals/payable", *conf, span);
+        }
     }
     let current = ctx.result.parties.seller.name.clone();
     if let Some(c) = &current {

@@ -1234,9 +1234,11 @@ pub(super) fn totals(
         0.0
     };
     if !consistent {
-        // Without arithmetic support, keep VAT only when it is plausible against the total.
+        // Without arithmetic support, keep VAT only when it is plausible against the total:
+        // at most a quarter of it (a rate of a third; the highest standard rate, 27 %, is 21 %
+        // of the gross).
         if let (Some(v), Some(t)) = (vat_value, total)
-            && v.1.abs() >= t.2.abs()
+            && v.1.abs() * Decimal::from(4) > t.2.abs()
         {
             vat_value = None;
         }
@@ -1970,6 +1972,25 @@ mod tests {
             ("Sumevi: 2395 24,49", 300.0, 176.0),
         ]);
         assert_eq!(got, ["199028.19", "40496.30", "239524.49"]);
+    }
+
+    #[test]
+    fn a_vat_over_a_quarter_of_the_total_without_arithmetic_is_dropped() {
+        let scorer =
+            crate::fields::model::ModelScorer::embedded(None).expect("the embedded model loads");
+        let vat_of = |vat: &str| {
+            let line = format!("MwSt  {vat}");
+            let doc = doc_from(&[
+                ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+                (line.as_str(), 300.0, 200.0),
+                ("Gesamtbetrag  33,05", 300.0, 214.0),
+            ]);
+            let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+            (r.totals.vat.clone(), r.totals.total.clone())
+        };
+        assert_eq!(vat_of("5,28"), (Some("5.28".into()), Some("33.05".into())));
+        // No rate makes VAT three quarters of a gross total.
+        assert_eq!(vat_of("25,44"), (None, Some("33.05".into())));
     }
 
     #[test]
