@@ -253,6 +253,22 @@ fn starts_tax_summary(label: &str) -> bool {
         || t.contains("GST ANALYSIS")
 }
 
+/// The first line from `from` on that prints `amount` and pays nothing (no cash, change or card
+/// label): its index and the amount's byte range.
+fn printed_unpaid(lines: &[Line], from: usize, amount: Decimal) -> Option<(usize, usize, usize)> {
+    lines.iter().enumerate().skip(from).find_map(|(i, l)| {
+        let up = norm_label(&l.text);
+        let pays = TENDERED
+            .iter()
+            .chain(&["CHANGE", "CARD", "VISA"])
+            .any(|w| up.contains(w));
+        (!pays)
+            .then(|| line_amounts(l).into_iter().find(|a| a.0 == amount))
+            .flatten()
+            .map(|a| (i, a.1, a.2))
+    })
+}
+
 /// The grand total of a receipt with the span it was read from.
 pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let lines = &doc.lines;
@@ -360,21 +376,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // the total, its label too garbled to read.
     if best.0 <= 1
         && let Some(p) = paid.filter(|p| *p > best.1)
-        && let Some((i, s, e)) = lines
-            .iter()
-            .enumerate()
-            .skip(best.2 + 1)
-            .find_map(|(i, l)| {
-                let up = norm_label(&l.text);
-                let pays = TENDERED
-                    .iter()
-                    .chain(&["CHANGE", "CARD", "VISA"])
-                    .any(|w| up.contains(w));
-                (!pays)
-                    .then(|| line_amounts(l).into_iter().find(|a| a.0 == p))
-                    .flatten()
-                    .map(|a| (i, a.1, a.2))
-            })
+        && let Some((i, s, e)) = printed_unpaid(lines, best.2 + 1, p)
     {
         best = (3, p, i, s, e);
     }
@@ -385,17 +387,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     if let Some((d, dl)) = discount
         && dl > best.2
         && let Some(p) = paid.filter(|p| *p == best.1 - d)
-        && let Some((i, s, e)) = lines.iter().enumerate().skip(dl + 1).find_map(|(i, l)| {
-            let up = norm_label(&l.text);
-            let pays = TENDERED
-                .iter()
-                .chain(&["CHANGE", "CARD", "VISA"])
-                .any(|w| up.contains(w));
-            (!pays)
-                .then(|| line_amounts(l).into_iter().find(|a| a.0 == p))
-                .flatten()
-                .map(|a| (i, a.1, a.2))
-        })
+        && let Some((i, s, e)) = printed_unpaid(lines, dl + 1, p)
     {
         best = (4, p, i, s, e);
     }

@@ -740,6 +740,19 @@ mod tests {
 
     use crate::candidates::tests::word as w;
 
+    fn page_of(words: Vec<Word>) -> CleanDocument {
+        clean::clean(&[TextPage {
+            page: 1,
+            width: 600.0,
+            height: 800.0,
+            unit: Unit::Pt,
+            source: Source::TextLayer,
+            engine: None,
+            rotation: 0,
+            words,
+        }])
+    }
+
     /// A header over several lines: the article number's name stacked left of the description,
     /// the amount's name (`Positions` / `betrag`) over and under the header line at the right.
     fn stacked_header_doc() -> CleanDocument {
@@ -760,16 +773,7 @@ mod tests {
             w("100,00", 330.0, 130.0),
             w("1000,00", 430.0, 130.0),
         ];
-        clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            engine: None,
-            rotation: 0,
-            words,
-        }])
+        page_of(words)
     }
 
     #[test]
@@ -823,16 +827,7 @@ mod tests {
             w("Discount", 10.0, 160.0),
             w("-100,00", 430.0, 160.0),
         ];
-        let doc = clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            engine: None,
-            rotation: 0,
-            words,
-        }]);
+        let doc = page_of(words);
         let t = find_tables(&doc);
         assert_eq!(t.len(), 1, "{}", doc.plain_text());
         let amounts: Vec<&str> = t[0]
@@ -906,16 +901,7 @@ mod tests {
             w("Summe", 320.0, 170.0),
             w("473,00", 430.0, 170.0),
         ]);
-        let doc = clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            engine: None,
-            rotation: 0,
-            words,
-        }]);
+        let doc = page_of(words);
         let t = find_tables(&doc);
         assert_eq!(t.len(), 1, "{}", doc.plain_text());
         let t = &t[0];
