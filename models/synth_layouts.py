@@ -419,6 +419,8 @@ class R:
         if variant == "gross_only":
             return [("#", 0.0, "l"), (lab("desc"), 0.05, "l"), (lab("qty"), 0.55, "r"), (lab("rate"), 0.7, "r"),
                     (lab("gross"), 1.0, "r")]
+        if variant == "amounts_only":
+            return [(lab("desc"), 0.0, "l"), (lab("rate"), 0.78, "r"), (lab("amount"), 1.0, "r")]
         return [("#", 0.0, "l"), (lab("desc"), 0.05, "l"), (lab("qty"), 0.52, "r"), ("", 0.53, "l"),
                 (lab("price"), 0.74, "r"), (lab("rate"), 0.83, "r"), (lab("amount"), 1.0, "r")]
 
@@ -431,6 +433,9 @@ class R:
         if variant == "qty_first":
             return [f"{doc.qty(ln.qty)} {doc.unit_text(ln)}", ln.desc, doc.m(price, cur=False),
                     doc.rate_text(ln.rate), doc.m(amt, cur=False)]
+        if variant == "amounts_only":
+            # A statement's rows: what was charged and its net amount, no quantity or price.
+            return [ln.desc, doc.rate_text(ln.rate), doc.m(amt, cur=False)]
         if variant == "gross_only":
             # Only the amount with VAT: the net amount (the truth) is what an accountant derives.
             gross = amt + (amt * ln.rate / 100).quantize(doc.q)
@@ -503,6 +508,9 @@ class R:
         sub_lines = hard and self.rng.random() < 0.5
         if hard and not sku_col and self.rng.random() < 0.35:
             shape = "gross_only"
+            cols = self.columns(shape)
+        elif hard and not sku_col and self.rng.random() < 0.3:
+            shape = "amounts_only"
             cols = self.columns(shape)
         if sku_col:
             # `#`, article number, description, then the numbers as before.

@@ -1346,6 +1346,8 @@ pub(super) fn priced_line(l: &Line) -> bool {
                 || token_number(&t.text, None)
                     .is_some_and(|(_, decimals, percent)| !percent && decimals == 2)
         })
+        // A price OCR broke with a space (`Brutto: 38,6 4`).
+        || !super::amounts::joined_readings(&l.text, None).is_empty()
 }
 
 fn continue_description(
@@ -1607,6 +1609,25 @@ mod tests {
                 (None, Some("Kaapeli MMJ 3x2,5")),
             ]
         );
+    }
+
+    #[test]
+    fn a_sub_line_with_a_price_is_priced_even_where_ocr_broke_it() {
+        let line = |words: Vec<Word>| page_doc(words).lines[0].clone();
+        assert!(priced_line(&line(vec![
+            w("Brutto:", 40.0, 100.0),
+            w("38,6", 80.0, 100.0),
+            w("4", 102.0, 100.0),
+        ])));
+        assert!(priced_line(&line(vec![
+            w("Brutto:", 40.0, 100.0),
+            w("38,64", 80.0, 100.0)
+        ])));
+        assert!(!priced_line(&line(vec![
+            w("Kabel", 40.0, 100.0),
+            w("3x1,5", 70.0, 100.0),
+            w("mm2", 100.0, 100.0),
+        ])));
     }
 
     /// A word ending at `x1` (a right-aligned number).

@@ -97,7 +97,21 @@ fn is_numeric_token(t: &str) -> bool {
 
 /// Column header hits of a line, if it is a table header.
 fn header_columns(line: &Line) -> Option<Vec<Column>> {
-    let hits = labels::find_labels(&line.text);
+    let mut hits = labels::find_labels(&line.text);
+    // Beside column names, a net total's words printed as a phrase of their own name the net
+    // amount column (`Popis  %  bez DPH`: description, rate, amount without VAT; not the
+    // `bez DPH` of `Cena bez DPH`).
+    if hits.iter().any(|h| h.key.is_column()) {
+        for h in &mut hits {
+            let own_phrase = line
+                .text
+                .get(..h.start)
+                .is_none_or(|x| x.is_empty() || x.ends_with("  "));
+            if h.key == LabelKey::Net && own_phrase {
+                h.key = LabelKey::ColAmount;
+            }
+        }
+    }
     let mut cols: Vec<Column> = Vec::new();
     let mut covered_words = 0;
     for h in &hits {
@@ -628,6 +642,20 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 {
                     break;
                 }
+                // A line whose only amount is what the rows above sum to is their total
+                // (`Zisa:  806.368,01 Kč`, its label unknown).
+                let amount_of = |c: &[Cell]| {
+                    c.iter()
+                        .find(|c| is_amount_column(c.key))
+                        .and_then(|c| cell_amounts(&c.text, None).first().map(|a| a.value))
+                };
+                let sum: Option<Decimal> = rows.iter().map(|r| amount_of(&r.cells)).sum();
+                if rows.len() >= 2
+                    && only_amounts
+                    && amount_of(&cells).is_some_and(|a| Some(a) == sum)
+                {
+                    break;
+                }
                 let mut row = Row {
                     lines: vec![j],
                     cells,
@@ -872,6 +900,33 @@ mod tests {
             cell_value(&cell(LabelKey::ColAmount, "198483.20"), Some('.')),
             d("198483.20")
         );
+    }
+
+    #[test]
+    fn a_statements_net_column_and_the_line_of_its_sum() {
+        // `bez DPH`, a net total's words, names the amount column beside `Popis`; the line
+        // whose amount is the rows' sum ends the table whatever its label.
+        let doc = page_of(vec![
+            w("Popis", 10.0, 100.0),
+            w("bez", 420.0, 100.0),
+            w("DPH", 440.0, 100.0),
+            w("Poradenské", 10.0, 115.0),
+            w("služby", 65.0, 115.0),
+            w("140,01", 425.0, 115.0),
+            w("Kancelárska", 10.0, 130.0),
+            w("stolička", 70.0, 130.0),
+            w("8754,80", 420.0, 130.0),
+            w("Zisa:", 10.0, 145.0),
+            w("8894,81", 420.0, 145.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let amounts: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(amounts, ["140,01", "8754,80"]);
     }
 
     #[test]
