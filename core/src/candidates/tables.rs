@@ -623,38 +623,38 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     }
                 }
             } else if numeric {
-                // Rows numbered by their positions: a line without one whose only numbers are
-                // amounts (`Amount  £9,299.21`, `Valoare  241.855,47 lei` under labels no
-                // vocabulary takes for a total) is the totals block under the table.
-                let positioned = |c: &[Cell]| {
-                    c.iter()
-                        .any(|c| c.key == LabelKey::ColPos && leading_position(&c.text).is_some())
-                };
+                // The totals block under the table, its labels no vocabulary takes for a total:
+                // a line whose only numbers are amounts, under rows numbered by their positions
+                // without one of its own (`Amount  £9,299.21`, `Valoare  241.855,47 lei`), or
+                // whose amount is what the rows above sum to (`Zisa:  806.368,01 Kč`).
                 let only_amounts = cells
                     .iter()
                     .zip(&has_number)
                     .filter(|(c, n)| is_number_column(c.key) && **n)
                     .all(|(c, _)| is_amount_column(c.key));
-                if rows.len() >= 2
-                    && rows.iter().all(|r| positioned(&r.cells))
-                    && !positioned(&cells)
-                    && only_amounts
-                {
-                    break;
-                }
-                // A line whose only amount is what the rows above sum to is their total
-                // (`Zisa:  806.368,01 Kč`, its label unknown).
-                let amount_of = |c: &[Cell]| {
-                    c.iter()
-                        .find(|c| is_amount_column(c.key))
-                        .and_then(|c| cell_amounts(&c.text, None).first().map(|a| a.value))
-                };
-                let sum: Option<Decimal> = rows.iter().map(|r| amount_of(&r.cells)).sum();
-                if rows.len() >= 2
-                    && only_amounts
-                    && amount_of(&cells).is_some_and(|a| Some(a) == sum)
-                {
-                    break;
+                if rows.len() >= 2 && only_amounts {
+                    let positioned = |c: &[Cell]| {
+                        c.iter().any(|c| {
+                            c.key == LabelKey::ColPos && leading_position(&c.text).is_some()
+                        })
+                    };
+                    let amount_of = |c: &[Cell]| {
+                        c.iter()
+                            .find(|c| is_amount_column(c.key))
+                            .and_then(|c| cell_amounts(&c.text, None).first().map(|a| a.value))
+                    };
+                    let unnumbered =
+                        !positioned(&cells) && rows.iter().all(|r| positioned(&r.cells));
+                    if unnumbered
+                        || amount_of(&cells).is_some_and(|a| {
+                            rows.iter()
+                                .map(|r| amount_of(&r.cells))
+                                .sum::<Option<Decimal>>()
+                                == Some(a)
+                        })
+                    {
+                        break;
+                    }
                 }
                 let mut row = Row {
                     lines: vec![j],
@@ -766,20 +766,7 @@ mod tests {
     use crate::clean;
     use crate::types::{Source, TextPage, Unit, Word};
 
-    use crate::candidates::tests::word as w;
-
-    fn page_of(words: Vec<Word>) -> CleanDocument {
-        clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            engine: None,
-            rotation: 0,
-            words,
-        }])
-    }
+    use crate::candidates::tests::{page_doc as page_of, word as w};
 
     /// A header over several lines: the article number's name stacked left of the description,
     /// the amount's name (`Positions` / `betrag`) over and under the header line at the right.

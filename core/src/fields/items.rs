@@ -249,12 +249,7 @@ fn derived_nets(
         nets.push(Some(net));
         all.push((net, rate));
     }
-    let unit = all
-        .iter()
-        .map(|(a, _)| a.scale())
-        .max()
-        .map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale));
-    let slack = unit / Decimal::from(2) * Decimal::from(all.len());
+    let slack = rows_rounding(all.iter().map(|(a, _)| a));
     let within = |sum: Decimal, printed: Decimal| (sum - printed).abs() <= slack;
     // The net total, or the net before a discount the document takes off it.
     let totals = &ctx.result.totals;
@@ -477,6 +472,16 @@ fn only_rate(ctx: &Ctx<'_>) -> Option<Decimal> {
     }
 }
 
+/// How far rows' amounts, each rounded on its own, may sum from a printed amount: half a unit of
+/// the last printed digit (a cent, or a unit where amounts print no decimals) per row.
+fn rows_rounding<'a>(amounts: impl Iterator<Item = &'a Decimal>) -> Decimal {
+    let (rows, scale) = amounts.fold((0u32, None::<u32>), |(n, s), a| {
+        (n + 1, Some(s.map_or(a.scale(), |s| s.max(a.scale()))))
+    });
+    let unit = scale.map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale));
+    unit / Decimal::from(2) * Decimal::from(rows)
+}
+
 /// Rows priced with VAT: their amounts sum to the document's total (within the rounding of each
 /// row's VAT), which is its net plus a VAT (a receipt, a consumer invoice). Their amounts are
 /// then the amounts with VAT.
@@ -491,15 +496,8 @@ fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
     else {
         return;
     };
-    // Each row's VAT rounded on its own: the rows' sum may miss the total by half a unit of the
-    // last printed digit per row.
-    let unit = amounts
-        .iter()
-        .flatten()
-        .map(Decimal::scale)
-        .max()
-        .map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale));
-    let slack = unit / Decimal::from(2) * Decimal::from(items.len());
+    // Each row's VAT rounded on its own: the rows' sum may miss the total.
+    let slack = rows_rounding(amounts.iter().flatten());
     if (total - sum).abs() > slack || net == sum || vat.is_zero() || net + vat != total {
         return;
     }
