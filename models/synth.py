@@ -338,8 +338,13 @@ def main() -> int:
                     help="tables of the full shape print an article number column, names over "
                          "two lines and sub-lines with numbers (synth_layouts.HARD_TABLES): a "
                          "tuning set for line items")
+    ap.add_argument("--table-extras", action="store_true",
+                    help="tables of the full shape also print a discount column, no header row, "
+                         "or quantities and prices to three or four decimals "
+                         "(synth_layouts.TABLE_EXTRAS): a tuning set for line items")
     a = ap.parse_args()
     sl.HARD_TABLES = a.hard_tables
+    sl.TABLE_EXTRAS = a.table_extras
     g.register_fonts()
     sv.check()
     rng = random.Random(a.seed)

@@ -82,6 +82,7 @@ class Doc:
     payable_printed: bool = False  # a payable line printed although nothing was prepaid
     foreign: str | None = None  # invoiced in another currency than the seller's country's (ISO)
     buyer_iban: str | None = None  # the buyer's account printed in its block (direct debit)
+    unprinted: set = field(default_factory=set)  # line-item columns the table does not print
 
     @property
     def currency(self) -> str:
@@ -219,6 +220,9 @@ class Doc:
                  "line_total": f"{self.line_amount(ln):.2f}"}
                 for ln in self.lines
             ]
+            for row in t["line_items"]:
+                for key in self.unprinted:
+                    row[key] = None
         return t
 
     def unit_text(self, ln: Line) -> str:

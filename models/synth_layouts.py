@@ -38,6 +38,13 @@ not: an article number column left of the description (codes, bare numbers, a wo
 number; named in the language's words, some of which no vocabulary knows), column names
 stacked over two lines, and sub-lines under a description that print numbers of their own (the
 gross unit price, a price basis, an included tax).
+
+`TABLE_EXTRAS` (set by `synth.py --table-extras`; off by default, drawn from a random stream of
+its own so that every other choice stays as it was) gives tables of the `full` shape three more
+things real invoices print: a discount column of its own between the unit price and the rate
+(`Rabatt %`: `10%`, `10,00 %`, empty or `-` where a row has none; more rows get a discount), no
+header row at all, and quantities and unit prices printed to three or four decimals
+(`2,000`, `3,5000`), as e-invoice renderers print them.
 """
 
 from __future__ import annotations
@@ -48,11 +55,13 @@ from decimal import Decimal
 
 import generate as g
 import synth_vocab as sv
+import synth_world as sw
 from synth_doc import Doc
 
 D = Decimal
 
 HARD_TABLES = False
+TABLE_EXTRAS = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -444,9 +453,21 @@ class R:
             gross = amt + (amt * ln.rate / 100).quantize(doc.q)
             return [ln.desc, doc.qty(ln.qty), doc.m(price, cur=False), doc.rate_text(ln.rate),
                     doc.m(amt, cur=False), doc.m(gross, cur=False)]
+        qty, price_text = doc.qty(ln.qty), doc.m(price, cur=False)
+        if getattr(self, "long_decimals", False):
+            # E-invoice renderers: `2,000` and `3,5000`.
+            qty = sw.money(ln.qty, doc.fmt[-1], self.qty_decimals)
+            price_text = sw.money(price, doc.fmt, 4)
+        if getattr(self, "disc_col", False):
+            if ln.disc:
+                d = ln.disc.normalize()
+                cell = [doc.rate_text(d), sw.money(d, doc.fmt[-1], 2) + " %", f"{doc.qty(d)}"][self.disc_style]
+            else:
+                cell = ["", "-", sw.money(D(0), doc.fmt[-1], 2) + " %"][self.disc_style]
+            return [str(n), ln.desc, qty, doc.unit_text(ln), price_text, cell, doc.rate_text(ln.rate),
+                    doc.m(amt, cur=False)]
         desc = ln.desc + (f" (-{ln.disc.normalize():f}%)" if ln.disc else "")
-        return [str(n), desc, doc.qty(ln.qty), doc.unit_text(ln), doc.m(price, cur=False),
-                doc.rate_text(ln.rate), doc.m(amt, cur=False)]
+        return [str(n), desc, qty, doc.unit_text(ln), price_text, doc.rate_text(ln.rate), doc.m(amt, cur=False)]
 
     def sku(self):
         """An article number as shops print them: a code, a bare number, a word and a number."""
@@ -509,13 +530,42 @@ class R:
         if hard and not sku_col and self.rng.random() < 0.35:
             shape = "gross_only"
             cols = self.columns(shape)
+            doc.unprinted = {"unit_price"}
         elif hard and not sku_col and self.rng.random() < 0.3:
             shape = "amounts_only"
             cols = self.columns(shape)
+            doc.unprinted = {"quantity", "unit_price"}
+        if shape in ("gross_only", "amounts_only"):
+            # No price is printed for a discount to reduce: the rows' amounts are the amounts.
+            for ln in doc.lines:
+                ln.disc = D(0)
+        # The extras of `TABLE_EXTRAS`, from a stream of their own.
+        xr = random.Random(f"{doc.name}/table-extras")
+        extras = TABLE_EXTRAS and shape == "full"
+        disc_col = extras and xr.random() < 0.35
+        headerless = extras and xr.random() < 0.2
+        long_decimals = extras and xr.random() < 0.3
+        self.disc_col, self.long_decimals = disc_col, long_decimals
+        self.qty_decimals = xr.choice([2, 3, 4])
+        if disc_col:
+            for ln in doc.lines:
+                if xr.random() < 0.4:
+                    ln.disc = D(xr.choice(["2", "3", "5", "10", "12.5", "15", "20"]))
+            self.disc_style = xr.randrange(3)
+            word = sv.word(doc.lang, "discount")
+            name = xr.choice([word, f"{word} %", "%"])
+            # `#`, description, quantity, unit, price, discount, rate, amount.
+            cols = [cols[0], cols[1], (cols[2][0], 0.47, "r"), ("", 0.48, "l"), (cols[4][0], 0.63, "r"),
+                    (name, 0.73, "r"), (cols[5][0], 0.82, "r"), cols[6]]
         if sku_col:
             # `#`, article number, description, then the numbers as before.
             cols = [cols[0], (SKU_WORDS[doc.lang], 0.05, "l"), (cols[1][0], 0.17, "l")] + cols[2:]
-        y = self.table_head(y, cols, ruled, two_lines)
+        if headerless:
+            # No column names: the rows start under a rule.
+            y += 6
+            self.p.hline(self.x0, self.x1, y, 0.4)
+        else:
+            y = self.table_head(y, cols, ruled, two_lines)
         top = y
         carried = D(0)
         di = [c[0] for c in cols].index(sv.word(doc.lang, "desc"))
@@ -536,7 +586,11 @@ class R:
                 y += 12
                 self.t(self.x1 - 120, y + 6, sv.word(doc.lang, "brought"), 8.5, align="right")
                 self.t(self.x1 - 3, y + 6, doc.m(carried), 8.5, align="right")
-                y = self.table_head(y + 14, cols, ruled, two_lines)
+                if headerless:
+                    y += 20
+                    self.p.hline(self.x0, self.x1, y, 0.4)
+                else:
+                    y = self.table_head(y + 14, cols, ruled, two_lines)
                 top = y
             vals = self.row_values(shape, n, ln)
             if sku_col:

@@ -223,6 +223,10 @@ pub struct LineItem {
     pub unit_code: Option<String>,
     /// Unit price.
     pub unit_price: Option<String>,
+    /// The row's discount in percent of quantity x unit price (`10` for a printed `10 %`,
+    /// from a discount column, a percentage the row's arithmetic uses, or an e-invoice line
+    /// allowance's percentage).
+    pub discount_rate: Option<String>,
     /// VAT rate in percent.
     pub vat_rate: Option<String>,
     /// VAT amount.

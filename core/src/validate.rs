@@ -20,9 +20,10 @@
 //!   document prints, may be misread or incomplete, and a sum over it would blame the document
 //!   for the reading (reported as `LOW_CONFIDENCE` where the confidence is low).
 //! - `LINE_ARITHMETIC_MISMATCH`: `quantity x unit_price` matches neither `amount` nor
-//!   `amount_with_vat` (tolerance max(0.01, 0.5 %) for rounded prices), nor either of them less a
-//!   discount of a whole or half percent (`20 x 4.55 = 91.00`, less 10 % = `81.90`: the Result
-//!   has no per-line discount, the row printed one); `amount + vat_amount` is
+//!   `amount_with_vat` (tolerance max(0.01, 0.5 %) for rounded prices), nor either of them less
+//!   the line's `discount_rate` where it has one, or less a discount of a whole or half percent
+//!   where it has none (`20 x 4.55 = 91.00`, less 10 % = `81.90`: a discount the reading did
+//!   not attach to the row); `amount + vat_amount` is
 //!   not `amount_with_vat` (0.01); `amount x vat_rate / 100` is not `vat_amount` (max(0.01, 0.5 %)).
 //! - `TAX_ARITHMETIC_MISMATCH`: `base x rate / 100` is not `amount` in a `taxes[]` line (max(0.01,
 //!   0.5 %)), or the tax amounts do not add up to `totals.vat` (0.01 per tax line).
@@ -289,10 +290,18 @@ fn check_line_items(r: &DocumentResult, f: &mut Findings) {
             if !targets.is_empty() {
                 f.ran("LINE_ARITHMETIC");
             }
+            // The row's own discount where it states one; else any whole or half percent.
+            let stated = dec(&li.discount_rate).and_then(|d| {
+                product.checked_mul(Decimal::ONE - d.checked_div(Decimal::ONE_HUNDRED)?)
+            });
             let ok = targets.is_empty()
-                || targets
-                    .iter()
-                    .any(|&(v, _)| close(product, v, rounding_tol(v)) || discounted(product, v));
+                || targets.iter().any(|&(v, _)| {
+                    close(product, v, rounding_tol(v))
+                        || match stated {
+                            Some(less) => close(less, v, rounding_tol(v)),
+                            None => discounted(product, v),
+                        }
+                });
             if !ok && let Some(&(v, name)) = targets.first() {
                 f.error(
                     LINE_ARITHMETIC_MISMATCH,
@@ -982,6 +991,37 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         assert_eq!(r.validation.status, ValidationStatus::Ok);
         assert_eq!(r.final_status(), "PROCESSED");
+    }
+
+    #[test]
+    fn a_line_s_stated_discount_is_the_one_its_arithmetic_must_use() {
+        let mut r = good();
+        r.line_items[0].amount = s("18.00");
+        r.line_items[0].vat_amount = s("3.42");
+        r.line_items[0].amount_with_vat = s("21.42");
+        r.line_items[0].discount_rate = s("10");
+        r.totals.net = s("19.00");
+        r.totals.vat = s("3.61");
+        r.totals.total = s("22.61");
+        r.taxes[0].base = s("19.00");
+        r.taxes[0].amount = s("3.61");
+        let found = run(&mut r);
+        assert!(found.is_empty(), "{found:?}");
+        // 2 x 10.00 less 15 % is no 10 % discount; without a stated rate it would pass.
+        r.line_items[0].amount = s("17.00");
+        r.line_items[0].vat_amount = s("3.23");
+        r.line_items[0].amount_with_vat = s("20.23");
+        assert!(has(
+            &run(&mut r),
+            "LINE_ARITHMETIC_MISMATCH",
+            "/line_items/0/amount"
+        ));
+        r.line_items[0].discount_rate = None;
+        assert!(!has(
+            &run(&mut r),
+            "LINE_ARITHMETIC_MISMATCH",
+            "/line_items/0/amount"
+        ));
     }
 
     #[test]

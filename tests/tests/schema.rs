@@ -74,6 +74,7 @@ fn full() -> DocumentResult {
         unit: s("Stk"),
         unit_code: s("H87"),
         unit_price: s("10.00"),
+        discount_rate: s("0"),
         vat_rate: s("19"),
         vat_amount: s("3.80"),
         amount: s("20.00"),

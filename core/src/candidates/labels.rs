@@ -133,6 +133,8 @@ pub enum LabelKey {
     ColUnit,
     /// Table column: unit price.
     ColUnitPrice,
+    /// Table column: a row's discount (a percentage, printed with `%` or without).
+    ColDiscount,
     /// Table column: VAT rate.
     ColVatRate,
     /// Table column: VAT amount.
@@ -154,6 +156,7 @@ impl LabelKey {
                 | LabelKey::ColQty
                 | LabelKey::ColUnit
                 | LabelKey::ColUnitPrice
+                | LabelKey::ColDiscount
                 | LabelKey::ColVatRate
                 | LabelKey::ColVatAmount
                 | LabelKey::ColAmount
@@ -1505,6 +1508,27 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "preis eur",
             "unit price rm",
             "price rm",
+        ],
+    ),
+    (
+        K::ColDiscount,
+        &[
+            "discount",
+            "discount %",
+            "disc",
+            "disc %",
+            "rabatt",
+            "rabatt %",
+            "nachlass",
+            "remise",
+            "remise %",
+            "rabat",
+            "rabat %",
+            "upust",
+            "знижка",
+            "знижка %",
+            "скидка",
+            "скидка %",
         ],
     ),
     (
@@ -3261,6 +3285,32 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
         ],
     ),
     (
+        K::ColDiscount,
+        &[
+            "korting",
+            "korting %",
+            "sconto",
+            "sconto %",
+            "descuento",
+            "dto",
+            "dto %",
+            "desconto",
+            "desc %",
+            "sleva",
+            "sleva %",
+            "zľava",
+            "zlava",
+            "nuolaida",
+            "atlaide",
+            "allahindlus",
+            "alennus",
+            "alennus %",
+            "kedvezmény",
+            "engedmény",
+            "reducere",
+        ],
+    ),
+    (
         K::ColVatRate,
         &[
             "btw",
@@ -4040,6 +4090,10 @@ mod tests {
         ] {
             assert!(k.contains(&want), "{want:?} in {k:?}");
         }
+        let k = keys("Art.-Nr.  Bezeichnung  Menge  Einzelpreis  Rabatt %  MwSt  Betrag");
+        assert!(k.contains(&K::ColDiscount), "{k:?}");
+        let k = keys("Descrizione  Quantità  Prezzo  Sconto %  IVA  Importo");
+        assert!(k.contains(&K::ColDiscount), "{k:?}");
         assert!(LabelKey::ColQty.is_column());
         assert!(!LabelKey::Total.is_column());
     }

@@ -87,6 +87,12 @@ fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool
     {
         s = q;
     }
+    // `hod.6.224,6200`, `ks5.608,69`: a price OCR glued to the unit printed before it.
+    if let Some(p) = unit_before(s)
+        && !percent
+    {
+        s = p;
+    }
     if let Some(rest) = s.strip_prefix(['-', '−']) {
         negative = !negative;
         s = rest;
@@ -132,6 +138,19 @@ fn glued_unit(s: &str) -> Option<(&str, &str)> {
         && (whole || unit.chars().count() >= 2)
         && is_unit_word(unit))
     .then_some((q, unit))
+}
+
+/// A price glued to the unit word printed before it (`hod.6.224,6200`, `ks5.608,69`): the
+/// price. Only a number with decimals: `m2` stays a word.
+fn unit_before(s: &str) -> Option<&str> {
+    let at = s.find(|c: char| c.is_ascii_digit())?;
+    let (unit, p) = s.split_at(at);
+    let unit = unit.strip_suffix('.').unwrap_or(unit);
+    let decimals = p
+        .rfind([',', '.'])
+        .is_some_and(|i| i + 1 < p.len() && p[i + 1..].chars().all(|c| c.is_ascii_digit()));
+    (!unit.is_empty() && unit.chars().all(char::is_alphabetic) && is_unit_word(unit) && decimals)
+        .then_some(p)
 }
 
 /// The numbers of a line, left to right: the printed tokens ([`token_numbers`]), then the
@@ -389,9 +408,19 @@ fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Vec<Triple> 
                     continue;
                 }
                 for (d, dn) in nums.iter().enumerate().take(n) {
-                    // `10%`, `-10%`, `(-10%)`: a discount of ten percent.
+                    // `10%`, `-10%`, `(-10%)`: a discount of ten percent; so is a bare `10`
+                    // printed between the price and the amount (a discount column).
                     let rate = dn.value.abs();
-                    if !dn.percent || rate.is_zero() || rate >= Decimal::ONE_HUNDRED {
+                    if rate.is_zero() || rate >= Decimal::ONE_HUNDRED {
+                        continue;
+                    }
+                    let in_column = d != q
+                        && d != p
+                        && dn.line == own
+                        && dn.decimals <= 2
+                        && dn.x0 >= pn.x1
+                        && dn.x1 <= an.x0;
+                    if !dn.percent && !in_column {
                         continue;
                     }
                     let f = Decimal::ONE - rate / Decimal::ONE_HUNDRED;
@@ -904,22 +933,33 @@ fn text_cell(doc: &CleanDocument, key: LabelKey, line: usize, s: usize, e: usize
     }
 }
 
-/// The VAT rate among a row's numbers not otherwise used: a percentage, or a number the
-/// document's tax summary names as a rate.
+/// The VAT rate among a row's numbers not otherwise used: a percentage (of several, the one
+/// under the rate column's name, else one the tax summary names as a rate, else the rightmost:
+/// a discount column stands left of the rate), or a number the document's tax summary names
+/// as a rate. Nothing under a discount column's name is the rate.
 fn vat_rate<'a>(
     nums: &'a [Num],
     used: &[usize],
     rates: &[Decimal],
-    rate_col: Option<(f32, f32)>,
+    (rate_col, discount_col): (Option<(f32, f32)>, Option<(f32, f32)>),
 ) -> Option<&'a Num> {
+    let under =
+        |n: &Num, col: Option<(f32, f32)>| col.is_some_and(|(x0, x1)| n.x1.min(x1) > n.x0.max(x0));
     let free = || {
         nums.iter()
             .enumerate()
-            .filter(|(i, _)| !used.contains(i))
+            .filter(|(i, n)| !used.contains(i) && !under(n, discount_col))
             .map(|(_, n)| n)
     };
-    free()
-        .find(|n| n.percent && n.value >= Decimal::ZERO && n.value <= Decimal::from(30))
+    let percents: Vec<&Num> = free()
+        .filter(|n| n.percent && n.value >= Decimal::ZERO && n.value <= Decimal::from(30))
+        .collect();
+    percents
+        .iter()
+        .find(|n| under(n, rate_col))
+        .or_else(|| percents.iter().find(|n| rates.contains(&n.value)))
+        .or_else(|| percents.last())
+        .copied()
         .or_else(|| free().find(|n| n.decimals <= 2 && rates.contains(&n.value)))
         .or_else(|| {
             let (x0, x1) = rate_col?;
@@ -1304,6 +1344,7 @@ fn build_row(
     let columns = [
         (LabelKey::ColQty, q),
         (LabelKey::ColUnitPrice, p),
+        (LabelKey::ColDiscount, discount),
         (LabelKey::ColAmount, Some(a)),
     ];
     for (key, i) in columns {
@@ -1312,8 +1353,11 @@ fn build_row(
         }
     }
     let used: Vec<usize> = [q, p, Some(a), discount].into_iter().flatten().collect();
-    let rate_col = rate_column(doc, headers, u.lines[0]);
-    if let Some(r) = vat_rate(&u.nums, &used, rates, rate_col) {
+    let cols = (
+        rate_column(doc, headers, u.lines[0]),
+        header_column(doc, headers, u.lines[0], LabelKey::ColDiscount),
+    );
+    if let Some(r) = vat_rate(&u.nums, &used, rates, cols) {
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
     row
@@ -1512,6 +1556,15 @@ mod tests {
         assert_eq!(glued_unit("A4"), None);
         assert_eq!(glued_unit("4K"), None);
         assert_eq!(glued_unit("778.9l"), None);
+        // A price glued to the unit before it.
+        assert_eq!(unit_before("hod.6.224,6200"), Some("6.224,6200"));
+        assert_eq!(unit_before("ks5.608,69"), Some("5.608,69"));
+        assert_eq!(unit_before("m2"), None);
+        assert_eq!(unit_before("EAN5901234"), None);
+        assert_eq!(
+            token_number("hod.6.224,6200", Some(',')).map(|n| n.0),
+            Some(Decimal::new(62246200, 4))
+        );
         assert_eq!(token_number("1кг", None).map(|n| n.0), Some(Decimal::ONE));
         assert_eq!(token_number("12ab", None), None);
     }
@@ -1529,6 +1582,42 @@ mod tests {
         // A scan's short word boxed the height of its line, about square, is upright.
         assert!(!is_rotated(&token("top", 37.2, 37.5)));
         assert!(!is_rotated(&token("A4,", 37.2, 37.5)));
+    }
+
+    #[test]
+    fn a_bare_number_between_price_and_amount_is_the_discount_it_balances() {
+        // A discount column printing `20` (no `%`) beside a VAT rate column: `5 x 393,75 less
+        // 20 % = 1.575,00`; the rate stays the row's VAT rate.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Beratung", 45.0, 100.0),
+            r("5", 280.0, 100.0),
+            r("393,75", 360.0, 100.0),
+            r("20", 420.0, 100.0),
+            r("19%", 470.0, 100.0),
+            r("1.575,00", 540.0, 100.0),
+            w("2", 30.0, 118.0),
+            w("Montage", 45.0, 118.0),
+            r("2", 280.0, 118.0),
+            r("100,00", 360.0, 118.0),
+            r("19%", 470.0, 118.0),
+            r("200,00", 540.0, 118.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(cell(&t.rows[0], LabelKey::ColUnitPrice), Some("393,75"));
+        assert_eq!(cell(&t.rows[0], LabelKey::ColVatRate), Some("19%"));
+        assert_eq!(cell(&t.rows[0], LabelKey::ColAmount), Some("1.575,00"));
+        // Left of the price it is no discount: `20 x 393,75` is not the amount either way.
+        let none = read(vec![
+            w("1", 30.0, 100.0),
+            w("Beratung", 45.0, 100.0),
+            r("20", 250.0, 100.0),
+            r("5", 280.0, 100.0),
+            r("393,75", 360.0, 100.0),
+            r("1.575,00", 540.0, 100.0),
+        ]);
+        assert!(none.is_none_or(|t| t.rows.iter().all(|r| r.source != RowSource::Balanced)));
     }
 
     #[test]

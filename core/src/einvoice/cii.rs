@@ -233,6 +233,11 @@ fn line(li: El<'_>, r: &mut DocumentResult) -> (Option<String>, Option<String>, 
             .and_then(|m| m.text_at(&["LineTotalAmount"])),
         );
         line_period = period(s.child("BillingSpecifiedPeriod"));
+        let acs: Vec<AllowanceCharge> = s
+            .all("SpecifiedTradeAllowanceCharge")
+            .map(allowance_charge)
+            .collect();
+        item.discount_rate = fill::line_discount_rate(&acs);
     }
     let status = doc.and_then(|d| d.text_at(&["LineStatusReasonCode"]));
     let counted = !matches!(status, Some("GROUP" | "INFORMATION"));
@@ -970,6 +975,8 @@ mod tests {
         assert_eq!(l.unit.as_deref(), Some("hour"));
         assert_eq!(l.unit_price.as_deref(), Some("100.00"));
         assert_eq!(l.amount.as_deref(), Some("955.00"));
+        // An allowance beside a charge, neither with a percentage: no discount rate.
+        assert_eq!(l.discount_rate, None);
         assert_eq!(r.line_items[1].unit.as_deref(), Some("metre"));
         assert_eq!(r.line_items[1].unit_price.as_deref(), Some("1.50"));
         // The period: from the lines (no document period).

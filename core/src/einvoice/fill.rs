@@ -99,6 +99,18 @@ pub fn address(
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// A line's discount rate (the Result's `discount_rate`): the percentage (BT-138) of its only
+/// allowance (BG-27) where the line has no charge (BG-28) that would also move its net amount.
+pub fn line_discount_rate(acs: &[super::AllowanceCharge]) -> Option<String> {
+    match acs {
+        [a] if !a.charge => a
+            .percent
+            .filter(|p| *p > Decimal::ZERO && *p < Decimal::ONE_HUNDRED)
+            .map(|p| p.normalize().to_string()),
+        _ => None,
+    }
+}
+
 /// A line's unit price: the net price (BT-146) per one unit, i.e. divided by the base quantity
 /// (BT-149) where one other than 1 is given, keeping at least the price's decimal places.
 /// `None` where the division overflows (absurd values).
@@ -241,6 +253,26 @@ fn leaves(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_s_discount_rate_is_its_only_allowance_s_percentage() {
+        let ac = |charge: bool, percent: Option<&str>| super::super::AllowanceCharge {
+            charge,
+            percent: percent.map(|p| p.parse().unwrap()),
+            ..Default::default()
+        };
+        assert_eq!(
+            line_discount_rate(&[ac(false, Some("10.00"))]).as_deref(),
+            Some("10")
+        );
+        assert_eq!(line_discount_rate(&[ac(false, None)]), None);
+        assert_eq!(line_discount_rate(&[ac(true, Some("5"))]), None);
+        assert_eq!(
+            line_discount_rate(&[ac(false, Some("10")), ac(true, None)]),
+            None
+        );
+        assert_eq!(line_discount_rate(&[]), None);
+    }
 
     #[test]
     fn decimals_keep_their_digits() {

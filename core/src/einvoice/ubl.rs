@@ -170,6 +170,8 @@ fn line(l: El<'_>) -> (LineItem, (Option<String>, Option<String>)) {
         out.unit = Some(super::codes::unit_name(code));
         out.unit_code = Some(code.to_string());
     }
+    let acs: Vec<AllowanceCharge> = l.all("AllowanceCharge").map(allowance_charge).collect();
+    out.discount_rate = fill::line_discount_rate(&acs);
     (out, period(l.child("InvoicePeriod")))
 }
 

@@ -69,6 +69,12 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
                     LabelKey::ColDesc | LabelKey::ColSku | LabelKey::ColUnit => {
                         Some(cell.text.clone())
                     }
+                    // `10 %`, `-10%`, `10,00`: the percentage, without its sign.
+                    LabelKey::ColDiscount => cell
+                        .amount
+                        .map(|d| d.abs().normalize())
+                        .filter(|d| !d.is_zero() && *d < Decimal::ONE_HUNDRED)
+                        .map(|d| d.to_string()),
                     LabelKey::ColQty => {
                         // `20 Stk`: quantity and unit in one cell.
                         let q = num();
@@ -92,6 +98,7 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
                     LabelKey::ColUnit => (&mut it.unit, "unit"),
                     LabelKey::ColQty => (&mut it.quantity, "quantity"),
                     LabelKey::ColUnitPrice => (&mut it.unit_price, "unit_price"),
+                    LabelKey::ColDiscount => (&mut it.discount_rate, "discount_rate"),
                     LabelKey::ColVatRate => (&mut it.vat_rate, "vat_rate"),
                     LabelKey::ColVatAmount => (&mut it.vat_amount, "vat_amount"),
                     LabelKey::ColAmount => (&mut it.amount, "amount"),
