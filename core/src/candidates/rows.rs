@@ -87,12 +87,6 @@ fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool
     {
         s = q;
     }
-    // `hod.6.224,6200`, `ks5.608,69`: a price OCR glued to the unit printed before it.
-    if let Some(p) = unit_before(s)
-        && !percent
-    {
-        s = p;
-    }
     if let Some(rest) = s.strip_prefix(['-', '−']) {
         negative = !negative;
         s = rest;
@@ -138,19 +132,6 @@ fn glued_unit(s: &str) -> Option<(&str, &str)> {
         && (whole || unit.chars().count() >= 2)
         && is_unit_word(unit))
     .then_some((q, unit))
-}
-
-/// A price glued to the unit word printed before it (`hod.6.224,6200`, `ks5.608,69`): the
-/// price. Only a number with decimals: `m2` stays a word.
-fn unit_before(s: &str) -> Option<&str> {
-    let at = s.find(|c: char| c.is_ascii_digit())?;
-    let (unit, p) = s.split_at(at);
-    let unit = unit.strip_suffix('.').unwrap_or(unit);
-    let decimals = p
-        .rfind([',', '.'])
-        .is_some_and(|i| i + 1 < p.len() && p[i + 1..].chars().all(|c| c.is_ascii_digit()));
-    (!unit.is_empty() && unit.chars().all(char::is_alphabetic) && is_unit_word(unit) && decimals)
-        .then_some(p)
 }
 
 /// The numbers of a line, left to right: the printed tokens ([`token_numbers`]), then the
@@ -1556,15 +1537,6 @@ mod tests {
         assert_eq!(glued_unit("A4"), None);
         assert_eq!(glued_unit("4K"), None);
         assert_eq!(glued_unit("778.9l"), None);
-        // A price glued to the unit before it.
-        assert_eq!(unit_before("hod.6.224,6200"), Some("6.224,6200"));
-        assert_eq!(unit_before("ks5.608,69"), Some("5.608,69"));
-        assert_eq!(unit_before("m2"), None);
-        assert_eq!(unit_before("EAN5901234"), None);
-        assert_eq!(
-            token_number("hod.6.224,6200", Some(',')).map(|n| n.0),
-            Some(Decimal::new(62246200, 4))
-        );
         assert_eq!(token_number("1кг", None).map(|n| n.0), Some(Decimal::ONE));
         assert_eq!(token_number("12ab", None), None);
     }
