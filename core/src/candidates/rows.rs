@@ -914,6 +914,9 @@ fn text_cell(doc: &CleanDocument, key: LabelKey, line: usize, s: usize, e: usize
     }
 }
 
+/// A column's x-range under its header name.
+type XRange = (f32, f32);
+
 /// The VAT rate among a row's numbers not otherwise used: a percentage (of several, the one
 /// under the rate column's name, else one the tax summary names as a rate, else the rightmost:
 /// a discount column stands left of the rate), or a number the document's tax summary names
@@ -922,7 +925,7 @@ fn vat_rate<'a>(
     nums: &'a [Num],
     used: &[usize],
     rates: &[Decimal],
-    (rate_col, discount_col): (Option<(f32, f32)>, Option<(f32, f32)>),
+    (rate_col, discount_col): (Option<XRange>, Option<XRange>),
 ) -> Option<&'a Num> {
     let under =
         |n: &Num, col: Option<(f32, f32)>| col.is_some_and(|(x0, x1)| n.x1.min(x1) > n.x0.max(x0));
