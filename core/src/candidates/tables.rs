@@ -131,10 +131,21 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
             x1: bb.x1,
         });
     }
+    let words = labels::norm_words(&line.text).len().max(1);
+    if !enough_columns(&cols) || covered_words * 2 < words {
+        return None;
+    }
+    order_columns(&mut cols);
+    rightmost_amount(line, &mut cols);
+    Some(cols)
+}
+
+/// Whether columns make a table's header: three kinds of column of which one holds numbers,
+/// or a description and a column of numbers.
+fn enough_columns(cols: &[Column]) -> bool {
     let mut kinds: Vec<LabelKey> = cols.iter().map(|c| c.key).collect();
     kinds.sort();
     kinds.dedup();
-    let words = labels::norm_words(&line.text).len().max(1);
     let numeric_cols = kinds
         .iter()
         .filter(|k| {
@@ -148,14 +159,48 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
             )
         })
         .count();
-    let enough = kinds.len() >= 3 && numeric_cols >= 1
-        || kinds.contains(&LabelKey::ColDesc) && numeric_cols >= 1 && kinds.len() >= 2;
-    if !enough || covered_words * 2 < words {
+    kinds.len() >= 3 && numeric_cols >= 1
+        || kinds.contains(&LabelKey::ColDesc) && numeric_cols >= 1 && kinds.len() >= 2
+}
+
+/// A header no single line of which names enough columns, read from its stacked lines
+/// (`ПДВ  Сума` over `Найменування  %  без ПДВ`): the first line of the band, where the stacks
+/// name enough columns, no kind twice, and no line of the band is a header by itself. Returns
+/// the columns and the first line after the band.
+fn band_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)> {
+    let line = doc.lines.get(i)?;
+    let h = line.bbox.height().max(1.0);
+    // The band's first line: none above it belongs to it.
+    if i > 0
+        && header_band_line(
+            &doc.lines[i - 1],
+            (line.bbox.y0, line.bbox.y1),
+            line.page,
+            h,
+        )
+    {
+        return None;
+    }
+    if !header_band_line(line, (line.bbox.y0, line.bbox.y1), line.page, h) {
+        return None;
+    }
+    // A band with a line that is a header of its own is read from that line; one whose stacks
+    // name a kind twice (`ПДВ %` and `з ПДВ`) is not understood.
+    let (mut cols, after) = stacked_columns(doc, i)?;
+    let mut kinds: Vec<LabelKey> = cols.iter().map(|c| c.key).collect();
+    kinds.sort();
+    kinds.dedup();
+    if kinds.len() < cols.len()
+        || !enough_columns(&cols)
+        || doc.lines[i..after]
+            .iter()
+            .any(|l| header_columns(l).is_some())
+    {
         return None;
     }
     order_columns(&mut cols);
     rightmost_amount(line, &mut cols);
-    Some(cols)
+    Some((cols, after))
 }
 
 /// A table's rightmost column is its amount where no column's name says amount: the header's
@@ -266,6 +311,14 @@ fn header_band_line(line: &Line, band: (f32, f32), page: u32, h: f32) -> bool {
 /// spanning two stacks names a group of columns, not a column. Returns the columns and the
 /// first line after the band; `None` where no line stacks with the header.
 fn stacked_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)> {
+    let (mut cols, below) = stacked_columns(doc, i)?;
+    order_columns(&mut cols);
+    rightmost_amount(&doc.lines[i], &mut cols);
+    Some((cols, below))
+}
+
+/// The columns the stacks of a header band name, as named (see [`stacked_header`]).
+fn stacked_columns(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)> {
     let header = doc.lines.get(i)?;
     let h = header.bbox.height().max(1.0);
     let mut band = (header.bbox.y0, header.bbox.y1);
@@ -317,8 +370,16 @@ fn stacked_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)>
         // A position column's header is that word alone (`Positions` over `betrag` is the
         // position's amount).
         let words = labels::norm_words(&text).len();
+        // A net total's words as a column's whole name name the net amount (`Сума` / `без
+        // ПДВ`), as on a header line of their own.
         let hits: Vec<LabelHit> = labels::find_labels(&text)
             .into_iter()
+            .map(|mut hit| {
+                if hit.key == LabelKey::Net && !hits_column(&text) {
+                    hit.key = LabelKey::ColAmount;
+                }
+                hit
+            })
             .filter(|hit| {
                 hit.key.is_column() && (hit.key != LabelKey::ColPos || hit.words == words)
             })
@@ -344,9 +405,12 @@ fn stacked_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)>
             x1: st.iter().map(|p| p.x1).fold(f32::MIN, f32::max),
         });
     }
-    order_columns(&mut cols);
-    rightmost_amount(header, &mut cols);
     Some((cols, below))
+}
+
+/// Whether a text names a table column.
+fn hits_column(text: &str) -> bool {
+    labels::find_labels(text).iter().any(|h| h.key.is_column())
 }
 
 fn gap(a: (f32, f32), b: (f32, f32)) -> f32 {
@@ -562,18 +626,19 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
         let Some(header) = doc.lines.get(i) else {
             break;
         };
-        let Some(mut cols) = header_columns(header) else {
-            i += 1;
-            continue;
+        let (cols, mut j) = match header_columns(header) {
+            Some(cols) => stacked_header(doc, i).unwrap_or((cols, i + 1)),
+            None => match band_header(doc, i) {
+                Some(band) => band,
+                None => {
+                    i += 1;
+                    continue;
+                }
+            },
         };
         let h = header.bbox.height().max(1.0);
         let mut rows: Vec<Row> = Vec::new();
         let mut pending: Option<(Vec<usize>, String)> = None;
-        let mut j = i + 1;
-        if let Some((stacked, after)) = stacked_header(doc, i) {
-            cols = stacked;
-            j = after;
-        }
         let mut last_y = doc.lines[i..j]
             .iter()
             .map(|l| l.bbox.y1)
@@ -789,6 +854,51 @@ mod tests {
             w("1000,00", 430.0, 130.0),
         ];
         page_of(words)
+    }
+
+    #[test]
+    fn a_header_no_line_of_which_names_enough_columns_is_read_from_its_stacks() {
+        // `ПДВ  Сума` over `Найменування  %  без ПДВ`: description, rate and net amount only
+        // when the two lines are read as one header.
+        let doc = page_of(vec![
+            w("ПДВ", 420.0, 89.0),
+            w("Сума", 500.0, 89.0),
+            w("Найменування", 40.0, 100.0),
+            w("%", 425.0, 100.0),
+            w("без", 500.0, 100.0),
+            w("ПДВ", 522.0, 100.0),
+            w("Консультаційні", 40.0, 120.0),
+            w("послуги", 120.0, 120.0),
+            w("20%", 422.0, 120.0),
+            w("2965385,52", 500.0, 120.0),
+            w("Офісне", 40.0, 138.0),
+            w("крісло", 90.0, 138.0),
+            w("20%", 422.0, 138.0),
+            w("159884,20", 500.0, 138.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let keys: Vec<LabelKey> = t[0].columns.iter().map(|c| c.key).collect();
+        assert_eq!(
+            keys,
+            [LabelKey::ColDesc, LabelKey::ColVatRate, LabelKey::ColAmount]
+        );
+        assert_eq!(t[0].rows.len(), 2);
+        assert_eq!(
+            t[0].rows[1].cell(LabelKey::ColAmount).unwrap().text,
+            "159884,20"
+        );
+        // One line of the two alone names no table.
+        let alone = page_of(vec![
+            w("Найменування", 40.0, 100.0),
+            w("%", 425.0, 100.0),
+            w("без", 500.0, 100.0),
+            w("ПДВ", 522.0, 100.0),
+            w("Консультаційні", 40.0, 120.0),
+            w("20%", 422.0, 120.0),
+            w("2965385,52", 500.0, 120.0),
+        ]);
+        assert!(find_tables(&alone).is_empty());
     }
 
     #[test]
