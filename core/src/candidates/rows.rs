@@ -927,8 +927,6 @@ fn vat_rate<'a>(
     rates: &[Decimal],
     (rate_col, discount_col): (Option<XRange>, Option<XRange>),
 ) -> Option<&'a Num> {
-    let under =
-        |n: &Num, col: Option<(f32, f32)>| col.is_some_and(|(x0, x1)| n.x1.min(x1) > n.x0.max(x0));
     let free = || {
         nums.iter()
             .enumerate()
@@ -946,11 +944,14 @@ fn vat_rate<'a>(
         .copied()
         .or_else(|| free().find(|n| n.decimals <= 2 && rates.contains(&n.value)))
         .or_else(|| {
-            let (x0, x1) = rate_col?;
-            free().find(|n| {
-                n.decimals <= 2 && n.value <= Decimal::from(30) && n.x1.min(x1) > n.x0.max(x0)
-            })
+            rate_col?;
+            free().find(|n| n.decimals <= 2 && n.value <= Decimal::from(30) && under(n, rate_col))
         })
+}
+
+/// Whether a number stands under a column's x-range.
+fn under(n: &Num, col: Option<XRange>) -> bool {
+    col.is_some_and(|(x0, x1)| n.x1.min(x1) > n.x0.max(x0))
 }
 
 /// The x-range of a column of the header row nearest above `line` (on its page, or before it
@@ -984,9 +985,7 @@ fn rate_column(doc: &CleanDocument, headers: &[TableLayout], line: usize) -> Opt
 /// quantity (1), a price with cents (1).
 fn plausibility(doc: &CleanDocument, headers: &[TableLayout], u: &Unit, t: &Triple) -> i32 {
     let (q, p) = (&u.nums[t.q], &u.nums[t.p]);
-    let under = |n: &Num, key| {
-        header_column(doc, headers, n.line, key).is_some_and(|(x0, x1)| n.x1.min(x1) > n.x0.max(x0))
-    };
+    let under = |n: &Num, key| under(n, header_column(doc, headers, n.line, key));
     let line = &doc.lines[q.line];
     let unit_after = line
         .tokens

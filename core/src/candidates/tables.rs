@@ -170,18 +170,12 @@ fn enough_columns(cols: &[Column]) -> bool {
 fn band_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)> {
     let line = doc.lines.get(i)?;
     let h = line.bbox.height().max(1.0);
-    // The band's first line: none above it belongs to it.
-    if i > 0
-        && header_band_line(
-            &doc.lines[i - 1],
-            (line.bbox.y0, line.bbox.y1),
-            line.page,
-            h,
-        )
+    let own = (line.bbox.y0, line.bbox.y1);
+    // A line of a band (most lines fail at their digits, before any label is looked up), and
+    // the band's first: none above it belongs to it.
+    if !header_band_line(line, own, line.page, h)
+        || i > 0 && header_band_line(&doc.lines[i - 1], own, line.page, h)
     {
-        return None;
-    }
-    if !header_band_line(line, (line.bbox.y0, line.bbox.y1), line.page, h) {
         return None;
     }
     // A band with a line that is a header of its own is read from that line; one whose stacks
@@ -372,10 +366,12 @@ fn stacked_columns(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)
         let words = labels::norm_words(&text).len();
         // A net total's words as a column's whole name name the net amount (`Сума` / `без
         // ПДВ`), as on a header line of their own.
-        let hits: Vec<LabelHit> = labels::find_labels(&text)
+        let found = labels::find_labels(&text);
+        let names_column = found.iter().any(|h| h.key.is_column());
+        let hits: Vec<LabelHit> = found
             .into_iter()
             .map(|mut hit| {
-                if hit.key == LabelKey::Net && !hits_column(&text) {
+                if hit.key == LabelKey::Net && !names_column {
                     hit.key = LabelKey::ColAmount;
                 }
                 hit
@@ -406,11 +402,6 @@ fn stacked_columns(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)
         });
     }
     Some((cols, below))
-}
-
-/// Whether a text names a table column.
-fn hits_column(text: &str) -> bool {
-    labels::find_labels(text).iter().any(|h| h.key.is_column())
 }
 
 fn gap(a: (f32, f32), b: (f32, f32)) -> f32 {
