@@ -1,11 +1,12 @@
 //! Prints what the engine sees in one document, for error analysis:
 //!
 //! ```text
-//! inspect [--boxes] [--lines] [--cands] [--result] FILE
+//! inspect [--boxes] [--lines] [--cands] [--parties] [--items] [--result] FILE
 //! ```
 //!
 //! `--lines`: every cleaned line (page, box, text; `--tokens`: with each token's x-range); `--cands`: every candidate with its label and
-//! box; `--result`: the Result JSON. Without a flag, lines and result. `--boxes` reads a SROIE
+//! box; `--parties`: the party candidates with the party model's seller and buyer probabilities;
+//! `--result`: the Result JSON. Without a flag, lines and result. `--boxes` reads a SROIE
 //! `*.boxes.txt` instead of running text extraction / OCR.
 
 use clap::Parser;
@@ -32,7 +33,7 @@ struct Args {
     /// Print the Result JSON.
     #[arg(long)]
     result: bool,
-    /// Print the party candidates.
+    /// Print the party candidates, each with the party model's seller and buyer probabilities.
     #[arg(long)]
     parties: bool,
     /// Print the layout blocks.
@@ -154,10 +155,19 @@ fn main() -> ExitCode {
         }
     }
     if args.parties {
-        let (found, nameless) = candidates::parties::find_with_addresses(&doc);
-        for p in found.iter().chain(&nameless) {
+        // The candidates as the field stage sees them, each with the party model's seller and
+        // buyer probabilities.
+        let cands = candidates::extract(&doc);
+        let model = folio::fields::party_model::PartyModel::embedded();
+        let ctx = folio::fields::party_model::PartyContext::new(&doc, &cands);
+        for (i, p) in cands.parties.iter().enumerate() {
+            let [s, b] = folio::fields::party_model::party_vectors(&ctx, &cands, i);
+            let probs = model.map(|m| (m.score(&s), m.score(&b)));
+            let r = ctx.repeats(i);
             println!(
-                "{:?} {:?} name={:?} address={:?} label_line={:?} region={:?}",
+                "{i:>2} p(seller,buyer)={probs:.2?} footer={} register={} {:?} {:?} name={:?} address={:?} label_line={:?} region={:?}",
+                r.footer,
+                r.register_line,
                 p.role,
                 p.source,
                 p.name.as_ref().map(|n| &n.0),

@@ -3693,7 +3693,7 @@ pub fn names_invoice_or_account(phrase: &str) -> bool {
 
 /// Whether the Levenshtein distance is at most 1 (no allocation: strip the common prefix and
 /// suffix, at most one character may remain on each side).
-fn within_one_edit(a: &str, b: &str) -> bool {
+pub(crate) fn within_one_edit(a: &str, b: &str) -> bool {
     let (mut ra, mut rb) = (a, b);
     while let (Some(x), Some(y)) = (ra.chars().next(), rb.chars().next()) {
         if x != y {

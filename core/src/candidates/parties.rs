@@ -1494,6 +1494,33 @@ fn form_fields(rows: &[Row]) -> NameAddress {
 /// Separators of a sender line (`Firma · Straße 1 · 12345 Ort`).
 const SENDER_SEPARATORS: &[&str] = &[" · ", " • ", " ● ", " | ", " - ", " – ", " ⋅ "];
 
+/// Middle dots and bullets printed without spaces around them, as OCR reads a small `·` between
+/// words (`Fairbairn LLP·134 Victoria Road`): byte ranges of the dots. A dot between two
+/// lower-case letters is a letter's part (Catalan `l·l`), no separator.
+fn bare_dots(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (p, c) in text.char_indices() {
+        if !matches!(c, '·' | '•' | '●' | '⋅') {
+            continue;
+        }
+        let end = p + c.len_utf8();
+        let before = text[..p].chars().next_back();
+        let after = text[end..].chars().next();
+        // Spaced on both sides: one of `SENDER_SEPARATORS`.
+        let spaced =
+            before.is_none_or(char::is_whitespace) && after.is_none_or(char::is_whitespace);
+        let in_word =
+            before.is_some_and(char::is_lowercase) && after.is_some_and(char::is_lowercase);
+        if !spaced && !in_word {
+            // A space on one side goes with the dot.
+            let from = p - (text[..p].len() - text[..p].trim_end().len());
+            let to = end + (text[end..].len() - text[end..].trim_start().len());
+            out.push((from, to));
+        }
+    }
+    out
+}
+
 /// The parts of a line printed as `name · street · town`, when at least one part after the
 /// first reads like an address.
 pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
@@ -1503,6 +1530,7 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
             cuts.push((p, p + sep.len()));
         }
     }
+    cuts.extend(bare_dots(text));
     if cuts.is_empty() {
         return None;
     }
@@ -1525,6 +1553,29 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     (parts.len() >= 2 && addressy && letters(&text[parts[0].0..parts[0].1]) >= 3).then_some(parts)
 }
 
+/// A register line's address part cut before the first id printed in it (`Industrivej 3. 8000
+/// Aarhus C. CVR-nr. DK77455248`, whose separators OCR read as full stops).
+fn before_ids(part: &Span) -> Span {
+    let t = &part.text;
+    let id = labels::find_labels(t).into_iter().find(|h| {
+        h.word > 0
+            && (h.key.is_tax_id()
+                || matches!(h.key, LabelKey::Phone | LabelKey::Email | LabelKey::Iban))
+    });
+    match id {
+        Some(h) => {
+            let head =
+                t[..h.start].trim_end_matches(|c: char| c.is_whitespace() || ".,;:·|-".contains(c));
+            if letters(head) >= 3 && is_address_like(head) {
+                sub_span(part, 0, head.len())
+            } else {
+                part.clone()
+            }
+        }
+        None => part.clone(),
+    }
+}
+
 /// The name on a block's head line: the first part of a sender line (`Firma GmbH - Straße 1 -
 /// 12345 Ort`), else the line cut before its address or id details.
 fn head_name(head: &Segment) -> Span {
@@ -1545,6 +1596,7 @@ fn head_address(head: Option<&Segment>, below: &[Segment]) -> Vec<(String, Span)
                     .iter()
                     .map(|&(s, e)| sub_span(h, s, e))
                     .filter(|s| is_address_like(&s.text))
+                    .map(|s| before_ids(&s))
                     .map(|s| (clean_text(&s.text), s))
                     .collect(),
             )
@@ -2124,7 +2176,7 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
         if keyed.len() >= 2 {
             for (k, &start) in keyed.iter().enumerate() {
                 let end = keyed.get(k + 1).copied().unwrap_or(segs.len());
-                added += block_variants(&segs[start..end], 0, out);
+                added += block_variants(&segs[start..end], 0, None, out);
             }
             continue;
         }
@@ -2139,14 +2191,44 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
             })
             .flatten()
             .map(|k| at + 1 + k);
-        match addressee {
-            Some(second) => {
-                added += block_variants(&segs[..second], at, out);
-                added += block_variants(&segs[second..], 0, out);
+        // A register line of the foot set in columns (`Name   Street 1   12345 Town   VAT id`,
+        // the dots between them lost to OCR or never printed) gives the name its address.
+        // Its other segments join the region (the ids printed there).
+        let columned = foot.then(|| columned_register(p, &segs[at])).flatten();
+        match (addressee, columned) {
+            (Some(second), _) => {
+                added += block_variants(&segs[..second], at, None, out);
+                added += block_variants(&segs[second..], 0, None, out);
             }
-            None => added += block_variants(&segs, at, out),
+            (None, Some((address, others))) => {
+                let mut region = segs.clone();
+                region.extend(others.into_iter().filter(|o| !segs.contains(o)));
+                added += block_variants(&region, at, Some(address), out);
+            }
+            (None, None) => added += block_variants(&segs, at, None, out),
         }
     }
+}
+
+/// The address of a register line set in columns whose first segment is `head`: the line holds
+/// two or more segments after it, each an address part or a party's id or contact, one at least
+/// an address part; the address parts, in order, and all the segments after `head`.
+fn columned_register(p: &Page<'_>, head: &Segment) -> Option<(Vec<(String, Span)>, Vec<Segment>)> {
+    let mut on_line = p.line_segs(head.line);
+    if on_line.next()?.start != head.start {
+        return None;
+    }
+    let rest: Vec<&Segment> = on_line.collect();
+    let id = |t: &str| is_id_line(t) || is_party_id_line(t);
+    if rest.len() < 2 || !rest.iter().all(|s| is_address_like(&s.text) || id(&s.text)) {
+        return None;
+    }
+    let address: Vec<(String, Span)> = rest
+        .iter()
+        .filter(|s| is_address_like(&s.text) && !is_id_line(&s.text))
+        .map(|s| (clean_text(&s.text), (*s).clone()))
+        .collect();
+    (!address.is_empty()).then(|| (address, rest.into_iter().cloned().collect()))
 }
 
 /// The segments of a block that are company names printed after a key on their line
@@ -2172,14 +2254,20 @@ fn keyed_names(p: &Page<'_>, segs: &[Segment]) -> Vec<usize> {
 }
 
 /// The [`PartySource::Block`] candidates of a block (its segments `segs`, the region) whose name
-/// starts at segment `at`: the name alone and, when the next segment is neither address nor id
+/// starts at segment `at`, with the address `inline` where the name's own line gives it (else the
+/// block's address run): the name alone and, when the next segment is neither address nor id
 /// (or is a legal form's tail, `a.s.`), joined with it. Returns how many were added.
-fn block_variants(segs: &[Segment], at: usize, out: &mut Vec<PartyCandidate>) -> usize {
+fn block_variants(
+    segs: &[Segment],
+    at: usize,
+    inline: Option<Vec<(String, Span)>>,
+    out: &mut Vec<PartyCandidate>,
+) -> usize {
     let mut added = 0;
     let head = &segs[at];
     let name = head_name(head);
     let rest = &segs[at + 1..];
-    let address = head_address(Some(head), rest);
+    let address = inline.unwrap_or_else(|| head_address(Some(head), rest));
     let mut variants = vec![name.clone()];
     if let Some(next) = rest.first()
         && sender_parts(&head.text).is_none()
@@ -3058,6 +3146,99 @@ mod tests {
             .collect();
         assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
         assert_eq!(lines_of(footer[0]), ["Industriestraße 50", "80331 München"]);
+    }
+
+    /// The seller candidates named `name`, as (address lines, region texts).
+    fn named<'a>(c: &'a [PartyCandidate], name: &str) -> Vec<&'a PartyCandidate> {
+        c.iter()
+            .filter(|c| {
+                c.role == LabelKey::Seller && c.name.as_ref().is_some_and(|(n, _)| n == name)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_register_line_whose_dots_ocr_glued_to_the_words_is_still_split() {
+        // OCR reads the small dots of `name · street · town · id` without their spaces.
+        let d = doc(&[
+            ("Alpha Consulting LLP", 48.0, 56.0),
+            ("32 Victoria Road", 48.0, 68.0),
+            ("Cardiff CF10 1EP", 48.0, 80.0),
+            ("Invoice", 430.0, 109.0),
+            ("Total due:  GBP 729.88", 313.0, 243.0),
+            (
+                "Blackwood & Fairbairn LLP·134 Victoria Road ·Glasgow G2 3BZ·VAT No. GB309089547",
+                100.0,
+                760.0,
+            ),
+        ]);
+        let c = find(&d);
+        let footer = named(&c, "Blackwood & Fairbairn LLP");
+        assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
+        assert_eq!(lines_of(footer[0]), ["134 Victoria Road", "Glasgow G2 3BZ"]);
+        // A dot between two lower-case letters is part of a word (Catalan `l·l`).
+        assert_eq!(sender_parts("Cal·la Serveis SL"), None);
+        assert_eq!(
+            sender_parts("Col·legi SL·Carrer Major 5").map(|p| p.len()),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn a_register_lines_address_part_ends_before_the_id_printed_in_it() {
+        // The separators after the name read as full stops: the street and town part runs into
+        // the id.
+        let d = doc(&[
+            ("Rechnung", 430.0, 109.0),
+            ("Summe:  18,42 EUR", 313.0, 243.0),
+            (
+                "Jensen & Larsen IVS · Industrivej 3. 8000 Aarhus C. CVR-nr. DK77455248",
+                100.0,
+                760.0,
+            ),
+        ]);
+        let c = find(&d);
+        let footer = named(&c, "Jensen & Larsen IVS");
+        assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
+        assert_eq!(lines_of(footer[0]), ["Industrivej 3. 8000 Aarhus C"]);
+    }
+
+    #[test]
+    fn a_register_line_set_in_columns_gives_its_name_the_address_and_ids() {
+        // The footer's `name   street   town   id` with gaps instead of dots (or the dots lost
+        // to OCR): the name's candidate takes the street and town, and the id into its region.
+        let d = doc(&[
+            ("ТОВ \"Агроторг\"", 48.0, 56.0),
+            ("вул. Шевченка, буд. 159", 48.0, 68.0),
+            ("61000, м. Харків", 48.0, 80.0),
+            ("Рахунок на оплату", 430.0, 109.0),
+            ("Всього з ПДВ:  18045,42 грн", 313.0, 243.0),
+            ("ФОП Мельник С.І.", 100.0, 760.0),
+            ("просп. Перемоги, 117", 200.0, 760.0),
+            ("01001, м. Київ", 320.0, 760.0),
+            ("ЄДРПОУ 88532271", 420.0, 760.0),
+        ]);
+        let c = find(&d);
+        let footer = named(&c, "ФОП Мельник С.І.");
+        assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
+        assert_eq!(
+            lines_of(footer[0]),
+            ["просп. Перемоги, 117", "01001, м. Київ"]
+        );
+        assert!(footer[0].region.iter().any(|s| s.text == "ЄДРПОУ 88532271"));
+        // Two names side by side (signatures) are no register line.
+        let d = doc(&[
+            ("Rechnung", 430.0, 109.0),
+            ("Summe:  18,42 EUR", 313.0, 243.0),
+            ("Weber GmbH", 100.0, 760.0),
+            ("Lindenallee 44", 200.0, 760.0),
+            ("Fischer AG", 320.0, 760.0),
+        ]);
+        let c = find(&d);
+        assert!(
+            named(&c, "Weber GmbH").iter().all(|w| w.address.is_empty()),
+            "{c:?}"
+        );
     }
 
     #[test]

@@ -212,8 +212,30 @@ fn same_party(c: &PartyCandidate, e: &PartyCandidate) -> bool {
                 || y.strip_prefix(x.as_str())
                     .is_some_and(|r| r.starts_with(' ')))
     };
+    // Spaces apart: OCR joins and splits words (`Larsen IVS` read `LarsenIVS`).
+    let unspaced = |x: &str| -> String {
+        x.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    // One letter apart in a long name with the same last word (`Apha Imprimerie SA`, an OCR
+    // reading of `Alpha Imprimerie SA`; `Fischer AG` and `Fischer KG` stay two).
+    let misread = |x: &str, y: &str| {
+        let (ux, uy) = (unspaced(x), unspaced(y));
+        let last = |t: &str| t.split_whitespace().last().map(str::to_lowercase);
+        ux.chars().count() >= 10
+            && last(x) == last(y)
+            && crate::candidates::labels::within_one_edit(&ux, &uy)
+    };
     let same_name = match (&c.name, &e.name) {
-        (Some((x, _)), Some((y, _))) => x.eq_ignore_ascii_case(y) || within(x, y) || within(y, x),
+        (Some((x, _)), Some((y, _))) => {
+            x.eq_ignore_ascii_case(y)
+                || within(x, y)
+                || within(y, x)
+                || unspaced(x) == unspaced(y)
+                || misread(x, y)
+        }
         _ => false,
     };
     same_name || c.region.iter().any(|s| e.contains(s))
@@ -490,6 +512,46 @@ mod tests {
         party_fields(&mut ctx, &cands, Some(model));
         let p = ctx.result.parties;
         (p.seller.name, p.buyer.name)
+    }
+
+    #[test]
+    fn names_that_differ_in_spaces_or_one_misread_letter_are_one_party() {
+        let named = |n: &str| PartyCandidate {
+            role: LabelKey::Seller,
+            source: PartySource::Block,
+            name: Some((
+                n.to_string(),
+                crate::types::Span {
+                    page: 1,
+                    line: 0,
+                    start: 0,
+                    end: n.len(),
+                    bbox: crate::types::BBox::new(0.0, 0.0, 100.0, 10.0),
+                    text: n.into(),
+                    confidence: 1.0,
+                },
+            )),
+            address: Vec::new(),
+            region: Vec::new(),
+            label_line: None,
+        };
+        assert!(same_party(
+            &named("Jensen & LarsenIVS"),
+            &named("Jensen & Larsen IVS")
+        ));
+        assert!(same_party(
+            &named("Apha Imprimerie SA"),
+            &named("Alpha Imprimerie SA")
+        ));
+        assert!(!same_party(
+            &named("Jensen & Larsen IVS"),
+            &named("Jensen & Larsen ApS")
+        ));
+        assert!(!same_party(
+            &named("Fischer Bau AG"),
+            &named("Fischer Bau KG")
+        ));
+        assert!(!same_party(&named("Bau AG"), &named("Bai AG")));
     }
 
     #[test]
