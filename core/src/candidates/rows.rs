@@ -174,6 +174,62 @@ fn line_numbers(line: &Line, style: &DocStyle) -> Vec<Num> {
     out
 }
 
+/// The readings of a line's numbers `nums` with one pair of neighbours on the line, printed
+/// one space apart, read as one number (`5944 1,15` as 59441,15; `6425 8` as 64258): one
+/// reading per pair that parses whole. Percentages are never joined.
+fn split_number_readings(line: &Line, nums: &[Num], style: &DocStyle) -> Vec<Vec<Num>> {
+    let mut out = Vec::new();
+    for k in 0..nums.len().saturating_sub(1) {
+        let (a, b) = (&nums[k], &nums[k + 1]);
+        if a.line != line.index
+            || b.line != line.index
+            || a.percent
+            || b.percent
+            || line.text.get(a.end..b.start) != Some(" ")
+        {
+            continue;
+        }
+        let joined = format!(
+            "{}{}",
+            &line.text[a.start..a.end],
+            &line.text[b.start..b.end]
+        );
+        let Some((value, decimals, false)) =
+            token_number(&joined, style.decimal).or_else(|| plain_number(&joined, style.decimal))
+        else {
+            continue;
+        };
+        let mut v = nums.to_vec();
+        v[k] = Num {
+            end: b.end,
+            x1: b.x1,
+            value,
+            decimals,
+            ..a.clone()
+        };
+        v.remove(k + 1);
+        out.push(v);
+    }
+    out
+}
+
+/// Digits with at most the document's decimal separator (`.` or `,`) among them (`1966800`,
+/// `59441,15`), of any length: a reading the row's arithmetic is to confirm.
+fn plain_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool)> {
+    let (int, frac) = decimal
+        .filter(|d| *d == '.' || *d == ',')
+        .and_then(|d| text.split_once(d))
+        .unwrap_or((text, ""));
+    let digits = |t: &str| t.chars().all(|c| c.is_ascii_digit());
+    if int.is_empty() || !digits(int) || !digits(frac) || frac.len() > 4 {
+        return None;
+    }
+    let value: Decimal = format!("{int}.{}", if frac.is_empty() { "0" } else { frac })
+        .parse()
+        .ok()?;
+    Some((value.round_dp(frac.len() as u32), frac.len() as u32, false))
+}
+
 /// The numbers printed as tokens. Two tokens joined by one space (`1 980,00`) are one number
 /// where the second is a group of three digits.
 fn token_numbers(line: &Line, decimal: Option<char>) -> Vec<Num> {
@@ -342,7 +398,9 @@ fn is_money_num(n: &Num, money: amounts::MoneyPrint) -> bool {
 
 /// Whether `q x p x f = a` holds to the amount's printed precision.
 fn holds(q: Decimal, p: Decimal, factor: Decimal, a: &Num) -> bool {
-    let tol = Decimal::new(1, a.decimals.min(4)).max(Decimal::new(1, 2));
+    // Half a unit of the amount's last digit (a cent at least: prices carry more decimals than
+    // the amounts they make).
+    let tol = Decimal::new(5, a.decimals.min(4) + 1).max(Decimal::new(1, 2));
     (q * p * factor - a.value).abs() <= tol
 }
 
@@ -552,11 +610,28 @@ pub fn find(
                 }
             }
         }
-        let t = if totals[i] {
+        let mut t = if totals[i] {
             Vec::new()
         } else {
             triples(&unit_nums, style.money, i)
         };
+        // No reading balances: a number OCR split with a space (`5944 1,15`, `1966 800`) is
+        // read whole where that, and only that, makes the row balance.
+        if t.is_empty() && !totals[i] {
+            let balanced: Vec<(Vec<Num>, Vec<Triple>)> =
+                split_number_readings(line, &unit_nums, style)
+                    .into_iter()
+                    .map(|v| {
+                        let t = triples(&v, style.money, i);
+                        (v, t)
+                    })
+                    .filter(|(_, t)| !t.is_empty())
+                    .collect();
+            if let [(v, found)] = &balanced[..] {
+                unit_nums = v.clone();
+                t = found.clone();
+            }
+        }
         let found = !t.is_empty();
         if found {
             units.push(Unit {
@@ -1412,6 +1487,17 @@ fn continue_description(
             })
     };
     let margin_only = |l: &Line| l.tokens.iter().all(is_rotated);
+    // A line of article numbers only (`4012345001235`, `TB-100A4`): inside a description printed
+    // over several lines, between two of its lines of text.
+    let codes_only = |k: usize| {
+        let l = &doc.lines[k];
+        let upright: Vec<&Token> = l.tokens.iter().filter(|t| !is_rotated(t)).collect();
+        !upright.is_empty()
+            && !is_keyed(l)
+            && !priced_line(l)
+            && !stops.get(k).copied().unwrap_or(false)
+            && upright.iter().all(|t| is_code(&t.text))
+    };
     // `b` printed under `a` at most `lines` heights away.
     let within =
         |a: &Line, b: &Line, lines: f32| a.page == b.page && b.bbox.y0 - a.bbox.y1 <= lines * h;
@@ -1438,8 +1524,32 @@ fn continue_description(
             k += 1;
             continue;
         }
-        if !tight(prev, line) || !fits(k) {
+        if !tight(prev, line) {
             break;
+        }
+        // A word broken at its hyphen (`Unsere Art.-` / `Nr.: TB100A4`) goes on, whatever the
+        // line looks like (a key of its own here).
+        let hyphen_above = match extra.last() {
+            Some(&e) => doc.lines[e].text.trim_end().ends_with('-'),
+            None => row
+                .cell(LabelKey::ColDesc)
+                .is_some_and(|c| c.text.trim_end().ends_with('-')),
+        };
+        let broken = hyphen_above
+            && is_keyed(line)
+            && !priced_line(line)
+            && !stops.get(k).copied().unwrap_or(false);
+        if !fits(k) && !broken {
+            // Article numbers between two lines of the description belong to it.
+            let bridged = codes_only(k)
+                && k + 1 < end_line
+                && !starts.contains(&(k + 1))
+                && !used.contains(&(k + 1))
+                && doc.lines.get(k + 1).is_some_and(|next| tight(line, next))
+                && fits(k + 1);
+            if !bridged {
+                break;
+            }
         }
         // Under a row with a name of its own, the name line of the next row, a row without
         // words right under it (`Wasser  0,89` / `Kaffee` / `3 x 4.29  12.87`), is that row's.
@@ -1707,6 +1817,76 @@ mod tests {
     }
 
     #[test]
+    fn a_number_ocr_split_with_a_space_is_read_whole_where_that_balances_the_row() {
+        // `5944 1,15` is 59441,15 (2,5 x 23776,46); `1966 800,00` is 1966800,00 (40 x 49170,00),
+        // though four digits are no group of thousands.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Usługa", 60.0, 100.0),
+            r("0,5", 280.0, 100.0),
+            r("4480,97", 400.0, 100.0),
+            r("2240,49", 540.0, 100.0),
+            w("2", 30.0, 115.0),
+            w("Papier", 60.0, 115.0),
+            r("2,5", 280.0, 115.0),
+            r("23776,46", 400.0, 115.0),
+            w("5944", 496.0, 115.0),
+            r("1,15", 540.0, 115.0),
+            w("3", 30.0, 130.0),
+            w("Krzesło", 60.0, 130.0),
+            r("40", 280.0, 130.0),
+            r("49170,00", 400.0, 130.0),
+            w("1966", 486.0, 130.0),
+            r("800,00", 540.0, 130.0),
+            w("Razem", 400.0, 160.0),
+            r("2028481,64", 540.0, 160.0),
+        ])
+        .expect("rows");
+        let amounts: Vec<Option<Decimal>> = t
+            .rows
+            .iter()
+            .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
+            .collect();
+        let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
+        assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
+        assert!(t.sums);
+    }
+
+    #[test]
+    fn a_whole_amount_holds_to_half_a_unit() {
+        let amount = |v: i64| Num {
+            line: 0,
+            start: 0,
+            end: 1,
+            x0: 0.0,
+            x1: 1.0,
+            value: Decimal::from(v),
+            decimals: 0,
+            percent: false,
+        };
+        let pct = |p: i64| Decimal::ONE - Decimal::new(p, 2);
+        // 5 x 2 less 27 % is 7,30: no 8.
+        assert!(!holds(
+            Decimal::from(5),
+            Decimal::from(2),
+            pct(27),
+            &amount(8)
+        ));
+        assert!(holds(
+            Decimal::from(5),
+            Decimal::from(2),
+            pct(25),
+            &amount(8)
+        ));
+        assert!(holds(
+            Decimal::new(25, 1),
+            Decimal::from(26353),
+            Decimal::ONE,
+            &amount(65882)
+        ));
+    }
+
+    #[test]
     fn rows_balance_without_a_header_the_vocabulary_knows() {
         // Headerless (the words are no column labels), one row with a discount, one flat fee,
         // then a line printing their sum under a label nobody knows.
@@ -1790,6 +1970,62 @@ mod tests {
         assert_eq!(cell(row, LabelKey::ColAmount), Some("198,00"));
         assert_eq!(cell(row, LabelKey::ColVatRate), Some("19 %"));
         assert!(t.sums);
+    }
+
+    #[test]
+    fn an_article_number_line_and_a_hyphen_broken_key_stay_in_the_description() {
+        // A narrow description column: `GTIN:` / its number / `Unsere Art.-` / `Nr.: TB100A4` /
+        // `Trennblätter`; the next row's name after it.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("GTIN:", 100.0, 100.0),
+            r("9,9000", 330.0, 100.0),
+            r("20", 380.0, 100.0),
+            r("198,00", 540.0, 100.0),
+            w("4012345001235", 100.0, 111.0),
+            w("Unsere", 100.0, 122.0),
+            w("Art.-", 135.0, 122.0),
+            w("Nr.:", 100.0, 133.0),
+            w("TB100A4", 122.0, 133.0),
+            w("Trennblätter", 100.0, 144.0),
+            w("2", 30.0, 160.0),
+            w("Ordner", 100.0, 160.0),
+            r("2,5000", 330.0, 160.0),
+            r("4", 380.0, 160.0),
+            r("10,00", 540.0, 160.0),
+            w("Summe", 400.0, 190.0),
+            r("208,00", 540.0, 190.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert_eq!(
+            cell(&t.rows[0], LabelKey::ColDesc),
+            Some("GTIN: Unsere Art.-Nr.: TB100A4 Trennblätter")
+        );
+        assert_eq!(cell(&t.rows[0], LabelKey::ColSku), Some("4012345001235"));
+        assert_eq!(cell(&t.rows[1], LabelKey::ColDesc), Some("Ordner"));
+        // Without the hyphen, a key-value line ends the description; an article number with
+        // no text line under it is no part of it.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Trennblätter", 100.0, 100.0),
+            r("9,9000", 330.0, 100.0),
+            r("20", 380.0, 100.0),
+            r("198,00", 540.0, 100.0),
+            w("Lieferdatum:", 100.0, 111.0),
+            w("05.03.2018", 160.0, 111.0),
+            w("2", 30.0, 130.0),
+            w("Ordner", 100.0, 130.0),
+            r("2,5000", 330.0, 130.0),
+            r("4", 380.0, 130.0),
+            r("10,00", 540.0, 130.0),
+            w("4012345001235", 100.0, 141.0),
+            w("Summe", 400.0, 170.0),
+            r("208,00", 540.0, 170.0),
+        ])
+        .expect("rows");
+        assert_eq!(cell(&t.rows[0], LabelKey::ColDesc), Some("Trennblätter"));
+        assert_eq!(cell(&t.rows[1], LabelKey::ColDesc), Some("Ordner"));
     }
 
     #[test]
