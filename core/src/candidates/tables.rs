@@ -509,12 +509,20 @@ pub(super) fn cell_amounts(text: &str, decimal: Option<char>) -> Vec<amounts::Am
 }
 
 /// A cell's value: its first amount, or, in an amount column whose cell OCR broke into a
-/// whole number and an amount with decimals (`1 198483.20`, a space inside the digits), the
-/// amount the whole run reads as once joined.
+/// whole number and an amount with decimals (`1 198483.20`, a space inside the digits) or into
+/// pieces the first of which reads with the other decimal separator than the document's
+/// (`-1.05 2,31`), the amount the whole run reads as once joined.
 pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> {
     let found = cell_amounts(&cell.text, decimal);
     let first = found.first()?;
-    if is_amount_column(cell.key) && found.len() >= 2 && first.decimals == 0 {
+    let foreign_decimal = decimal.is_some_and(|d| {
+        first.decimals > 0
+            && cell
+                .text
+                .get(first.start..first.end)
+                .is_some_and(|t| !t.contains(d))
+    });
+    if is_amount_column(cell.key) && found.len() >= 2 && (first.decimals == 0 || foreign_decimal) {
         let last = found.last()?;
         if let Some(joined) = amounts::joined_readings(&cell.text, decimal)
             .into_iter()
@@ -524,6 +532,54 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
         }
     }
     Some(first.value)
+}
+
+/// Most trailing rows [`drop_summary_rows`] takes off a table.
+const MAX_SUMMARY_ROWS: usize = 2;
+
+/// A header table's last rows that are the summary under it (`Amount  € -4,743.89`,
+/// `Discount:  €261.47`, read as rows where no label the vocabulary knows ends the table): rows
+/// of a description and an amount only, after which the rows above them sum to an amount
+/// printed further down, where all the rows together sum to none. Amounts are the cells'
+/// values (`cell.amount`), the lines' amounts read in the document's `decimal` style.
+pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decimal: Option<char>) {
+    let n = t.rows.len();
+    let amount = |r: &Row| {
+        r.cells
+            .iter()
+            .find(|c| is_amount_column(c.key))
+            .and_then(|c| c.amount)
+    };
+    let Some(all) = t.rows.iter().map(amount).collect::<Option<Vec<Decimal>>>() else {
+        return;
+    };
+    let printed_after = |v: Decimal, line: usize| {
+        doc.lines.iter().skip(line + 1).any(|l| {
+            cell_amounts(&l.text, decimal)
+                .iter()
+                .any(|a| !a.percent && a.value == v)
+        })
+    };
+    let last_line = |rows: &[Row]| rows.iter().flat_map(|r| r.lines.iter()).copied().max();
+    let summary_like = |r: &Row| {
+        r.cells
+            .iter()
+            .all(|c| matches!(c.key, LabelKey::ColDesc | LabelKey::ColPos) || is_amount_column(c.key))
+    };
+    if last_line(&t.rows).is_none_or(|l| printed_after(all.iter().sum(), l)) {
+        return;
+    }
+    for k in 1..=MAX_SUMMARY_ROWS.min(n.saturating_sub(2)) {
+        let (head, tail) = t.rows.split_at(n - k);
+        let Some(end) = last_line(head) else {
+            return;
+        };
+        if tail.iter().all(summary_like) && printed_after(all[..n - k].iter().sum(), end) {
+            t.end_line = tail[0].lines.iter().copied().min().unwrap_or(t.end_line);
+            t.rows.truncate(n - k);
+            return;
+        }
+    }
 }
 
 fn cell_has_number(c: &Cell) -> bool {
@@ -987,6 +1043,15 @@ mod tests {
         assert_eq!(
             cell_value(&cell(LabelKey::ColAmount, "198483.20"), Some('.')),
             d("198483.20")
+        );
+        // A first piece that reads with the other decimal separator than the document's.
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColAmountGross, "-1.05 2,31"), Some(',')),
+            d("-1052.31")
+        );
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColAmount, "1,05 2.31"), Some('.')),
+            d("1052.31")
         );
     }
 
