@@ -3211,6 +3211,9 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "quantità",
             "qtà",
             "qta",
+            // `Q.tà`, `Q.ta`: the abbreviation with its full stop.
+            "q tà",
+            "q ta",
             "cantidad",
             "cant",
             "quantidade",
@@ -4094,6 +4097,13 @@ mod tests {
         assert!(k.contains(&K::ColDiscount), "{k:?}");
         let k = keys("Descrizione  Quantità  Prezzo  Sconto %  IVA  Importo");
         assert!(k.contains(&K::ColDiscount), "{k:?}");
+        // The abbreviation with its full stop reads as two words.
+        for printed in [
+            "#  Descrizione  Q.tà  IVA %  Lordo",
+            "Descrizione  Q.ta  Prezzo",
+        ] {
+            assert!(keys(printed).contains(&K::ColQty), "{printed}");
+        }
         assert!(LabelKey::ColQty.is_column());
         assert!(!LabelKey::Total.is_column());
     }

@@ -484,6 +484,9 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     {
         cell.amount = tables::cell_value(cell, style.decimal);
     }
+    for t in &mut tables {
+        tables::drop_summary_rows(t, doc, style.decimal);
+    }
     let receipt = style.receipt.then(|| receipt::read(doc));
     let ocr_amounts: Vec<Candidate> = doc
         .lines

@@ -562,9 +562,9 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
     };
     let last_line = |rows: &[Row]| rows.iter().flat_map(|r| r.lines.iter()).copied().max();
     let summary_like = |r: &Row| {
-        r.cells
-            .iter()
-            .all(|c| matches!(c.key, LabelKey::ColDesc | LabelKey::ColPos) || is_amount_column(c.key))
+        r.cells.iter().all(|c| {
+            matches!(c.key, LabelKey::ColDesc | LabelKey::ColPos) || is_amount_column(c.key)
+        })
     };
     if last_line(&t.rows).is_none_or(|l| printed_after(all.iter().sum(), l)) {
         return;
@@ -1080,6 +1080,49 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(amounts, ["140,01", "8754,80"]);
+    }
+
+    #[test]
+    fn summary_lines_read_as_rows_leave_the_table_where_the_rows_above_them_sum() {
+        // `Amount` (a subtotal before the discount) and `Discount:` under the rows read as two
+        // more rows of a description and an amount; the rows above them sum to the net total
+        // printed further down.
+        let doc = page_of(vec![
+            w("Description", 10.0, 100.0),
+            w("VAT", 290.0, 100.0),
+            w("%", 310.0, 100.0),
+            w("Amount", 420.0, 100.0),
+            w("Consulting", 10.0, 115.0),
+            w("9%", 300.0, 115.0),
+            w("-10.32", 420.0, 115.0),
+            w("Laptop", 10.0, 130.0),
+            w("bag", 50.0, 130.0),
+            w("23%", 300.0, 130.0),
+            w("-212.70", 420.0, 130.0),
+            w("Paint", 10.0, 145.0),
+            w("23%", 300.0, 145.0),
+            w("-503.40", 420.0, 145.0),
+            w("Amount", 10.0, 160.0),
+            w("-753.16", 420.0, 160.0),
+            w("Discount:", 10.0, 175.0),
+            w("26.74", 420.0, 175.0),
+            w("Total", 300.0, 200.0),
+            w("net:", 330.0, 200.0),
+            w("-726.42", 420.0, 200.0),
+        ]);
+        let t = &super::super::extract(&doc).tables;
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let amounts: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(amounts, ["-10.32", "-212.70", "-503.40"]);
+        // Where the rows together sum to a printed amount, they all stay.
+        let mut t = t[0].clone();
+        let rows = t.rows.len();
+        drop_summary_rows(&mut t, &doc, Some('.'));
+        assert_eq!(t.rows.len(), rows);
     }
 
     #[test]
