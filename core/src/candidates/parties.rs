@@ -2210,10 +2210,13 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
     }
 }
 
+/// An address read into its lines: each line's text and where it was printed.
+type AddressLines = Vec<(String, Span)>;
+
 /// The address of a register line set in columns whose first segment is `head`: the line holds
 /// two or more segments after it, each an address part or a party's id or contact, one at least
 /// an address part; the address parts, in order, and all the segments after `head`.
-fn columned_register(p: &Page<'_>, head: &Segment) -> Option<(Vec<(String, Span)>, Vec<Segment>)> {
+fn columned_register(p: &Page<'_>, head: &Segment) -> Option<(AddressLines, Vec<Segment>)> {
     let mut on_line = p.line_segs(head.line);
     if on_line.next()?.start != head.start {
         return None;

@@ -174,6 +174,24 @@ fn line_numbers(line: &Line, style: &DocStyle) -> Vec<Num> {
     out
 }
 
+/// Whether a line holding one percentage prints nothing else but a discount's name
+/// (`(-15%)`, `Rabatt -15 %`): a row's discount, no line of its description
+/// (`ergonomique (-10%)`).
+fn sub_line_discount(line: &Line) -> bool {
+    let words: Vec<&Token> = line
+        .tokens
+        .iter()
+        .filter(|t| t.text.chars().any(char::is_alphabetic))
+        .collect();
+    match words[..] {
+        [] => true,
+        [w] => super::labels::find_labels(&w.text)
+            .iter()
+            .any(|h| matches!(h.key, LabelKey::ColDiscount | LabelKey::Discount)),
+        _ => false,
+    }
+}
+
 /// The readings of a line's numbers `nums` with one pair of neighbours on the line, printed
 /// one space apart, read as one number (`5944 1,15` as 59441,15; `6425 8` as 64258): one
 /// reading per pair that parses whole. Percentages are never joined.
@@ -615,6 +633,32 @@ pub fn find(
         } else {
             triples(&unit_nums, style.money, i)
         };
+        // No reading balances: a discount printed alone on the tight line under the row
+        // (`(-15%)`, `Rabatt -15 %` under the description) is the row's.
+        if t.is_empty()
+            && !totals[i]
+            && !whole_next
+            && let Some(next) = doc.lines.get(i + 1)
+            && next.page == line.page
+            && next.bbox.y0 - line.bbox.y0 < 1.5 * line.bbox.height().max(1.0)
+            && let [d] = &nums[i + 1][..]
+            && d.percent
+            && !d.value.is_zero()
+            && d.value.abs() < Decimal::ONE_HUNDRED
+            && sub_line_discount(next)
+        {
+            let mut with = unit_nums.clone();
+            with.push(d.clone());
+            let found: Vec<Triple> = triples(&with, style.money, i)
+                .into_iter()
+                .filter(|t| t.discount == Some(with.len() - 1))
+                .collect();
+            if !found.is_empty() {
+                unit_nums = with;
+                t = found;
+                lines.push(i + 1);
+            }
+        }
         // No reading balances: a number OCR split with a space (`5944 1,15`, `1966 800`) is
         // read whole where that, and only that, makes the row balance.
         if t.is_empty() && !totals[i] {
@@ -1850,6 +1894,44 @@ mod tests {
         let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
         assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
         assert!(t.sums);
+    }
+
+    #[test]
+    fn a_discount_alone_on_the_line_under_its_row_is_the_rows() {
+        // `0,5 x 162,71` less the `(-15%)` printed under the description is 69,15.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Prestation", 60.0, 100.0),
+            r("0,5", 280.0, 100.0),
+            r("162,71", 400.0, 100.0),
+            r("20%", 460.0, 100.0),
+            r("69,15", 540.0, 100.0),
+            w("(-15%)", 60.0, 110.0),
+            w("2", 30.0, 125.0),
+            w("Chaise", 60.0, 125.0),
+            r("40", 280.0, 125.0),
+            r("59,44", 400.0, 125.0),
+            r("20%", 460.0, 125.0),
+            r("2377,60", 540.0, 125.0),
+            w("Total", 400.0, 160.0),
+            r("2446,75", 540.0, 160.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert_eq!(cell(&t.rows[0], LabelKey::ColDiscount), Some("(-15%)"));
+        assert_eq!(cell(&t.rows[0], LabelKey::ColDesc), Some("Prestation"));
+        assert_eq!(cell(&t.rows[0], LabelKey::ColVatRate), Some("20%"));
+        assert!(t.sums);
+        let line = |words: Vec<Word>| page_doc(words).lines[0].clone();
+        assert!(sub_line_discount(&line(vec![
+            w("Rabatt", 60.0, 110.0),
+            w("-15%", 95.0, 110.0)
+        ])));
+        // A description's next line that ends with the discount is the description's.
+        assert!(!sub_line_discount(&line(vec![
+            w("ergonomique", 60.0, 110.0),
+            w("(-10%)", 120.0, 110.0)
+        ])));
     }
 
     #[test]
