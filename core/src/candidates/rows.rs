@@ -540,6 +540,17 @@ fn is_unit_word(w: &str) -> bool {
     w.chars().any(char::is_alphabetic) && crate::einvoice::codes::unit_code_of_printed(w).is_some()
 }
 
+/// Whether `line` prints an article number (a code of seven digits or more, or digits after
+/// one) ending left of `x`, beyond a row's position.
+fn codes_left_of(line: &Line, x: f32) -> bool {
+    let before: Vec<&Token> = line
+        .tokens
+        .iter()
+        .filter(|t| t.bbox.x1 <= x + 0.5)
+        .collect();
+    before.len() >= 2 || before.iter().any(|t| is_code(&t.text))
+}
+
 /// Whether `line` prints a word (a token with a letter) ending left of `x`.
 fn words_left_of(line: &Line, x: f32) -> bool {
     line.tokens
@@ -1420,9 +1431,25 @@ fn build_row(
     // A quantity printed first (`10  Stk  Kaffeebohnen  5,00  50,00`, `QTY  DESCRIPTION  PRICE
     // AMOUNT`): the words run up to the price and amount, the quantity's token passed over.
     let line0 = u.lines[0];
-    let leading_qty = q
-        .map(|q| &u.nums[q])
-        .filter(|n| n.line == line0 && !words_left_of(&doc.lines[line0], n.x0));
+    // Words of a description printed between the quantity and the price (not its unit: `15,0000
+    // Stk.  20  12,0000` after digit-only article numbers is no quantity printed first).
+    let named_after = |n: &Num| {
+        let until = p
+            .map(|p| &u.nums[p])
+            .filter(|pn| pn.line == line0)
+            .map_or(u.nums[a].x0, |pn| pn.x0);
+        doc.lines[line0].tokens.iter().any(|t| {
+            t.bbox.x0 >= n.x1
+                && t.bbox.x1 <= until
+                && t.text.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                && !is_unit_word(&t.text)
+        })
+    };
+    let leading_qty = q.map(|q| &u.nums[q]).filter(|n| {
+        n.line == line0
+            && !words_left_of(&doc.lines[line0], n.x0)
+            && (named_after(n) || !codes_left_of(&doc.lines[line0], n.x0))
+    });
     let left_of = match leading_qty {
         Some(_) => [p, Some(a)]
             .into_iter()
@@ -1932,6 +1959,59 @@ mod tests {
             w("ergonomique", 60.0, 110.0),
             w("(-10%)", 120.0, 110.0)
         ])));
+    }
+
+    #[test]
+    fn digit_article_numbers_before_the_quantity_stay_the_article_number() {
+        // `4100130013294  2031  15,0000 Stk.  20  12,0000  180,00`, its name on the line under
+        // it: the quantity is no quantity printed first, the codes before it are the article.
+        let t = read(vec![
+            w("4100130013294", 30.0, 100.0),
+            w("2031", 110.0, 100.0),
+            r("15,0000", 250.0, 100.0),
+            w("Stk.", 255.0, 100.0),
+            r("20", 320.0, 100.0),
+            r("12,0000", 400.0, 100.0),
+            r("180,00", 540.0, 100.0),
+            w("Bierbrau", 110.0, 110.0),
+            w("Pils", 155.0, 110.0),
+            w("4123456000038", 30.0, 125.0),
+            w("MP107", 110.0, 125.0),
+            r("2,0000", 250.0, 125.0),
+            w("Stk.", 255.0, 125.0),
+            r("1", 320.0, 125.0),
+            r("29,1000", 400.0, 125.0),
+            r("58,20", 540.0, 125.0),
+            w("Mischpalette", 110.0, 135.0),
+            w("Summe", 400.0, 160.0),
+            r("238,20", 540.0, 160.0),
+        ])
+        .expect("rows");
+        let cells: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| (cell(r, LabelKey::ColSku), cell(r, LabelKey::ColDesc)))
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                (Some("4100130013294 2031"), Some("Bierbrau Pils")),
+                (Some("4123456000038 MP107"), Some("Mischpalette")),
+            ]
+        );
+        // A short number before the quantity and the name after it: the quantity comes first.
+        let t = read(vec![
+            w("12345", 30.0, 100.0),
+            w("5", 80.0, 100.0),
+            w("Widget", 110.0, 100.0),
+            r("3,00", 400.0, 100.0),
+            r("15,00", 540.0, 100.0),
+            w("Summe", 400.0, 130.0),
+            r("15,00", 540.0, 130.0),
+        ])
+        .expect("rows");
+        assert_eq!(cell(&t.rows[0], LabelKey::ColDesc), Some("Widget"));
+        assert_eq!(cell(&t.rows[0], LabelKey::ColQty), Some("5"));
     }
 
     #[test]
