@@ -553,13 +553,21 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
     let Some(all) = t.rows.iter().map(amount).collect::<Option<Vec<Decimal>>>() else {
         return;
     };
-    let printed_after = |v: Decimal, line: usize| {
-        doc.lines.iter().skip(line + 1).any(|l| {
+    // The amounts printed from the table's first row on, read once: (line, value).
+    let first_row = t.rows.iter().flat_map(|r| r.lines.iter()).copied().min();
+    let printed: Vec<(usize, Decimal)> = doc
+        .lines
+        .iter()
+        .enumerate()
+        .skip(first_row.unwrap_or(doc.lines.len()))
+        .flat_map(|(i, l)| {
             cell_amounts(&l.text, decimal)
-                .iter()
-                .any(|a| !a.percent && a.value == v)
+                .into_iter()
+                .filter(|a| !a.percent)
+                .map(move |a| (i, a.value))
         })
-    };
+        .collect();
+    let printed_after = |v: Decimal, line: usize| printed.iter().any(|&(l, x)| l > line && x == v);
     let last_line = |rows: &[Row]| rows.iter().flat_map(|r| r.lines.iter()).copied().max();
     let summary_like = |r: &Row| {
         r.cells.iter().all(|c| {
