@@ -249,8 +249,12 @@ pub struct Totals {
     pub total: Option<String>,
     /// Amount payable.
     pub payable: Option<String>,
-    /// Discount.
+    /// Document-level allowances (EN 16931 BT-107): the discount taken off the line items'
+    /// sum, not a line's own discount.
     pub discount: Option<String>,
+    /// Document-level charges (EN 16931 BT-108: freight, packaging, surcharges) added to the line
+    /// items' sum: net = lines + charges - discount. An extension of the contract's totals.
+    pub charges: Option<String>,
     /// Prepaid amount.
     pub prepaid: Option<String>,
 }

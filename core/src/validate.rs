@@ -9,8 +9,8 @@
 //! - `TOTALS_MISMATCH`: `net + vat` is not `total` (tolerance 0.01), also after subtracting the
 //!   discount and/or the prepaid amount where present; and, where a discount or prepaid amount is
 //!   present, `payable` is not `total` minus them.
-//! - `LINE_ITEMS_SUM_MISMATCH`: the sum of the line `amount`s is not `totals.net` (nor `net` plus
-//!   or minus the discount); when `net` is absent and `vat` present it is compared with `total`
+//! - `LINE_ITEMS_SUM_MISMATCH`: the sum of the line `amount`s is not `totals.net`, nor the sum
+//!   plus the document-level `charges` and/or less the `discount` (EN 16931 BR-CO-13); when `net` is absent and `vat` present it is compared with `total`
 //!   (lines carrying gross amounts, or net lines plus `vat`); the sum of `amount_with_vat` is
 //!   compared with `total`. Against a total, a cash rounding (0.05, 0.10, 0.50, 1) is no mismatch.
 //!   Tolerance max(0.01, 0.005 per line) for rounding of each line. Skipped when any line with a
@@ -227,6 +227,17 @@ fn with_deductions(base: Decimal, a: Option<Decimal>, b: Option<Decimal>) -> Vec
     out
 }
 
+/// The nets a line sum may make: `sum + {0, charges} - {0, discount}` (the document-level
+/// charges and allowances, EN 16931 BR-CO-13; either may be a row's own instead).
+fn adjusted(sum: Decimal, discount: Option<Decimal>, charges: Option<Decimal>) -> Vec<Decimal> {
+    let mut out = with_deductions(sum, discount, None);
+    if let Some(c) = charges {
+        let more: Vec<Decimal> = out.iter().filter_map(|x| x.checked_add(c.abs())).collect();
+        out.extend(more);
+    }
+    out
+}
+
 fn fmt_opt(label: &str, v: Option<Decimal>) -> String {
     v.map(|d| format!(", {label} {d}")).unwrap_or_default()
 }
@@ -411,7 +422,8 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
     let n = priced.len() as i64;
     let tol = cents(1).max(Decimal::new(5 * n, 3));
     let t = &r.totals;
-    let (net, vat, total, discount) = (dec(&t.net), dec(&t.vat), dec(&t.total), dec(&t.discount));
+    let (net, vat, total) = (dec(&t.net), dec(&t.vat), dec(&t.total));
+    let (discount, charges) = (dec(&t.discount), dec(&t.charges));
     let nets: Option<Vec<Decimal>> = priced.iter().map(|li| dec(&li.amount)).collect();
     let grosses: Option<Vec<Decimal>> = priced.iter().map(|li| dec(&li.amount_with_vat)).collect();
     let net_sum = nets.and_then(sum);
@@ -420,15 +432,16 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
     if let Some(s) = net_sum {
         if let Some(net) = net {
             f.ran("LINE_ITEMS_SUM");
-            let ok = with_deductions(s, discount, None)
+            let ok = adjusted(s, discount, charges)
                 .into_iter()
                 .any(|x| close(x, net, tol));
             if !ok {
                 f.error(
                     LINE_ITEMS_SUM_MISMATCH,
                     format!(
-                        "the {n} line amounts add up to {s}, but the net total is {net}{}",
-                        fmt_opt("discount", discount)
+                        "the {n} line amounts add up to {s}, but the net total is {net}{}{}",
+                        fmt_opt("discount", discount),
+                        fmt_opt("charges", charges)
                     ),
                     Some("/totals/net".into()),
                 );
@@ -444,15 +457,16 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
             }
             let ok = bases
                 .into_iter()
-                .flat_map(|b| with_deductions(b, discount, None))
+                .flat_map(|b| adjusted(b, discount, charges))
                 .any(|x| close(x, total, tol) || cash_rounded(x, total));
             if !ok {
                 f.error(
                     LINE_ITEMS_SUM_MISMATCH,
                     format!(
-                        "the {n} line amounts add up to {s}, but the total is {total}{}{}",
+                        "the {n} line amounts add up to {s}, but the total is {total}{}{}{}",
                         fmt_opt("VAT", Some(vat)),
-                        fmt_opt("discount", discount)
+                        fmt_opt("discount", discount),
+                        fmt_opt("charges", charges)
                     ),
                     Some("/totals/total".into()),
                 );
@@ -461,15 +475,16 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
     }
     if let (Some(s), Some(total)) = (gross_sum, total) {
         f.ran("LINE_ITEMS_SUM");
-        let ok = with_deductions(s, discount, None)
+        let ok = adjusted(s, discount, charges)
             .into_iter()
             .any(|x| close(x, total, tol) || cash_rounded(x, total));
         if !ok {
             f.error(
                 LINE_ITEMS_SUM_MISMATCH,
                 format!(
-                    "the {n} line amounts with VAT add up to {s}, but the total is {total}{}",
-                    fmt_opt("discount", discount)
+                    "the {n} line amounts with VAT add up to {s}, but the total is {total}{}{}",
+                    fmt_opt("discount", discount),
+                    fmt_opt("charges", charges)
                 ),
                 Some("/totals/total".into()),
             );
@@ -1149,6 +1164,34 @@ mod tests {
         r.totals.payable = s("60.00");
         r.totals.total = s("109.99");
         assert!(run(&mut r).is_empty());
+    }
+
+    #[test]
+    fn line_items_sum_with_document_level_charges_and_allowances() {
+        // Lines 21.00; net 21.50 after a charge of 2.00 and an allowance of 1.50.
+        let mut r = good();
+        r.taxes.clear();
+        r.totals.net = s("21.50");
+        r.totals.total = s("25.49");
+        assert!(has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+        r.totals.charges = s("2.00");
+        r.totals.discount = s("1.50");
+        assert!(run(&mut r).is_empty(), "{:?}", r.validation);
+        assert!(
+            r.validation
+                .checks_passed
+                .iter()
+                .any(|c| c == "LINE_ITEMS_SUM")
+        );
+        // A charge that does not close the gap is no excuse; the message names it.
+        r.totals.charges = s("3.00");
+        let found = run(&mut r);
+        assert!(has(&found, "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+        assert!(
+            r.validation.errors[0].message.contains("charges 3.00"),
+            "{:?}",
+            r.validation
+        );
     }
 
     #[test]

@@ -85,6 +85,7 @@ fn full() -> DocumentResult {
     r.totals.total = s("23.80");
     r.totals.payable = s("13.80");
     r.totals.discount = s("0.00");
+    r.totals.charges = s("0.00");
     r.totals.prepaid = s("10.00");
     r.taxes.push(TaxLine {
         rate: s("19"),

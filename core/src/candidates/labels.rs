@@ -29,6 +29,8 @@ pub enum LabelKey {
     Discount,
     /// Prepaid / already paid.
     Prepaid,
+    /// Document-level charges: freight, packaging, surcharges added to the line items' sum.
+    Charges,
     /// Rounding adjustment.
     Rounding,
     /// Cash tendered.
@@ -174,6 +176,7 @@ impl LabelKey {
                 | LabelKey::Subtotal
                 | LabelKey::Discount
                 | LabelKey::Prepaid
+                | LabelKey::Charges
                 | LabelKey::Rounding
                 | LabelKey::Cash
                 | LabelKey::Change
@@ -433,6 +436,21 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "скидка",
             "total discount",
             "less discount",
+            "allowance",
+            "allowances",
+            "total allowances",
+            "sum of allowances",
+            "abschlag",
+            "abschläge",
+            "gesamtbetrag der abschläge",
+            "summe der abschläge",
+            "summe abschläge",
+            "nachlässe",
+            "remises",
+            "total des remises",
+            "rabaty",
+            "знижки",
+            "скидки",
         ],
     ),
     (
@@ -456,6 +474,66 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "аванс",
             "предоплата",
             "erhaltene anzahlung",
+            "anzahlungen",
+            "erhaltene anzahlungen",
+            "geleistete anzahlungen",
+            "advance payment",
+            "advance payments",
+            "payments received",
+            "acomptes",
+            "acomptes versés",
+            "zaliczki",
+        ],
+    ),
+    (
+        K::Charges,
+        &[
+            "charges",
+            "total charges",
+            "sum of charges",
+            "surcharge",
+            "surcharges",
+            "shipping",
+            "shipping costs",
+            "shipping charges",
+            "shipping fee",
+            "shipping and handling",
+            "shipping handling",
+            "freight",
+            "freight charges",
+            "delivery charge",
+            "delivery charges",
+            "delivery fee",
+            "postage",
+            "handling fee",
+            "zuschlag",
+            "zuschläge",
+            "gesamtbetrag der zuschläge",
+            "summe der zuschläge",
+            "summe zuschläge",
+            "versandkosten",
+            "versand",
+            "fracht",
+            "frachtkosten",
+            "frachtbetrag",
+            "transportkosten",
+            "verpackungskosten",
+            "porto",
+            "frais de port",
+            "frais de livraison",
+            "frais d envoi",
+            "frais de transport",
+            "majoration",
+            "majorations",
+            "total des frais",
+            "koszty wysyłki",
+            "koszt wysyłki",
+            "koszty dostawy",
+            "koszt dostawy",
+            "koszty transportu",
+            "вартість доставки",
+            "стоимость доставки",
+            "надбавка",
         ],
     ),
     (
@@ -2070,6 +2148,40 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
         ],
     ),
     (
+        K::Charges,
+        &[
+            "verzendkosten",
+            "vrachtkosten",
+            "toeslag",
+            "toeslagen",
+            "spese di spedizione",
+            "spese di trasporto",
+            "maggiorazione",
+            "gastos de envío",
+            "gastos de transporte",
+            "recargo",
+            "portes",
+            "frete",
+            "custos de envio",
+            "poštovné",
+            "dopravné",
+            "příplatek",
+            "príplatok",
+            "pristatymo mokestis",
+            "piegādes maksa",
+            "transpordikulu",
+            "toimituskulut",
+            "rahti",
+            "frakt",
+            "fraktkostnad",
+            "fragt",
+            "szállítási díj",
+            "felár",
+            "taxe de transport",
+            "cheltuieli de transport",
+        ],
+    ),
+    (
         K::Rounding,
         &[
             "afronding",
@@ -3538,10 +3650,24 @@ pub fn fold_diacritics(s: &str) -> std::borrow::Cow<'_, str> {
     for c in s.chars() {
         match fold_char(c) {
             Some(f) => out.push_str(f),
-            None => out.push(c),
+            None => out.push(base_letter(c).unwrap_or(c)),
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// The Latin letter under any other accent (canonical decomposition: an ASCII letter followed
+/// only by combining marks): OCR reads Latvian `reģ` as `reġ`, Esperanto and Maltese letters
+/// stand in for the ones a language uses.
+fn base_letter(c: char) -> Option<char> {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    if c.is_ascii() {
+        return None;
+    }
+    let mut parts = std::iter::once(c).nfd();
+    let base = parts.next().filter(char::is_ascii_alphabetic)?;
+    parts.all(is_combining_mark).then_some(base)
 }
 
 fn fold_char(c: char) -> Option<&'static str> {
@@ -3683,6 +3809,14 @@ pub struct LabelHit {
 /// Account labels that a language also uses for the invoice's own number (Hungarian `számla`
 /// is both the invoice and the account): the value's shape decides.
 const INVOICE_OR_ACCOUNT: &[&str] = &["szamlaszam"];
+
+/// Whether a word (any case, accents folded) is a word of the label vocabulary: `Fecha`,
+/// `paragonu`. For labels that OCR glued to a value (`A-5915Fecha factura:`).
+pub fn is_vocabulary_word(word: &str) -> bool {
+    PHRASES
+        .known
+        .contains(fold_diacritics(&word.to_lowercase()).as_ref())
+}
 
 /// Whether a label's printed phrase is one of [`INVOICE_OR_ACCOUNT`] (compared lower-cased,
 /// diacritics folded, letters only: OCR's `Szämlaszäm` too).
@@ -4205,6 +4339,41 @@ mod tests {
             let k = keys(text);
             assert!(k.first() == Some(&want), "{lang}: {text} -> {k:?}");
         }
+        // Document-level charges and allowances (EN 16931 BT-108 / BT-107) and advance
+        // payments, as the totals blocks print them.
+        let adjustments: &[(&str, &str, LabelKey)] = &[
+            ("de", "Gesamtbetrag der Zuschläge 5,80", K::Charges),
+            ("de", "Gesamtbetrag der Abschläge -9,07", K::Discount),
+            ("de", "Versandkosten 4,90", K::Charges),
+            ("de", "Erhaltene Anzahlungen -50,00", K::Prepaid),
+            ("en", "Shipping and handling 7.00", K::Charges),
+            ("en", "Total allowances 3.00", K::Discount),
+            ("fr", "Frais de port 6,00", K::Charges),
+            ("fr", "Total des remises 2,00", K::Discount),
+            ("pl", "Koszty wysyłki 15,00", K::Charges),
+            ("nl", "Verzendkosten 6,95", K::Charges),
+            ("it", "Spese di spedizione 9,00", K::Charges),
+            ("es", "Gastos de envío 4,50", K::Charges),
+            ("pt", "Portes 3,00", K::Charges),
+            ("cs", "Poštovné 99,00", K::Charges),
+            ("sk", "Príplatok 2,00", K::Charges),
+            ("lt", "Pristatymo mokestis 3,00", K::Charges),
+            ("lv", "Piegādes maksa 3,00", K::Charges),
+            ("et", "Transpordikulu 5,00", K::Charges),
+            ("fi", "Toimituskulut 5,90", K::Charges),
+            ("sv", "Frakt 49,00", K::Charges),
+            ("da", "Fragt 39,00", K::Charges),
+            ("hu", "Szállítási díj 990", K::Charges),
+            ("ro", "Cheltuieli de transport 20,00", K::Charges),
+            ("uk", "Вартість доставки 100,00", K::Charges),
+            ("ru", "Стоимость доставки 100,00", K::Charges),
+        ];
+        for &(lang, text, want) in adjustments {
+            let k = keys(text);
+            assert!(k.first() == Some(&want), "{lang}: {text} -> {k:?}");
+        }
+        // A shipping address is no charge.
+        assert!(!keys("Ship to: Kunde AG").contains(&K::Charges));
         // Modifiers in other languages turn a total into a net total and back.
         assert_eq!(keys("Totaal excl BTW 100,00")[0], K::Net);
         assert_eq!(keys("Totale senza IVA 100,00")[0], K::Net);
@@ -4408,6 +4577,9 @@ mod tests {
         assert_eq!(fold_diacritics("Číslo účtu"), "Cislo uctu");
         assert_eq!(fold_diacritics("Straße"), "Strasse");
         assert_eq!(fold_diacritics("Nº"), "No");
+        // Any accent OCR puts on a Latin letter (`reġ` for Latvian `reģ`).
+        assert_eq!(fold_diacritics("PVN reġ. ĝ ǧ ẽ"), "PVN reg. g g e");
+        assert_eq!(keys("PVN reġ. Nr. LV58705238791")[0], K::VatId);
         assert_eq!(fold_diacritics("Счёт й"), "Счёт й");
         assert!(matches!(
             fold_diacritics("abc"),

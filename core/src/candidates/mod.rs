@@ -390,21 +390,39 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
             return Some((pos, e));
         }
         let trimmed = word.trim_end_matches([',', ';', ':', ')', '.']);
-        // The next label glued on by OCR (`FA202411-3403Date:`): the letters after the last
-        // digit, before the colon, are not the number's.
+        // The next label glued on by OCR (`FA202411-3403Date:`, `A-5915Fecha factura:`): the
+        // letters after the last digit, before the colon or a word of the label vocabulary,
+        // are not the number's.
         let head = trimmed.trim_end_matches(char::is_alphabetic);
-        let glued_label = word.ends_with(':')
-            && trimmed.len() - head.len() >= 3
+        let tail = &trimmed[head.len()..];
+        let glued_label = (word.ends_with(':') || labels::is_vocabulary_word(tail))
+            && tail.len() >= 3
             && head.ends_with(|c: char| c.is_ascii_digit());
-        let trimmed = if glued_label { head } else { trimmed };
-        let trimmed = trimmed.trim_start_matches(['(', '№', '°']);
-        let lead = word.len() - word.trim_start_matches(['(', '№', '°']).len();
-        let ok = trimmed.chars().any(|c| c.is_ascii_digit())
-            && trimmed.chars().count() <= 30
-            && trimmed
+        let stop = if glued_label {
+            head.len()
+        } else {
+            trimmed.len()
+        };
+        let mut lead = word.len() - word.trim_start_matches(['(', '№', '°']).len();
+        // The label's own last word glued before the digits (`Nr paragonu4555`): a word of the
+        // vocabulary of four letters or more is no number prefix (`INV2024` stays whole).
+        if let Some(rest) = word.get(lead..stop) {
+            let digits = rest.trim_start_matches(char::is_alphabetic);
+            let prefix = &rest[..rest.len() - digits.len()];
+            if prefix.chars().count() >= 4
+                && digits.starts_with(|c: char| c.is_ascii_digit())
+                && labels::is_vocabulary_word(prefix)
+            {
+                lead += prefix.len();
+            }
+        }
+        let value = word.get(lead..stop).unwrap_or("");
+        let ok = value.chars().any(|c| c.is_ascii_digit())
+            && value.chars().count() <= 30
+            && value
                 .chars()
                 .all(|c| c.is_alphanumeric() || "-/._#".contains(c));
-        return ok.then_some((pos + lead, pos + lead + trimmed.len()));
+        return ok.then_some((pos + lead, pos + stop));
     }
 }
 
@@ -501,12 +519,13 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
                 })
         })
         .collect();
-    let tax_rows = taxes::find(&items, &ocr_amounts, style.money);
-    let rate_lines = taxes::rate_lines(&items, style.money, |l| {
+    let vat_line = |l: usize| {
         line_labels
             .get(l)
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
-    });
+    };
+    let tax_rows = taxes::find(&items, &ocr_amounts, style.money, vat_line);
+    let rate_lines = taxes::rate_lines(&items, style.money, vat_line);
     let rate_sums = taxes::rate_sums(&rate_lines, &items, &ocr_amounts);
     let code_rates = taxes::code_rates(doc, &items, style.money);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
@@ -1049,6 +1068,42 @@ pub(crate) mod tests {
             bbox: BBox::new(x, y, x1, y + 10.0),
             confidence: 1.0,
         }
+    }
+
+    #[test]
+    fn a_vat_summary_row_may_print_its_rate_without_the_sign() {
+        let rows = |lines: &[(&str, f32, f32)]| -> Vec<(String, String, String)> {
+            extract(&doc_from(lines))
+                .tax_rows
+                .iter()
+                .map(|r| {
+                    (
+                        r.rate.1.to_string(),
+                        r.base.1.to_string(),
+                        r.amount.1.to_string(),
+                    )
+                })
+                .collect()
+        };
+        let summary = [
+            (
+                "Art  Basisbetrag  Steuersatz [%]  Steuerbetrag",
+                40.0,
+                100.0,
+            ),
+            ("Umsatzsteuer (S)  113,03  7  7,91", 40.0, 114.0),
+            ("Umsatzsteuer (S)  64,46  19  12,25", 40.0, 128.0),
+        ];
+        assert_eq!(
+            rows(&summary),
+            [
+                ("7".into(), "113.03".into(), "7.91".into()),
+                ("19".into(), "64.46".into(), "12.25".into())
+            ]
+        );
+        // Without a VAT label a bare number is no rate: quantity 10 of an item row makes its
+        // price 10 % of its amount.
+        assert!(rows(&[("Schrauben  10  5,00  50,00", 40.0, 114.0)]).is_empty());
     }
 
     /// The values of a document's candidates of one kind, in order.
@@ -1599,6 +1654,26 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(numbers, ["FCT88186"]);
+    }
+
+    #[test]
+    fn a_label_word_glued_to_the_number_is_not_the_number_s() {
+        fn read(t: &str, from: usize) -> Option<&str> {
+            number_after(t, from).map(|(s, e)| &t[s..e])
+        }
+        // The next label glued after it (OCR lost the space), with or without its colon.
+        let t = "Número: A-5915Fecha factura: 05-08-2026";
+        assert_eq!(read(t, "Número".len()), Some("A-5915"));
+        assert_eq!(
+            read("No. FA202411-3403Date: 1.2.2024", 3),
+            Some("FA202411-3403")
+        );
+        // The label's own word glued before it.
+        assert_eq!(read("Nr paragonu4555", 2), Some("4555"));
+        // Letters that name nothing stay the number's.
+        assert_eq!(read("Nr. INV2024", 3), Some("INV2024"));
+        assert_eq!(read("Nr. 2024ABC", 3), Some("2024ABC"));
+        assert_eq!(read("Nr. Rg2024-17", 3), Some("Rg2024-17"));
     }
 
     #[test]

@@ -35,7 +35,17 @@ struct LineAmounts {
 
 /// The amount candidates of each line, in line order: `items`, then the OCR-joined readings
 /// `joined` (index `items.len() + k`, [`super::Candidates::amount_at`]).
-fn by_line(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) -> Vec<LineAmounts> {
+///
+/// On a line with a VAT label (`vat_line`), a whole number that a VAT rate can be counts as a
+/// rate too: summary tables print the rate under a `Steuersatz [%]` column without its sign
+/// (`Umsatzsteuer (S)  113,03  7  7,91`). Elsewhere a bare number is no rate: an item row of
+/// quantity 10 makes `price = amount x 10 %` by itself.
+fn by_line(
+    items: &[Candidate],
+    joined: &[Candidate],
+    money_print: MoneyPrint,
+    vat_line: &dyn Fn(usize) -> bool,
+) -> Vec<LineAmounts> {
     let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
     let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
     let all = items.iter().chain(joined).enumerate();
@@ -55,9 +65,17 @@ fn by_line(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) -
                     .filter_map(|(i, c)| value(c).map(|d| (*i, d)))
                     .collect()
             };
+            let mut rates = pick(&|c| c.scheme.as_deref() == Some("percent"));
+            if vat_line(line) {
+                rates.extend(
+                    pick(&|c| c.scheme.as_deref() == Some("int"))
+                        .into_iter()
+                        .filter(|r| is_vat_rate(r.1)),
+                );
+            }
             LineAmounts {
                 line,
-                rates: pick(&|c| c.scheme.as_deref() == Some("percent")),
+                rates,
                 money: pick(&money),
             }
         })
@@ -78,7 +96,14 @@ fn is_vat_rate(p: Decimal) -> bool {
 ///
 /// A row may take an OCR-joined reading from `joined` (`877, 54` as 877.54): the rate's
 /// arithmetic to the cent confirms it; a reading and one of its own parts never pair.
-pub fn find(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) -> Vec<TaxRow> {
+///
+/// `vat_line(line)` says whether a line has a VAT label (see [`by_line`]).
+pub fn find(
+    items: &[Candidate],
+    joined: &[Candidate],
+    money_print: MoneyPrint,
+    vat_line: impl Fn(usize) -> bool,
+) -> Vec<TaxRow> {
     // The smallest printed unit: a cent, or one whole unit.
     let (dp, cent) = if money_print == MoneyPrint::WholeUnits {
         (0, Decimal::ONE)
@@ -91,7 +116,7 @@ pub fn find(items: &[Candidate], joined: &[Candidate], money_print: MoneyPrint) 
         let c = items.get(i).unwrap_or_else(|| &joined[i - items.len()]);
         (c.span.start, c.span.end)
     };
-    for LineAmounts { rates, money, .. } in by_line(items, joined, money_print) {
+    for LineAmounts { rates, money, .. } in by_line(items, joined, money_print, &vat_line) {
         // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
         // amount: any base times zero is zero.
         let zero_row = money.len() == 2 && money.iter().filter(|m| m.1.is_zero()).count() == 1;
@@ -151,7 +176,7 @@ pub fn rate_lines(
     vat_line: impl Fn(usize) -> bool,
 ) -> Vec<RateLine> {
     let mut out = Vec::new();
-    let lines = by_line(items, &[], money_print);
+    let lines = by_line(items, &[], money_print, &|_| false);
     for (k, l) in lines.iter().enumerate() {
         let next = lines.get(k + 1).filter(|n| n.line == l.line + 1);
         let wrapped = wrapped_amount(items, l, next);
@@ -381,7 +406,7 @@ pub fn code_rates(
 ) -> Vec<(String, Decimal)> {
     let mut out: Vec<(String, Decimal)> = Vec::new();
     let mut conflicting: Vec<String> = Vec::new();
-    for l in by_line(items, &[], money_print) {
+    for l in by_line(items, &[], money_print, &|_| false) {
         let [(rate, value)] = l.rates.as_slice() else {
             continue;
         };

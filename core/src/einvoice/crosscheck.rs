@@ -207,6 +207,7 @@ impl<'a> Checker<'a> {
             &t.total,
             &t.payable,
             &t.discount,
+            &t.charges,
             &t.prepaid,
         ]
         .into_iter()

@@ -10,7 +10,8 @@ use rust_decimal::Decimal;
 use std::str::FromStr;
 
 /// The Result's totals from the document totals as stated: net BT-109, VAT BT-110, total
-/// BT-112, prepaid BT-113, payable BT-115, discount BT-107 (the document-level allowances).
+/// BT-112, prepaid BT-113, payable BT-115, discount BT-107 (the document-level allowances),
+/// charges BT-108 (the document-level charges).
 pub fn totals(sums: &Sums) -> Totals {
     Totals {
         net: sums.tax_basis_total.map(dec_str),
@@ -18,6 +19,7 @@ pub fn totals(sums: &Sums) -> Totals {
         total: sums.grand_total.map(dec_str),
         payable: sums.payable.map(dec_str),
         discount: sums.allowance_total.map(dec_str),
+        charges: sums.charge_total.map(dec_str),
         prepaid: sums.prepaid.map(dec_str),
     }
 }

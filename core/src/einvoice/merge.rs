@@ -114,6 +114,7 @@ pub fn merge(e: &EInvoice, visual: DocumentResult) -> DocumentResult {
     m.field("/totals/total", &x.totals.total, &mut t.total);
     m.field("/totals/payable", &x.totals.payable, &mut t.payable);
     m.field("/totals/discount", &x.totals.discount, &mut t.discount);
+    m.field("/totals/charges", &x.totals.charges, &mut t.charges);
     m.field("/totals/prepaid", &x.totals.prepaid, &mut t.prepaid);
     m.list("/taxes", &x.taxes, &mut out.taxes);
     if m.list("/bank_accounts", &x.bank_accounts, &mut out.bank_accounts) {

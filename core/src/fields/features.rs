@@ -25,8 +25,10 @@ pub enum Field {
     Vat,
     /// Amount payable.
     Payable,
-    /// Discount.
+    /// Discount (document-level allowances).
     Discount,
+    /// Document-level charges.
+    Charges,
     /// Prepaid.
     Prepaid,
 }
@@ -44,6 +46,7 @@ impl Field {
             | Field::Vat
             | Field::Payable
             | Field::Discount
+            | Field::Charges
             | Field::Prepaid => f.kind == CandidateKind::Amount && !f.percent,
         }
     }
@@ -235,6 +238,7 @@ impl FieldScorer for RuleScorer {
             | Field::Vat
             | Field::Payable
             | Field::Discount
+            | Field::Charges
             | Field::Prepaid => {
                 let want: &[LabelKey] = match field {
                     Field::Total => &[K::Total],
@@ -242,6 +246,7 @@ impl FieldScorer for RuleScorer {
                     Field::Vat => &[K::Vat],
                     Field::Payable => &[K::Payable],
                     Field::Discount => &[K::Discount],
+                    Field::Charges => &[K::Charges],
                     _ => &[K::Prepaid],
                 };
                 let base = match f.label {

@@ -114,6 +114,7 @@ pub fn extract(
     parties::party_fields(&mut ctx, cands, party_model);
     bank::bank_accounts(&mut ctx, cands);
     items::line_items(&mut ctx, cands);
+    totals::adjustments(&mut ctx, &feats, cands, scorer);
     extras::signatories_and_extras(&mut ctx, cands);
     receipt::refine(&mut ctx, cands);
     // Last: the currency's evidence includes the total's line, the accounts' owners read the
@@ -305,6 +306,109 @@ mod tests {
         assert_eq!(r.line_items.len(), 2);
         assert!(r.line_items.iter().all(|i| i.amount.is_none()), "{r:?}");
         assert!(r.line_items.iter().all(|i| i.amount_with_vat.is_some()));
+    }
+
+    /// An invoice whose rows sum to 180.76 and whose net is 177.49 after document-level
+    /// charges and allowances; `adjust` prints them (or not).
+    fn with_adjustments(adjust: &[(&'static str, f32, f32)]) -> DocumentResult {
+        let mut lines = vec![
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            ("Pos  Bezeichnung  Menge  Preis  Betrag", 40.0, 100.0),
+            ("1  Trennblätter A4  20  9,90  198,00", 40.0, 114.0),
+            ("2  Joghurt Banane  50  1,10  55,00", 40.0, 128.0),
+            ("Positionssumme  253,00", 300.0, 200.0),
+        ];
+        lines.extend_from_slice(adjust);
+        lines.extend_from_slice(&[
+            ("Rechnungssumme ohne USt.  250,00", 300.0, 300.0),
+            ("USt. 19 %  47,50", 300.0, 314.0),
+            ("Bruttosumme  297,50", 300.0, 328.0),
+            ("Bei Zahlung innerhalb 10 Tagen 2 % Skonto", 40.0, 400.0),
+        ]);
+        let mut r = run(&lines);
+        crate::validate::validate(&mut r);
+        r
+    }
+
+    fn codes(r: &DocumentResult) -> Vec<&str> {
+        r.validation
+            .errors
+            .iter()
+            .map(|i| i.code.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn document_level_charges_and_allowances_close_the_rows_to_the_net() {
+        let r = with_adjustments(&[
+            ("Gesamtbetrag der Zuschläge  5,80", 300.0, 214.0),
+            ("Gesamtbetrag der Abschläge  -8,80", 300.0, 228.0),
+        ]);
+        assert_eq!(r.line_items.len(), 2, "{r:?}");
+        assert_eq!(r.totals.net.as_deref(), Some("250.00"));
+        assert_eq!(r.totals.charges.as_deref(), Some("5.80"), "{:?}", r.totals);
+        assert_eq!(r.totals.discount.as_deref(), Some("8.80"));
+        assert!(r.evidence.contains_key("/totals/charges"));
+        assert!(
+            !codes(&r).contains(&"LINE_ITEMS_SUM_MISMATCH"),
+            "{:?}",
+            r.validation
+        );
+        assert!(
+            r.validation
+                .checks_passed
+                .iter()
+                .any(|c| c == "LINE_ITEMS_SUM")
+        );
+        // English labels.
+        let r = with_adjustments(&[
+            ("Shipping and handling  7,00", 300.0, 214.0),
+            ("Total discount  -10,00", 300.0, 228.0),
+        ]);
+        assert_eq!(r.totals.charges.as_deref(), Some("7.00"), "{:?}", r.totals);
+        assert_eq!(r.totals.discount.as_deref(), Some("10.00"));
+        // Nothing printed closes the gap: the document disagrees with itself (the `10` days of
+        // the payment terms are no allowance).
+        let r = with_adjustments(&[]);
+        assert_eq!((&r.totals.charges, &r.totals.discount), (&None, &None));
+        assert!(
+            codes(&r).contains(&"LINE_ITEMS_SUM_MISMATCH"),
+            "{:?}",
+            r.validation
+        );
+    }
+
+    #[test]
+    fn a_totals_rows_sum_line_prints_the_adjustments_between_the_sum_and_the_net() {
+        let r = with_adjustments(&[
+            (
+                "Warenwert  Zu-/Abschlag  Fracht-Verp  Nettobetrag",
+                200.0,
+                214.0,
+            ),
+            ("253,00  -6,50  3,50  250,00", 200.0, 228.0),
+        ]);
+        assert_eq!(r.totals.discount.as_deref(), Some("6.50"), "{:?}", r.totals);
+        assert_eq!(r.totals.charges.as_deref(), Some("3.50"));
+        assert!(
+            !codes(&r).contains(&"LINE_ITEMS_SUM_MISMATCH"),
+            "{:?}",
+            r.validation
+        );
+        // Column names no vocabulary knows: the sum row's arithmetic alone.
+        let r = with_adjustments(&[
+            ("Warenwert  Posten A  Posten B  Nettobetrag", 200.0, 214.0),
+            ("253,00  -6,50  3,50  250,00", 200.0, 228.0),
+        ]);
+        assert_eq!(r.totals.discount.as_deref(), Some("6.50"), "{:?}", r.totals);
+        assert_eq!(r.totals.charges.as_deref(), Some("3.50"));
+        assert_eq!(r.confidence.fields.get("/totals/charges"), Some(&0.6));
+        // Two amounts of one sign are no allowance and charge.
+        let r = with_adjustments(&[
+            ("Warenwert  Posten A  Posten B  Nettobetrag", 200.0, 214.0),
+            ("253,00  -1,50  -1,50  250,00", 200.0, 228.0),
+        ]);
+        assert_eq!(r.totals.charges, None, "{:?}", r.totals);
     }
 
     #[test]

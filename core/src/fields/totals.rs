@@ -1008,13 +1008,7 @@ pub(super) fn totals(
     cands: &Candidates,
     scorer: &dyn FieldScorer,
 ) {
-    let top = |field: Field| -> Vec<(f32, usize, Decimal)> {
-        ranked(feats, scorer, field)
-            .into_iter()
-            .filter_map(|(s, i)| cands.items.get(i).and_then(dec).map(|d| (s, i, d)))
-            .take(6)
-            .collect()
-    };
+    let top = |field: Field| top(feats, cands, scorer, field);
     let (nets, vats, tots, pays, pres) = (
         top(Field::Net),
         top(Field::Vat),
@@ -1278,12 +1272,207 @@ pub(super) fn totals(
         ctx.result.totals.prepaid = Some(d.to_string());
         ctx.put("/totals/prepaid", s, &c.span);
     }
+    // The best-scored allowance for the line items to read (a gross-priced table's net is
+    // confirmed against the net before it); [`adjustments`] decides once the rows are read.
     if let Some((s, i, d)) = top(Field::Discount).first().copied()
         && let Some(c) = cands.amount_at(i)
     {
         ctx.result.totals.discount = Some(d.abs().to_string());
         ctx.put("/totals/discount", s, &c.span);
     }
+}
+
+/// The best six scored candidates of a field with their values, best first.
+fn top(
+    feats: &[(usize, CandidateFeatures)],
+    cands: &Candidates,
+    scorer: &dyn FieldScorer,
+    field: Field,
+) -> Vec<Scored> {
+    ranked(feats, scorer, field)
+        .into_iter()
+        .filter_map(|(s, i)| cands.items.get(i).and_then(dec).map(|d| (s, i, d)))
+        .take(6)
+        .collect()
+}
+
+/// A charge candidate filled without the line items' arithmetic to confirm it must score this
+/// much: its label on its own line, outside any table.
+const STANDALONE_CHARGES: f32 = 0.6;
+
+/// The confidence of an allowance or charge read from the line that prints the line sum and the
+/// net ([`printed_reconciliation`]): no label names it, the arithmetic to the cent does.
+const RECONCILED_CONFIDENCE: f32 = 0.6;
+
+/// The document-level allowances (`totals.discount`) and charges (`totals.charges`), chosen
+/// after the line items (EN 16931 BR-CO-13: net = lines + charges - allowances):
+///
+/// * where the item amounts do not sum to the net (or, without a net, to total - VAT), the
+///   labelled allowance and charge candidates outside the item rows whose values close the gap
+///   exactly (within the line sum's rounding) win over individually better-scored ones, and
+///   their confidence gets [`CONSISTENCY_BONUS`]; a gap that none close leaves the best of each;
+/// * only money amounts outside the item rows count (the `10` of `innerhalb 10 Tagen 2 %
+///   Skonto` is no allowance);
+/// * elsewhere the best-scored allowance stands alone (its sign dropped), and a charge only where
+///   it scores [`STANDALONE_CHARGES`]: a lines sum that already equals the net leaves no room
+///   for a charge, which is then an item row's own.
+pub(super) fn adjustments(
+    ctx: &mut Ctx<'_>,
+    feats: &[(usize, CandidateFeatures)],
+    cands: &Candidates,
+    scorer: &dyn FieldScorer,
+) {
+    let rows: Vec<usize> = match &cands.item_table {
+        Some(t) => t
+            .rows
+            .iter()
+            .flat_map(|r| r.lines.iter().copied())
+            .collect(),
+        None => cands
+            .tables
+            .iter()
+            .flat_map(|t| &t.rows)
+            .flat_map(|r| r.lines.iter().copied())
+            .collect(),
+    };
+    let outside = |list: Vec<Scored>| -> Vec<Scored> {
+        list.into_iter()
+            .filter(|x| {
+                cands
+                    .amount_at(x.1)
+                    .is_some_and(|c| cands.is_money(c) && !rows.contains(&c.span.line))
+            })
+            .map(|(s, i, d)| (s, i, d.abs()))
+            .collect()
+    };
+    let allowances = outside(top(feats, cands, scorer, Field::Discount));
+    let charges = outside(top(feats, cands, scorer, Field::Charges));
+    let (mut allowance, mut charge) = (
+        allowances.first().copied(),
+        charges
+            .first()
+            .copied()
+            .filter(|c| c.0 >= STANDALONE_CHARGES),
+    );
+    let mut bonus = 0.0;
+    if let Some((sum, net, tol)) = lines_and_net(&ctx.result)
+        && sum.checked_sub(net).is_none_or(|d| d.abs() > tol)
+    {
+        let none = || std::iter::once(None);
+        let mut best: Option<(f32, Option<Scored>, Option<Scored>)> = None;
+        for a in none().chain(allowances.iter().copied().map(Some)) {
+            for c in none().chain(charges.iter().copied().map(Some)) {
+                let (sa, va, ia) = a.map_or((0.0, Decimal::ZERO, None), |a| (a.0, a.2, Some(a.1)));
+                let (sc, vc, ic) = c.map_or((0.0, Decimal::ZERO, None), |c| (c.0, c.2, Some(c.1)));
+                if (ia.is_none() && ic.is_none()) || (ia.is_some() && ia == ic) {
+                    continue;
+                }
+                let gap = sum
+                    .checked_add(vc)
+                    .and_then(|x| x.checked_sub(va))
+                    .and_then(|x| x.checked_sub(net));
+                if gap.is_some_and(|g| g.abs() <= tol) && best.is_none_or(|b| sa + sc > b.0) {
+                    best = Some((sa + sc, a, c));
+                }
+            }
+        }
+        if let Some((_, a, c)) = best {
+            (allowance, charge) = (a, c);
+            bonus = CONSISTENCY_BONUS;
+        } else if let Some((a, c)) = printed_reconciliation(cands, sum, net, tol) {
+            (allowance, charge) = (a, c);
+        }
+    }
+    for pointer in ["/totals/discount", "/totals/charges"] {
+        ctx.result.confidence.fields.remove(pointer);
+        ctx.result.evidence.remove(pointer);
+    }
+    ctx.result.totals.discount = allowance.map(|p| p.2.to_string());
+    ctx.result.totals.charges = charge.map(|p| p.2.to_string());
+    for (pointer, pick) in [("/totals/discount", allowance), ("/totals/charges", charge)] {
+        if let Some((s, i, _)) = pick
+            && let Some(c) = cands.amount_at(i)
+        {
+            ctx.put(pointer, s + bonus, &c.span);
+        }
+    }
+}
+
+/// Where no labelled allowance or charge closes the gap between the line sum and the net: a
+/// line that prints both (left to right: the sum first) with the adjustments between them, the
+/// sum row of a totals table (`Warenwert  Zu-/Abschlag  Fracht  Nettobetrag ...` over `457,20
+/// -11,21  3,00  448,99 ...`). One other amount of the line, or two of opposite signs, that close
+/// the gap read with their printed sign: negative an allowance, positive a charge; at
+/// [`RECONCILED_CONFIDENCE`]. (allowance, charge).
+fn printed_reconciliation(
+    cands: &Candidates,
+    sum: Decimal,
+    net: Decimal,
+    tol: Decimal,
+) -> Option<(Option<Scored>, Option<Scored>)> {
+    let money: Vec<(usize, &Candidate, Decimal)> = cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CandidateKind::Amount && cands.is_money(c))
+        .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
+        .collect();
+    let gap = net.checked_sub(sum)?;
+    let closes = |x: Decimal| x.checked_sub(gap).is_some_and(|d| d.abs() <= tol);
+    let as_pick = |(i, _, d): (usize, &Candidate, Decimal)| (RECONCILED_CONFIDENCE, i, d.abs());
+    for &(si, sc, _) in money.iter().filter(|m| m.2 == sum) {
+        let line = sc.span.line;
+        let on_line = || money.iter().copied().filter(move |m| m.1.span.line == line);
+        let Some(ni) = on_line()
+            .find(|m| m.2 == net && m.1.span.start > sc.span.start)
+            .map(|m| m.0)
+        else {
+            continue;
+        };
+        let others: Vec<_> = on_line().filter(|m| m.0 != si && m.0 != ni).collect();
+        let split = |picks: &[(usize, &Candidate, Decimal)]| {
+            let allowance = picks.iter().find(|m| m.2.is_sign_negative()).copied();
+            let charge = picks.iter().find(|m| m.2.is_sign_positive()).copied();
+            (allowance.map(as_pick), charge.map(as_pick))
+        };
+        if let Some(&m) = others.iter().find(|m| !m.2.is_zero() && closes(m.2)) {
+            return Some(split(&[m]));
+        }
+        for (k, &a) in others.iter().enumerate() {
+            for &b in &others[k + 1..] {
+                if a.2.is_sign_negative() != b.2.is_sign_negative()
+                    && !a.2.is_zero()
+                    && !b.2.is_zero()
+                    && a.2.checked_add(b.2).is_some_and(closes)
+                {
+                    return Some(split(&[a, b]));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The sum of the line items' net amounts, the net they must make (`totals.net`, else total -
+/// VAT) and the rounding the sum may carry (a cent, or half a cent per line); `None` where a
+/// priced line has no net amount or the Result has no net to compare with.
+fn lines_and_net(r: &crate::result::DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
+    let priced: Vec<_> = r
+        .line_items
+        .iter()
+        .filter(|li| li.amount.is_some() || li.amount_with_vat.is_some())
+        .collect();
+    if priced.is_empty() {
+        return None;
+    }
+    let sum = priced
+        .iter()
+        .map(|li| decimal(&li.amount))
+        .try_fold(Decimal::ZERO, |a, b| a.checked_add(b?))?;
+    let t = &r.totals;
+    let net = decimal(&t.net).or_else(|| decimal(&t.total)?.checked_sub(decimal(&t.vat)?))?;
+    let tol = Decimal::new(1, 2).max(Decimal::new(5 * priced.len() as i64, 3));
+    Some((sum, net, tol))
 }
 
 /// VAT summary lines: the rows found by their arithmetic when they explain the document's net
