@@ -107,6 +107,15 @@ fn main() -> ExitCode {
         let lines = c.table_lines(doc.lines.len());
         let table: Vec<usize> = (0..lines.len()).filter(|&l| lines[l]).collect();
         println!("table lines: {table:?}");
+        for r in &c.tax_rows {
+            println!(
+                "tax row: rate {} base {} amount {} (line {})",
+                r.rate.1,
+                r.base.1,
+                r.amount.1,
+                c.amount_at(r.amount.0).map_or(0, |a| a.span.line)
+            );
+        }
         for c in c.items.iter().chain(&c.ocr_amounts) {
             println!(
                 "{:?} {:?} scheme={:?} label={:?} line={} [{:.0},{:.0}] {:?}",

@@ -1104,6 +1104,9 @@ pub(crate) mod tests {
         // Without a VAT label a bare number is no rate: quantity 10 of an item row makes its
         // price 10 % of its amount.
         assert!(rows(&[("Schrauben  10  5,00  50,00", 40.0, 114.0)]).is_empty());
+        // Nor its position where the row prints its rate with the sign (2 % of 275,00 is 5,50).
+        let row = [("2  Joghurt  5,50  50 Stk  7 % VAT (S)  275,00", 40.0, 114.0)];
+        assert!(rows(&row).is_empty(), "{:?}", rows(&row));
     }
 
     /// The values of a document's candidates of one kind, in order.

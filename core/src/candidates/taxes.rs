@@ -36,10 +36,11 @@ struct LineAmounts {
 /// The amount candidates of each line, in line order: `items`, then the OCR-joined readings
 /// `joined` (index `items.len() + k`, [`super::Candidates::amount_at`]).
 ///
-/// On a line with a VAT label (`vat_line`), a whole number that a VAT rate can be counts as a
-/// rate too: summary tables print the rate under a `Steuersatz [%]` column without its sign
-/// (`Umsatzsteuer (S)  113,03  7  7,91`). Elsewhere a bare number is no rate: an item row of
-/// quantity 10 makes `price = amount x 10 %` by itself.
+/// On a line with a VAT label (`vat_line`) and no percentage, a whole number that a VAT rate can
+/// be, printed after the line's first money amount, counts as a rate: summary tables print the
+/// rate under a `Steuersatz [%]` column without its sign (`Umsatzsteuer (S)  113,03  7  7,91`).
+/// Elsewhere a bare number is no rate: an item row of quantity 10 makes `price = amount x 10 %`
+/// by itself.
 fn by_line(
     items: &[Candidate],
     joined: &[Candidate],
@@ -66,12 +67,22 @@ fn by_line(
                     .collect()
             };
             let mut rates = pick(&|c| c.scheme.as_deref() == Some("percent"));
-            if vat_line(line) {
-                rates.extend(
-                    pick(&|c| c.scheme.as_deref() == Some("int"))
-                        .into_iter()
-                        .filter(|r| is_vat_rate(r.1)),
-                );
+            // After the line's first money amount (the base), where the line prints no rate
+            // with its sign: an item row's position (`2  Joghurt  5,50  50 Stk  7 % VAT (S)
+            // 275,00`, 2 % of 275,00 = 5,50) is none.
+            let first_money = on_line
+                .iter()
+                .filter(|(_, c)| money(c))
+                .map(|(_, c)| c.span.start)
+                .min();
+            if rates.is_empty()
+                && vat_line(line)
+                && let Some(first_money) = first_money
+            {
+                rates = pick(&|c| c.scheme.as_deref() == Some("int") && c.span.start > first_money)
+                    .into_iter()
+                    .filter(|r| is_vat_rate(r.1))
+                    .collect();
             }
             LineAmounts {
                 line,
