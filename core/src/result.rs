@@ -500,6 +500,24 @@ impl Default for Validation {
 }
 
 impl DocumentResult {
+    /// The line items with a money value (a net or a gross amount): those whose sum the
+    /// totals must make.
+    pub fn priced_lines(&self) -> Vec<&LineItem> {
+        self.line_items
+            .iter()
+            .filter(|li| li.amount.is_some() || li.amount_with_vat.is_some())
+            .collect()
+    }
+
+    /// How far the sum of `lines` rounded line amounts may be from the total they make: a
+    /// cent, or half a cent per line.
+    pub fn line_sum_tolerance(lines: usize) -> rust_decimal::Decimal {
+        let half_cents = i64::try_from(lines)
+            .unwrap_or(i64::MAX / 5)
+            .saturating_mul(5);
+        rust_decimal::Decimal::new(1, 2).max(rust_decimal::Decimal::new(half_cents, 3))
+    }
+
     /// An empty result (everything unknown).
     pub fn empty() -> Self {
         DocumentResult {

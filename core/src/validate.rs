@@ -411,16 +411,12 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
     if unverified {
         return;
     }
-    let priced: Vec<_> = r
-        .line_items
-        .iter()
-        .filter(|li| li.amount.is_some() || li.amount_with_vat.is_some())
-        .collect();
+    let priced = r.priced_lines();
     if priced.is_empty() {
         return;
     }
-    let n = priced.len() as i64;
-    let tol = cents(1).max(Decimal::new(5 * n, 3));
+    let n = priced.len();
+    let tol = DocumentResult::line_sum_tolerance(n);
     let t = &r.totals;
     let (net, vat, total) = (dec(&t.net), dec(&t.vat), dec(&t.total));
     let (discount, charges) = (dec(&t.discount), dec(&t.charges));

@@ -412,6 +412,51 @@ mod tests {
     }
 
     #[test]
+    fn an_amount_under_the_total_that_makes_the_payable_is_what_was_paid_before() {
+        let lines = [
+            ("Facture N° F-2017-11 du 13/11/2017", 40.0, 40.0),
+            (
+                "Conditions de paiement 30% d'acompte, solde à 30 j",
+                40.0,
+                60.0,
+            ),
+            ("Total HT  624,90 €", 400.0, 300.0),
+            ("Total taxes  46,25 €", 400.0, 314.0),
+            ("Total TTC  671,15 €", 400.0, 328.0),
+            (
+                "Règlement  Date  Montant  Solde à payer  470,15 €",
+                80.0,
+                342.0,
+            ),
+            ("Virement  05/11/2017  201,00 €", 40.0, 356.0),
+        ];
+        let r = run(&lines);
+        assert_eq!(
+            r.totals.payable.as_deref(),
+            Some("470.15"),
+            "{:?}",
+            r.totals
+        );
+        assert_eq!(
+            r.totals.prepaid.as_deref(),
+            Some("201.00"),
+            "{:?}",
+            r.totals
+        );
+        assert!(r.evidence.contains_key("/totals/prepaid"));
+        // An amount that makes no difference of the two is nothing paid.
+        let mut other = lines;
+        other[6] = ("Virement  05/11/2017  200,00 €", 40.0, 356.0);
+        let r = run(&other);
+        assert_ne!(
+            r.totals.prepaid.as_deref(),
+            Some("200.00"),
+            "{:?}",
+            r.totals
+        );
+    }
+
+    #[test]
     fn a_receipts_total_after_its_discount_is_also_what_is_payable() {
         let r = run(&[
             ("KEDAI HARDWARE MAJU SDN BHD", 40.0, 20.0),

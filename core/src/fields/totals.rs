@@ -1198,6 +1198,7 @@ pub(super) fn totals(
         chosen.vat = Some((STRUCTURAL_CONFIDENCE, vat, Some(first)));
     }
     summary_sums(&mut chosen, cands, &rows);
+    paid_between(&mut chosen, cands);
     let Chosen {
         mut net,
         vat: mut vat_value,
@@ -1279,6 +1280,44 @@ pub(super) fn totals(
     {
         ctx.result.totals.discount = Some(d.abs().to_string());
         ctx.put("/totals/discount", s, &c.span);
+    }
+}
+
+/// A payable below the total that no chosen prepaid amount explains (`total - prepaid =
+/// payable`): a money amount printed on or below the total's line that is exactly the
+/// difference is what was paid before (a payments table's `Virement  05/11/2017  201,00 €`
+/// over `Solde à payer  470,15 €`), at [`RECONCILED_CONFIDENCE`]; one printed negative
+/// (`Erhaltene Anzahlungen  -50,00`) too. Not on a line another totals label names (a cash
+/// rounding `Afronding  -0,01`, a discount, change). The first such amount in reading order.
+fn paid_between(chosen: &mut Chosen, cands: &Candidates) {
+    let (Some(t), Some(p)) = (chosen.total, chosen.payable) else {
+        return;
+    };
+    let Some(diff) = t.2.checked_sub(p.2).filter(|d| !d.is_zero()) else {
+        return;
+    };
+    let explained = |q: &Scored| t.2.checked_sub(q.2.abs()) == Some(p.2);
+    if chosen.prepaid.as_ref().is_some_and(explained)
+        || diff.is_sign_negative() != t.2.is_sign_negative()
+    {
+        return;
+    }
+    let Some(total_line) = cands.amount_at(t.1).map(|c| c.span.line) else {
+        return;
+    };
+    let found = cands.items.iter().enumerate().find(|(i, c)| {
+        *i != t.1
+            && *i != p.1
+            && c.span.line >= total_line
+            && cands.is_money(c)
+            && dec(c).is_some_and(|v| v.abs() == diff.abs())
+            && cands
+                .labels_of(c.span.line)
+                .iter()
+                .all(|h| !h.key.is_totals() || h.key == LabelKey::Prepaid)
+    });
+    if let Some((i, _)) = found {
+        chosen.prepaid = Some((RECONCILED_CONFIDENCE, i, diff.abs()));
     }
 }
 
@@ -1457,11 +1496,7 @@ fn printed_reconciliation(
 /// VAT) and the rounding the sum may carry (a cent, or half a cent per line); `None` where a
 /// priced line has no net amount or the Result has no net to compare with.
 fn lines_and_net(r: &crate::result::DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
-    let priced: Vec<_> = r
-        .line_items
-        .iter()
-        .filter(|li| li.amount.is_some() || li.amount_with_vat.is_some())
-        .collect();
+    let priced = r.priced_lines();
     if priced.is_empty() {
         return None;
     }
@@ -1471,7 +1506,7 @@ fn lines_and_net(r: &crate::result::DocumentResult) -> Option<(Decimal, Decimal,
         .try_fold(Decimal::ZERO, |a, b| a.checked_add(b?))?;
     let t = &r.totals;
     let net = decimal(&t.net).or_else(|| decimal(&t.total)?.checked_sub(decimal(&t.vat)?))?;
-    let tol = Decimal::new(1, 2).max(Decimal::new(5 * priced.len() as i64, 3));
+    let tol = crate::result::DocumentResult::line_sum_tolerance(priced.len());
     Some((sum, net, tol))
 }
 
