@@ -3866,10 +3866,32 @@ fn word_matches(
 ///
 /// Where several keys share the same phrase (e.g. `vat` is both a totals label and a column
 /// header), all of them are returned for the same range.
+///
+/// The stages ask for the labels of one line or segment several times (tables, rows, party
+/// blocks); the answers of the last [`LABEL_CACHE_ENTRIES`] texts are kept per thread, as
+/// matching is a pure function of the text.
 pub fn find_labels(text: &str) -> Vec<LabelHit> {
+    if let Some(hits) = LABEL_CACHE.with(|c| c.borrow().get(text).cloned()) {
+        return hits;
+    }
     let mut hits = find_labels_where(text, |_| true);
     apply_modifiers(text, &mut hits);
+    LABEL_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= LABEL_CACHE_ENTRIES {
+            c.clear();
+        }
+        c.insert(text.to_string(), hits.clone());
+    });
     hits
+}
+
+/// How many texts' labels [`find_labels`] keeps (a few pages' lines and segments).
+const LABEL_CACHE_ENTRIES: usize = 4096;
+
+thread_local! {
+    static LABEL_CACHE: std::cell::RefCell<HashMap<String, Vec<LabelHit>>> =
+        std::cell::RefCell::new(HashMap::new());
 }
 
 /// Like [`find_labels`], with only the phrases of keys accepted by `keep`.
