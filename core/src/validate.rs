@@ -10,8 +10,9 @@
 //!   discount and/or the prepaid amount where present; and, where a discount or prepaid amount is
 //!   present, `payable` is not `total` minus them.
 //! - `LINE_ITEMS_SUM_MISMATCH`: the sum of the line `amount`s is not `totals.net`, nor the sum
-//!   plus the document-level `charges` and/or less the `discount` (EN 16931 BR-CO-13); when `net` is absent and `vat` present it is compared with `total`
-//!   (lines carrying gross amounts, or net lines plus `vat`); the sum of `amount_with_vat` is
+//!   plus the document-level `charges` and/or less the `discount` (EN 16931 BR-CO-13); when
+//!   `net` is absent and `vat` present it is compared with `total` (lines carrying gross
+//!   amounts, or net lines plus `vat`); the sum of `amount_with_vat` is
 //!   compared with `total`. Against a total, a cash rounding (0.05, 0.10, 0.50, 1) is no mismatch.
 //!   Tolerance max(0.01, 0.005 per line) for rounding of each line. Skipped when any line with a
 //!   money value lacks the amount being summed, and when the lines (`/line_items`) or any line

@@ -166,6 +166,15 @@ impl Candidates {
         self.labels_of(line).iter().any(|h| h.key == key)
     }
 
+    /// The tables the line items are read from: the rows found by their arithmetic where any
+    /// balance, else the tables found by their header.
+    pub fn item_tables(&self) -> Vec<&TableLayout> {
+        match &self.item_table {
+            Some(t) => vec![t],
+            None => self.tables.iter().collect(),
+        }
+    }
+
     /// Lines that are table bodies.
     pub fn table_lines(&self, lines: usize) -> Vec<bool> {
         table_lines(&self.tables, lines)

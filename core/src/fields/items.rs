@@ -8,7 +8,7 @@
 
 use super::{Ctx, decimal};
 use crate::candidates::labels::LabelKey;
-use crate::candidates::tables::{self, RowSource, TableLayout};
+use crate::candidates::tables::{self, RowSource};
 use crate::candidates::{Candidates, taxes};
 use crate::einvoice::codes;
 use crate::result::LineItem;
@@ -48,10 +48,7 @@ fn row_confidence(source: RowSource, sums: bool) -> f32 {
 }
 
 pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
-    let tables: Vec<&TableLayout> = match &cands.item_table {
-        Some(t) => vec![t],
-        None => cands.tables.iter().collect(),
-    };
+    let tables = cands.item_tables();
     let mut items: Vec<Item> = Vec::new();
     let sums = !tables.is_empty() && tables.iter().all(|t| t.sums);
     for t in tables {

@@ -308,7 +308,7 @@ mod tests {
         assert!(r.line_items.iter().all(|i| i.amount_with_vat.is_some()));
     }
 
-    /// An invoice whose rows sum to 180.76 and whose net is 177.49 after document-level
+    /// An invoice whose rows sum to 253.00 and whose net is 250.00 after document-level
     /// charges and allowances; `adjust` prints them (or not).
     fn with_adjustments(adjust: &[(&'static str, f32, f32)]) -> DocumentResult {
         let mut lines = vec![

@@ -5,7 +5,7 @@ use crate::candidates::labels::LabelKey;
 use crate::candidates::taxes::{RateLine, TaxRow};
 use crate::candidates::{Candidate, CandidateKind, Candidates};
 use crate::fields::features::CandidateFeatures;
-use crate::result::TaxLine;
+use crate::result::{DocumentResult, TaxLine};
 use rust_decimal::Decimal;
 
 /// Confidence added to net, VAT and total when they add up.
@@ -1336,7 +1336,8 @@ fn top(
 }
 
 /// A charge candidate filled without the line items' arithmetic to confirm it must score this
-/// much: its label on its own line, outside any table.
+/// much (a charge label on its line scores 0.8 less the rules' penalties: a table cell, a label
+/// only above it, values between them).
 const STANDALONE_CHARGES: f32 = 0.6;
 
 /// The confidence of an allowance or charge read from the line that prints the line sum and the
@@ -1361,19 +1362,12 @@ pub(super) fn adjustments(
     cands: &Candidates,
     scorer: &dyn FieldScorer,
 ) {
-    let rows: Vec<usize> = match &cands.item_table {
-        Some(t) => t
-            .rows
-            .iter()
-            .flat_map(|r| r.lines.iter().copied())
-            .collect(),
-        None => cands
-            .tables
-            .iter()
-            .flat_map(|t| &t.rows)
-            .flat_map(|r| r.lines.iter().copied())
-            .collect(),
-    };
+    let rows: Vec<usize> = cands
+        .item_tables()
+        .into_iter()
+        .flat_map(|t| &t.rows)
+        .flat_map(|r| r.lines.iter().copied())
+        .collect();
     let outside = |list: Vec<Scored>| -> Vec<Scored> {
         list.into_iter()
             .filter(|x| {
@@ -1398,11 +1392,13 @@ pub(super) fn adjustments(
         && sum.checked_sub(net).is_none_or(|d| d.abs() > tol)
     {
         let none = || std::iter::once(None);
+        // (score, value, candidate) of a pick, nothing as zero.
+        let part =
+            |x: Option<Scored>| x.map_or((0.0, Decimal::ZERO, None), |x| (x.0, x.2, Some(x.1)));
         let mut best: Option<(f32, Option<Scored>, Option<Scored>)> = None;
         for a in none().chain(allowances.iter().copied().map(Some)) {
             for c in none().chain(charges.iter().copied().map(Some)) {
-                let (sa, va, ia) = a.map_or((0.0, Decimal::ZERO, None), |a| (a.0, a.2, Some(a.1)));
-                let (sc, vc, ic) = c.map_or((0.0, Decimal::ZERO, None), |c| (c.0, c.2, Some(c.1)));
+                let ((sa, va, ia), (sc, vc, ic)) = (part(a), part(c));
                 if (ia.is_none() && ic.is_none()) || (ia.is_some() && ia == ic) {
                     continue;
                 }
@@ -1453,7 +1449,7 @@ fn printed_reconciliation(
         .items
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.kind == CandidateKind::Amount && cands.is_money(c))
+        .filter(|(_, c)| cands.is_money(c))
         .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
         .collect();
     let gap = net.checked_sub(sum)?;
@@ -1495,7 +1491,7 @@ fn printed_reconciliation(
 /// The sum of the line items' net amounts, the net they must make (`totals.net`, else total -
 /// VAT) and the rounding the sum may carry (a cent, or half a cent per line); `None` where a
 /// priced line has no net amount or the Result has no net to compare with.
-fn lines_and_net(r: &crate::result::DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
+fn lines_and_net(r: &DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
     let priced = r.priced_lines();
     if priced.is_empty() {
         return None;
@@ -1506,7 +1502,7 @@ fn lines_and_net(r: &crate::result::DocumentResult) -> Option<(Decimal, Decimal,
         .try_fold(Decimal::ZERO, |a, b| a.checked_add(b?))?;
     let t = &r.totals;
     let net = decimal(&t.net).or_else(|| decimal(&t.total)?.checked_sub(decimal(&t.vat)?))?;
-    let tol = crate::result::DocumentResult::line_sum_tolerance(priced.len());
+    let tol = DocumentResult::line_sum_tolerance(priced.len());
     Some((sum, net, tol))
 }
 
