@@ -30,6 +30,9 @@ struct Args {
     /// With `--lines`, every token's box under its line.
     #[arg(long)]
     tokens: bool,
+    /// With `--lines`, the label hits of each line (key and the words matched).
+    #[arg(long)]
+    labels: bool,
     /// Print the Result JSON.
     #[arg(long)]
     result: bool,
@@ -99,6 +102,15 @@ fn main() -> ExitCode {
                     .map(|t| format!("{}[{:.1}-{:.1}]", t.text, t.bbox.x0, t.bbox.x1))
                     .collect();
                 println!("      {}", toks.join(" "));
+            }
+            if args.labels {
+                let hits: Vec<String> = candidates::labels::find_labels(&l.text)
+                    .iter()
+                    .map(|h| format!("{:?}={:?}", h.key, &l.text[h.start..h.end]))
+                    .collect();
+                if !hits.is_empty() {
+                    println!("      labels: {}", hits.join(" "));
+                }
             }
         }
     }

@@ -412,6 +412,18 @@ fn digit_for(c: char) -> Option<char> {
     }
 }
 
+/// [`digit_for`] and the Cyrillic letters OCR reads for digits (`З` for 3, `б` for 6, `О` for
+/// 0): for a column that holds numbers only; Cyrillic letters are never a byte for a byte, so
+/// not in [`ocr_digits`].
+pub(crate) fn digit_lookalike(c: char) -> Option<char> {
+    match c {
+        'З' | 'з' => Some('3'),
+        'б' => Some('6'),
+        'О' | 'о' => Some('0'),
+        c => digit_for(c),
+    }
+}
+
 /// A numeric token after OCR repair: an amount (`12.50`, `1.234,56`), a date (`05.02.2022`),
 /// a time (`12:30`) or a run of at least three digits.
 static NUMERIC_TOKEN: LazyLock<Regex> = LazyLock::new(|| {

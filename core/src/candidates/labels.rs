@@ -31,6 +31,9 @@ pub enum LabelKey {
     Prepaid,
     /// Document-level charges: freight, packaging, surcharges added to the line items' sum.
     Charges,
+    /// A subtotal carried from one page to the next (`Übertrag`, `do przeniesienia`): the items'
+    /// sum so far, which ends a page's rows and is none of the document's totals.
+    CarriedOver,
     /// Rounding adjustment.
     Rounding,
     /// Cash tendered.
@@ -483,6 +486,27 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "acomptes",
             "acomptes versés",
             "zaliczki",
+        ],
+    ),
+    (
+        K::CarriedOver,
+        &[
+            "carried forward",
+            "carried over",
+            "brought forward",
+            "carry forward",
+            "carry over",
+            "balance carried forward",
+            "übertrag",
+            "uebertrag",
+            "übertrag von seite",
+            "à reporter",
+            "report de la page précédente",
+            "do przeniesienia",
+            "z przeniesienia",
+            "перенесено",
+            "перенесено зі стор",
+            "перенесено со стр",
         ],
     ),
     (
@@ -1528,6 +1552,7 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "ilosc",
             "кількість",
             "к сть",
+            "кіл сть",
             "количество",
             "кол во",
             "units",
@@ -2145,6 +2170,32 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "már kifizetve",
             "avans",
             "achitat",
+        ],
+    ),
+    (
+        K::CarriedOver,
+        &[
+            // nl, it, es, pt, cs, fi, hu, lt, lv, da, sv, ro
+            "over te brengen",
+            "overgebracht",
+            "riporto",
+            "a riportare",
+            "da riportare",
+            "suma y sigue",
+            "suma anterior",
+            "a transportar",
+            "transportado",
+            "převod z předchozí strany",
+            "přenos",
+            "siirretään",
+            "siirto edelliseltä sivulta",
+            "átvitel",
+            "áthozat",
+            "perkelta",
+            "pārnesums",
+            "overført",
+            "överfört",
+            "de reportat",
         ],
     ),
     (
@@ -3723,6 +3774,8 @@ struct Phrase {
     chars: usize,
     /// Words at least this long tolerate one OCR edit.
     fuzzy_min: usize,
+    /// Each word with OCR's look-alike glyphs made one ([`glyph_fold`]).
+    glyph_words: Vec<String>,
 }
 
 /// Phrases with lookup by first word: exact first words in a map, and (for the OCR tolerance of
@@ -3732,6 +3785,9 @@ struct PhraseIndex {
     phrases: Vec<Phrase>,
     by_first: HashMap<String, Vec<usize>>,
     fuzzy_by_len: HashMap<usize, Vec<usize>>,
+    /// Phrases by their first word's [`glyph_fold`], for first words of at least
+    /// [`GLYPH_MIN_CHARS`] characters.
+    by_glyph_first: HashMap<String, Vec<usize>>,
     /// Every word of every phrase: a text word that is one of them is no misspelling of
     /// another (`käibemaksuga`, with VAT, is not `käibemaksuta`, without).
     known: std::collections::HashSet<String>,
@@ -3754,19 +3810,28 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
             }
             let word_chars: Vec<usize> = words.iter().map(|w| w.chars().count()).collect();
             let chars = word_chars.iter().sum();
+            let glyph_words = words.iter().map(|w| glyph_fold(w)).collect();
             phrases.push(Phrase {
                 key: *key,
                 words,
                 word_chars,
                 chars,
                 fuzzy_min,
+                glyph_words,
             });
         }
     }
     let mut by_first: HashMap<String, Vec<usize>> = HashMap::new();
     let mut fuzzy_by_len: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut by_glyph_first: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, p) in phrases.iter().enumerate() {
         by_first.entry(p.words[0].clone()).or_default().push(i);
+        if p.word_chars[0] >= GLYPH_MIN_CHARS {
+            by_glyph_first
+                .entry(p.glyph_words[0].clone())
+                .or_default()
+                .push(i);
+        }
         if p.word_chars[0] >= p.fuzzy_min {
             fuzzy_by_len.entry(p.word_chars[0]).or_default().push(i);
         }
@@ -3779,9 +3844,58 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
         phrases,
         by_first,
         fuzzy_by_len,
+        by_glyph_first,
         known,
     }
 });
+
+/// A word with the glyphs OCR reads for one another made one: `i`, `l` and `1` as `l`, `0` as
+/// `o` (`Descrlzlone` is `Descrizione`, `ekskI.` is `ekskl.`, `T0tal` is `Total`). Lower-case,
+/// folded words in, as [`find_labels_where`] compares them.
+fn glyph_fold(word: &str) -> String {
+    word.chars()
+        .map(|c| match c {
+            'i' | '1' => 'l',
+            '0' => 'o',
+            c => c,
+        })
+        .collect()
+}
+
+/// Vocabulary words at least this long match a text word that differs from them only in
+/// look-alike glyphs ([`glyph_fold`]), where the text word is long enough or shows OCR's hand
+/// ([`glyph_suspect`]).
+const GLYPH_MIN_CHARS: usize = 4;
+
+/// A text word of at least this many characters may stand for a vocabulary word it matches only
+/// by look-alike glyphs; shorter ones must show OCR's hand ([`glyph_suspect`]): `mall` is no
+/// misread `mail`.
+const GLYPH_FREE_CHARS: usize = 6;
+
+/// Whether a word as printed shows a glyph OCR misread: an upper-case `I` or a digit `0`/`1`
+/// among lower-case letters (`ekskI`, `T0tal`), or a lower-case `l` among upper-case ones
+/// (`TOTAl`).
+fn glyph_suspect(printed: &str) -> bool {
+    let chars: Vec<char> = printed.chars().collect();
+    chars.iter().enumerate().any(|(k, &c)| {
+        let before = k.checked_sub(1).and_then(|p| chars.get(p)).copied();
+        let after = chars.get(k + 1).copied();
+        let near =
+            |f: fn(&char) -> bool| before.as_ref().is_some_and(f) || after.as_ref().is_some_and(f);
+        let letters =
+            before.is_some_and(char::is_alphabetic) && after.is_some_and(char::is_alphabetic);
+        match c {
+            'I' => near(|c| c.is_lowercase()),
+            '0' | '1' => letters,
+            'l' => {
+                near(|c| c.is_uppercase())
+                    && !before.as_ref().is_some_and(|c| c.is_lowercase())
+                    && !after.as_ref().is_some_and(|c| c.is_lowercase())
+            }
+            _ => false,
+        }
+    })
+}
 
 /// Words at least this long tolerate one OCR edit.
 const FUZZY_MIN_CHARS: usize = 7;
@@ -3876,6 +3990,7 @@ pub fn find_labels(text: &str) -> Vec<LabelHit> {
     }
     let mut hits = find_labels_where(text, |_| true);
     apply_modifiers(text, &mut hits);
+    tax_qualified_amounts(text, &mut hits);
     LABEL_CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= LABEL_CACHE_ENTRIES {
@@ -3914,6 +4029,17 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
             }
         })
         .collect();
+    // Look-alike glyph forms of the words that are no vocabulary word and may be misread ones.
+    let glyphs: Vec<Option<String>> = words
+        .iter()
+        .zip(&word_chars)
+        .map(|(w, &n)| {
+            let eligible = n >= GLYPH_MIN_CHARS
+                && w.text.chars().any(char::is_alphabetic)
+                && (n >= GLYPH_FREE_CHARS || text.get(w.start..w.end).is_some_and(glyph_suspect));
+            eligible.then(|| glyph_fold(&w.text))
+        })
+        .collect();
     let mut out = Vec::new();
     let mut candidates: Vec<usize> = Vec::new();
     let mut i = 0;
@@ -3934,6 +4060,9 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
                 }
             }
         }
+        if let Some(list) = glyphs[i].as_ref().and_then(|g| index.by_glyph_first.get(g)) {
+            candidates.extend_from_slice(list);
+        }
         candidates.sort_unstable();
         candidates.dedup();
         for &pi in &candidates {
@@ -3949,15 +4078,17 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
             // own (`Fecha  Vencimiento` of a grid's header row is two labels, not `fecha
             // vencimiento`, the due date); a currency beyond the gap (`TOTAL  RM`) is no label.
             let ok = (0..n).all(|k| {
-                word_matches(
+                (word_matches(
                     &words[i + k].text,
                     word_chars[i + k],
                     &p.words[k],
                     p.word_chars[k],
                     p.fuzzy_min,
-                ) && (k == 0
-                    || !index.by_first.contains_key(&words[i + k].text)
-                    || !text[words[i + k - 1].end..words[i + k].start].contains("  "))
+                ) || p.word_chars[k] >= GLYPH_MIN_CHARS
+                    && glyphs[i + k].as_ref() == Some(&p.glyph_words[k]))
+                    && (k == 0
+                        || !index.by_first.contains_key(&words[i + k].text)
+                        || !text[words[i + k - 1].end..words[i + k].start].contains("  "))
             });
             if !ok {
                 continue;
@@ -4021,6 +4152,11 @@ const INCLUSIVE: &[&str] = &[
     "sis",
     "med",
     "cu",
+    "z",
+    "з",
+    "із",
+    "с",
+    "со",
 ];
 const EXCLUSIVE: &[&str] = &[
     "excluding",
@@ -4048,6 +4184,7 @@ const EXCLUSIVE: &[&str] = &[
     "uden",
     "ekskl",
     "fara",
+    "без",
 ];
 
 /// `Total sales (inclusive of GST)` is a gross total even where `total sales` alone reads as
@@ -4141,6 +4278,93 @@ fn apply_modifiers(text: &str, hits: &mut Vec<LabelHit>) {
     hits.retain(|h| !drop_from.iter().any(|&(a, b)| h.start >= a && h.start < b));
 }
 
+/// A tax's one word after a word meaning "including" (`Inkl.  moms`, `З ПДВ`, `incl. VAT`)
+/// names the amount with that tax, a table's gross column; after one meaning "without" (`bez
+/// DPH`, `без ПДВ`), the amount without it. The tax word's own hits (the VAT, a rate column)
+/// give way; a longer label over them (`Total incl. VAT`) keeps them.
+fn tax_qualified_amounts(text: &str, hits: &mut Vec<LabelHit>) {
+    let mut words = norm_words(text);
+    for w in &mut words {
+        if let std::borrow::Cow::Owned(f) = fold_diacritics(&w.text) {
+            w.text = f;
+        }
+    }
+    let mut found: Vec<LabelHit> = Vec::new();
+    for h in hits.iter() {
+        if h.key != LabelKey::Vat || h.words != 1 || h.word == 0 {
+            continue;
+        }
+        let Some(prev) = words.get(h.word - 1) else {
+            continue;
+        };
+        let covered = hits.iter().any(|o| {
+            o.start <= prev.start && o.end > prev.start || o.start < h.start && o.end >= h.end
+        });
+        let gap = text
+            .get(prev.end..h.start)
+            .is_some_and(|g| g.contains("  "));
+        if covered || gap {
+            continue;
+        }
+        let key = if INCLUSIVE.contains(&prev.text.as_str()) {
+            LabelKey::ColAmountGross
+        } else if EXCLUSIVE.contains(&prev.text.as_str()) {
+            LabelKey::ColAmount
+        } else {
+            continue;
+        };
+        found.push(LabelHit {
+            key,
+            start: prev.start,
+            end: h.end,
+            word: h.word - 1,
+            words: 2,
+        });
+    }
+    if found.is_empty() {
+        return;
+    }
+    hits.retain(|h| !found.iter().any(|f| h.start >= f.start && h.end <= f.end));
+    hits.extend(found);
+    hits.sort_by_key(|h| h.start);
+}
+
+/// The column a header's word names though no vocabulary phrase matches it: a one-word column
+/// name of at least [`NEAR_COLUMN_MIN_CHARS`] characters one OCR edit away (`Ilośéć` or `tlość`
+/// for `Ilość`), where all such names agree on the column. For words printed between a
+/// table header's other column names only; a word of the vocabulary is itself and no other.
+pub fn near_column_word(word: &str) -> Option<LabelKey> {
+    let words = norm_words(word);
+    let [w] = words.as_slice() else {
+        return None;
+    };
+    let text = fold_diacritics(&w.text);
+    let index = &*PHRASES;
+    let chars = text.chars().count();
+    if chars < NEAR_COLUMN_MIN_CHARS || index.known.contains(text.as_ref()) {
+        return None;
+    }
+    let mut found: Option<LabelKey> = None;
+    for p in &index.phrases {
+        if p.words.len() != 1
+            || !p.key.is_column()
+            || p.word_chars[0] < NEAR_COLUMN_MIN_CHARS
+            || p.word_chars[0].abs_diff(chars) > 1
+            || !within_one_edit(&text, &p.words[0])
+        {
+            continue;
+        }
+        match found {
+            Some(k) if k != p.key => return None,
+            _ => found = Some(p.key),
+        }
+    }
+    found
+}
+
+/// Shortest column name [`near_column_word`] reads through an OCR edit.
+const NEAR_COLUMN_MIN_CHARS: usize = 5;
+
 /// Whether the text holds a label of `key`.
 pub fn has_label(text: &str, key: LabelKey) -> bool {
     find_labels(text).iter().any(|h| h.key == key)
@@ -4183,6 +4407,48 @@ mod tests {
             total.iter().any(|h| h.key == K::Total && h.end == 9),
             "{total:?}"
         );
+    }
+
+    /// OCR reads `i`, `l` and `1` (and `o` and `0`) for one another: a word that differs from a
+    /// vocabulary word only there is that word where it is long or shows the misreading.
+    #[test]
+    fn look_alike_glyphs_match_their_words() {
+        assert!(keys("Descrlzlone").contains(&K::ColDesc));
+        assert!(keys("Beløb ekskI. moms:").contains(&K::Net));
+        assert!(keys("T0TAL  12,00").contains(&K::Total));
+        // A short word spelled right is itself: `MALL` is no misread `mail`.
+        let mall = keys("JALAN SS2 MALL");
+        assert!(mall.is_empty(), "{mall:?}");
+        assert!(glyph_suspect("ekskI") && glyph_suspect("T0TAL") && glyph_suspect("TOTAl"));
+        assert!(!glyph_suspect("Mall") && !glyph_suspect("MALL") && !glyph_suspect("A10"));
+    }
+
+    /// A tax word after "including" names the amount with the tax; after "without", without it.
+    #[test]
+    fn a_tax_word_qualified_by_including_or_without_names_an_amount() {
+        for gross in ["Inkl. moms", "З ПДВ", "incl. VAT", "с НДС", "cu TVA"] {
+            let k = keys(gross);
+            assert!(
+                k.contains(&K::ColAmountGross) && !k.contains(&K::Vat),
+                "{gross}: {k:?}"
+            );
+        }
+        assert!(keys("без ПДВ").contains(&K::ColAmount));
+        // A rate's VAT stays the VAT; a longer label keeps the tax word.
+        assert!(keys("Momsbeløb 25%").contains(&K::Vat));
+        assert!(keys("Total incl. VAT").contains(&K::Total));
+        // Across a column gap the words are two cells' (`Inkl.` over another column).
+        assert!(keys("Inkl.  moms").contains(&K::Vat));
+    }
+
+    /// A header word one OCR edit from a one-word column name names that column.
+    #[test]
+    fn a_column_word_misread_by_one_letter() {
+        assert_eq!(near_column_word("Ilośéć"), Some(K::ColQty));
+        assert_eq!(near_column_word("tlość"), Some(K::ColQty));
+        // Known words are themselves; short ones are not guessed.
+        assert_eq!(near_column_word("Ilość"), None);
+        assert_eq!(near_column_word("Ceno"), None);
     }
 
     #[test]

@@ -1124,16 +1124,26 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn page_doc(words: Vec<Word>) -> CleanDocument {
-        clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            engine: None,
-            rotation: 0,
-            words,
-        }])
+        pages_doc(vec![words])
+    }
+
+    /// A text-layer document of several pages, each of its words.
+    pub(crate) fn pages_doc(pages: Vec<Vec<Word>>) -> CleanDocument {
+        let pages: Vec<TextPage> = pages
+            .into_iter()
+            .enumerate()
+            .map(|(i, words)| TextPage {
+                page: i as u32 + 1,
+                width: 600.0,
+                height: 800.0,
+                unit: Unit::Pt,
+                source: Source::TextLayer,
+                engine: None,
+                rotation: 0,
+                words,
+            })
+            .collect();
+        clean::clean(&pages)
     }
 
     pub(crate) fn doc_from(lines: &[(&str, f32, f32)]) -> CleanDocument {

@@ -441,9 +441,13 @@ fn meaningful(text: &str) -> bool {
         return false;
     }
     let hits = labels::find_labels(text);
+    // A single column word may be part of a name (`Preis`, `Service`); a column's phrase of
+    // several words (`с НДС`, `unit price`) is a table header's.
     let label_words: usize = hits
         .iter()
-        .filter(|h| !h.key.is_party() && !h.key.is_column() && h.key != LabelKey::Name)
+        .filter(|h| {
+            !h.key.is_party() && (!h.key.is_column() || h.words > 1) && h.key != LabelKey::Name
+        })
         .map(|h| h.words)
         .sum();
     let words = labels::norm_words(text).len();
@@ -2376,6 +2380,14 @@ mod tests {
     /// The address lines of the first candidate from `source`.
     fn address_of(c: &[PartyCandidate], source: PartySource) -> Vec<&str> {
         lines_of(c.iter().find(|c| c.source == source).expect("a candidate"))
+    }
+
+    /// A table header's phrase is no name; a name holding one column word is.
+    #[test]
+    fn a_column_phrase_is_no_name() {
+        assert!(!meaningful("с НДС"));
+        assert!(!meaningful("Unit price"));
+        assert!(meaningful("Preis Consulting GmbH"));
     }
 
     #[test]

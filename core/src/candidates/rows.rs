@@ -510,6 +510,7 @@ fn is_totals_line(hits: &[LabelHit]) -> bool {
                 | LabelKey::Vat
                 | LabelKey::Discount
         ) && h.word <= 2
+            || h.key == LabelKey::CarriedOver
     })
 }
 
@@ -889,6 +890,20 @@ pub fn find(
             continue;
         }
         if closed || l >= end || flat.iter().any(|f| f.below == Some(l)) {
+            continue;
+        }
+        // The first amount of a page, right above the table's repeated header (`Transporte
+        // 51.254,88` over `#  Descrição  Qtd.`), is what the page before carried over.
+        let page = doc.lines[l].page;
+        let brought_forward = doc
+            .lines
+            .get(l + 1)
+            .is_some_and(|n| n.page == page && is_header_line(hits(l + 1), n))
+            && !flat.iter().any(|f| doc.lines[f.line].page == page)
+            && !arith_lines
+                .iter()
+                .any(|(al, _)| *al < l && doc.lines[*al].page == page);
+        if brought_forward {
             continue;
         }
         let found = flat_amount(l)
@@ -1921,6 +1936,56 @@ mod tests {
         let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
         assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
         assert!(t.sums);
+    }
+
+    #[test]
+    fn subtotals_carried_between_pages_are_no_rows() {
+        // The carried amount misread (36,00 for 35,00) sums to nothing: only its label (`A
+        // transportar`) and its place (the next page's first amount, over the repeated header)
+        // keep it out of the rows.
+        let header = |y: f32| {
+            vec![
+                w("#", 30.0, y),
+                w("Descrição", 60.0, y),
+                r("Qtd.", 280.0, y),
+                r("Preço", 400.0, y),
+                r("Valor", 540.0, y),
+            ]
+        };
+        let row = |pos: &str, desc: &str, q: &str, p: &str, a: &str, y: f32| {
+            vec![
+                w(pos, 30.0, y),
+                w(desc, 60.0, y),
+                r(q, 280.0, y),
+                r(p, 400.0, y),
+                r(a, 540.0, y),
+            ]
+        };
+        let mut one = header(80.0);
+        one.extend(row("1", "Cadeira", "2", "10,00", "20,00", 100.0));
+        one.extend(row("2", "Papel", "3", "5,00", "15,00", 115.0));
+        one.extend([
+            w("A", 400.0, 140.0),
+            w("transportar", 410.0, 140.0),
+            r("36,00", 540.0, 140.0),
+        ]);
+        let mut two = vec![w("Transporte", 400.0, 60.0), r("36,00", 540.0, 60.0)];
+        two.extend(header(80.0));
+        two.extend(row("3", "Cabo", "1", "7,00", "7,00", 100.0));
+        two.extend([w("Total", 400.0, 140.0), r("42,00", 540.0, 140.0)]);
+        let doc = crate::candidates::tests::pages_doc(vec![one, two]);
+        let t = super::super::extract(&doc).item_table.expect("rows");
+        let amounts: Vec<Option<&str>> = t
+            .rows
+            .iter()
+            .map(|r| cell(r, LabelKey::ColAmount))
+            .collect();
+        assert_eq!(
+            amounts,
+            [Some("20,00"), Some("15,00"), Some("7,00")],
+            "{}",
+            doc.plain_text()
+        );
     }
 
     #[test]

@@ -131,6 +131,23 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
             x1: bb.x1,
         });
     }
+    // Between column names, a word OCR misread by one letter still names its column
+    // (`Ilośéć` between `Nazwa towaru` and `VAT %`).
+    if cols.len() >= 2 {
+        for p in phrases(line) {
+            let free = !cols.iter().any(|c| p.x1.min(c.x1) > p.x0.max(c.x0));
+            if let Some(key) = labels::near_column_word(&p.text).filter(|_| free)
+                && !cols.iter().any(|c| c.key == key)
+            {
+                covered_words += 1;
+                cols.push(Column {
+                    key,
+                    x0: p.x0,
+                    x1: p.x1,
+                });
+            }
+        }
+    }
     let words = labels::norm_words(&line.text).len().max(1);
     if !enough_columns(&cols) || covered_words * 2 < words {
         return None;
@@ -138,6 +155,23 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
     order_columns(&mut cols);
     rightmost_amount(line, &mut cols);
     Some(cols)
+}
+
+/// Whether a table's columns are an item table's: it names what is sold (description,
+/// article) or how much (quantity, unit, price). A header naming only rates and amounts (`ПДВ
+/// %  Сума без ПДВ  ПДВ  З ПДВ`) is a tax summary's, whose rows are rates, not items; under the
+/// items it ends their table.
+fn item_columns(cols: &[Column]) -> bool {
+    cols.iter().any(|c| {
+        matches!(
+            c.key,
+            LabelKey::ColDesc
+                | LabelKey::ColSku
+                | LabelKey::ColQty
+                | LabelKey::ColUnit
+                | LabelKey::ColUnitPrice
+        )
+    })
 }
 
 /// Whether columns make a table's header: three kinds of column of which one holds numbers,
@@ -508,13 +542,35 @@ pub(super) fn cell_amounts(text: &str, decimal: Option<char>) -> Vec<amounts::Am
     amounts::find_amounts(text, decimal, &dated)
 }
 
+/// A rate cell whose percent sign OCR read as `96` (`2096` for `20%`, `796` for `7%`): a whole
+/// number no rate can be, ending in `96` after a rate's digits (at most 30).
+fn misread_percent(text: &str) -> Option<Decimal> {
+    let t = text.trim();
+    let digits = t.strip_suffix("96")?;
+    if digits.is_empty() || digits.len() > 2 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let rate: u32 = digits.parse().ok()?;
+    (rate <= 30).then(|| Decimal::from(rate))
+}
+
 /// A cell's value: its first amount, or, in an amount column whose cell OCR broke into a
 /// whole number and an amount with decimals (`1 198483.20`, a space inside the digits) or into
 /// pieces the first of which reads with the other decimal separator than the document's
 /// (`-1.05 2,31`), the amount the whole run reads as once joined.
 pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> {
+    if cell.key == LabelKey::ColVatRate
+        && let Some(rate) = misread_percent(&cell.text)
+    {
+        return Some(rate);
+    }
     let found = cell_amounts(&cell.text, decimal);
-    let first = found.first()?;
+    let Some(first) = found.first() else {
+        return matches!(cell.key, LabelKey::ColQty | LabelKey::ColPos)
+            .then(|| lookalike_number(&cell.text))
+            .flatten()
+            .map(Decimal::from);
+    };
     let foreign_decimal = decimal.is_some_and(|d| {
         first.decimals > 0
             && cell
@@ -599,9 +655,44 @@ fn cell_has_number(c: &Cell) -> bool {
 /// The position a position cell opens with (`1`, `12.`, `1  Toolbox 0815CO-123` with an
 /// article number printed after it).
 pub(crate) fn leading_position(text: &str) -> Option<u32> {
-    text.split_whitespace()
-        .next()
-        .and_then(|p| p.trim_end_matches('.').parse().ok())
+    text.split_whitespace().next().and_then(|p| {
+        let p = p.trim_end_matches('.');
+        p.parse().ok().or_else(|| lookalike_number(p))
+    })
+}
+
+/// A small whole number (a position, a quantity) that OCR read with letters for digits, where
+/// the column says a number stands: `З` (Cyrillic Ze) for 3, `1O` for 10, `б` for 6. A token of
+/// at most four characters, each a digit or a look-alike; without any real digit only the
+/// letters that are no word or unit on their own (`З`, `I`, `|`), never `l` (a litre) or `o`.
+fn lookalike_number(token: &str) -> Option<u32> {
+    let t = token.trim();
+    if t.is_empty() || t.chars().count() > 4 {
+        return None;
+    }
+    let mut real = false;
+    let mut lone_ok = true;
+    let digits: Option<String> = t
+        .chars()
+        .map(|c| {
+            let d = match c {
+                '0'..='9' => {
+                    real = true;
+                    c
+                }
+                'З' | 'з' | 'I' | '|' => amounts::digit_lookalike(c)?,
+                c => {
+                    lone_ok = false;
+                    amounts::digit_lookalike(c)?
+                }
+            };
+            Some(d)
+        })
+        .collect();
+    if !real && !lone_ok {
+        return None;
+    }
+    digits?.parse().ok()
 }
 
 fn is_number_column(key: LabelKey) -> bool {
@@ -670,7 +761,7 @@ fn is_total_line(line: &Line) -> bool {
                 | LabelKey::Payable
                 | LabelKey::Prepaid
         ) && h.word <= 2
-    })
+    }) || labels::has_label(&line.text, LabelKey::CarriedOver)
 }
 
 /// Finds all line-item tables of a document.
@@ -681,11 +772,11 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
         let Some(header) = doc.lines.get(i) else {
             break;
         };
-        let (cols, mut j) = match header_columns(header) {
+        let (cols, mut j) = match header_columns(header).filter(|c| item_columns(c)) {
             Some(cols) => stacked_header(doc, i).unwrap_or((cols, i + 1)),
             None => match band_header(doc, i) {
-                Some(band) => band,
-                None => {
+                Some(band) if item_columns(&band.0) => band,
+                _ => {
                     i += 1;
                     continue;
                 }
@@ -953,7 +1044,11 @@ mod tests {
             w("20%", 422.0, 120.0),
             w("2965385,52", 500.0, 120.0),
         ]);
-        assert!(find_tables(&alone).is_empty());
+        // One line of the two alone: `без ПДВ` (without VAT) names the net amount.
+        let t = find_tables(&alone);
+        assert_eq!(t.len(), 1);
+        let keys: Vec<LabelKey> = t[0].columns.iter().map(|c| c.key).collect();
+        assert_eq!(keys, [LabelKey::ColDesc, LabelKey::ColAmount]);
     }
 
     #[test]
@@ -1019,8 +1114,80 @@ mod tests {
     }
 
     #[test]
-    fn an_amount_cell_broken_by_ocr_reads_as_one_amount() {
-        let cell = |key, text: &str| Cell {
+    fn a_column_name_misread_by_one_letter_still_names_its_column() {
+        // `Ilośéć` (Ilość, quantity) between named columns: without its column the quantities
+        // join the rate's cell (`1 23%`).
+        let words = vec![
+            w("#", 10.0, 100.0),
+            w("Nazwa", 40.0, 100.0),
+            w("towaru", 90.0, 100.0),
+            w("Ilośéć", 250.0, 100.0),
+            w("VAT", 330.0, 100.0),
+            w("%", 360.0, 100.0),
+            w("Brutto", 430.0, 100.0),
+            w("1", 10.0, 115.0),
+            w("Krzesło", 40.0, 115.0),
+            w("2", 255.0, 115.0),
+            w("23%", 335.0, 115.0),
+            w("246,00", 430.0, 115.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        let row = &t[0].rows[0];
+        assert_eq!(
+            row.cell(LabelKey::ColQty).map(|c| c.text.as_str()),
+            Some("2")
+        );
+        assert_eq!(
+            row.cell(LabelKey::ColVatRate).map(|c| c.text.as_str()),
+            Some("23%")
+        );
+    }
+
+    #[test]
+    fn a_tax_summary_under_the_items_is_no_item_table() {
+        // `ПДВ %  Сума без ПДВ  ПДВ  З ПДВ`: rates and amounts only.
+        let words = vec![
+            w("#", 10.0, 100.0),
+            w("Найменування", 40.0, 100.0),
+            w("Кіл-сть", 250.0, 100.0),
+            w("З", 430.0, 100.0),
+            w("ПДВ", 445.0, 100.0),
+            w("1", 10.0, 115.0),
+            w("Послуги", 40.0, 115.0),
+            w("2", 265.0, 115.0),
+            w("120,00", 430.0, 115.0),
+            w("ПДВ", 100.0, 145.0),
+            w("%", 125.0, 145.0),
+            w("Сума", 200.0, 145.0),
+            w("без", 223.0, 145.0),
+            w("ПДВ", 241.0, 145.0),
+            w("ПДВ", 350.0, 145.0),
+            w("З", 430.0, 145.0),
+            w("ПДВ", 445.0, 145.0),
+            w("20%", 100.0, 160.0),
+            w("100,00", 200.0, 160.0),
+            w("20,00", 350.0, 160.0),
+            w("120,00", 430.0, 160.0),
+        ];
+        let doc = page_of(words);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        assert_eq!(t[0].rows.len(), 1, "{}\n{:?}", doc.plain_text(), t[0].rows);
+        let row = &t[0].rows[0];
+        assert_eq!(
+            row.cell(LabelKey::ColQty).map(|c| c.text.as_str()),
+            Some("2")
+        );
+        assert_eq!(
+            row.cell(LabelKey::ColAmountGross).map(|c| c.text.as_str()),
+            Some("120,00")
+        );
+    }
+
+    /// A cell of one line's text, for [`cell_value`].
+    fn cell(key: LabelKey, text: &str) -> Cell {
+        Cell {
             key,
             text: text.into(),
             span: Span {
@@ -1033,7 +1200,60 @@ mod tests {
                 confidence: 1.0,
             },
             amount: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_rate_whose_percent_sign_ocr_read_as_96() {
+        let rate = |t: &str| cell_value(&cell(LabelKey::ColVatRate, t), Some(','));
+        assert_eq!(rate("2096"), Some(Decimal::from(20)));
+        assert_eq!(rate("796"), Some(Decimal::from(7)));
+        assert_eq!(rate("20%"), Some(Decimal::from(20)));
+        // 96 itself, and numbers no misread rate makes, read as printed.
+        assert_eq!(rate("96"), Some(Decimal::from(96)));
+        assert_eq!(rate("5096"), Some(Decimal::from(5096)));
+        let amount = cell(LabelKey::ColAmount, "2096");
+        assert_eq!(cell_value(&amount, Some(',')), Some(Decimal::from(2096)));
+    }
+
+    #[test]
+    fn positions_and_quantities_read_with_letters_for_digits() {
+        assert_eq!(leading_position("З"), Some(3));
+        assert_eq!(leading_position("1O."), Some(10));
+        assert_eq!(leading_position("12"), Some(12));
+        assert_eq!(leading_position("l"), None);
+        assert_eq!(leading_position("Oil"), None);
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColQty, "З"), Some(',')),
+            Some(Decimal::from(3))
+        );
+        assert_eq!(cell_value(&cell(LabelKey::ColQty, "l"), Some(',')), None);
+        assert_eq!(cell_value(&cell(LabelKey::ColDesc, "З"), Some(',')), None);
+    }
+
+    #[test]
+    fn a_carried_over_subtotal_ends_the_page_rows() {
+        let words = vec![
+            w("Pos", 10.0, 100.0),
+            w("Beschreibung", 40.0, 100.0),
+            w("Menge", 250.0, 100.0),
+            w("Betrag", 430.0, 100.0),
+            w("Beratung", 40.0, 115.0),
+            w("2", 265.0, 115.0),
+            w("1.000,00", 430.0, 115.0),
+            w("Montage", 40.0, 130.0),
+            w("1", 265.0, 130.0),
+            w("500,00", 430.0, 130.0),
+            w("Übertrag", 300.0, 145.0),
+            w("1.400,00", 430.0, 145.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].rows.len(), 2);
+    }
+
+    #[test]
+    fn an_amount_cell_broken_by_ocr_reads_as_one_amount() {
         let d = |s: &str| s.parse::<Decimal>().ok();
         assert_eq!(
             cell_value(&cell(LabelKey::ColAmount, "1 198483.20"), Some('.')),
