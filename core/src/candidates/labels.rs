@@ -2187,6 +2187,9 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "transportado",
             "převod z předchozí strany",
             "přenos",
+            "prenos z predchádzajúcej strany",
+            "prenesené",
+            "eelmiselt lehelt",
             "siirretään",
             "siirto edelliseltä sivulta",
             "átvitel",
@@ -4662,6 +4665,36 @@ mod tests {
         }
         // A shipping address is no charge.
         assert!(!keys("Ship to: Kunde AG").contains(&K::Charges));
+        // Subtotals carried from page to page.
+        let carried: &[(&str, &str)] = &[
+            ("en", "Carried forward 1,250.00"),
+            ("de", "Übertrag 1.250,00"),
+            ("fr", "À reporter 1 250,00"),
+            ("pl", "Do przeniesienia 1250,00"),
+            ("uk", "Перенесено 1250,00"),
+            ("ru", "Перенесено со стр. 1 1250,00"),
+            ("nl", "Over te brengen 1.250,00"),
+            ("it", "A riportare 1.250,00"),
+            ("es", "Suma y sigue 1.250,00"),
+            ("pt", "A transportar 1250,00"),
+            ("cs", "Převod z předchozí strany 1 250,00"),
+            ("sk", "Prenos z predchádzajúcej strany 1 250,00"),
+            ("et", "Eelmiselt lehelt 1250,00"),
+            ("fi", "Siirto edelliseltä sivulta 1 250,00"),
+            ("hu", "Átvitel 1.250"),
+            ("lt", "Perkelta 1250,00"),
+            ("lv", "Pārnesums 1250,00"),
+            ("da", "Overført 1.250,00"),
+            ("sv", "Överfört 1 250,00"),
+            ("ro", "De reportat 1.250,00"),
+        ];
+        for &(lang, text) in carried {
+            let k = keys(text);
+            assert!(
+                k.first() == Some(&K::CarriedOver),
+                "{lang}: {text} -> {k:?}"
+            );
+        }
         // Modifiers in other languages turn a total into a net total and back.
         assert_eq!(keys("Totaal excl BTW 100,00")[0], K::Net);
         assert_eq!(keys("Totale senza IVA 100,00")[0], K::Net);
