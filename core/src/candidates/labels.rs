@@ -1596,6 +1596,10 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "prix unitaire",
             "prix unit",
             "pu",
+            "pu ht",
+            // `P.U. HT`, `P.U.HT`: the abbreviation's letters as words of their own.
+            "p u",
+            "p u ht",
             "prix",
             "prix u ht",
             "prix unitaire ht",
@@ -4466,6 +4470,8 @@ mod tests {
         assert!(keys("ИНН/КПП 7707083893/773601001").contains(&K::Inn));
         assert!(keys("ИНН/КПП 7707083893/773601001").contains(&K::Kpp));
         assert!(keys("Sprzedawca:").contains(&K::Seller));
+        assert!(keys("Qté  P.U. HT  TVA%").contains(&K::ColUnitPrice));
+        assert!(keys("Qté  P.U.HT  Montant HT").contains(&K::ColUnitPrice));
         assert!(keys("Покупець").contains(&K::Buyer));
         assert!(keys("Zahlbar bis 12.03.2024").contains(&K::DueDate));
         assert!(keys("Fälligkeitsdatum").contains(&K::DueDate));

@@ -122,6 +122,7 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         return;
     }
     gross_priced(ctx, &mut items);
+    lost_signs(ctx, &mut items);
     // The table as a whole: complete where its amounts sum to an amount printed under it; else
     // rows may be missing (or misread), and the line sum is not checked against the totals
     // ([`crate::validate::VERIFIED_LINE`]).
@@ -486,6 +487,60 @@ fn rows_rounding<'a>(amounts: impl Iterator<Item = &'a Decimal>) -> Decimal {
     unit / Decimal::from(2) * Decimal::from(rows)
 }
 
+/// Rows whose minus sign OCR lost (`447.17` among a credit note's negative rows): where the
+/// rows do not sum to the net total and taking the sign of the net for the few rows printed
+/// without it (fewer than half) makes them sum to it exactly, those rows take it, with their
+/// unit price and other amounts. A row that rightly differs in sign (a discount row) is never
+/// touched: the document's sum already holds with it.
+fn lost_signs(ctx: &Ctx<'_>, items: &mut [Item]) {
+    let Some(net) = decimal(&ctx.result.totals.net).filter(|n| !n.is_zero()) else {
+        return;
+    };
+    let Some(amounts) = items
+        .iter()
+        .map(|(it, _, _)| decimal(&it.amount))
+        .collect::<Option<Vec<Decimal>>>()
+    else {
+        return;
+    };
+    let odd = lost_sign_rows(&amounts, net);
+    let flip = |v: &mut Option<String>| {
+        if let Some(d) =
+            decimal(v).filter(|d| !d.is_zero() && d.is_sign_negative() != net.is_sign_negative())
+        {
+            *v = Some((-d).to_string());
+        }
+    };
+    for &i in &odd {
+        let it = &mut items[i].0;
+        flip(&mut it.amount);
+        flip(&mut it.unit_price);
+        flip(&mut it.amount_with_vat);
+        flip(&mut it.vat_amount);
+    }
+}
+
+/// The rows of [`lost_signs`]: those printed without the net's sign, where they are fewer than
+/// half and the rows sum to the net exactly once they take it; else none.
+fn lost_sign_rows(amounts: &[Decimal], net: Decimal) -> Vec<usize> {
+    let sum: Decimal = amounts.iter().sum();
+    let odd: Vec<usize> = amounts
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.is_zero() && a.is_sign_negative() != net.is_sign_negative())
+        .map(|(i, _)| i)
+        .collect();
+    let odd_sum: Decimal = odd.iter().map(|&i| amounts[i]).sum();
+    if sum == net
+        || odd.is_empty()
+        || odd.len() * 2 >= amounts.len()
+        || sum - odd_sum - odd_sum != net
+    {
+        return Vec::new();
+    }
+    odd
+}
+
 /// Rows priced with VAT: their amounts sum to the document's total (within the rounding of each
 /// row's VAT), which is its net plus a VAT (a receipt, a consumer invoice). Their amounts are
 /// then the amounts with VAT.
@@ -539,6 +594,21 @@ mod tests {
             base: base.map(d),
             tax: tax.map(d),
         }
+    }
+
+    #[test]
+    fn a_credit_notes_row_whose_minus_ocr_lost_takes_the_nets_sign() {
+        let a = |v: &[&str]| v.iter().map(|s| d(s)).collect::<Vec<_>>();
+        // -10,00 - 5,00 + 2,50 misses -17,50; with -2,50 it holds.
+        assert_eq!(
+            lost_sign_rows(&a(&["-10.00", "-5.00", "2.50"]), d("-17.50")),
+            [2]
+        );
+        // An invoice's discount row: the sum already holds.
+        assert!(lost_sign_rows(&a(&["10.00", "5.00", "-2.50"]), d("12.50")).is_empty());
+        // Flipping would not make it hold, or half the rows would flip: left alone.
+        assert!(lost_sign_rows(&a(&["-10.00", "-5.00", "2.50"]), d("-20.00")).is_empty());
+        assert!(lost_sign_rows(&a(&["-10.00", "5.00"]), d("-15.00")).is_empty());
     }
 
     #[test]
