@@ -974,8 +974,7 @@ fn prepend_desc(row: &mut Row, text: &str, doc: &CleanDocument, line: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean;
-    use crate::types::{Source, TextPage, Unit, Word};
+    use crate::types::Word;
 
     use crate::candidates::tests::{page_doc as page_of, word as w};
 
@@ -1500,27 +1499,18 @@ mod tests {
 
     #[test]
     fn prose_is_not_a_header() {
-        let doc = clean::clean(&[TextPage {
-            page: 1,
-            width: 600.0,
-            height: 800.0,
-            unit: Unit::Pt,
-            source: Source::TextLayer,
-            engine: None,
-            rotation: 0,
-            words: vec![
-                w("Please", 10.0, 10.0),
-                w("pay", 50.0, 10.0),
-                w("the", 75.0, 10.0),
-                w("amount", 95.0, 10.0),
-                w("within", 130.0, 10.0),
-                w("ten", 165.0, 10.0),
-                w("days", 185.0, 10.0),
-                w("for", 210.0, 10.0),
-                w("this", 230.0, 10.0),
-                w("description", 255.0, 10.0),
-            ],
-        }]);
+        let doc = page_of(vec![
+            w("Please", 10.0, 10.0),
+            w("pay", 50.0, 10.0),
+            w("the", 75.0, 10.0),
+            w("amount", 95.0, 10.0),
+            w("within", 130.0, 10.0),
+            w("ten", 165.0, 10.0),
+            w("days", 185.0, 10.0),
+            w("for", 210.0, 10.0),
+            w("this", 230.0, 10.0),
+            w("description", 255.0, 10.0),
+        ]);
         assert!(find_tables(&doc).is_empty());
     }
 }
