@@ -634,6 +634,14 @@ fn find_split_amounts(
         }
         let currency = cur_before.map(|c| c.1).or(cur_after.map(|c| c.1));
         let int_digits: String = int.as_str().chars().filter(char::is_ascii_digit).collect();
+        // ` ,88` glued to its decimals: the separator OCR pushed off the integer (`-33 ,88`),
+        // which no printed number does; a cell of its own where a column gap follows.
+        let pushed_off = c
+            .name("sep")
+            .is_some_and(|s| s.as_str().starts_with(' ') && !s.as_str().ends_with(' '))
+            && c.name("f1")
+                .zip(c.name("f2"))
+                .is_some_and(|(a, b)| a.end() == b.start());
         let (value, decimals, sep) = match split {
             Some((sep, f1, f2)) => {
                 let v = format!("{int_digits}.{}{}", f1.as_str(), f2.as_str());
@@ -642,7 +650,10 @@ fn find_split_amounts(
             None => (int_digits, 0u32, None),
         };
         let in_context = currency.is_some()
-            || sep.is_some_and(|sep| decimal_hint == Some(sep) && ends_line(&text[e0..]));
+            || sep.is_some_and(|sep| {
+                decimal_hint == Some(sep)
+                    && (ends_line(&text[e0..]) || pushed_off && text[e0..].starts_with("  "))
+            });
         if !in_context {
             continue;
         }
@@ -1003,6 +1014,14 @@ mod tests {
         assert_eq!(one("Tel. 030 12 34", Some('.')), ["30", "12", "34"]);
         // Printed whole, the regular reading stays.
         assert_eq!(one("1 234,56", None), ["1234.56"]);
+        // The separator pushed off its integer, glued to the decimals, in a cell of its own.
+        assert_eq!(
+            one("Consulenza  2,5  -33 ,88  22%  -84 ,70", Some(',')),
+            ["2.5", "-33.88", "22", "-84.70"]
+        );
+        // Within running text, or with the other separator, it stays two numbers.
+        assert_eq!(one("Art 33 ,88 Stück", Some(',')), ["33", "88"]);
+        assert_eq!(one("Pos  33 .88  x", Some(',')), ["33", "88"]);
     }
 
     #[test]

@@ -174,10 +174,9 @@ fn line_numbers(line: &Line, style: &DocStyle) -> Vec<Num> {
     out
 }
 
-/// Whether a line holding one percentage prints nothing else but a discount's name
-/// (`(-15%)`, `Rabatt -15 %`): a row's discount, no line of its description
-/// (`ergonomique (-10%)`).
-fn sub_line_discount(line: &Line) -> bool {
+/// Whether a line's words are at most a discount's name (`(-15%)`, `Rabatt -15 %`), not a
+/// description's words (`ergonomique (-10%)`).
+fn only_discount_words(line: &Line) -> bool {
     let words: Vec<&Token> = line
         .tokens
         .iter()
@@ -645,19 +644,23 @@ pub fn find(
         } else {
             triples(&unit_nums, style.money, i)
         };
-        // No reading balances: a discount printed alone on the tight line under the row
-        // (`(-15%)`, `Rabatt -15 %` under the description) is the row's.
+        // No reading balances: a discount printed last on the tight line under the row is the
+        // row's where it makes the row balance: alone (`(-15%)`, `Rabatt -15 %` under the
+        // description) or after the description's next words (`ergonomique (-10%)`, `(11)
+        // (-5%)`; no money amount among them).
         if t.is_empty()
             && !totals[i]
             && !whole_next
             && let Some(next) = doc.lines.get(i + 1)
             && next.page == line.page
             && next.bbox.y0 - line.bbox.y0 < 1.5 * line.bbox.height().max(1.0)
-            && let [d] = &nums[i + 1][..]
+            && let Some((d, before)) = nums[i + 1].split_last()
             && d.percent
             && !d.value.is_zero()
             && d.value.abs() < Decimal::ONE_HUNDRED
-            && sub_line_discount(next)
+            && before
+                .iter()
+                .all(|n| !n.percent && !is_money_num(n, style.money))
         {
             let mut with = unit_nums.clone();
             with.push(d.clone());
@@ -668,7 +671,39 @@ pub fn find(
             if !found.is_empty() {
                 unit_nums = with;
                 t = found;
-                lines.push(i + 1);
+                // A line of the discount alone is the row's; one with more words continues
+                // its description (the discount's text with it, as printed).
+                if only_discount_words(next) {
+                    lines.push(i + 1);
+                }
+            }
+        }
+        // No reading balances: a discount printed last on the description's line right above
+        // the row's numbers (`4  Licence logicielle annuelle (-15%)` over `603094  2,5 h
+        // 130,70  20%  277,74`) is the row's where it makes the row balance.
+        if t.is_empty()
+            && !totals[i]
+            && i > 0
+            && let Some(prev) = doc.lines.get(i - 1)
+            && prev.page == line.page
+            && line.bbox.y0 - prev.bbox.y0 < 1.5 * prev.bbox.height().max(1.0)
+            && let Some((d, before)) = nums[i - 1].split_last()
+            && d.percent
+            && !d.value.is_zero()
+            && d.value.abs() < Decimal::ONE_HUNDRED
+            && before
+                .iter()
+                .all(|n| !n.percent && !is_money_num(n, style.money))
+        {
+            let mut with = unit_nums.clone();
+            with.push(d.clone());
+            let found: Vec<Triple> = triples(&with, style.money, i)
+                .into_iter()
+                .filter(|t| t.discount == Some(with.len() - 1))
+                .collect();
+            if !found.is_empty() {
+                unit_nums = with;
+                t = found;
             }
         }
         // No reading balances: a number OCR split with a space (`5944 1,15`, `1966 800`) is
@@ -2014,16 +2049,67 @@ mod tests {
         assert_eq!(cell(&t.rows[0], LabelKey::ColDesc), Some("Prestation"));
         assert_eq!(cell(&t.rows[0], LabelKey::ColVatRate), Some("20%"));
         assert!(t.sums);
-        let line = |words: Vec<Word>| page_doc(words).lines[0].clone();
-        assert!(sub_line_discount(&line(vec![
-            w("Rabatt", 60.0, 110.0),
-            w("-15%", 95.0, 110.0)
-        ])));
-        // A description's next line that ends with the discount is the description's.
-        assert!(!sub_line_discount(&line(vec![
-            w("ergonomique", 60.0, 110.0),
-            w("(-10%)", 120.0, 110.0)
-        ])));
+    }
+
+    #[test]
+    fn a_discount_after_the_descriptions_next_words_is_the_rows() {
+        // `2,5 x 38772,30 - 5 % = 92084,21`: the `(-5%)` ends the description's next line.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Wartung", 60.0, 100.0),
+            r("2,5", 280.0, 100.0),
+            r("38772,30", 400.0, 100.0),
+            r("20%", 460.0, 100.0),
+            r("92084,21", 540.0, 100.0),
+            w("monatlich", 60.0, 110.0),
+            w("(11)", 110.0, 110.0),
+            w("(-5%)", 135.0, 110.0),
+            w("2", 30.0, 125.0),
+            w("Stuhl", 60.0, 125.0),
+            r("40", 280.0, 125.0),
+            r("59,44", 400.0, 125.0),
+            r("20%", 460.0, 125.0),
+            r("2377,60", 540.0, 125.0),
+            w("Summe", 400.0, 160.0),
+            r("94461,81", 540.0, 160.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert_eq!(cell(&t.rows[0], LabelKey::ColDiscount), Some("(-5%)"));
+        assert_eq!(cell(&t.rows[0], LabelKey::ColAmount), Some("92084,21"));
+        assert!(t.sums);
+    }
+
+    #[test]
+    fn a_discount_on_the_description_line_above_the_numbers_is_the_rows() {
+        // `2,5 x 130,70 - 15 % = 277,74`, the `(-15%)` after the name on the line above.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Conseil", 60.0, 100.0),
+            w("603093", 60.0, 110.0),
+            r("2", 280.0, 110.0),
+            r("100,00", 400.0, 110.0),
+            r("20%", 460.0, 110.0),
+            r("200,00", 540.0, 110.0),
+            w("2", 30.0, 125.0),
+            w("Licence", 60.0, 125.0),
+            w("(-15%)", 110.0, 125.0),
+            w("603094", 60.0, 135.0),
+            r("2,5", 280.0, 135.0),
+            r("130,70", 400.0, 135.0),
+            r("20%", 460.0, 135.0),
+            r("277,74", 540.0, 135.0),
+            w("Total", 400.0, 160.0),
+            r("477,74", 540.0, 160.0),
+        ])
+        .expect("rows");
+        let amounts: Vec<Option<&str>> = t
+            .rows
+            .iter()
+            .map(|r| cell(r, LabelKey::ColAmount))
+            .collect();
+        assert_eq!(amounts, [Some("200,00"), Some("277,74")], "{:?}", t.rows);
+        assert_eq!(cell(&t.rows[1], LabelKey::ColDiscount), Some("(-15%)"));
     }
 
     #[test]
