@@ -441,12 +441,20 @@ fn meaningful(text: &str) -> bool {
         return false;
     }
     let hits = labels::find_labels(text);
-    // A single column word may be part of a name (`Preis`, `Service`); a column's phrase of
-    // several words (`с НДС`, `unit price`) is a table header's.
+    // Column words may be part of a name (`Preis`, `Service`); a tax word is not, also where
+    // the word before it makes the phrase a column's (`с НДС`: with VAT, the gross column).
+    let tax_column = |h: &labels::LabelHit| {
+        h.key.is_column()
+            && labels::norm_words(&text[h.start..h.end])
+                .last()
+                .is_some_and(|w| {
+                    labels::has_label(&text[h.start + w.start..h.start + w.end], LabelKey::Vat)
+                })
+    };
     let label_words: usize = hits
         .iter()
         .filter(|h| {
-            !h.key.is_party() && (!h.key.is_column() || h.words > 1) && h.key != LabelKey::Name
+            !h.key.is_party() && (!h.key.is_column() || tax_column(h)) && h.key != LabelKey::Name
         })
         .map(|h| h.words)
         .sum();
@@ -2382,11 +2390,11 @@ mod tests {
         lines_of(c.iter().find(|c| c.source == source).expect("a candidate"))
     }
 
-    /// A table header's phrase is no name; a name holding one column word is.
+    /// A tax's word is no name's, also where it names a column; other column words may be.
     #[test]
-    fn a_column_phrase_is_no_name() {
+    fn a_tax_column_is_no_name() {
         assert!(!meaningful("с НДС"));
-        assert!(!meaningful("Unit price"));
+        assert!(!meaningful("incl. VAT"));
         assert!(meaningful("Preis Consulting GmbH"));
     }
 

@@ -633,7 +633,7 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
     if last_line(&t.rows).is_none_or(|l| printed_after(all.iter().sum(), l)) {
         return;
     }
-    for k in 1..=MAX_SUMMARY_ROWS.min(n.saturating_sub(2)) {
+    for k in 1..=MAX_SUMMARY_ROWS.min(n.saturating_sub(1)) {
         let (head, tail) = t.rows.split_at(n - k);
         let Some(end) = last_line(head) else {
             return;
@@ -1350,6 +1350,31 @@ mod tests {
         let rows = t.rows.len();
         drop_summary_rows(&mut t, &doc, Some('.'));
         assert_eq!(t.rows.len(), rows);
+    }
+
+    #[test]
+    fn summary_lines_under_a_single_row_leave_the_table() {
+        // One item; `Valoare` (before the discount) and `Reducere:` read as two more rows. The
+        // item's amount is the net printed further down.
+        let doc = page_of(vec![
+            w("Denumire", 10.0, 100.0),
+            w("Cant.", 250.0, 100.0),
+            w("Valoare", 420.0, 100.0),
+            w("Consultanta", 10.0, 115.0),
+            w("2", 260.0, 115.0),
+            w("5.588,32", 420.0, 115.0),
+            w("Valoare", 10.0, 130.0),
+            w("6.985,40", 420.0, 130.0),
+            w("Reducere:", 10.0, 145.0),
+            w("-1.397,08", 420.0, 145.0),
+            w("Baza", 300.0, 170.0),
+            w("de", 325.0, 170.0),
+            w("impozitare:", 340.0, 170.0),
+            w("5.588,32", 420.0, 170.0),
+        ]);
+        let t = &super::super::extract(&doc).tables;
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        assert_eq!(t[0].rows.len(), 1, "{:?}", t[0].rows);
     }
 
     #[test]
