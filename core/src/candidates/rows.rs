@@ -174,6 +174,34 @@ fn line_numbers(line: &Line, style: &DocStyle) -> Vec<Num> {
     out
 }
 
+/// A line's last number where it may be a row's discount printed beside the row: a percentage
+/// under 100, after no money amount and no other percentage.
+fn trailing_discount(nums: &[Num], money: amounts::MoneyPrint) -> Option<&Num> {
+    let (d, before) = nums.split_last()?;
+    (d.percent
+        && !d.value.is_zero()
+        && d.value.abs() < Decimal::ONE_HUNDRED
+        && before.iter().all(|n| !n.percent && !is_money_num(n, money)))
+    .then_some(d)
+}
+
+/// The unit's numbers with the discount `d` added and the readings that balance only with it
+/// applied; `None` where none does.
+fn balanced_with(
+    unit_nums: &[Num],
+    d: &Num,
+    money: amounts::MoneyPrint,
+    own: usize,
+) -> Option<(Vec<Num>, Vec<Triple>)> {
+    let mut with = unit_nums.to_vec();
+    with.push(d.clone());
+    let found: Vec<Triple> = triples(&with, money, own)
+        .into_iter()
+        .filter(|t| t.discount == Some(with.len() - 1))
+        .collect();
+    (!found.is_empty()).then_some((with, found))
+}
+
 /// Whether a line's words are at most a discount's name (`(-15%)`, `Rabatt -15 %`), not a
 /// description's words (`ergonomique (-10%)`).
 fn only_discount_words(line: &Line) -> bool {
@@ -654,28 +682,15 @@ pub fn find(
             && let Some(next) = doc.lines.get(i + 1)
             && next.page == line.page
             && next.bbox.y0 - line.bbox.y0 < 1.5 * line.bbox.height().max(1.0)
-            && let Some((d, before)) = nums[i + 1].split_last()
-            && d.percent
-            && !d.value.is_zero()
-            && d.value.abs() < Decimal::ONE_HUNDRED
-            && before
-                .iter()
-                .all(|n| !n.percent && !is_money_num(n, style.money))
+            && let Some(d) = trailing_discount(&nums[i + 1], style.money)
+            && let Some((with, found)) = balanced_with(&unit_nums, d, style.money, i)
         {
-            let mut with = unit_nums.clone();
-            with.push(d.clone());
-            let found: Vec<Triple> = triples(&with, style.money, i)
-                .into_iter()
-                .filter(|t| t.discount == Some(with.len() - 1))
-                .collect();
-            if !found.is_empty() {
-                unit_nums = with;
-                t = found;
-                // A line of the discount alone is the row's; one with more words continues
-                // its description (the discount's text with it, as printed).
-                if only_discount_words(next) {
-                    lines.push(i + 1);
-                }
+            unit_nums = with;
+            t = found;
+            // A line of the discount alone is the row's; one with more words continues its
+            // description (the discount's text with it, as printed).
+            if only_discount_words(next) {
+                lines.push(i + 1);
             }
         }
         // No reading balances: a discount printed last on the description's line right above
@@ -687,24 +702,11 @@ pub fn find(
             && let Some(prev) = doc.lines.get(i - 1)
             && prev.page == line.page
             && line.bbox.y0 - prev.bbox.y0 < 1.5 * prev.bbox.height().max(1.0)
-            && let Some((d, before)) = nums[i - 1].split_last()
-            && d.percent
-            && !d.value.is_zero()
-            && d.value.abs() < Decimal::ONE_HUNDRED
-            && before
-                .iter()
-                .all(|n| !n.percent && !is_money_num(n, style.money))
+            && let Some(d) = trailing_discount(&nums[i - 1], style.money)
+            && let Some((with, found)) = balanced_with(&unit_nums, d, style.money, i)
         {
-            let mut with = unit_nums.clone();
-            with.push(d.clone());
-            let found: Vec<Triple> = triples(&with, style.money, i)
-                .into_iter()
-                .filter(|t| t.discount == Some(with.len() - 1))
-                .collect();
-            if !found.is_empty() {
-                unit_nums = with;
-                t = found;
-            }
+            unit_nums = with;
+            t = found;
         }
         // No reading balances: a number OCR split with a space (`5944 1,15`, `1966 800`) is
         // read whole where that, and only that, makes the row balance.
