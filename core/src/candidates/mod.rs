@@ -313,9 +313,14 @@ fn starts_token(text: &str, h: &LabelHit) -> bool {
     let start = text[..h.start]
         .rfind(char::is_whitespace)
         .map_or(0, |p| p + 1);
-    text[start..h.start]
-        .chars()
-        .all(|c| !c.is_alphanumeric() && c != '.')
+    let prefix = &text[start..h.start];
+    // An abbreviated word of the vocabulary glued before it (`Doc.n.:`, `Fact.nr`).
+    let word = prefix.trim_end_matches('.');
+    let glued_word = prefix.ends_with('.')
+        && word.chars().count() >= 3
+        && word.chars().all(char::is_alphabetic)
+        && labels::is_vocabulary_word(word);
+    glued_word || prefix.chars().all(|c| !c.is_alphanumeric() && c != '.')
 }
 
 /// Whether a number label continues another label, so that the number after it is that
@@ -890,7 +895,18 @@ fn extract_line(
                 // What stands between is no value: nothing, or one word without digits (the
                 // head of the next label, `Rg.-` of `Rg.-Datum`, which the vocabulary reads
                 // as `Datum`).
+                // Or the label's cell ends at a column gap with words of its own only (`N.º
+                // documento  Emitida em  Data limite`: `documento` follows the number word).
+                let cell = text[h.end..]
+                    .split("  ")
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches([' ', ':', '.', '#', '°', 'º']);
+                let own_cell = text[h.end..].contains("  ")
+                    && cell.split_whitespace().count() <= 2
+                    && !cell.chars().any(|c| c.is_ascii_digit());
                 let no_value = rest.is_empty()
+                    || own_cell
                     || (rest.split_whitespace().count() == 1
                         && !rest.chars().any(|c| c.is_ascii_digit()));
                 // A table's header row (`# | Description | Qty ...`) is no grid of labels: the
@@ -1400,6 +1416,29 @@ pub(crate) mod tests {
             c.of(CandidateKind::DocNumber).next().unwrap().value,
             "INV-0042"
         );
+    }
+
+    #[test]
+    fn number_under_a_label_cell_of_more_words_and_after_a_glued_abbreviation() {
+        // The number word's cell holds another word of the label (`N.º documento`, read
+        // `N.o documento`); the next cells' labels are unknown (`Emitida em`).
+        let d = doc_from(&[
+            ("N.o documento      Emitida em      Data limite", 10.0, 10.0),
+            ("2019-39474         08-05-2019      07-07-2019", 10.0, 24.0),
+        ]);
+        let numbers = |d: &CleanDocument| -> Vec<String> {
+            extract(d)
+                .of(CandidateKind::DocNumber)
+                .map(|c| c.value.clone())
+                .collect()
+        };
+        assert_eq!(numbers(&d), ["2019-39474"]);
+        // `Doc.n.:`: a word of the vocabulary abbreviated before the number word; `S.n.c.`
+        // (a legal form) stays no number label.
+        let d = doc_from(&[("Doc.n.:  RE-2024-22657", 10.0, 10.0)]);
+        assert_eq!(numbers(&d), ["RE-2024-22657"]);
+        let d = doc_from(&[("Rossi S.n.c. 4471", 10.0, 10.0)]);
+        assert!(numbers(&d).is_empty());
     }
 
     #[test]

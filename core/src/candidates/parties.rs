@@ -598,7 +598,7 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         && l.bbox.y0 - prev.bbox.y1 < 1.0 * h
     {
         let (above, name) = ampersand_at_break(&seg(prev), &name_span);
-        if (starts_with_legal(&name.text)
+        if ((starts_with_legal(&name.text) && !quoted_whole(&name.text))
             || short_head(prev, &above.text)
             || begins_name(&above.text, &name.text))
             && meaningful(&above.text)
@@ -698,6 +698,92 @@ fn party_label(seg: &Segment) -> Option<labels::LabelHit> {
             .find(|p| p.word == first.word && p.words == first.words)?
     };
     (h.word == 0 && stands_alone(&seg.text, h.end)).then_some(h)
+}
+
+/// A key the vocabulary does not know (`Arve väljastaja:`, `Paslaugų teikėjas:`, or a known one
+/// OCR damaged), printed on one line beside the one party label it does know (`Saaja:`), with
+/// a party's block under it: two parties side by side are the seller and the buyer, so the
+/// unknown key labels the role the known one leaves. It must head a column whose next lines
+/// hold an address or a tax id; a line of keys that names no party, or more than one, infers
+/// nothing.
+fn other_party_label(
+    doc: &CleanDocument,
+    segs: &[Segment],
+    line: &[usize],
+) -> Option<(usize, labels::LabelHit)> {
+    if line.len() < 2 {
+        return None;
+    }
+    let mut known: Option<LabelKey> = None;
+    let mut unknown: Option<usize> = None;
+    for &si in line {
+        let seg = &segs[si];
+        if let Some(h) = party_label(seg) {
+            if known.is_some_and(|k| k != h.key)
+                || seg.text[h.end..].trim_start_matches([':', ' ']).len() > 0
+            {
+                return None;
+            }
+            known = Some(h.key);
+            continue;
+        }
+        let t = seg.text.trim();
+        let key_like = t.ends_with(':')
+            && (1..=3).contains(&labels::norm_words(t).len())
+            && letters(t) >= 4
+            && !t.chars().any(|c| c.is_ascii_digit())
+            && unknown_words(t);
+        if !key_like || unknown.is_some() {
+            return None;
+        }
+        unknown = Some(si);
+    }
+    let role = match known? {
+        LabelKey::Buyer => LabelKey::Seller,
+        LabelKey::Seller => LabelKey::Buyer,
+        _ => return None,
+    };
+    let si = unknown?;
+    let seg = &segs[si];
+    let h = seg.bbox.height().max(1.0);
+    // The column under the key: segments starting near its left edge on the next lines.
+    let below: Vec<&Segment> = doc
+        .lines
+        .iter()
+        .skip(seg.line + 1)
+        .take_while(|l| l.page == seg.page)
+        .take(5)
+        .filter_map(|l| {
+            segs.iter()
+                .find(|s| s.line == l.index && (s.bbox.x0 - seg.bbox.x0).abs() <= 1.5 * h)
+        })
+        .collect();
+    let party_block = below
+        .first()
+        .is_some_and(|f| letters(&f.text) >= 3 && !is_key_segment(&f.text))
+        && below
+            .iter()
+            .skip(1)
+            .any(|s| is_address_like(&s.text) || is_party_id_line(&s.text));
+    let end = seg.text.trim_end().len() - 1;
+    party_block.then_some((
+        si,
+        labels::LabelHit {
+            key: role,
+            start: 0,
+            end,
+            word: 0,
+            words: labels::norm_words(&seg.text[..end]).len(),
+        },
+    ))
+}
+
+/// Whether a key holds a word no label of the vocabulary covers, and no party word
+/// (`Arve väljastaja:`: `Arve` is a title word, `väljastaja` unknown).
+fn unknown_words(key: &str) -> bool {
+    let hits = labels::find_labels(key);
+    let covered: usize = hits.iter().map(|h| h.words).sum();
+    !hits.iter().any(|h| h.key.is_party()) && covered < labels::norm_words(key).len()
 }
 
 /// Whether a name line leaves a quote or bracket open (`АО «Новиков и` / `партнёры»`).
@@ -931,11 +1017,25 @@ fn strip_salutation(span: &Span) -> Span {
     span.clone()
 }
 
+/// A name whole on its own line: a legal form before a quoted name whose quotes close at the
+/// line's end (`АО «Попов и партнёры»`, `UAB "Baldai Baltic"`). No line above begins it.
+fn quoted_whole(text: &str) -> bool {
+    let t = text.trim();
+    let Some((form, rest)) = t.split_once(' ') else {
+        return false;
+    };
+    LEGAL_FORMS.contains(&name_words(form).concat().as_str())
+        && rest.trim_start().starts_with(['«', '"', '„', '“'])
+        && t.ends_with(['»', '"', '”', '“'])
+        && !leaves_open(t)
+}
+
 /// Words that only continue a name (`Sp. z o.o.`, `GmbH & Co. KG`, `a.G.`).
 fn is_legal_tail(text: &str) -> bool {
     // Name words keep a dotted form whole (`a.s.` is `as`).
     let w = name_words(text);
-    !w.is_empty()
+    !quoted_whole(text)
+        && !w.is_empty()
         && w.len() <= 4
         && (LEGAL.contains(&w[0].as_str()) || LEGAL_FORMS.contains(&w[0].as_str()))
         // Legal forms print capitals or dots (`SE`, `sp. j.`); a bare `se` is a word.
@@ -1141,6 +1241,8 @@ struct Page<'a> {
     blocks: Vec<Block>,
     /// Segment indices of each line.
     by_line: Vec<Vec<usize>>,
+    /// Party labels the vocabulary does not know, read from the label beside them (by segment).
+    inferred: Vec<Option<labels::LabelHit>>,
 }
 
 impl<'a> Page<'a> {
@@ -1153,12 +1255,25 @@ impl<'a> Page<'a> {
                 v.push(i);
             }
         }
+        let mut inferred = vec![None; segs.len()];
+        for line in &by_line {
+            if let Some((si, hit)) = other_party_label(doc, &segs, line) {
+                inferred[si] = Some(hit);
+            }
+        }
         Page {
             doc,
             segs,
             blocks,
             by_line,
+            inferred,
         }
+    }
+
+    /// The party label that opens a segment: one of the vocabulary, or one read from its
+    /// neighbour (`other_party_label`).
+    fn party_label(&self, si: usize) -> Option<labels::LabelHit> {
+        party_label(&self.segs[si]).or(self.inferred[si])
     }
 
     fn line_segs(&self, line: usize) -> impl Iterator<Item = &Segment> {
@@ -1193,7 +1308,7 @@ fn ends_section(seg: &Segment, line: &Line) -> bool {
 /// A labelled party section.
 fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
     let seg = &p.segs[si];
-    let hit = party_label(seg)?;
+    let hit = p.party_label(si)?;
     let line = p.doc.lines.get(seg.line)?;
     let h = seg.bbox.height().max(1.0);
     let label_x = seg.bbox.x0;
@@ -2287,6 +2402,7 @@ fn block_variants(
     if let Some(next) = rest.first()
         && sender_parts(&head.text).is_none()
         && (may_name(&next.text) || is_legal_tail(&next.text))
+        && !quoted_whole(&next.text)
         && !is_id_line(&next.text)
         && !is_party_id_line(&next.text)
     {
@@ -3090,6 +3206,78 @@ mod tests {
             !names(&c, LabelKey::Seller).iter().any(|(_, n)| n == "S.L."),
             "{:?}",
             names(&c, LabelKey::Seller)
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_beside_a_party_label_labels_the_other_party() {
+        // `Paslaugų teikėjas` (service provider) is no word of the vocabulary; `Gavėjas` labels
+        // the buyer, so the block under the unknown key is the seller's.
+        let rows = |left: &'static str, right: &'static str| {
+            doc(&[
+                (left, 48.0, 90.0),
+                (right, 250.0, 90.0),
+                ("AB Statyba Žukauskas", 48.0, 102.0),
+                ("IĮ \"Transportas Petrauskas\"", 250.0, 102.0),
+                ("Pramonės g. 59", 48.0, 114.0),
+                ("Pramonės g. 171", 250.0, 114.0),
+                ("LT-76001 Šiauliai", 48.0, 126.0),
+                ("LT-44240 Kaunas", 250.0, 126.0),
+            ])
+        };
+        let d = rows("Gavėjas:", "Paslaugų teikėjas:");
+        let sellers = names(&find(&d), LabelKey::Seller);
+        assert!(
+            sellers.contains(&(
+                PartySource::Labelled,
+                "IĮ \"Transportas Petrauskas\"".to_string()
+            )),
+            "{sellers:?}"
+        );
+        // A key of a known title word and an unknown one (`Arve väljastaja:`) infers the same.
+        assert!(unknown_words("Arve väljastaja:"));
+        assert!(!unknown_words("Rechnungsdatum:"));
+        // Two unknown keys, or an unknown key without a party's block under it, infer nothing.
+        let d = rows("Pirmoji šalis:", "Antroji šalis:");
+        assert!(
+            !names(&find(&d), LabelKey::Seller)
+                .iter()
+                .any(|(s, _)| *s == PartySource::Labelled)
+        );
+        let d = doc(&[
+            ("Gavėjas:", 48.0, 90.0),
+            ("Pastabos:", 250.0, 90.0),
+            ("AB Statyba Žukauskas", 48.0, 102.0),
+            ("Apmokėti per 14 dienų", 250.0, 102.0),
+            ("Pramonės g. 59", 48.0, 114.0),
+            ("LT-76001 Šiauliai", 48.0, 126.0),
+        ]);
+        assert!(
+            !names(&find(&d), LabelKey::Seller)
+                .iter()
+                .any(|(s, _)| *s == PartySource::Labelled)
+        );
+    }
+
+    #[test]
+    fn a_legal_form_before_a_closed_quote_is_a_whole_name() {
+        assert!(quoted_whole("АО «Попов и партнёры»"));
+        assert!(quoted_whole("UAB \"Baldai Baltic\""));
+        assert!(!quoted_whole("АО «Новиков и"));
+        assert!(!quoted_whole("CO. (M) SDN BHD"));
+        // A title over the name is not its first line; a name left open still continues.
+        assert!(!begins_name("Товарный чек", "АО «Попов и партнёры»"));
+        assert!(ends_open("АО «Новиков и"));
+        let d = doc(&[
+            ("Товарный чек", 60.0, 40.0),
+            ("АО «Попов и партнёры»", 40.0, 52.0),
+            ("ул. Ленина, д. 5", 40.0, 64.0),
+            ("г. Казань", 40.0, 76.0),
+        ]);
+        let sellers = names(&find(&d), LabelKey::Seller);
+        assert!(
+            sellers.iter().all(|(_, n)| !n.contains("чек АО")),
+            "{sellers:?}"
         );
     }
 
