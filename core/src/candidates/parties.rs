@@ -1305,6 +1305,29 @@ fn ends_section(seg: &Segment, line: &Line) -> bool {
         >= 3
 }
 
+/// A row in a party label's own column whose key the vocabulary does not know and whose value
+/// is a company's name (`Vastaanottaja:  Alpha Rakennus Oy` under `Toimittaja:  Heikkinen
+/// Kuljetus Oy`): the next party's section, not this one's.
+fn another_party_row(p: &Page<'_>, key: &Segment) -> bool {
+    let t = key.text.trim_end();
+    let (head, inline) = match t.split_once(':') {
+        Some((head, rest)) => (head, rest.trim()),
+        None => return false,
+    };
+    let value = if inline.is_empty() {
+        p.line_segs(key.line)
+            .find(|o| o.start > key.end)
+            .map_or("", |o| o.text.as_str())
+    } else {
+        inline
+    };
+    (1..=3).contains(&labels::norm_words(head).len())
+        && letters(head) >= 4
+        && !head.chars().any(|c| c.is_ascii_digit())
+        && unknown_words(head)
+        && is_company_like(value)
+}
+
 /// A labelled party section.
 fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
     let seg = &p.segs[si];
@@ -1394,7 +1417,8 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
             .find(|s| anchors.iter().any(|&a| (s.bbox.x0 - a).abs() <= 1.5 * h))
             .copied();
         if let Some(a) = anchor
-            && ends_section(a, next)
+            && (ends_section(a, next)
+                || ((a.bbox.x0 - label_x).abs() <= 1.5 * h && another_party_row(p, a)))
         {
             break;
         }
@@ -3256,6 +3280,44 @@ mod tests {
             !names(&find(&d), LabelKey::Seller)
                 .iter()
                 .any(|(s, _)| *s == PartySource::Labelled)
+        );
+    }
+
+    #[test]
+    fn a_company_row_under_an_unknown_key_ends_the_party_above() {
+        let d = doc(&[
+            ("Toimittaja:", 48.0, 81.0),
+            ("Heikkinen Kuljetus Oy", 143.0, 81.0),
+            ("Mannerheimintie 132, 90100 Oulu", 143.0, 92.0),
+            ("Vastaanottaja:", 48.0, 109.0),
+            ("Alpha Rakennus Oy", 143.0, 109.0),
+            ("Hämeenkatu 142, 33100 Tampere", 143.0, 120.0),
+        ]);
+        let c = find(&d);
+        let seller = c
+            .iter()
+            .find(|c| c.role == LabelKey::Seller && c.label_line.is_some())
+            .expect("the labelled seller");
+        let address: Vec<&str> = seller.address.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(address, ["Mannerheimintie 132, 90100 Oulu"]);
+        // A person under an unknown key (a contact) stays inside the section.
+        let d = doc(&[
+            ("Toimittaja:", 48.0, 81.0),
+            ("Heikkinen Kuljetus Oy", 143.0, 81.0),
+            ("Yhteyshenkilö:", 48.0, 92.0),
+            ("Matti Virtanen", 143.0, 92.0),
+            ("Mannerheimintie 132, 90100 Oulu", 143.0, 103.0),
+        ]);
+        let c = find(&d);
+        let seller = c
+            .iter()
+            .find(|c| c.role == LabelKey::Seller && c.label_line.is_some())
+            .expect("the labelled seller");
+        assert!(
+            seller
+                .region
+                .iter()
+                .any(|s| s.text.contains("Mannerheimintie"))
         );
     }
 
