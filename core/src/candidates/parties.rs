@@ -115,8 +115,9 @@ pub const LEGAL_FORMS: &[&str] = &[
     // Sole traders of Latvia and Estonia (`IK`, `FIE`).
     "ik", "fie",
     // Austria's `e.U.`, Belgium's `CommV`, Spain's `S.Coop.` and `S.L.L.`, Italy's `S.r.l.s.`,
-    // France's `SCI`, Denmark's `IVS`, Hungary's `Kkt.`, Lithuania's `MB`, Ukraine's `АТ`.
-    "eu", "commv", "scoop", "sll", "srls", "sci", "ivs", "kkt", "mb", "ат",
+    // France's `SCI`, Denmark's `IVS`, Hungary's `Kkt.`, Lithuania's `MB` and `IĮ`
+    // (individuali įmonė), Ukraine's `АТ`.
+    "eu", "commv", "scoop", "sll", "srls", "sci", "ivs", "kkt", "mb", "iį", "ат",
     // Ireland's `Teoranta`, `DAC` and `CLG` (not its short `Teo.`: `TEO` is a surname).
     "teoranta", "dac", "clg",
 ];
@@ -3067,6 +3068,7 @@ mod tests {
             "SIA Baltija",
             "UAB Vilniaus Prekyba",
             "IK \"Transports Balodis\"",
+            "IĮ \"Statyba Plus\"",
             "Jensen IT A/S",
             "Pedersen Trykkeri I/S",
         ] {

@@ -359,6 +359,16 @@ fn model_picks(
     for (k, role) in PARTY_ROLES.into_iter().enumerate() {
         pair[k] = pair[k].filter(|(_, p)| *p >= model.fill_threshold(role));
     }
+    // No seller reached its threshold: a company whose name, address and ids the footer's
+    // register line prints (`Jacobs Transport CommV · Brusselsesteenweg 80 · 3000 Leuven · BTW
+    // …`) is the issuer, at its own probability, when it is the one party printed there and not
+    // the buyer's.
+    if pair[0].is_none()
+        && let Some(f) = register_seller(&ctx, cands, &sellers)
+        && pair[1].is_none_or(|(bi, _)| !same_party(&cands.parties[bi], &cands.parties[f.0]))
+    {
+        pair[0] = Some(f);
+    }
     // No buyer reached its threshold (its label unknown to the vocabulary, or none printed):
     // on a document that is no till receipt, the best-scored buyer apart from the seller's
     // party is kept, at its own probability, when it is a complete company block (a company's
@@ -400,6 +410,31 @@ fn footer_seller(
         }
     }
     (best.1 >= FOOTER_SELLER).then_some(best)
+}
+
+/// The seller candidate (index, probability) whose name a footer's register line prints with
+/// its address, when all companies the footer names are that one party.
+fn register_seller(
+    ctx: &PartyContext<'_>,
+    cands: &Candidates,
+    sellers: &[(usize, f32)],
+) -> Option<(usize, f32)> {
+    let mut named = sellers.iter().filter(|(i, _)| {
+        let c = &cands.parties[*i];
+        let r = ctx.repeats(*i);
+        (r.register_line || r.footer) && c.is_company() && !c.address.is_empty()
+    });
+    let first = *named.next()?;
+    let mut best = first;
+    for &(i, p) in named {
+        if !same_party(&cands.parties[i], &cands.parties[first.0]) {
+            return None;
+        }
+        if p > best.1 {
+            best = (i, p);
+        }
+    }
+    Some(best)
 }
 
 /// Whether a party candidate is a company's name with its address, in the upper half of the
@@ -856,6 +891,54 @@ mod tests {
             7.0,
         ));
         assert_eq!(chosen(&rows).0.as_deref(), Some("Byrne Hardware Ltd"));
+    }
+
+    #[test]
+    fn with_no_seller_above_the_footers_register_line_names_it() {
+        // A labelled buyer at the top; the issuer prints itself only in the footer.
+        let rows = [
+            ("Afnemer:", 48.0, 56.0, 10.0),
+            ("Delta Informatica CommV", 48.0, 68.0, 10.0),
+            ("Brusselsesteenweg 17", 48.0, 80.0, 10.0),
+            ("9000 Gent", 48.0, 92.0, 10.0),
+            ("Ondernemingsnr. BE0251373322", 48.0, 104.0, 9.0),
+            ("Verkoopfactuur", 300.0, 130.0, 17.0),
+            ("Advies 3 uur 42,83 6% 128,49", 51.0, 210.0, 8.5),
+            ("Eindtotaal: 128,49 EUR", 313.0, 343.0, 10.0),
+            (
+                "Jacobs Transport CommV · Brusselsesteenweg 80 · 3000 Leuven · BTW BE0443450247",
+                112.0,
+                796.0,
+                7.0,
+            ),
+        ];
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("Jacobs Transport CommV"));
+        assert_eq!(buyer.as_deref(), Some("Delta Informatica CommV"));
+        // Where the model scores no seller high enough, the register line's company still
+        // names it, whatever its probability.
+        let register = |rows: &[(&str, f32, f32, f32)]| {
+            let d = doc(rows);
+            let cands = candidates::extract(&d);
+            let ctx = PartyContext::new(&d, &cands);
+            let sellers: Vec<(usize, f32)> = (0..cands.parties.len())
+                .filter(|&i| cands.parties[i].name.is_some())
+                .map(|i| (i, 0.0))
+                .collect();
+            register_seller(&ctx, &cands, &sellers)
+                .and_then(|(i, _)| cands.parties[i].name.clone())
+                .map(|n| n.0)
+        };
+        assert_eq!(register(&rows).as_deref(), Some("Jacobs Transport CommV"));
+        // A footer that names two companies names no seller.
+        let mut two = rows.to_vec();
+        two.push((
+            "Delta Informatica CommV · Brusselsesteenweg 17 · 9000 Gent · BTW BE0251373322",
+            112.0,
+            806.0,
+            7.0,
+        ));
+        assert_eq!(register(&two), None);
     }
 
     #[test]
