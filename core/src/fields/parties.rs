@@ -395,20 +395,7 @@ fn footer_seller(
     cands: &Candidates,
     sellers: &[(usize, f32)],
 ) -> Option<(usize, f32)> {
-    let mut named = sellers.iter().filter(|(i, _)| {
-        let r = ctx.repeats(*i);
-        r.footer || r.register_line
-    });
-    let first = named.next()?;
-    let mut best = *first;
-    for &(i, p) in named {
-        if !same_party(&cands.parties[i], &cands.parties[first.0]) {
-            return None;
-        }
-        if p > best.1 {
-            best = (i, p);
-        }
-    }
+    let best = footer_party(ctx, cands, sellers, |_| true)?;
     (best.1 >= FOOTER_SELLER).then_some(best)
 }
 
@@ -419,10 +406,22 @@ fn register_seller(
     cands: &Candidates,
     sellers: &[(usize, f32)],
 ) -> Option<(usize, f32)> {
+    footer_party(ctx, cands, sellers, |c| {
+        c.is_company() && !c.address.is_empty()
+    })
+}
+
+/// The best-scored of the seller candidates (`keep` ones only) whose names the footer prints
+/// (its register line or a repeat there), when they all name one party.
+fn footer_party(
+    ctx: &PartyContext<'_>,
+    cands: &Candidates,
+    sellers: &[(usize, f32)],
+    keep: impl Fn(&PartyCandidate) -> bool,
+) -> Option<(usize, f32)> {
     let mut named = sellers.iter().filter(|(i, _)| {
-        let c = &cands.parties[*i];
         let r = ctx.repeats(*i);
-        (r.register_line || r.footer) && c.is_company() && !c.address.is_empty()
+        (r.footer || r.register_line) && keep(&cands.parties[*i])
     });
     let first = *named.next()?;
     let mut best = first;
