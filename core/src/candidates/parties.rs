@@ -721,7 +721,7 @@ fn other_party_label(
         let seg = &segs[si];
         if let Some(h) = party_label(seg) {
             if known.is_some_and(|k| k != h.key)
-                || seg.text[h.end..].trim_start_matches([':', ' ']).len() > 0
+                || !seg.text[h.end..].trim_start_matches([':', ' ']).is_empty()
             {
                 return None;
             }
