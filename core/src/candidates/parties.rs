@@ -710,6 +710,7 @@ fn party_label(seg: &Segment) -> Option<labels::LabelHit> {
 fn other_party_label(
     doc: &CleanDocument,
     segs: &[Segment],
+    by_line: &[Vec<usize>],
     line: &[usize],
 ) -> Option<(usize, labels::LabelHit)> {
     if line.len() < 2 {
@@ -729,12 +730,7 @@ fn other_party_label(
             continue;
         }
         let t = seg.text.trim();
-        let key_like = t.ends_with(':')
-            && (1..=3).contains(&labels::norm_words(t).len())
-            && letters(t) >= 4
-            && !t.chars().any(|c| c.is_ascii_digit())
-            && unknown_words(t);
-        if !key_like || unknown.is_some() {
+        if !(t.ends_with(':') && unknown_key(t)) || unknown.is_some() {
             return None;
         }
         unknown = Some(si);
@@ -755,8 +751,11 @@ fn other_party_label(
         .take_while(|l| l.page == seg.page)
         .take(5)
         .filter_map(|l| {
-            segs.iter()
-                .find(|s| s.line == l.index && (s.bbox.x0 - seg.bbox.x0).abs() <= 1.5 * h)
+            by_line
+                .get(l.index)?
+                .iter()
+                .map(|&i| &segs[i])
+                .find(|s| (s.bbox.x0 - seg.bbox.x0).abs() <= 1.5 * h)
         })
         .collect();
     let party_block = below
@@ -777,6 +776,15 @@ fn other_party_label(
             words: labels::norm_words(&seg.text[..end]).len(),
         },
     ))
+}
+
+/// A key's words as a label the vocabulary does not know: one to three words, four letters or
+/// more, no digits, and a word no label covers ([`unknown_words`]).
+fn unknown_key(key: &str) -> bool {
+    (1..=3).contains(&labels::norm_words(key).len())
+        && letters(key) >= 4
+        && !key.chars().any(|c| c.is_ascii_digit())
+        && unknown_words(key)
 }
 
 /// Whether a key holds a word no label of the vocabulary covers, and no party word
@@ -1258,7 +1266,7 @@ impl<'a> Page<'a> {
         }
         let mut inferred = vec![None; segs.len()];
         for line in &by_line {
-            if let Some((si, hit)) = other_party_label(doc, &segs, line) {
+            if let Some((si, hit)) = other_party_label(doc, &segs, &by_line, line) {
                 inferred[si] = Some(hit);
             }
         }
@@ -1322,11 +1330,7 @@ fn another_party_row(p: &Page<'_>, key: &Segment) -> bool {
     } else {
         inline
     };
-    (1..=3).contains(&labels::norm_words(head).len())
-        && letters(head) >= 4
-        && !head.chars().any(|c| c.is_ascii_digit())
-        && unknown_words(head)
-        && is_company_like(value)
+    unknown_key(head) && is_company_like(value)
 }
 
 /// A labelled party section.
