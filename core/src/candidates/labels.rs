@@ -3087,6 +3087,9 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "btw id",
             "btw identificatienummer",
             "btw no",
+            // Belgium's enterprise number is its VAT number (`BE` + the same ten digits).
+            "ondernemingsnummer",
+            "ondernemingsnr",
             "partita iva",
             "p iva",
             "piva",

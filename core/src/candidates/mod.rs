@@ -296,6 +296,46 @@ const NUMBER_FILLERS: &[&str] = &[
     "of",
 ];
 
+/// Number words that end a noun compounded with them (`Documentnr.`, `Dokumentnummer`,
+/// `ČekaNr.`), lower case.
+const COMPOUND_NUMBER_WORDS: &[&str] = &["nummer", "numero", "número", "number", "nr"];
+
+/// Whether a word names no other field than the document number: no label of the vocabulary
+/// but a number word or a title is in it (`pièce`, `documento`, `Dokument`; never `TVA`,
+/// `Kunden`, `Tel`).
+fn names_no_other_field(word: &str) -> bool {
+    labels::find_labels(word).iter().all(|h| {
+        matches!(
+            h.key,
+            LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
+        )
+    })
+}
+
+/// Where a word begins with a noun compounded with a number word (`Documentnr.`,
+/// `Dokumentnummer`, `ČekaNr.6/4789`, `DocNo.`): the byte length of the compound, letters only
+/// (what follows, `.`, `:` or a glued value, is not counted). The noun has three letters or
+/// more and, like the whole compound, names no other field (`Kundennr.`, `Telnr.`,
+/// `Steuernummer` are no document's number). `no` counts only as a capitalised word glued on
+/// with its dot (`DocNo.`: `Casino.` is none).
+fn number_compound(word: &str) -> Option<usize> {
+    let n = word.len() - word.trim_start_matches(char::is_alphabetic).len();
+    let letters = &word[..n];
+    let lower = letters.to_lowercase();
+    let suffix = COMPOUND_NUMBER_WORDS
+        .iter()
+        .find(|w| lower.ends_with(*w))
+        .map(|w| w.len())
+        .or_else(|| (letters.ends_with("No") && word[n..].starts_with('.')).then_some(2))?;
+    // The suffix is ASCII or `número` (same byte length in both cases).
+    let noun = letters.get(..letters.len().checked_sub(suffix)?)?;
+    (noun.chars().count() >= 3
+        && noun.chars().last().is_some_and(char::is_alphabetic)
+        && names_no_other_field(noun)
+        && names_no_other_field(letters))
+    .then_some(n)
+}
+
 /// Whether a value has a bank account's shape: digit groups of eight (`12345678-12345678`,
 /// Hungarian and others' domestic accounts) or an IBAN.
 fn account_shaped(v: &str) -> bool {
@@ -357,6 +397,22 @@ fn cell_after(text: &str, from: usize) -> &str {
 pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
     let mut pos = from;
     let bytes = text.as_bytes();
+    // Whether the word before `pos` is a number word (`N.º`, `No.`, `Nr`), after which one noun
+    // may stand before the value (`N.º documento 2022-12970`).
+    let is_number_word = |w: &str| {
+        let w = w
+            .trim_end_matches(['.', ':', '°', 'º'])
+            .trim_end_matches('.')
+            .to_lowercase();
+        matches!(
+            w.as_str(),
+            "n" | "no" | "nr" | "nro" | "num" | "#" | "№" | "o"
+        )
+    };
+    let mut after_number_word = text[..from]
+        .split(' ')
+        .next_back()
+        .is_some_and(is_number_word);
     loop {
         // `;` is OCR's reading of the key's colon (`Nr.; 520/2025`); the number sign of the key
         // (`n°`, `№`) with its colon glued to the value (`n°:F-2020-03041`, OCR's reading).
@@ -380,13 +436,36 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         let word = &text[pos..end];
         let lw = word.to_lowercase();
         let lw = lw.trim_end_matches([':', '.']);
-        // Fillers, and the rest of a label (`Numer WZ:`, `Invoice No.:`).
-        let label_rest = word.ends_with(':') && !word.chars().any(|c| c.is_ascii_digit());
+        // Fillers, and the rest of a label (`Numer WZ:`, `Invoice No.:`; `N° de pièce :`, the
+        // colon set apart as French prints it) naming no other field (`N° TVA :` is the VAT
+        // id's), or a noun compounded with a number word (`Leveringsbon Documentnr. 2019/055`).
+        let keyed = word.ends_with(':') || text[end..].starts_with(" :");
+        let label_rest = (keyed
+            && !word.chars().any(|c| c.is_ascii_digit())
+            && names_no_other_field(word.trim_end_matches(':')))
+            || number_compound(word)
+                .is_some_and(|n| word[n..].chars().all(|c| c == '.' || c == ':'));
         // The ordinal of `n.º` printed apart (`Talão n.º 061066`, read `n. o`).
         let ordinal = matches!(lw, "o" | "º") && text[..pos].ends_with('.');
         if !word.is_empty()
             && (NUMBER_FILLERS.contains(&lw) || lw == "n°" || lw == "no°" || label_rest || ordinal)
         {
+            after_number_word = ordinal || is_number_word(word);
+            pos = end;
+            continue;
+        }
+        // One noun after the number word naming no other field, a value with digits after it.
+        if after_number_word
+            && word.chars().count() >= 4
+            && word.chars().all(char::is_alphabetic)
+            && names_no_other_field(word)
+            && text[end..]
+                .trim_start()
+                .split(' ')
+                .next()
+                .is_some_and(|v| v.chars().any(|c| c.is_ascii_digit()))
+        {
+            after_number_word = false;
             pos = end;
             continue;
         }
@@ -418,6 +497,14 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
             trimmed.len()
         };
         let mut lead = word.len() - word.trim_start_matches(['(', '№', '°']).len();
+        // A noun compounded with a number word glued before the digits (`ČekaNr.6/4789`).
+        if let Some(n) = number_compound(&word[lead..]) {
+            let glue =
+                word[lead + n..].len() - word[lead + n..].trim_start_matches(['.', ':']).len();
+            if word[lead + n + glue..].starts_with(|c: char| c.is_ascii_digit()) {
+                lead += n + glue;
+            }
+        }
         // The label's own last word glued before the digits (`Nr paragonu4555`): a word of the
         // vocabulary of four letters or more is no number prefix (`INV2024` stays whole).
         if let Some(rest) = word.get(lead..stop) {
@@ -507,7 +594,6 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     for (line, hits) in doc.lines.iter().zip(&line_labels) {
         extract_line(doc, line, hits, &style, &mut items);
     }
-    unknown_key_numbers(doc, &line_labels, &style, &mut items);
     let mut tables = tables::find_tables(doc);
     for cell in tables
         .iter_mut()
@@ -519,6 +605,8 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     for t in &mut tables {
         tables::drop_summary_rows(t, doc, style.decimal);
     }
+    let in_table = table_lines(&tables, doc.lines.len());
+    unknown_key_numbers(doc, &line_labels, &in_table, &style, &mut items);
     let receipt = style.receipt.then(|| receipt::read(doc));
     let ocr_amounts: Vec<Candidate> = doc
         .lines
@@ -583,9 +671,14 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
 /// and is no date, no amount with decimals and no value another candidate already holds (ids,
 /// IBANs, phones). They become unlabelled [`CandidateKind::Reference`]s, in reading order, which
 /// the field stage reads as the document number only when no labelled number was found.
+///
+/// A key the vocabulary knows only as an article-number column (`Reference:`, `Code:`,
+/// `Référence :`) is such a key too outside the item tables: a table's header prints no colon
+/// after its column names, and a header's `Key:` names the document's reference.
 fn unknown_key_numbers(
     doc: &CleanDocument,
     line_labels: &[Vec<LabelHit>],
+    in_table: &[bool],
     style: &DocStyle,
     items: &mut Vec<Candidate>,
 ) {
@@ -644,6 +737,17 @@ fn unknown_key_numbers(
             .flat_map(|c| key_cells(text, c, &key_ok))
             .collect();
         let free = |&(cs, ce): &(usize, usize)| !hits.iter().any(|h| h.start < ce && cs < h.end);
+        // A column's article-number word as a `Key:` outside the tables.
+        let sku_key = |&(cs, ce): &(usize, usize)| {
+            let mut inside = hits
+                .iter()
+                .filter(|h| h.start < ce && cs < h.end)
+                .peekable();
+            inside.peek().is_some()
+                && inside.all(|h| h.key == LabelKey::ColSku)
+                && text[cs..ce].contains(':')
+                && !in_table.get(line.index).copied().unwrap_or(false)
+        };
         // A grid row of keys without colons: single words without digits, the row below
         // holding a date (a table's header row has its column labels: never free).
         let bare_keys = !hits.iter().any(|h| h.key.is_column())
@@ -659,7 +763,7 @@ fn unknown_key_numbers(
                     && !dates::find_dates(&next.text, style.month_first).is_empty()
             });
         for (k, &(cs, ce)) in cells.iter().enumerate() {
-            if !free(&(cs, ce)) {
+            if !free(&(cs, ce)) && !sku_key(&(cs, ce)) {
                 continue;
             }
             let cell = &text[cs..ce];
@@ -695,6 +799,7 @@ fn unknown_key_numbers(
                 })
             };
             if let Some((li, vs, ve)) = value
+                && !in_table.get(li).copied().unwrap_or(false)
                 && !taken(items, li, vs, ve)
                 && !found.iter().any(|&(l, s, e)| l == li && s < ve && vs < e)
             {
@@ -913,7 +1018,20 @@ fn extract_line(
                 // value under its `#` is the first row's position.
                 let table_header = hits.iter().filter(|o| o.key.is_column()).count() >= 2;
                 if no_value && h.key != LabelKey::Title && !table_header {
-                    let (l2, s, e) = token_below(doc, line, h.start, h.end)?;
+                    // The label's cell begins with the words before it (`Документ No:` over
+                    // `2768`): a grid's value sits under its cell's start.
+                    let cell_start = text[..h.start].rfind("  ").map_or(0, |g| g + 2);
+                    let lead = &text[cell_start..h.start];
+                    let from = if lead.split_whitespace().count() <= 2
+                        && lead
+                            .chars()
+                            .all(|c| c.is_alphabetic() || c == ' ' || c == '.')
+                    {
+                        cell_start + (lead.len() - lead.trim_start().len())
+                    } else {
+                        h.start
+                    };
+                    let (l2, s, e) = token_below(doc, line, from, h.end)?;
                     // A letter prefix printed apart (`FS 358/2022`) is part of the value.
                     let e = number_at(&l2.text, s).map_or(e, |(_, e2)| e2);
                     let t = l2.text[s..e].trim_end_matches([',', ';']);
@@ -979,6 +1097,32 @@ fn extract_line(
                 c.label = Some(h.key);
                 items.push(c);
             }
+        }
+    }
+    // A noun compounded with a number word that no label covers (`Documentnr. 2019/055`,
+    // `ČekaNr.6/4789`): a generic number label.
+    let mut pos = 0;
+    for word in text.split(' ') {
+        let at = pos;
+        pos += word.len() + 1;
+        let Some(n) = number_compound(word) else {
+            continue;
+        };
+        if hits.iter().any(|h| h.start < at + word.len() && at < h.end)
+            || parties::has_street_word(text)
+        {
+            continue;
+        }
+        if let Some((s, e)) = number_after(text, at + n)
+            && !overlaps(&masked, s, e)
+            && dates::find_dates(&text[s..e], style.month_first).is_empty()
+            && ids::find_vat_ids(&text[s..e]).is_empty()
+            && !account_shaped(&text[s..e])
+        {
+            masked.push((s, e));
+            let mut c = cand(CandidateKind::DocNumber, text[s..e].to_string(), line, s, e);
+            c.label = Some(LabelKey::NumberGeneric);
+            items.push(c);
         }
     }
     for m in ids::find_vat_ids(text) {
@@ -1735,6 +1879,106 @@ pub(crate) mod tests {
         assert_eq!(read("Nr. INV2024", 3), Some("INV2024"));
         assert_eq!(read("Nr. 2024ABC", 3), Some("2024ABC"));
         assert_eq!(read("Nr. Rg2024-17", 3), Some("Rg2024-17"));
+    }
+
+    #[test]
+    fn nouns_compounded_with_a_number_word_label_the_number() {
+        let numbers = |line: &str| {
+            let c = extract(&doc_from(&[(line, 10.0, 10.0)]));
+            c.of(CandidateKind::DocNumber)
+                .map(|c| c.value.clone())
+                .collect::<Vec<_>>()
+        };
+        // After a title, after another number label, alone, glued to its value.
+        assert_eq!(
+            numbers("Leveringsbon Documentnr. 2019/055, Uitgiftedatum: 1 februari 2019"),
+            ["2019/055"]
+        );
+        assert_eq!(numbers("Kreditfaktura nr Dokumentnr 67141"), ["67141"]);
+        assert_eq!(numbers("Belegnummer: FCT-2024-88"), ["FCT-2024-88"]);
+        assert_eq!(numbers("ČekaNr.6/4789"), ["6/4789"]);
+        assert_eq!(numbers("DocNo.A-5521"), ["A-5521"]);
+        // Nouns that name another field, values of another field's shape, plain words.
+        assert!(numbers("Kundennr. 100234").is_empty());
+        assert!(numbers("Telnr. 0612345678").is_empty());
+        assert!(numbers("Ondernemingsnr. BE0251373322").is_empty());
+        assert!(numbers("Casino. 24 tables").is_empty());
+        assert_eq!(
+            number_compound("Dokumentnummer:"),
+            Some("Dokumentnummer".len())
+        );
+        assert_eq!(number_compound("Nr."), None);
+        assert_eq!(number_compound("Steuernummer"), None);
+    }
+
+    #[test]
+    fn an_article_number_word_as_a_header_key_names_a_reference() {
+        // `Reference:` over its value in a header grid: an unlabelled reference.
+        let c = extract(&doc_from(&[
+            ("Sales Invoice", 10.0, 10.0),
+            ("Reference:      Tax point:      Pay by:", 10.0, 30.0),
+            ("F-2021-41742      26/10/2021      09/11/2021", 10.0, 42.0),
+        ]));
+        let refs: Vec<_> = c
+            .of(CandidateKind::Reference)
+            .filter(|c| c.label.is_none())
+            .map(|c| c.value.clone())
+            .collect();
+        assert_eq!(refs, ["F-2021-41742"]);
+        // An item table's `Code:` sub-line is no document reference.
+        let c = extract(&doc_from(&[
+            ("Pos   Description   Qty   Price   Amount", 10.0, 10.0),
+            ("1   Laptop bag   2   10.00   20.00", 10.0, 24.0),
+            ("Code: 6505166513517", 40.0, 36.0),
+            ("2   Laptop case   1   15.00   15.00", 10.0, 48.0),
+            ("Code: 6505166513524", 40.0, 60.0),
+            ("Total   35.00", 10.0, 80.0),
+        ]));
+        assert_eq!(
+            c.of(CandidateKind::Reference)
+                .filter(|c| c.label.is_none())
+                .count(),
+            0
+        );
+    }
+
+    #[test]
+    fn a_grid_label_s_value_sits_under_its_cell_s_start() {
+        let c = extract(&doc_from(&[
+            ("Документ No:      Дата документа:", 10.0, 10.0),
+            ("2768      «16» марта 2022 г.", 10.0, 22.0),
+        ]));
+        let found: Vec<_> = c
+            .of(CandidateKind::DocNumber)
+            .map(|c| c.value.clone())
+            .collect();
+        assert_eq!(found, ["2768"]);
+    }
+
+    #[test]
+    fn a_key_s_words_before_a_colon_set_apart_are_the_label_s() {
+        fn read(t: &str, from: usize) -> Option<&str> {
+            number_after(t, from).map(|(s, e)| &t[s..e])
+        }
+        // French typography: a space before the colon.
+        assert_eq!(
+            read("N° de pièce :  FA202502-7090", 1),
+            Some("FA202502-7090")
+        );
+        assert_eq!(read("N° de pièce: FA202502-7090", 1), Some("FA202502-7090"));
+        // A word of another field's label before the colon is that field's value.
+        assert_eq!(read("N° TVA : FR40303265045", 1), None);
+        assert_eq!(read("N° TVA: FR40303265045", 1), None);
+        // One noun after the number word (`N.º documento`, read `N.o documento`).
+        assert_eq!(
+            read("N.o documento 2022-12970, Data", 1),
+            Some("2022-12970")
+        );
+        assert_eq!(read("Nº documento 2022-12970", 1), Some("2022-12970"));
+        // Not after other words, not a noun of another field, not without a value.
+        assert_eq!(read("Rechnung Projekt 2022-12970", 8), None);
+        assert_eq!(read("Nº cliente 4711", 1), None);
+        assert_eq!(read("Nº documento abc 2022", 1), None);
     }
 
     #[test]
