@@ -688,13 +688,31 @@ fn sum_below(
         .map(|(i, _)| i)
 }
 
-/// A total no label announced, found by the arithmetic around it: the money amount (outside
-/// table bodies, in reading order) that the cash paid less the change given makes (`50,00 -
-/// 7,71 = 42,29`), or that the VAT summary rows make together (Σ bases + Σ VAT amounts). The
-/// cash, change and summary rows' own amounts are not totals. Else the amount under the item
-/// rows that they sum to ([`rows_sum_below`]), when no larger amount follows it other than cash
-/// paid for it with its change ([`change_after`]).
+/// A total no label announced, found by the arithmetic around it ([`arithmetic_total`]); else
+/// the amount under the item rows that they sum to ([`rows_sum_below`]), when no larger amount
+/// follows it other than cash paid for it with its change ([`change_after`]).
 fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
+    arithmetic_total(cands, table_lines).or_else(|| {
+        // The rows' sum, unless a larger amount follows it (an invoice's rows make its net, its
+        // total comes below).
+        let (i, sum) = rows_sum_below(cands)?;
+        let line = cands.items[i].span.line;
+        let mut larger_below = cands
+            .items
+            .iter()
+            .filter(|c| {
+                c.span.line > line && cands.is_money(c) && dec(c).is_some_and(|d| d.abs() > sum)
+            })
+            .peekable();
+        (larger_below.peek().is_none() || larger_below.any(|c| change_after(cands, c, sum)))
+            .then_some(i)
+    })
+}
+
+/// The money amount (outside table bodies, in reading order) that the cash paid less the
+/// change given makes (`50,00 - 7,71 = 42,29`), or that the VAT summary rows make together (Σ
+/// bases + Σ VAT amounts). The cash, change and summary rows' own amounts are not totals.
+fn arithmetic_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
     let first_money_on = |key: LabelKey| {
         cands.items.iter().find(|c| {
             cands.is_money(c)
@@ -737,21 +755,6 @@ fn structural_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
         })
         .find(|(_, c)| dec(c).is_some_and(|d| sums.contains(&d)))
         .map(|(i, _)| i)
-        .or_else(|| {
-            // The rows' sum, unless a larger amount follows it (an invoice's rows make its net,
-            // its total comes below).
-            let (i, sum) = rows_sum_below(cands)?;
-            let line = cands.items[i].span.line;
-            let mut larger_below = cands
-                .items
-                .iter()
-                .filter(|c| {
-                    c.span.line > line && cands.is_money(c) && dec(c).is_some_and(|d| d.abs() > sum)
-                })
-                .peekable();
-            (larger_below.peek().is_none() || larger_below.any(|c| change_after(cands, c, sum)))
-                .then_some(i)
-        })
 }
 
 /// Whether `paid` (a money amount printed after a total) is cash tendered for `total`: the
@@ -1025,6 +1028,20 @@ pub(super) fn totals(
     };
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows);
     apply_tax_rows(&mut chosen, cands, &rows);
+    // A chosen total that no known label calls one and no arithmetic holds gives way to the
+    // amount printed elsewhere that the VAT summary rows, or the cash paid less the change,
+    // make (a card slip's largest number is its terminal's id, `TID 58367506`).
+    if !chosen.consistent
+        && let Some(t) = chosen.total
+        && !labelled_total(cands, t.1)
+        && let Some(i) = arithmetic_total(cands, &table_lines)
+        && i != t.1
+        && let Some(d) = cands.items.get(i).and_then(dec)
+    {
+        chosen.total = Some((STRUCTURAL_CONFIDENCE, i, d));
+        apply_tax_rows(&mut chosen, cands, &rows);
+        choose_payable(&mut chosen, &pays, &pres);
+    }
     // Per-rate VAT lines without bases (`USt. 20%  945,72` and `LSt. 10%  25,06`, an OCR-read
     // `USt.` no label names) whose amounts make total - net: the pair of scored net and total
     // candidates of the highest scores they explain.
@@ -2397,6 +2414,35 @@ mod tests {
             structural_total(&cands, &cands.table_lines(doc.lines.len())),
             None
         );
+    }
+
+    #[test]
+    fn an_unlabelled_total_no_arithmetic_holds_gives_way_to_what_the_tax_rows_make() {
+        // A card slip: the terminal's id is its largest number, at the bottom; the VAT summary
+        // row's base and amount make the amount printed (without a known total label) above.
+        let lines = |tid: &'static str| {
+            [
+                ("Pénztárbizonylat", 75.0, 27.0),
+                ("Németh Nyomda Nyrt.", 60.0, 39.0),
+                ("Kávé", 6.0, 92.0),
+                ("3 x 735  2.205", 6.0, 103.0),
+                ("ÖSSZEG  2.205 HUF", 6.0, 124.0),
+                ("Adó % Nettó  Adó", 6.0, 159.0),
+                ("A 27% 1.736  469", 6.0, 170.0),
+                ("Nyugtaszám 5/0448", 6.0, 189.0),
+                ("2022.01.18. 10:19", 6.0, 200.0),
+                (tid, 6.0, 229.0),
+            ]
+        };
+        let doc = doc_from(&lines("AID A0000000031010 TID 58367506"));
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("2205"));
+        assert_eq!(r.totals.net.as_deref(), Some("1736"));
+        assert_eq!(r.totals.vat.as_deref(), Some("469"));
+        // A total a known label names stays, whatever the rows make.
+        let doc = doc_from(&lines("Total 58367506"));
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("58367506"));
     }
 
     #[test]
