@@ -1028,12 +1028,19 @@ pub(super) fn totals(
     };
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows);
     apply_tax_rows(&mut chosen, cands, &rows);
-    // A chosen total that no known label calls one and no arithmetic holds gives way to the
-    // amount printed elsewhere that the VAT summary rows, or the cash paid less the change,
-    // make (a card slip's largest number is its terminal's id, `TID 58367506`).
+    // A chosen total that no known label calls one, no arithmetic holds and no second print
+    // repeats (a total is repeated as the payment) gives way to the amount printed elsewhere
+    // that the VAT summary rows, or the cash paid less the change, make (a card slip's largest
+    // number is its terminal's id, `TID 58367506`).
     if !chosen.consistent
         && let Some(t) = chosen.total
         && !labelled_total(cands, t.1)
+        && cands
+            .items
+            .iter()
+            .filter(|c| cands.is_money(c) && dec(c) == Some(t.2))
+            .count()
+            < 2
         && let Some(i) = arithmetic_total(cands, &table_lines)
         && i != t.1
         && let Some(d) = cands.items.get(i).and_then(dec)
@@ -2439,10 +2446,23 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("2205"));
         assert_eq!(r.totals.net.as_deref(), Some("1736"));
         assert_eq!(r.totals.vat.as_deref(), Some("469"));
-        // A total a known label names stays, whatever the rows make.
+        // A total a known label names stays, whatever the rows make; so does one repeated as the
+        // payment (the rows are one rate's of several).
         let doc = doc_from(&lines("Total 58367506"));
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("58367506"));
+        let doc = doc_from(&[
+            ("Cornetto", 34.0, 516.0),
+            ("1,25 × 10,76  13,45", 29.0, 559.0),
+            ("Acqua 5,14", 29.0, 600.0),
+            ("IMPORTO 18,59 €", 20.0, 651.0),
+            ("Carta  18,59", 35.0, 712.0),
+            ("Imposta % Totale netto  Imposta", 28.0, 794.0),
+            ("A22%4,21  0,93", 27.0, 839.0),
+            ("B 4% 12,93  0,52", 32.0, 882.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("18.59"));
     }
 
     #[test]
