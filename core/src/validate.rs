@@ -6,8 +6,8 @@
 //! absurd values cannot overflow.
 //!
 //! # Errors (the numbers or ids disagree with themselves: the result must be checked)
-//! - `TOTALS_MISMATCH`: `net + vat` is not `total` (tolerance 0.01), also after subtracting the
-//!   discount and/or the prepaid amount where present; and, where a discount or prepaid amount is
+//! - `TOTALS_MISMATCH`: `net + vat` is not `total` (tolerance 0.01, or a total rounded for cash
+//!   as below), also after subtracting the discount and/or the prepaid amount where present; and, where a discount or prepaid amount is
 //!   present, `payable` is not `total` minus them.
 //! - `LINE_ITEMS_SUM_MISMATCH`: the sum of the line `amount`s is not `totals.net`, nor the sum
 //!   plus the document-level `charges` and/or less the `discount` (EN 16931 BR-CO-13); when
@@ -253,7 +253,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
         f.ran("TOTALS_ARITHMETIC");
         let ok = with_deductions(gross, discount, prepaid)
             .into_iter()
-            .any(|g| close(g, total, cents(1)));
+            .any(|g| close(g, total, cents(1)) || cash_rounded(g, total));
         if !ok {
             f.error(
                 TOTALS_MISMATCH,
@@ -272,7 +272,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
         f.ran("TOTALS_ARITHMETIC");
         let ok = with_deductions(total, discount, prepaid)
             .into_iter()
-            .any(|g| close(g, payable, cents(1)));
+            .any(|g| close(g, payable, cents(1)) || cash_rounded(g, payable));
         if !ok {
             f.error(
                 TOTALS_MISMATCH,
@@ -1140,6 +1140,30 @@ mod tests {
             e.message
         );
         assert_eq!(e.field.as_deref(), Some("/totals/total"));
+    }
+
+    #[test]
+    fn a_total_rounded_for_cash_is_no_totals_mismatch() {
+        let mut r = good();
+        r.line_items.clear();
+        r.taxes.clear();
+        // `SUB TOTAL 7.00`, `GST 6% 0.42`, `ROUNDING ADJ -0.02`, `NET TOTAL 7.40`.
+        r.totals.net = s("7.00");
+        r.totals.vat = s("0.42");
+        r.totals.total = s("7.40");
+        assert!(!has(&run(&mut r), "TOTALS_MISMATCH", "/totals/total"));
+        // More than a rounding off is a mismatch.
+        r.totals.total = s("7.45");
+        assert!(has(&run(&mut r), "TOTALS_MISMATCH", "/totals/total"));
+        // The payable after a discount, rounded for cash.
+        r.totals.net = s("110.00");
+        r.totals.vat = s("20.02");
+        r.totals.discount = s("10.00");
+        r.totals.total = s("120.02");
+        r.totals.payable = s("120.00");
+        assert!(run(&mut r).is_empty(), "{:?}", r.validation);
+        r.totals.payable = s("119.90");
+        assert!(has(&run(&mut r), "TOTALS_MISMATCH", "/totals/payable"));
     }
 
     #[test]

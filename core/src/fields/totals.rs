@@ -202,8 +202,11 @@ fn included_vat(lines: &[RateLine], total: Decimal) -> Option<(Decimal, usize)> 
 
 /// Whether `net + vat = total` is arithmetic support: net, VAT and total share a sign (credit
 /// notes print all three negative), VAT is below net in size (no VAT rate reaches 100 %) and
-/// the net is not the total itself: `0 + 5 = 5` or `VAT = total` supports nothing.
-fn adds_up(n: &Scored, v: &Scored, t: &Scored) -> bool {
+/// the net is not the total itself: `0 + 5 = 5` or `VAT = total` supports nothing. A cash
+/// rounding the document prints closes the sum too (`SUB TOTAL 7.00`, `GST 0.42`, `ROUNDING
+/// ADJ -0.02`, `NET TOTAL 7.40`): `roundings` are their values ([`printed_roundings`]); with a
+/// zero VAT that would only be the net's own rounding, no split of the total.
+fn adds_up(n: &Scored, v: &Scored, t: &Scored, roundings: &[Decimal]) -> bool {
     let same_sign =
         |a: Decimal, b: Decimal| a.is_zero() || a.is_sign_negative() == b.is_sign_negative();
     !n.2.is_zero()
@@ -212,7 +215,11 @@ fn adds_up(n: &Scored, v: &Scored, t: &Scored) -> bool {
         && v.2.abs() < n.2.abs()
         && n.1 != t.1
         && v.1 != t.1
-        && n.2 + v.2 == t.2
+        && (n.2 + v.2 == t.2
+            || !v.2.is_zero()
+                && roundings
+                    .iter()
+                    .any(|&r| rounds(r, t.2) && n.2 + v.2 + r == t.2))
 }
 
 /// The chosen totals, each `(score, candidate index, value)`.
@@ -248,6 +255,7 @@ fn choose(
     pays: &[Scored],
     pres: &[Scored],
     two_rows: &dyn Fn(usize, usize) -> bool,
+    roundings: &[Decimal],
 ) -> Chosen {
     let mut out = Chosen {
         net: nets.first().copied(),
@@ -257,25 +265,46 @@ fn choose(
     };
     let total_floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
     let eligible = || tots.iter().filter(move |t| t.0 >= total_floor);
-    let mut best: Option<(f32, Scored, Scored, Scored)> = None;
-    for t in eligible() {
-        for n in nets {
-            for v in vats {
-                if adds_up(n, v, t) && !two_rows(n.1, v.1) {
-                    let s = n.0 + v.0 + t.0;
-                    if best.is_none_or(|b| s > b.0) {
-                        best = Some((s, *n, *v, *t));
+    // The best-scored triple among `totals` whose sum holds: exactly first, then closed by a
+    // printed cash rounding.
+    let search = |totals: &mut dyn Iterator<Item = &Scored>, roundings: &[Decimal]| {
+        let mut best: Option<(f32, Scored, Scored, Scored)> = None;
+        for t in totals {
+            for n in nets {
+                for v in vats {
+                    if adds_up(n, v, t, roundings) && !two_rows(n.1, v.1) {
+                        let s = n.0 + v.0 + t.0;
+                        if best.is_none_or(|b| s > b.0) {
+                            best = Some((s, *n, *v, *t));
+                        }
                     }
                 }
             }
         }
-    }
+        best
+    };
+    // No total scored: a net-labelled amount that another net and the VAT make is the total
+    // (`SUB TOTAL 7.00`, `GST 0.42`, `NET TOTAL 7.42`: a receipt's final amount).
+    let totals = || -> Box<dyn Iterator<Item = &Scored>> {
+        if tots.is_empty() {
+            Box::new(nets.iter())
+        } else {
+            Box::new(eligible())
+        }
+    };
+    let exact = search(&mut totals(), &[]);
+    let is_exact = exact.is_some();
+    let best = exact.or_else(|| search(&mut totals(), roundings));
     if let Some((_, n, v, t)) = best {
         out.net = Some(n);
         out.vat = Some((v.0, v.2, Some(v.1)));
         out.total = Some(t);
-        out.consistent = true;
-    } else {
+        // Closed only by a rounding, the sum is no support: the steps that look for a
+        // consistent set may still replace it (a total before the rounding that the VAT
+        // summary rows make exactly).
+        out.consistent = is_exact;
+    }
+    if !out.consistent {
         // Several VAT lines (one per rate): total - net equals their sum.
         'outer: for n in nets {
             for t in eligible() {
@@ -440,7 +469,7 @@ fn ocr_repair(
                     }
                     t.0 = n.0.min(v.0);
                 }
-                if used == 0 || v.1 == t.1 || !adds_up(&ns, &vs, &(t.0, t.1, t.2)) {
+                if used == 0 || v.1 == t.1 || !adds_up(&ns, &vs, &(t.0, t.1, t.2), &[]) {
                     continue;
                 }
                 let key = (std::cmp::Reverse(used), n.0 + v.0 + t.0);
@@ -931,53 +960,62 @@ fn money_on(cands: &Candidates, line: usize) -> Vec<Pick> {
         .collect()
 }
 
-/// A cash rounding printed around the chosen total (`Total 781,28` / `Rounding -0,28` /
-/// `781,00`): an amount `x` above a rounding-labelled line and the amount `y` below it with
-/// `x + rounding = y` to the cent. Returns `(x, y)` as (candidate index, value), the rounding
-/// not zero. `y` is the amount after rounding, which the document asks to be paid.
-fn cash_rounding(cands: &Candidates, around: usize) -> Option<(Pick, Pick)> {
-    let at = cands.amount_at(around)?.span.line;
+/// The cash roundings the document prints: each amount of a rounding-labelled line (`ROUNDING
+/// ADJ  -0.02`), or alone on the line under the label (a label printed above its amount), that
+/// is not zero, as (label line, candidate index, value).
+fn printed_roundings(cands: &Candidates) -> Vec<(usize, usize, Decimal)> {
     let rounding_line = |l: usize| {
         cands
             .line_labels
             .get(l)
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Rounding))
     };
-    // The chosen total is either the amount after the rounding (rounding label 1 to 3 lines
-    // above it) or the one before it (1 to 3 lines below).
-    let labels: Vec<usize> = (at.saturating_sub(3)..=at + 3)
-        .filter(|&l| l != at && rounding_line(l))
-        .collect();
     let unlabelled = |l: usize| cands.line_labels.get(l).is_some_and(Vec::is_empty);
+    (0..cands.line_labels.len())
+        .filter(|&l| rounding_line(l))
+        .flat_map(|lr| {
+            (lr..=lr + 1)
+                .filter(move |&l| l == lr || unlabelled(l))
+                .flat_map(|l| money_on(cands, l))
+                .filter(|(_, d)| !d.is_zero())
+                .map(move |(i, d)| (lr, i, d))
+        })
+        .collect()
+}
+
+/// Whether `r` can be a cash rounding of `amount`: a small part of it (a coin of the
+/// currency, at most a twentieth).
+fn rounds(r: Decimal, amount: Decimal) -> bool {
+    !amount.is_zero() && r.abs() * Decimal::from(20) <= amount.abs()
+}
+
+/// A cash rounding printed around the chosen total (`Total 781,28` / `Rounding -0,28` /
+/// `781,00`): an amount `x` above a rounding-labelled line and the amount `y` below it with
+/// `x + rounding = y` to the cent. Returns `(x, y)` as (candidate index, value), the rounding
+/// not zero. `y` is the amount after rounding, which the document asks to be paid.
+fn cash_rounding(cands: &Candidates, around: usize) -> Option<(Pick, Pick)> {
+    let at = cands.amount_at(around)?.span.line;
     let above = |l: usize| {
         (l.saturating_sub(3)..l)
             .rev()
             .flat_map(|l| money_on(cands, l))
     };
     let below = |l: usize| (l + 1..=l + 3).flat_map(|l| money_on(cands, l));
-    for lr in labels {
-        // The rounding amount: on the label's line, or alone on the next line (a label printed
-        // above its amount).
-        let rs: Vec<Pick> = (lr..=lr + 1)
-            .filter(|&l| l == lr || unlabelled(l))
-            .flat_map(|l| money_on(cands, l))
-            .filter(|(_, d)| !d.is_zero())
-            .collect();
-        for &(ri, r) in &rs {
-            let rl = cands.amount_at(ri).map_or(lr, |c| c.span.line);
-            for (xi, x) in above(lr) {
-                if xi == ri {
-                    continue;
-                }
-                // A rounding is a small part of what it rounds (a coin of the currency).
-                if x.is_zero() || r.abs() * Decimal::from(20) > x.abs() {
-                    continue;
-                }
-                if let Some(y) = below(rl)
-                    .find(|&(yi, y)| yi != ri && y == x + r && (xi == around || yi == around))
-                {
-                    return Some(((xi, x), y));
-                }
+    // The chosen total is either the amount after the rounding (rounding label 1 to 3 lines
+    // above it) or the one before it (1 to 3 lines below).
+    for (lr, ri, r) in printed_roundings(cands) {
+        if lr == at || lr + 3 < at || lr > at + 3 {
+            continue;
+        }
+        let rl = cands.amount_at(ri).map_or(lr, |c| c.span.line);
+        for (xi, x) in above(lr) {
+            if xi == ri || !rounds(r, x) {
+                continue;
+            }
+            if let Some(y) =
+                below(rl).find(|&(yi, y)| yi != ri && y == x + r && (xi == around || yi == around))
+            {
+                return Some(((xi, x), y));
             }
         }
     }
@@ -1026,7 +1064,8 @@ pub(super) fn totals(
         let in_rows = |l: Option<usize>| l.is_some_and(|l| rows.contains(&l));
         line(a) != line(b) && in_rows(line(a)) && in_rows(line(b))
     };
-    let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows);
+    let roundings: Vec<Decimal> = printed_roundings(cands).iter().map(|r| r.2).collect();
+    let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows, &roundings);
     apply_tax_rows(&mut chosen, cands, &rows);
     // A chosen total that no known label calls one, no arithmetic holds and no second print
     // repeats (a total is repeated as the payment) gives way to the amount printed elsewhere
@@ -1689,13 +1728,13 @@ mod tests {
         let tots = [(0.9, 1, d("50.00")), (0.8, 2, d("119.00"))];
         let nets = [(0.7, 3, d("100.00"))];
         let vats = [(0.6, 4, d("19.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
         assert!(c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("119.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("19.00")));
         // A total far below the best one is not rescued by arithmetic.
         let tots = [(0.9, 1, d("50.00")), (0.5, 2, d("119.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
         assert!(!c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("50.00")));
     }
@@ -1705,14 +1744,20 @@ mod tests {
         let tots = [(0.9, 1, d("-119.00"))];
         let nets = [(0.7, 2, d("100.00")), (0.6, 3, d("-100.00"))];
         let vats = [(0.6, 4, d("-19.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
         assert!(c.consistent);
         assert_eq!(c.net.map(|n| n.2), Some(d("-100.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("-19.00")));
         // Mixed signs are no support.
-        let c = choose(&[(0.7, 2, d("100.00"))], &vats, &tots, &[], &[], &|_, _| {
-            false
-        });
+        let c = choose(
+            &[(0.7, 2, d("100.00"))],
+            &vats,
+            &tots,
+            &[],
+            &[],
+            &|_, _| false,
+            &[],
+        );
         assert!(!c.consistent);
     }
 
@@ -1721,11 +1766,11 @@ mod tests {
         let tots = [(0.9, 1, d("119.00"))];
         let pays = [(0.8, 2, d("19.00")), (0.7, 3, d("69.00"))];
         let pres = [(0.6, 4, d("-50.00"))];
-        let c = choose(&[], &[], &tots, &pays, &pres, &|_, _| false);
+        let c = choose(&[], &[], &tots, &pays, &pres, &|_, _| false, &[]);
         assert_eq!(c.payable.map(|p| p.2), Some(d("69.00")));
         assert_eq!(c.prepaid.map(|p| p.2), Some(d("50.00")));
         // Without a prepaid amount that explains it, the best payable stands.
-        let c = choose(&[], &[], &tots, &pays, &[], &|_, _| false);
+        let c = choose(&[], &[], &tots, &pays, &[], &|_, _| false, &[]);
         assert_eq!(c.payable.map(|p| p.2), Some(d("19.00")));
     }
 
@@ -1734,7 +1779,7 @@ mod tests {
         let tots = [(0.9, 1, d("126.00"))];
         let nets = [(0.8, 2, d("110.00"))];
         let vats = [(0.6, 3, d("14.00")), (0.5, 4, d("2.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false);
+        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
         assert!(c.consistent);
         assert_eq!(c.vat.map(|v| v.1), Some(d("16.00")));
     }
@@ -2463,6 +2508,31 @@ mod tests {
         ]);
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("18.59"));
+    }
+
+    #[test]
+    fn a_printed_cash_rounding_closes_net_plus_vat() {
+        // `NET TOTAL` is the receipt's final amount; the net is the sub-total that, with the
+        // GST and the rounding, makes it.
+        let doc = doc_from(&[
+            ("FISHBALL NOODLE 7.00", 10.0, 100.0),
+            ("SUB TOTAL 7.00", 10.0, 114.0),
+            ("GST 6% 0.42", 10.0, 128.0),
+            ("ROUNDING ADJ -0.02", 10.0, 142.0),
+            ("NET TOTAL 7.40", 10.0, 156.0),
+            ("CASH 7.40", 10.0, 170.0),
+            ("CHANGE 0.00", 10.0, 184.0),
+        ]);
+        let cands = extract(&doc);
+        let rounding: Vec<Decimal> = printed_roundings(&cands).iter().map(|r| r.2).collect();
+        assert_eq!(rounding, vec![d("-0.02")]);
+        let model = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        for scorer in [&crate::fields::RuleScorer as &dyn FieldScorer, &model] {
+            let r = crate::fields::extract(&doc, &cands, scorer);
+            assert_eq!(r.totals.total.as_deref(), Some("7.40"));
+            assert_eq!(r.totals.net.as_deref(), Some("7.00"));
+            assert_eq!(r.totals.vat.as_deref(), Some("0.42"));
+        }
     }
 
     #[test]
