@@ -242,6 +242,11 @@ fn unglue(part: &str) -> Vec<&str> {
     if let Some(split) = date_time_glue(part) {
         return vec![&part[..split], &part[split..]];
     }
+    // `A22%4,21`, `A23%`, `5%4,75`: a VAT summary row's tax code, rate and base read as one
+    // word (the code one capital, the rate of one or two digits, the base a price).
+    if let Some(parts) = rate_glue(part, price) {
+        return parts;
+    }
     // `TVA20%`, `VAT19%`: a tax label glued to its rate.
     let letters = part
         .char_indices()
@@ -263,6 +268,46 @@ fn unglue(part: &str) -> Vec<&str> {
     } else {
         vec![part]
     }
+}
+
+/// `[code]rate%[base]` with a code or a base or both (see [`unglue`]); `price` gives the byte
+/// length of a price at the start of a slice.
+fn rate_glue(part: &str, price: impl Fn(&[u8]) -> Option<usize>) -> Option<Vec<&str>> {
+    let b = part.as_bytes();
+    let code = usize::from(b.first().is_some_and(u8::is_ascii_uppercase));
+    let digits = b[code..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=2).contains(&digits) {
+        return None;
+    }
+    let mut at = code + digits;
+    // A rate with decimals: `5,5%`, `2.1%`.
+    if matches!(b.get(at), Some(b'.' | b',')) {
+        let more = b[at + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if !(1..=2).contains(&more) {
+            return None;
+        }
+        at += 1 + more;
+    }
+    if b.get(at) != Some(&b'%') {
+        return None;
+    }
+    let rate_end = at + 1;
+    let base = rate_end < b.len();
+    if base && price(&b[rate_end..]) != Some(b.len() - rate_end) || code == 0 && !base {
+        return None;
+    }
+    let mut parts = Vec::with_capacity(3);
+    if code == 1 {
+        parts.push(&part[..1]);
+    }
+    parts.push(&part[code..rate_end]);
+    if base {
+        parts.push(&part[rate_end..]);
+    }
+    Some(parts)
 }
 
 /// Groups tokens of one page into lines (tokens left to right, lines top to bottom).
@@ -593,6 +638,14 @@ mod tests {
         assert_eq!(texts("1 x2.34"), ["1", "x", "2.34"]);
         assert_eq!(texts("12X1,50"), ["12", "X", "1,50"]);
         assert_eq!(texts("TVA20%"), ["TVA", "20%"]);
+        // A VAT summary row's code, rate and base.
+        assert_eq!(texts("A22%4,21 0,93"), ["A", "22%", "4,21", "0,93"]);
+        assert_eq!(texts("A23% 8,44"), ["A", "23%", "8,44"]);
+        assert_eq!(texts("5,5%12.40"), ["5,5%", "12.40"]);
+        // Not a rate: kept whole.
+        assert_eq!(texts("22%"), ["22%"]);
+        assert_eq!(texts("A123%"), ["A123%"]);
+        assert_eq!(texts("B22%4"), ["B22%4"]);
         assert_eq!(texts("18-03-201811:23"), ["18-03-2018", "11:23"]);
         assert_eq!(texts("1/3/20189:05:33"), ["1/3/2018", "9:05:33"]);
         assert_eq!(texts("2018-03-1811:23:05"), ["2018-03-18", "11:23:05"]);

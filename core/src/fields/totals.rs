@@ -1244,6 +1244,8 @@ pub(super) fn totals(
         {
             chosen.total = Some((t.0, xi, x));
             chosen.payable = Some((t.0, yi, y));
+            // The total before the rounding is what the VAT summary rows make.
+            apply_tax_rows(&mut chosen, cands, &rows);
         } else if t.1 == xi && chosen.payable.is_none_or(|p| p.2 == x) {
             chosen.payable = Some((t.0, yi, y));
         }
@@ -2532,6 +2534,31 @@ mod tests {
             assert_eq!(r.totals.total.as_deref(), Some("7.40"));
             assert_eq!(r.totals.net.as_deref(), Some("7.00"));
             assert_eq!(r.totals.vat.as_deref(), Some("0.42"));
+        }
+    }
+
+    #[test]
+    fn the_total_before_a_cash_rounding_takes_the_tax_rows() {
+        // The amount to pay is rounded (10499 -> 10500 forints); the VAT summary rows make the
+        // total before the rounding, and give the net and VAT once that is the total.
+        let doc = doc_from(&[
+            ("Kenyér 4330", 10.0, 100.0),
+            ("NYUGTA ÖSSZESEN 10499 HUF", 10.0, 114.0),
+            ("Kerekítési különbözet: 1", 10.0, 128.0),
+            ("Fizetendő végösszeg: 10500 HUF", 10.0, 142.0),
+            ("Bankkártya 10500", 10.0, 156.0),
+            ("Adó % Adóalap Adó", 10.0, 170.0),
+            ("A 27% 3409 921", 10.0, 184.0),
+            ("B 5% 5875 294", 10.0, 198.0),
+        ]);
+        let cands = extract(&doc);
+        let model = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        for scorer in [&crate::fields::RuleScorer as &dyn FieldScorer, &model] {
+            let r = crate::fields::extract(&doc, &cands, scorer);
+            assert_eq!(r.totals.total.as_deref(), Some("10499"));
+            assert_eq!(r.totals.payable.as_deref(), Some("10500"));
+            assert_eq!(r.totals.net.as_deref(), Some("9284"));
+            assert_eq!(r.totals.vat.as_deref(), Some("1215"));
         }
     }
 
