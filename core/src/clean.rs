@@ -296,7 +296,11 @@ fn rate_glue(part: &str, price: impl Fn(&[u8]) -> Option<usize>) -> Option<Vec<&
     }
     let rate_end = at + 1;
     let base = rate_end < b.len();
-    if base && price(&b[rate_end..]) != Some(b.len() - rate_end) || code == 0 && !base {
+    // What follows the rate is a price and nothing else; a bare rate (`22%`) is no glue.
+    if base && price(&b[rate_end..]) != Some(b.len() - rate_end) {
+        return None;
+    }
+    if code == 0 && !base {
         return None;
     }
     let mut parts = Vec::with_capacity(3);

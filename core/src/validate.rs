@@ -7,8 +7,9 @@
 //!
 //! # Errors (the numbers or ids disagree with themselves: the result must be checked)
 //! - `TOTALS_MISMATCH`: `net + vat` is not `total` (tolerance 0.01, or a total rounded for cash
-//!   as below), also after subtracting the discount and/or the prepaid amount where present; and, where a discount or prepaid amount is
-//!   present, `payable` is not `total` minus them.
+//!   as below), also after subtracting the discount and/or the prepaid amount where present; and,
+//!   where a discount or prepaid amount is present, `payable` is not `total` minus them (nor that
+//!   rounded for cash).
 //! - `LINE_ITEMS_SUM_MISMATCH`: the sum of the line `amount`s is not `totals.net`, nor the sum
 //!   plus the document-level `charges` and/or less the `discount` (EN 16931 BR-CO-13); when
 //!   `net` is absent and `vat` present it is compared with `total` (lines carrying gross
@@ -253,7 +254,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
         f.ran("TOTALS_ARITHMETIC");
         let ok = with_deductions(gross, discount, prepaid)
             .into_iter()
-            .any(|g| close(g, total, cents(1)) || cash_rounded(g, total));
+            .any(|g| close_or_cash_rounded(g, total, cents(1)));
         if !ok {
             f.error(
                 TOTALS_MISMATCH,
@@ -272,7 +273,7 @@ fn check_totals(r: &DocumentResult, f: &mut Findings) {
         f.ran("TOTALS_ARITHMETIC");
         let ok = with_deductions(total, discount, prepaid)
             .into_iter()
-            .any(|g| close(g, payable, cents(1)) || cash_rounded(g, payable));
+            .any(|g| close_or_cash_rounded(g, payable, cents(1)));
         if !ok {
             f.error(
                 TOTALS_MISMATCH,
@@ -383,6 +384,11 @@ fn discounted(product: Decimal, amount: Decimal) -> bool {
     })
 }
 
+/// Whether `total` is `sum` within `tol`, or `sum` rounded for cash ([`cash_rounded`]).
+fn close_or_cash_rounded(sum: Decimal, total: Decimal, tol: Decimal) -> bool {
+    close(sum, total, tol) || cash_rounded(sum, total)
+}
+
 /// Whether `total` is `sum` rounded for cash to 0.05, 0.10, 0.50 or a whole unit (Swedish,
 /// Swiss, Hungarian, Czech receipts).
 fn cash_rounded(sum: Decimal, total: Decimal) -> bool {
@@ -455,7 +461,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
             let ok = bases
                 .into_iter()
                 .flat_map(|b| adjusted(b, discount, charges))
-                .any(|x| close(x, total, tol) || cash_rounded(x, total));
+                .any(|x| close_or_cash_rounded(x, total, tol));
             if !ok {
                 f.error(
                     LINE_ITEMS_SUM_MISMATCH,
@@ -474,7 +480,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
         f.ran("LINE_ITEMS_SUM");
         let ok = adjusted(s, discount, charges)
             .into_iter()
-            .any(|x| close(x, total, tol) || cash_rounded(x, total));
+            .any(|x| close_or_cash_rounded(x, total, tol));
         if !ok {
             f.error(
                 LINE_ITEMS_SUM_MISMATCH,

@@ -265,11 +265,19 @@ fn choose(
     };
     let total_floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
     let eligible = || tots.iter().filter(move |t| t.0 >= total_floor);
-    // The best-scored triple among `totals` whose sum holds: exactly first, then closed by a
-    // printed cash rounding.
-    let search = |totals: &mut dyn Iterator<Item = &Scored>, roundings: &[Decimal]| {
+    // The totals the sum may make: the eligible ones; with no total scored, the net-labelled
+    // amounts, of which one another net and the VAT make is the total (`SUB TOTAL 7.00`, `GST
+    // 0.42`, `NET TOTAL 7.42`: a receipt's final amount).
+    let totals: Vec<Scored> = if tots.is_empty() {
+        nets.to_vec()
+    } else {
+        eligible().copied().collect()
+    };
+    // The best-scored triple whose sum holds: exactly first, then closed by a printed cash
+    // rounding.
+    let search = |roundings: &[Decimal]| {
         let mut best: Option<(f32, Scored, Scored, Scored)> = None;
-        for t in totals {
+        for t in &totals {
             for n in nets {
                 for v in vats {
                     if adds_up(n, v, t, roundings) && !two_rows(n.1, v.1) {
@@ -283,18 +291,9 @@ fn choose(
         }
         best
     };
-    // No total scored: a net-labelled amount that another net and the VAT make is the total
-    // (`SUB TOTAL 7.00`, `GST 0.42`, `NET TOTAL 7.42`: a receipt's final amount).
-    let totals = || -> Box<dyn Iterator<Item = &Scored>> {
-        if tots.is_empty() {
-            Box::new(nets.iter())
-        } else {
-            Box::new(eligible())
-        }
-    };
-    let exact = search(&mut totals(), &[]);
+    let exact = search(&[]);
     let is_exact = exact.is_some();
-    let best = exact.or_else(|| search(&mut totals(), roundings));
+    let best = exact.or_else(|| search(roundings));
     if let Some((_, n, v, t)) = best {
         out.net = Some(n);
         out.vat = Some((v.0, v.2, Some(v.1)));
@@ -993,7 +992,12 @@ fn rounds(r: Decimal, amount: Decimal) -> bool {
 /// `781,00`): an amount `x` above a rounding-labelled line and the amount `y` below it with
 /// `x + rounding = y` to the cent. Returns `(x, y)` as (candidate index, value), the rounding
 /// not zero. `y` is the amount after rounding, which the document asks to be paid.
-fn cash_rounding(cands: &Candidates, around: usize) -> Option<(Pick, Pick)> {
+/// `roundings` are the document's [`printed_roundings`].
+fn cash_rounding(
+    cands: &Candidates,
+    roundings: &[(usize, usize, Decimal)],
+    around: usize,
+) -> Option<(Pick, Pick)> {
     let at = cands.amount_at(around)?.span.line;
     let above = |l: usize| {
         (l.saturating_sub(3)..l)
@@ -1003,7 +1007,7 @@ fn cash_rounding(cands: &Candidates, around: usize) -> Option<(Pick, Pick)> {
     let below = |l: usize| (l + 1..=l + 3).flat_map(|l| money_on(cands, l));
     // The chosen total is either the amount after the rounding (rounding label 1 to 3 lines
     // above it) or the one before it (1 to 3 lines below).
-    for (lr, ri, r) in printed_roundings(cands) {
+    for &(lr, ri, r) in roundings {
         if lr == at || lr + 3 < at || lr > at + 3 {
             continue;
         }
@@ -1064,8 +1068,17 @@ pub(super) fn totals(
         let in_rows = |l: Option<usize>| l.is_some_and(|l| rows.contains(&l));
         line(a) != line(b) && in_rows(line(a)) && in_rows(line(b))
     };
-    let roundings: Vec<Decimal> = printed_roundings(cands).iter().map(|r| r.2).collect();
-    let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows, &roundings);
+    let roundings = printed_roundings(cands);
+    let rounding_values: Vec<Decimal> = roundings.iter().map(|r| r.2).collect();
+    let mut chosen = choose(
+        &nets,
+        &vats,
+        &tots,
+        &pays,
+        &pres,
+        &two_rows,
+        &rounding_values,
+    );
     apply_tax_rows(&mut chosen, cands, &rows);
     // A chosen total that no known label calls one, no arithmetic holds and no second print
     // repeats (a total is repeated as the payment) gives way to the amount printed elsewhere
@@ -1235,7 +1248,7 @@ pub(super) fn totals(
     // rounded one the payable, unless a known label calls the rounded amount a total
     // (`TOTAL ROUNDED`) or the amount before it was chosen as the net.
     if let Some(t) = chosen.total
-        && let Some(((xi, x), (yi, y))) = cash_rounding(cands, t.1)
+        && let Some(((xi, x), (yi, y))) = cash_rounding(cands, &roundings, t.1)
     {
         if t.1 == yi
             && !labelled_total(cands, yi)
@@ -2429,7 +2442,12 @@ mod tests {
         let cands = extract(&doc);
         let total = (0..cands.items.len()).filter(|&i| dec(&cands.items[i]) == Some(d("15.00")));
         assert!(total.clone().count() >= 2);
-        assert!(total.map(|i| cash_rounding(&cands, i)).all(|r| r.is_none()));
+        let roundings = printed_roundings(&cands);
+        assert!(
+            total
+                .map(|i| cash_rounding(&cands, &roundings, i))
+                .all(|r| r.is_none())
+        );
     }
 
     #[test]
@@ -2494,7 +2512,7 @@ mod tests {
         assert_eq!(r.totals.net.as_deref(), Some("1736"));
         assert_eq!(r.totals.vat.as_deref(), Some("469"));
         // A total a known label names stays, whatever the rows make; so does one repeated as the
-        // payment (the rows are one rate's of several).
+        // payment (the rows are one rate's of several: the other rate's row unread).
         let doc = doc_from(&lines("Total 58367506"));
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("58367506"));
@@ -2505,11 +2523,22 @@ mod tests {
             ("IMPORTO 18,59 €", 20.0, 651.0),
             ("Carta  18,59", 35.0, 712.0),
             ("Imposta % Totale netto  Imposta", 28.0, 794.0),
-            ("A22%4,21  0,93", 27.0, 839.0),
             ("B 4% 12,93  0,52", 32.0, 882.0),
         ]);
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("18.59"));
+    }
+
+    /// The fields the rules and the embedded model read from `cands`.
+    fn by_both_scorers(
+        doc: &crate::types::CleanDocument,
+        cands: &Candidates,
+    ) -> [crate::result::DocumentResult; 2] {
+        let model = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        [
+            crate::fields::extract(doc, cands, &crate::fields::RuleScorer),
+            crate::fields::extract(doc, cands, &model),
+        ]
     }
 
     #[test]
@@ -2528,9 +2557,7 @@ mod tests {
         let cands = extract(&doc);
         let rounding: Vec<Decimal> = printed_roundings(&cands).iter().map(|r| r.2).collect();
         assert_eq!(rounding, vec![d("-0.02")]);
-        let model = crate::fields::model::ModelScorer::embedded(None).expect("field model");
-        for scorer in [&crate::fields::RuleScorer as &dyn FieldScorer, &model] {
-            let r = crate::fields::extract(&doc, &cands, scorer);
+        for r in by_both_scorers(&doc, &cands) {
             assert_eq!(r.totals.total.as_deref(), Some("7.40"));
             assert_eq!(r.totals.net.as_deref(), Some("7.00"));
             assert_eq!(r.totals.vat.as_deref(), Some("0.42"));
@@ -2552,9 +2579,7 @@ mod tests {
             ("B 5% 5875 294", 10.0, 198.0),
         ]);
         let cands = extract(&doc);
-        let model = crate::fields::model::ModelScorer::embedded(None).expect("field model");
-        for scorer in [&crate::fields::RuleScorer as &dyn FieldScorer, &model] {
-            let r = crate::fields::extract(&doc, &cands, scorer);
+        for r in by_both_scorers(&doc, &cands) {
             assert_eq!(r.totals.total.as_deref(), Some("10499"));
             assert_eq!(r.totals.payable.as_deref(), Some("10500"));
             assert_eq!(r.totals.net.as_deref(), Some("9284"));
