@@ -342,8 +342,13 @@ def main() -> int:
                     help="tables of the full shape also print a discount column, no header row, "
                          "or quantities and prices to three or four decimals "
                          "(synth_layouts.TABLE_EXTRAS): a tuning set for line items")
+    ap.add_argument("--table-forms", action="store_true",
+                    help="tables of the full shape print only a position, a description over "
+                         "one or more lines and its amount, or the rate right of the amount "
+                         "(synth_layouts.TABLE_FORMS): a tuning set for line items")
     a = ap.parse_args()
     sl.HARD_TABLES = a.hard_tables
+    sl.TABLE_FORMS = a.table_forms
     sl.TABLE_EXTRAS = a.table_extras
     g.register_fonts()
     sv.check()

@@ -45,6 +45,14 @@ things real invoices print: a discount column of its own between the unit price 
 (`Rabatt %`: `10%`, `10,00 %`, empty or `-` where a row has none; more rows get a discount), no
 header row at all, and quantities and unit prices printed to three or four decimals
 (`2,000`, `3,5000`), as e-invoice renderers print them.
+
+`TABLE_FORMS` (set by `synth.py --table-forms`; off by default, drawn from a random stream of
+its own) prints the tables of the `full` shape in two more forms. Half of them are flat, as
+service invoices and statements print them: no quantity, unit price or rate, only (a position,)
+a description and its amount, the amount's column named by the language's amount or price word,
+the amount sometimes with its currency, and descriptions over several lines (a service period, a
+contract reference). Of the others, half print the rate column right of the amount, as French
+and e-invoice renderers do (`Montant HT  TVA`).
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ D = Decimal
 
 HARD_TABLES = False
 TABLE_EXTRAS = False
+TABLE_FORMS = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -430,6 +439,10 @@ class R:
                     (lab("gross"), 1.0, "r")]
         if variant == "amounts_only":
             return [(lab("desc"), 0.0, "l"), (lab("rate"), 0.78, "r"), (lab("amount"), 1.0, "r")]
+        if variant == "flat":
+            amount = lab("amount") if self.flat_style[1] else lab("price")
+            desc = [(lab("desc"), 0.05 if self.flat_style[0] else 0.0, "l"), (amount, 1.0, "r")]
+            return ([("#", 0.0, "l")] if self.flat_style[0] else []) + desc
         return [("#", 0.0, "l"), (lab("desc"), 0.05, "l"), (lab("qty"), 0.52, "r"), ("", 0.53, "l"),
                 (lab("price"), 0.74, "r"), (lab("rate"), 0.83, "r"), (lab("amount"), 1.0, "r")]
 
@@ -445,6 +458,11 @@ class R:
         if variant == "amounts_only":
             # A statement's rows: what was charged and its net amount, no quantity or price.
             return [ln.desc, doc.rate_text(ln.rate), doc.m(amt, cur=False)]
+        if variant == "flat":
+            # What was done and what it costs, nothing else; the amount with its currency on
+            # some documents.
+            vals = [ln.desc, doc.m(amt, cur=self.flat_style[2])]
+            return ([str(n)] if self.flat_style[0] else []) + vals
         if variant == "gross_only":
             # Only the amount with VAT: the net amount (the truth) is what an accountant derives.
             gross = amt + (amt * ln.rate / 100).quantize(doc.q)
@@ -535,7 +553,22 @@ class R:
             shape = "amounts_only"
             cols = self.columns(shape)
             doc.unprinted = {"quantity", "unit_price"}
-        if shape in ("gross_only", "amounts_only"):
+        # The forms of `TABLE_FORMS`, from a stream of their own.
+        fr = random.Random(f"{doc.name}/flat-tables")
+        rate_last = False
+        if TABLE_FORMS and shape == "full" and not sku_col and fr.random() < 0.5:
+            shape = "flat"
+            # (a position column, the amount's name the amount word, the currency printed)
+            self.flat_style = (fr.random() < 0.6, fr.random() < 0.6, fr.random() < 0.3)
+            cols = self.columns(shape)
+            doc.unprinted = {"quantity", "unit_price", "unit"}
+            if len(doc.by_rate()) > 1:
+                doc.unprinted.add("vat_rate")  # no column, no single rate of the document
+            sub_lines = False
+            flat_notes = [fr.random() < 0.5 for _ in doc.lines]
+        elif TABLE_FORMS and shape == "full" and fr.random() < 0.5:
+            rate_last = True
+        if shape in ("gross_only", "amounts_only", "flat"):
             # No price is printed for a discount to reduce: the rows' amounts are the amounts.
             for ln in doc.lines:
                 ln.disc = D(0)
@@ -560,6 +593,11 @@ class R:
         if sku_col:
             # `#`, article number, description, then the numbers as before.
             cols = [cols[0], (SKU_WORDS[doc.lang], 0.05, "l"), (cols[1][0], 0.17, "l")] + cols[2:]
+        if rate_last:
+            # The rate's column right of the amount's: the amount moves left to make room.
+            names = [c[0] for c in cols]
+            ri, ai = names.index(sv.word(doc.lang, "rate")), names.index(sv.word(doc.lang, "amount"))
+            cols[ri], cols[ai] = (cols[ri][0], 1.0, "r"), (cols[ai][0], 0.9, "r")
         if headerless:
             # No column names: the rows start under a rule.
             y += 6
@@ -619,6 +657,14 @@ class R:
                 # Under the description, a line with numbers of its own that is no row.
                 x = self.x0 + cols[di][1] * W + 3
                 self.t(x, y + 10 * (extra + 1), self.sub_line(ln), 7.5)
+                extra += 1
+            elif shape == "flat" and flat_notes[n - 1]:
+                # Under the description: the service period, or the contract it bills as a keyed
+                # attribute.
+                x = self.x0 + cols[di][1] * W + 3
+                note = (f"{doc.d(doc.date)} - {doc.d(doc.due or doc.date)}" if fr.random() < 0.6
+                        else f"Ref.: {fr.randint(1000, 99999)}")
+                self.t(x, y + 10 * (extra + 1), note, 7.5)
                 extra += 1
             elif variant == "amount_below":
                 # Under the description: the article's EAN (a line of its own under the amount's

@@ -3435,10 +3435,13 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "stukprijs",
             "prezzo",
             "prezzo unitario",
+            "prezzo unit",
             "precio",
             "precio unitario",
+            "precio unit",
             "preço",
             "preço unitário",
+            "preço unit",
             "jednotková cena",
             "cena za mj",
             "cena za jednotku",
@@ -3458,6 +3461,7 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "nettó egységár",
             "preț",
             "preț unitar",
+            "preț unit",
         ],
     ),
     (
@@ -4537,6 +4541,20 @@ mod tests {
             "Descrizione  Q.ta  Prezzo",
         ] {
             assert!(keys(printed).contains(&K::ColQty), "{printed}");
+        }
+        // `unit.` abbreviating the unit price's second word is no unit column.
+        for printed in [
+            "Descrizione  Prezzo unit.",
+            "Descripción  Precio unit.",
+            "Descrição  Preço unit.",
+            "Désignation  Prix unit. HT",
+            "Denumire  Preț unit.",
+        ] {
+            let k = keys(printed);
+            assert!(
+                k.contains(&K::ColUnitPrice) && !k.contains(&K::ColUnit),
+                "{printed}: {k:?}"
+            );
         }
         assert!(LabelKey::ColQty.is_column());
         assert!(!LabelKey::Total.is_column());

@@ -1557,6 +1557,65 @@ struct Continuation<'a> {
     end_line: usize,
 }
 
+/// A sub-line that prints only a date or a period (`01.01.2026 - 31.12.2026`, `26 november
+/// 2021 - 26 november 2021`, `05/2026 bis 06/2026` aside): when the item was delivered or the
+/// period it bills, an attribute of the row, not its name's next line. Besides its dates the line
+/// holds at most one short connecting word (`bis`, `to`, `au`, `до`).
+pub(super) fn period_line(l: &Line) -> bool {
+    let dates_of = |text: &str| {
+        let day_first = super::dates::find_dates(text, false);
+        if day_first.is_empty() {
+            super::dates::find_dates(text, true)
+        } else {
+            day_first
+        }
+    };
+    let whole_date = |x: &str| dates_of(x).iter().any(|d| d.start == 0 && d.end == x.len());
+    // A period printed without spaces (`15/12/2020-15/12/2020`, `2024-07-27-2024-07-27`): a
+    // dash between two whole dates.
+    let glued = |t: &str| {
+        t.char_indices().any(|(i, c)| {
+            matches!(c, '-' | '–' | '—')
+                && whole_date(&t[..i])
+                && whole_date(&t[i + c.len_utf8()..])
+        })
+    };
+    let mut periods = 0;
+    let text: String = l
+        .text
+        .split(' ')
+        .map(|t| {
+            if glued(t) {
+                periods += 1;
+                ""
+            } else {
+                t
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let dates = dates_of(&text);
+    if dates.is_empty() && periods == 0 {
+        return false;
+    }
+    let mut rest = String::new();
+    let mut pos = 0;
+    for d in &dates {
+        rest.push_str(text.get(pos..d.start).unwrap_or(""));
+        rest.push(' ');
+        pos = d.end.max(pos);
+    }
+    rest.push_str(text.get(pos..).unwrap_or(""));
+    let words: Vec<&str> = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.len() <= 1
+        && words
+            .iter()
+            .all(|w| w.chars().count() <= 4 && w.chars().all(char::is_alphabetic))
+}
+
 /// A sub-line under an item's name that prints a price (`1 m = 283,44`, `Brutto 9,90`) or
 /// opens with a rate (`25,5% ALV`): an attribute of the row, not its name's next line (a name
 /// may hold a percentage: `Mleko 2%`, a discount `(-20%)`).
@@ -1601,6 +1660,7 @@ fn continue_description(
         let l = &doc.lines[k];
         !is_keyed(l)
             && !priced_line(l)
+            && !period_line(l)
             && !stops.get(k).copied().unwrap_or(false)
             && l.tokens.iter().any(|t| {
                 !is_rotated(t)
@@ -1905,6 +1965,37 @@ mod tests {
                 (None, Some("Kaapeli MMJ 3x2,5")),
             ]
         );
+    }
+
+    #[test]
+    fn a_sub_line_of_dates_only_is_a_period_not_a_name() {
+        let line = |text: &str| {
+            let words = text
+                .split(' ')
+                .enumerate()
+                .map(|(i, t)| w(t, 40.0 + 60.0 * i as f32, 100.0))
+                .collect();
+            page_doc(words).lines[0].clone()
+        };
+        for period in [
+            "01.01.2026 - 31.12.2026",
+            "26 november 2021 - 26 november 2021",
+            "15/12/2020-15/12/2020",
+            "2024-07-27-2024-07-27",
+            "18-05-2022-18-05-2022",
+            "01.03.2026 bis 31.03.2026",
+            "12.05.2025",
+        ] {
+            assert!(period_line(&line(period)), "{period}");
+        }
+        for name in [
+            "Wartung 01.01.2026 - 31.12.2026",
+            "Kabel 3x2,5",
+            "Licence logicielle annuelle",
+            "Abonnement 2026",
+        ] {
+            assert!(!period_line(&line(name)), "{name}");
+        }
     }
 
     #[test]

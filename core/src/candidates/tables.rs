@@ -232,8 +232,9 @@ fn band_header(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)> {
 }
 
 /// A table's rightmost column is its amount where no column's name says amount: the header's
-/// last phrase right of every named column (`Verollinen`, a name no vocabulary knows), or a
-/// last column named like one before it (`НДС %` ... `С НДС`: the rate's word twice).
+/// last phrase right of every named column (`Verollinen`, a name no vocabulary knows), a last
+/// column named like one before it (`НДС %` ... `С НДС`: the rate's word twice), or a last
+/// column named a price where no quantity column is.
 fn rightmost_amount(line: &Line, cols: &mut Vec<Column>) {
     if cols.iter().any(|c| is_amount_column(c.key)) {
         return;
@@ -250,6 +251,21 @@ fn rightmost_amount(line: &Line, cols: &mut Vec<Column>) {
     let n = cols.len();
     if n >= 2 && cols[..n - 1].iter().any(|c| c.key == cols[n - 1].key) {
         cols[n - 1].key = LabelKey::ColAmount;
+        return;
+    }
+    // A price no quantity multiplies (`Beschreibung  Preis`, `Description  Price`) is what the
+    // row charges: the rightmost column, the only price, and no quantity column.
+    let priced_only = cols
+        .iter()
+        .filter(|c| c.key == LabelKey::ColUnitPrice)
+        .count()
+        == 1
+        && !cols.iter().any(|c| c.key == LabelKey::ColQty);
+    if let Some(last) = cols
+        .last_mut()
+        .filter(|c| priced_only && c.key == LabelKey::ColUnitPrice)
+    {
+        last.key = LabelKey::ColAmount;
     }
 }
 
@@ -893,9 +909,9 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     j += 1;
                     continue;
                 }
-                // An attribute line under a description (`Herkunftsland: DE`) belongs to the
-                // row but is no part of the item's name.
-                let text = if is_keyed(line) || rows::priced_line(line) {
+                // An attribute line under a description (`Herkunftsland: DE`, a price, a service
+                // period) belongs to the row but is no part of the item's name.
+                let text = if is_keyed(line) || rows::priced_line(line) || rows::period_line(line) {
                     String::new()
                 } else {
                     line.text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -1110,6 +1126,55 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(amounts, ["1.000,00", "500,00"]);
+    }
+
+    #[test]
+    fn a_price_no_quantity_multiplies_is_the_rows_amount() {
+        // `Pos  Beschreibung  Preis`: what each row charges, no quantity or unit price; the
+        // service period under a description is no part of its name.
+        let words = vec![
+            w("Pos", 10.0, 100.0),
+            w("Beschreibung", 40.0, 100.0),
+            w("Preis", 430.0, 100.0),
+            w("1", 10.0, 115.0),
+            w("Webhosting", 40.0, 115.0),
+            w("120,00", 430.0, 115.0),
+            w("01.01.2026", 40.0, 125.0),
+            w("-", 90.0, 125.0),
+            w("31.12.2026", 100.0, 125.0),
+            w("2", 10.0, 140.0),
+            w("Domain", 40.0, 140.0),
+            w("12,00", 430.0, 140.0),
+        ];
+        let doc = page_of(words);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let rows: Vec<(&str, &str)> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| {
+                Some((
+                    r.cell(LabelKey::ColDesc)?.text.as_str(),
+                    r.cell(LabelKey::ColAmount)?.text.as_str(),
+                ))
+            })
+            .collect();
+        assert_eq!(rows, [("Webhosting", "120,00"), ("Domain", "12,00")]);
+        assert!(
+            t[0].rows[0].lines.contains(&2),
+            "the period's line is the row's"
+        );
+        // With a quantity column the price stays a unit price.
+        let words = vec![
+            w("Beschreibung", 40.0, 100.0),
+            w("Menge", 300.0, 100.0),
+            w("Preis", 430.0, 100.0),
+            w("Webhosting", 40.0, 115.0),
+            w("2", 310.0, 115.0),
+            w("60,00", 430.0, 115.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert!(t[0].columns.iter().all(|c| c.key != LabelKey::ColAmount));
     }
 
     #[test]
