@@ -52,7 +52,8 @@ service invoices and statements print them: no quantity, unit price or rate, onl
 a description and its amount, the amount's column named by the language's amount or price word,
 the amount sometimes with its currency, and descriptions over several lines (a service period, a
 contract reference). Of the others, half print the rate column right of the amount, as French
-and e-invoice renderers do (`Montant HT  TVA`).
+and e-invoice renderers do (`Montant HT  TVA`). Independently, as ERP forms do, positions count
+in tens (`10`, `20`) and the currency stands in a column of its own right of the amount.
 """
 
 from __future__ import annotations
@@ -568,6 +569,11 @@ class R:
             flat_notes = [fr.random() < 0.5 for _ in doc.lines]
         elif TABLE_FORMS and shape == "full" and fr.random() < 0.5:
             rate_last = True
+        # Of the item tables, ERP forms: positions counted in tens (`10`, `20`), the currency
+        # in a column of its own right of the amount (another stream again).
+        er = random.Random(f"{doc.name}/erp-forms")
+        pos_tens = TABLE_FORMS and shape == "full" and er.random() < 0.3
+        cur_col = TABLE_FORMS and shape == "full" and not rate_last and er.random() < 0.3
         if shape in ("gross_only", "amounts_only", "flat"):
             # No price is printed for a discount to reduce: the rows' amounts are the amounts.
             for ln in doc.lines:
@@ -598,6 +604,11 @@ class R:
             names = [c[0] for c in cols]
             ri, ai = names.index(sv.word(doc.lang, "rate")), names.index(sv.word(doc.lang, "amount"))
             cols[ri], cols[ai] = (cols[ri][0], 1.0, "r"), (cols[ai][0], 0.9, "r")
+        if cur_col:
+            # The amount moves left; the currency, unnamed, right of it.
+            ai = [c[0] for c in cols].index(sv.word(doc.lang, "amount"))
+            cols[ai] = (cols[ai][0], 0.92, "r")
+            cols = cols + [("", 0.935, "l")]
         if headerless:
             # No column names: the rows start under a rule.
             y += 6
@@ -631,6 +642,10 @@ class R:
                     y = self.table_head(y + 14, cols, ruled, two_lines)
                 top = y
             vals = self.row_values(shape, n, ln)
+            if pos_tens and cols[0][0] == "#":
+                vals[0] = str(10 * n)
+            if cur_col:
+                vals = vals + [doc.cur]
             if sku_col:
                 vals = [vals[0], self.sku()] + vals[1:]
             y += 12

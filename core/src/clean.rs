@@ -244,7 +244,7 @@ fn unglue(part: &str) -> Vec<&str> {
     }
     // `A22%4,21`, `A23%`, `5%4,75`: a VAT summary row's tax code, rate and base read as one
     // word (the code one capital, the rate of one or two digits, the base a price).
-    if let Some(parts) = rate_glue(part, price) {
+    if let Some(parts) = rate_glue(part, |s| grouped_price(s).or_else(|| price(s))) {
         return parts;
     }
     // `TVA20%`, `VAT19%`: a tax label glued to its rate.
@@ -268,6 +268,32 @@ fn unglue(part: &str) -> Vec<&str> {
     } else {
         vec![part]
     }
+}
+
+/// Byte length of `s` if it is a whole price with thousands grouped (`3.837,60`, `17 068,80`
+/// aside: `1,234.50`, `12.345.678,90`): one to three digits, groups of three behind one
+/// separator, and two decimals behind the other.
+fn grouped_price(s: &[u8]) -> Option<usize> {
+    let lead = s.iter().take_while(|c| c.is_ascii_digit()).count();
+    let group = *s.get(lead).filter(|c| matches!(c, b'.' | b','))?;
+    let decimal = if group == b'.' { b',' } else { b'.' };
+    if !(1..=3).contains(&lead) {
+        return None;
+    }
+    let mut at = lead;
+    let mut groups = 0;
+    while s.get(at) == Some(&group)
+        && s.len() >= at + 4
+        && s[at + 1..at + 4].iter().all(u8::is_ascii_digit)
+    {
+        at += 4;
+        groups += 1;
+    }
+    let whole = groups >= 1
+        && s.len() == at + 3
+        && s[at] == decimal
+        && s[at + 1..].iter().all(u8::is_ascii_digit);
+    whole.then_some(s.len())
 }
 
 /// `[code]rate%[base]` with a code or a base or both (see [`unglue`]); `price` gives the byte
@@ -646,6 +672,12 @@ mod tests {
         assert_eq!(texts("A22%4,21 0,93"), ["A", "22%", "4,21", "0,93"]);
         assert_eq!(texts("A23% 8,44"), ["A", "23%", "8,44"]);
         assert_eq!(texts("5,5%12.40"), ["5,5%", "12.40"]);
+        // An item row's rate glued to its amount, thousands grouped.
+        assert_eq!(texts("20%3.837,60"), ["20%", "3.837,60"]);
+        assert_eq!(texts("19%1,234.50"), ["19%", "1,234.50"]);
+        assert_eq!(texts("7%12.345.678,90"), ["7%", "12.345.678,90"]);
+        assert_eq!(texts("20%3.837,6"), ["20%3.837,6"]);
+        assert_eq!(texts("20%3.83,60"), ["20%3.83,60"]);
         // Not a rate: kept whole.
         assert_eq!(texts("22%"), ["22%"]);
         assert_eq!(texts("A123%"), ["A123%"]);
