@@ -1558,9 +1558,9 @@ struct Continuation<'a> {
 }
 
 /// A sub-line that prints only a date or a period (`01.01.2026 - 31.12.2026`, `26 november
-/// 2021 - 26 november 2021`, `05/2026 bis 06/2026` aside): when the item was delivered or the
-/// period it bills, an attribute of the row, not its name's next line. Besides its dates the line
-/// holds at most one short connecting word (`bis`, `to`, `au`, `до`).
+/// 2021 - 26 november 2021`, `15/12/2020-15/12/2020`): when the item was delivered or the period
+/// it bills, an attribute of the row, not its name's next line. Besides its dates the line holds
+/// at most one short connecting word (`bis`, `to`, `au`, `до`).
 pub(super) fn period_line(l: &Line) -> bool {
     let dates_of = |text: &str| {
         let day_first = super::dates::find_dates(text, false);
