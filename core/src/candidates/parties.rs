@@ -305,7 +305,7 @@ pub fn is_address_like(text: &str) -> bool {
     static STREET: LazyLock<Regex> = LazyLock::new(|| {
         let more = concat!(
             r"\bst\.|\brd\b\.?|\bave\b|\bbd\b|\bplace\b|просп|пр-т|\bпр\.|",
-            r"буд\.|\bд\.|\bno\.\s*[0-9]|\blot\s*[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|",
+            r"буд\.|\bд\.|\bno\.\s*[0-9]|\blot\s*(?:[a-z]{1,4}\s*)?[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|",
             r"[0-9]+[a-z]?,\s"
         );
         Regex::new(&format!("(?i)({STREET_WORDS}|{more})")).expect("street regex")
@@ -2944,6 +2944,11 @@ mod tests {
             "Travessa do Carmo 4",
             "Aleea Rozelor 7",
             "Vinohradská třída 12",
+            // A lot with its plot code (Malaysia, France): `LOT PTD 101051`, `Lot LG 315`.
+            "LOT PTD 101051",
+            "Lot LG 315, 1 Utama Shopping Centre",
+            "LOT S319, 2ND FLOOR",
+            "Lot 12",
         ] {
             assert!(is_address_like(line), "{line}");
         }
@@ -2951,6 +2956,8 @@ mod tests {
             "Paid via bank transfer",
             "Consultores Costa Unipessoal Lda.",
             "Invoice total EUR",
+            "Pilot project phase 2",
+            "Lot of spare parts",
         ] {
             assert!(!is_address_like(line), "{line}");
         }
