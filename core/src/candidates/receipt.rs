@@ -411,6 +411,22 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             .find(|v| (*v % five).is_zero())
         {
             best.1 = v;
+            // The evidence is where the rounded amount is printed below (the cash paid, `CASH
+            // 1.40` under `TOTAL 1.38` and `ROUNDING 0.02`), not the amount before rounding.
+            if let Some((i, (_, s, e))) =
+                lines
+                    .iter()
+                    .enumerate()
+                    .skip(best.2 + 1)
+                    .find_map(|(i, l)| {
+                        line_amounts(l)
+                            .into_iter()
+                            .find(|a| a.0 == v)
+                            .map(|a| (i, a))
+                    })
+            {
+                best = (best.0, v, i, s, e);
+            }
         }
     }
     let line = lines.get(best.2)?;
@@ -786,6 +802,19 @@ mod tests {
             receipt_total(&doc).map(|t| t.0),
             Some(Decimal::new(4535, 2))
         );
+        // The rounded total is the cash paid: its evidence is the cash line, where it is
+        // printed, not the total's line (which prints the amount before rounding).
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "GST 6% RM0.08",
+            "TOTAL RM1.38",
+            "ROUNDING RM0.02",
+            "CASH RM1.40",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(140, 2), 4));
+        let printed = &doc.lines[span.line].text[span.start..span.end];
+        assert!(printed.contains("1.40"), "{printed}");
     }
 
     #[test]
