@@ -554,7 +554,8 @@ class R:
             shape = "amounts_only"
             cols = self.columns(shape)
             doc.unprinted = {"quantity", "unit_price"}
-        # The forms of `TABLE_FORMS`, from a stream of their own.
+        # The forms of `TABLE_FORMS`, from a stream of their own (named before the option was;
+        # the name stays so that the measured sets regenerate the same).
         fr = random.Random(f"{doc.name}/flat-tables")
         rate_last = False
         if TABLE_FORMS and shape == "full" and not sku_col and fr.random() < 0.5:

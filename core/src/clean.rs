@@ -270,9 +270,9 @@ fn unglue(part: &str) -> Vec<&str> {
     }
 }
 
-/// Byte length of `s` if it is a whole price with thousands grouped (`3.837,60`, `17 068,80`
-/// aside: `1,234.50`, `12.345.678,90`): one to three digits, groups of three behind one
-/// separator, and two decimals behind the other.
+/// Byte length of `s` if it is a whole price with thousands grouped (`3.837,60`, `1,234.50`,
+/// `12.345.678,90`): one to three digits, groups of three behind one separator, and two
+/// decimals behind the other. (A space between groups never reaches here: it splits the word.)
 fn grouped_price(s: &[u8]) -> Option<usize> {
     let lead = s.iter().take_while(|c| c.is_ascii_digit()).count();
     let group = *s.get(lead).filter(|c| matches!(c, b'.' | b','))?;

@@ -253,20 +253,38 @@ fn starts_tax_summary(label: &str) -> bool {
         || t.contains("GST ANALYSIS")
 }
 
+/// The first of `lines` (index, line), in the order given, that prints `amount`: its index and
+/// the amount's byte range.
+fn first_printing<'a>(
+    lines: impl Iterator<Item = (usize, &'a Line)>,
+    amount: Decimal,
+) -> Option<(usize, usize, usize)> {
+    lines.into_iter().find_map(|(i, l)| {
+        line_amounts(l)
+            .into_iter()
+            .find(|a| a.0 == amount)
+            .map(|a| (i, a.1, a.2))
+    })
+}
+
 /// The first line from `from` on that prints `amount` and pays nothing (no cash, change or card
 /// label): its index and the amount's byte range.
 fn printed_unpaid(lines: &[Line], from: usize, amount: Decimal) -> Option<(usize, usize, usize)> {
-    lines.iter().enumerate().skip(from).find_map(|(i, l)| {
+    let pays = |l: &Line| {
         let up = norm_label(&l.text);
-        let pays = TENDERED
+        TENDERED
             .iter()
             .chain(&["CHANGE", "CARD", "VISA"])
-            .any(|w| up.contains(w));
-        (!pays)
-            .then(|| line_amounts(l).into_iter().find(|a| a.0 == amount))
-            .flatten()
-            .map(|a| (i, a.1, a.2))
-    })
+            .any(|w| up.contains(w))
+    };
+    first_printing(
+        lines
+            .iter()
+            .enumerate()
+            .skip(from)
+            .filter(|(_, l)| !pays(l)),
+        amount,
+    )
 }
 
 /// The grand total of a receipt with the span it was read from.
@@ -340,15 +358,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             .copied()
     {
         let owed = t.1 - ch;
-        let printed = lines[..t.2].iter().enumerate().rev().find_map(|(i, l)| {
-            line_amounts(l)
-                .into_iter()
-                .find(|a| a.0 == owed)
-                .map(|a| (i, a))
-        });
-        if let Some((i, (d, s, e))) = printed {
-            paid = Some(d);
-            found.push((4, d, i, s, e));
+        if let Some((i, s, e)) = first_printing(lines[..t.2].iter().enumerate().rev(), owed) {
+            paid = Some(owed);
+            found.push((4, owed, i, s, e));
         }
     }
     if found.is_empty() {
@@ -413,18 +425,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             best.1 = v;
             // The evidence is where the rounded amount is printed below (the cash paid, `CASH
             // 1.40` under `TOTAL 1.38` and `ROUNDING 0.02`), not the amount before rounding.
-            if let Some((i, (_, s, e))) =
-                lines
-                    .iter()
-                    .enumerate()
-                    .skip(best.2 + 1)
-                    .find_map(|(i, l)| {
-                        line_amounts(l)
-                            .into_iter()
-                            .find(|a| a.0 == v)
-                            .map(|a| (i, a))
-                    })
-            {
+            if let Some((i, s, e)) = first_printing(lines.iter().enumerate().skip(best.2 + 1), v) {
                 best = (best.0, v, i, s, e);
             }
         }

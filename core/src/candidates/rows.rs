@@ -1580,22 +1580,19 @@ pub(super) fn period_line(l: &Line) -> bool {
                 && whole_date(&t[i + c.len_utf8()..])
         })
     };
-    let mut periods = 0;
+    let mut any_glued = false;
     let text: String = l
         .text
         .split(' ')
         .map(|t| {
-            if glued(t) {
-                periods += 1;
-                ""
-            } else {
-                t
-            }
+            let g = glued(t);
+            any_glued |= g;
+            if g { "" } else { t }
         })
         .collect::<Vec<_>>()
         .join(" ");
     let dates = dates_of(&text);
-    if dates.is_empty() && periods == 0 {
+    if dates.is_empty() && !any_glued {
         return false;
     }
     let mut rest = String::new();
