@@ -39,6 +39,7 @@
 //! table or any line items; `TEXT` otherwise.
 
 use crate::candidates::Candidates;
+use crate::candidates::titles::{COMPILED, Flag, matches, normalise};
 use crate::fields::choice_model::{ChoiceKind, ChoiceModel, Row, type_column};
 use crate::result::{
     DocumentResult, DocumentType, DocumentTypeInfo, StructureType, StructureTypeInfo,
@@ -65,272 +66,6 @@ const MIN_SCORE: f32 = 1.0;
 
 const TYPES: [DocumentType; 8] = DocumentType::NAMED;
 
-/// Special handling of a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Flag {
-    None,
-    /// Counts only in title-like lines.
-    TitleOnly,
-    /// "счёт-фактура": an invoice in a Ukrainian document.
-    RuTaxInvoice,
-}
-
-struct Rule {
-    ty: DocumentType,
-    re: Regex,
-    weight: f32,
-    flag: Flag,
-}
-
-/// (type, pattern on lower-cased text with ё → е, weight, flag).
-const RULES: &[(DocumentType, &str, f32, Flag)] = {
-    use DocumentType::*;
-    use Flag::*;
-    &[
-        // Invoice.
-        (
-            Invoice,
-            r"invoice|vat invoice|commercial invoice|e-invoice",
-            1.0,
-            None,
-        ),
-        (
-            Invoice,
-            r"rechnung|e-rechnung|schlussrechnung|teilrechnung|abschlagsrechnung|(?:handels|waren|bau|beitrags|sammel|end|jahres|monats|dienstleistungs|honorar|miet|zwischen)rechnung",
-            1.0,
-            None,
-        ),
-        (Invoice, r"facture", 1.0, None),
-        (
-            Invoice,
-            r"faktura|faktura vat|faktura vat mar[zż]a",
-            1.0,
-            None,
-        ),
-        (
-            Invoice,
-            r"рахунок|рахунок[- ]фактура|рахунок на оплату",
-            1.0,
-            None,
-        ),
-        (Invoice, r"сч[её]т|сч[её]т на оплату", 1.0, None),
-        // Proforma.
-        (ProformaInvoice, r"pro[- ]?forma", 1.2, None),
-        (
-            ProformaInvoice,
-            r"pro[- ]?forma[- ]?(?:invoice|rechnung|faktura)|proformarechnung",
-            1.3,
-            None,
-        ),
-        (
-            ProformaInvoice,
-            r"(?:facture|faktura|invoice) pro[- ]?forma",
-            1.3,
-            None,
-        ),
-        (
-            ProformaInvoice,
-            r"(?:рахунок|сч[её]т)[- ]?проформа|про[- ]?форма",
-            1.3,
-            None,
-        ),
-        // Credit note.
-        (
-            CreditNote,
-            r"credit note|credit memo|credit invoice",
-            1.3,
-            None,
-        ),
-        (
-            CreditNote,
-            r"gutschrift|rechnungskorrektur|stornorechnung|korrekturrechnung",
-            1.3,
-            None,
-        ),
-        (
-            CreditNote,
-            r"facture d'avoir|note de cr[eé]dit|avoir",
-            1.3,
-            TitleOnly,
-        ),
-        (CreditNote, r"facture d'avoir|note de cr[eé]dit", 1.3, None),
-        (
-            CreditNote,
-            r"faktura koryguj[aą]ca|korekta faktury|nota kredytowa|faktura korekta",
-            1.3,
-            None,
-        ),
-        (
-            CreditNote,
-            r"кредит[- ]нота|кредитна нота|кредитовая нота|розрахунок коригування|корректировочн(?:ый|ая) сч[её]т(?:[- ]?фактура)?",
-            1.3,
-            None,
-        ),
-        (CreditNote, r"korekta|коригування", 1.3, TitleOnly),
-        // Tax invoice.
-        (TaxInvoice, r"податкова накладна", 1.3, None),
-        (TaxInvoice, r"tax invoice", 1.2, None),
-        (TaxInvoice, r"сч[её]т[- ]?фактура", 1.3, RuTaxInvoice),
-        // Act.
-        (
-            Act,
-            r"акт (?:виконаних|наданих|здачі|приймання|прийому)[- ]?(?:робіт|послуг|приймання|передачі|передавання)?(?:[- ](?:робіт|послуг|передачі))?",
-            1.4,
-            None,
-        ),
-        (
-            Act,
-            r"акт (?:выполненных|оказанных|сдачи|приема|приемки)[- ]?(?:работ|услуг|приемки|передачи)?(?:[- ](?:работ|услуг))?",
-            1.4,
-            None,
-        ),
-        (Act, r"акт", 1.0, TitleOnly),
-        (
-            Act,
-            r"protok[oó][lł] (?:odbioru|zdawczo[- ]odbiorczy)",
-            1.4,
-            None,
-        ),
-        (
-            Act,
-            r"abnahmeprotokoll|abnahmebescheinigung|leistungsnachweis",
-            1.3,
-            None,
-        ),
-        (
-            Act,
-            r"certificate of (?:completion|acceptance)|completion certificate|acceptance (?:certificate|act)|act of acceptance",
-            1.3,
-            None,
-        ),
-        (Act, r"proc[eè]s[- ]verbal de r[eé]ception", 1.3, None),
-        // Waybill.
-        (
-            Waybill,
-            r"waybill|way bill|delivery note|consignment note|bill of lading|dispatch note|packing slip|packing list",
-            1.2,
-            None,
-        ),
-        (Waybill, r"lieferschein|frachtbrief", 1.2, None),
-        (
-            Waybill,
-            r"bon de livraison|bordereau de livraison|lettre de voiture",
-            1.2,
-            None,
-        ),
-        (
-            Waybill,
-            r"list przewozowy|wydanie zewn[eę]trzne|dow[oó]d dostawy",
-            1.2,
-            None,
-        ),
-        (Waybill, r"wz", 1.0, TitleOnly),
-        (
-            Waybill,
-            r"товарно[- ]транспортна накладна|видаткова накладна|товарна накладна|накладна",
-            1.2,
-            None,
-        ),
-        (
-            Waybill,
-            r"товарно[- ]транспортная накладная|расходная накладная|товарная накладная|накладная|торг[- ]12",
-            1.2,
-            None,
-        ),
-        (Waybill, r"ттн", 1.0, TitleOnly),
-        // Receipt.
-        (
-            Receipt,
-            r"receipt|cash receipt|sales receipt|official receipt|cash bill|cash sale",
-            1.0,
-            None,
-        ),
-        (
-            Receipt,
-            r"kassenbon|kassenbeleg|kassenzettel|quittung",
-            1.2,
-            None,
-        ),
-        (Receipt, r"re[cç]u|ticket de caisse", 1.2, None),
-        (Receipt, r"paragon|paragon fiskalny", 1.2, None),
-        (
-            Receipt,
-            r"квитанція|квитанция|фіскальний чек|касовий чек|кассовый чек|товарный чек|товарний чек",
-            1.2,
-            None,
-        ),
-        (Receipt, r"чек", 1.0, TitleOnly),
-        // Further European languages (nl, it, es, pt, cs, sk, lt, lv, et, fi, sv, da, hu, ro),
-        // on text with Latin diacritics folded (`faktúra` reads `faktura`).
-        (
-            Invoice,
-            r"factuur|btw[- ]factuur|fattura|fattura elettronica|fattura accompagnatoria|factura|factura fiscala|fatura|fatura[- ]recibo",
-            1.0,
-            None,
-        ),
-        (
-            Invoice,
-            r"danovy doklad|faktura[- ]+danovy doklad|(?:pvm )?saskaita[- ]faktura|rekins|rekins[- ]pavadzime|arve|lasku|szamla|szamla sorszama",
-            1.0,
-            None,
-        ),
-        (
-            CreditNote,
-            r"creditnota|creditfactuur|nota di credito|nota credito|factura rectificativa|nota de credito|dobropis|opravny danovy doklad|opravna faktura|kreditine (?:pvm )?saskaita[- ]faktura|kreditrekins|kredita rekins|kreeditarve|hyvityslasku|kreditfaktura|kreditnota|jovairo szamla|helyesbito szamla|sztorno szamla|factura storno|factura de stornare|nota de credit",
-            1.3,
-            None,
-        ),
-        (CreditNote, r"abono", 1.3, TitleOnly),
-        (
-            Act,
-            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|afleveringsprotokol|teljesitesi igazolas|teljesitesigazolas|certificato di regolare esecuzione|certificado de conformidad|auto de consignacao|protokol o prevzeti dila|leveransgodkannande|slutbesiktningsprotokoll|overtagelsesattest|atadas[- ]atveteli jegyzokonyv|proces[- ]verbal de (?:receptie|predare[- ]primire)",
-            1.4,
-            None,
-        ),
-        (Act, r"aktas|akts|akt", 1.0, TitleOnly),
-        (
-            Waybill,
-            r"pakbon|afleverbon|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|veoseleht|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|leveringsseddel|lahetysluettelo|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie",
-            1.2,
-            None,
-        ),
-        (Waybill, r"ddt", 1.0, TitleOnly),
-        (
-            Receipt,
-            r"kassabon|kassaticket|betaalbewijs|scontrino|scontrino fiscale|documento commerciale|ricevuta(?: fiscale)?|factura simplificada|fatura simplificada|recibo|talao|uctenka|pokladni doklad|pokladnicny doklad|kasos cekis|kvitas|kases ceks|kvits|kassatsekk|kviitung|kassakuitti|kuitti|kassakvitto|kvitto|kvittering|nyugta|bon fiscal|chitanta",
-            1.2,
-            None,
-        ),
-        (
-            Receipt,
-            r"tsekk|cekis|ceks|blokk|blok|bon|ticket",
-            1.0,
-            TitleOnly,
-        ),
-        // Contract.
-        (
-            Contract,
-            r"contract|agreement|[a-zäöüß]*vertrag|contrat|umowa|договір|договор|контракт|contratto|contrato|smlouva|zmluva|sutartis|ligums|leping|sopimus|avtal|kontrakt|szerzodes",
-            1.3,
-            TitleOnly,
-        ),
-    ]
-};
-
-static COMPILED: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    RULES
-        .iter()
-        .filter_map(|&(ty, pat, weight, flag)| {
-            Regex::new(&format!(r"\b(?:{pat})\b")).ok().map(|re| Rule {
-                ty,
-                re,
-                weight,
-                flag,
-            })
-        })
-        .collect()
-});
-
 /// Words of cash payment (receipt evidence).
 static CASH_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
@@ -345,11 +80,6 @@ static TIME_OF_DAY: LazyLock<Option<Regex>> =
 
 /// GST / SST words (receipts from Malaysia, Singapore ...).
 static GST_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\b(?:gst|sst)\b").ok());
-
-fn normalise(text: &str) -> String {
-    let lower = text.to_lowercase().replace('ё', "е").replace('’', "'");
-    crate::candidates::labels::fold_diacritics(&lower).into_owned()
-}
 
 /// How much a line's mentions weigh, and whether it is title-like.
 struct LineWeight {
@@ -415,27 +145,6 @@ fn line_weights(doc: &CleanDocument) -> Vec<LineWeight> {
             }
         })
         .collect()
-}
-
-/// Non-overlapping matches of the rules in `text`, longest first: (rule index, start).
-fn matches(text: &str) -> Vec<(usize, usize)> {
-    let mut all: Vec<(usize, usize, usize)> = Vec::new();
-    for (i, rule) in COMPILED.iter().enumerate() {
-        for m in rule.re.find_iter(text) {
-            all.push((i, m.start(), m.end()));
-        }
-    }
-    all.sort_by(|a, b| (b.2 - b.1).cmp(&(a.2 - a.1)).then(a.1.cmp(&b.1)));
-    let mut taken: Vec<(usize, usize)> = Vec::new();
-    let mut out = Vec::new();
-    for (i, s, e) in all {
-        if taken.iter().any(|&(ts, te)| s < te && e > ts) {
-            continue;
-        }
-        taken.push((s, e));
-        out.push((i, s));
-    }
-    out
 }
 
 fn type_index(t: DocumentType) -> usize {
@@ -941,6 +650,35 @@ mod tests {
             ("TICKET", Receipt),
             ("Bon", Receipt),
             ("Blok", Receipt),
+            // Further synonyms and compounds: credit notes, acceptance protocols, delivery
+            // documents and till slips under the other words their countries print.
+            ("Krediitarve", CreditNote),
+            ("Korekcijas rēķins", CreditNote),
+            ("Kreditinė sąskaita", CreditNote),
+            ("Opravný doklad", CreditNote),
+            ("Nota di accredito", CreditNote),
+            ("Nota de abono", CreditNote),
+            ("Hyväksymispöytäkirja", Act),
+            ("Godkännandeprotokoll", Act),
+            ("Vastuvõtuakt", Act),
+            ("Protokol o odovzdaní diela", Act),
+            ("Termo de aceitação", Act),
+            ("Attestation de fin de travaux", Act),
+            ("Acceptance Protocol", Act),
+            ("Kaubasaateleht", Waybill),
+            ("Prepravný list", Waybill),
+            ("Přepravní list", Waybill),
+            ("Guia de entrega", Waybill),
+            ("Szállítójegy", Waybill),
+            ("Kassebon", Receipt),
+            ("Reçu de paiement", Receipt),
+            ("Ticket de compra", Receipt),
+            ("Pénztárbizonylat", Receipt),
+            ("Myyntikuitti", Receipt),
+            ("Köpkvitto", Receipt),
+            // A waybill that is also the invoice (Latvian `pavadzīme-rēķins`) asks for payment.
+            ("Preču pavadzīme-rēķins", Invoice),
+            ("Müügiarve", Invoice),
         ];
         for &(title, want) in cases {
             assert_eq!(code(&titled(title, &[])), want, "{title}");

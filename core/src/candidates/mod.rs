@@ -8,6 +8,7 @@
 //! - [`tables`]: line-item tables from word geometry, with their cells.
 //! - [`receipt`]: whether the document is a till receipt, and its receipt readings.
 //! - [`language`]: the document's language.
+//! - [`titles`]: the phrases that name a document's type (its title).
 //!
 //! [`extract`] computes everything once (values, label hits per line, tables, party blocks, the
 //! document style); the field stage ([`crate::fields`]) reads only the [`Candidates`] and never
@@ -23,6 +24,7 @@ pub mod receipt;
 pub mod rows;
 pub mod tables;
 pub mod taxes;
+pub mod titles;
 
 use crate::types::{CleanDocument, Line, Source, Span};
 use labels::{LabelHit, LabelKey};

@@ -480,6 +480,7 @@ fn boilerplate(text: &str) -> bool {
     }) || labels::find_labels(text)
         .first()
         .is_some_and(|h| h.word == 0 && h.key == LabelKey::Title)
+        || super::titles::title_phrase(text)
 }
 
 /// A sentence of running text (`Vielen Dank für Ihren Auftrag.`), not a name.
@@ -603,6 +604,7 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             || short_head(prev, &above.text)
             || begins_name(&above.text, &name.text))
             && meaningful(&above.text)
+            && !boilerplate(&above.text)
             && !is_address_like(&above.text)
         {
             name_span = merge_spans(&above, &name);
@@ -836,6 +838,7 @@ fn begins_name(above: &str, name: &str) -> bool {
     }
     (ends_open(above) || name.trim_start().starts_with(['&', '+']) || is_legal_tail(name))
         && meaningful(above)
+        && !super::titles::title_phrase(above)
         && !above.ends_with(':')
         && !is_address_like(above)
         && !is_id_line(above)
@@ -3332,6 +3335,33 @@ mod tests {
                 .iter()
                 .any(|s| s.text.contains("Mannerheimintie"))
         );
+    }
+
+    #[test]
+    fn a_title_over_a_receipt_head_is_not_the_names_first_line() {
+        // A till slip's title printed over the shop's name, in words the label vocabulary does
+        // not hold but the document-type vocabulary does.
+        for title in [
+            "Kassebon",
+            "Reçu de paiement",
+            "Pénztárbizonylat",
+            "Myyntikuitti",
+            "Ticket de compra",
+        ] {
+            let d = doc(&[
+                (title, 60.0, 40.0),
+                ("Sorensen Byg ApS", 50.0, 52.0),
+                ("Vesterbrogade 137", 50.0, 64.0),
+                ("1620 København V", 50.0, 76.0),
+            ]);
+            let name = letterhead(&d).map(|s| s.text);
+            assert_eq!(name.as_deref(), Some("Sorensen Byg ApS"), "{title}");
+            let sellers = names(&find(&d), LabelKey::Seller);
+            assert!(
+                sellers.iter().all(|(_, n)| !n.starts_with(title)),
+                "{title}: {sellers:?}"
+            );
+        }
     }
 
     #[test]
