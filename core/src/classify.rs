@@ -2,7 +2,8 @@
 //!
 //! # Document type
 //! Keyword evidence in twenty languages (en, de, fr, pl, uk, ru, nl, it, es, pt, cs, sk, lt, lv,
-//! et, fi, sv, da, hu, ro; text lower-cased with Latin diacritics folded), weighted by where it
+//! et, fi, sv, da, hu, ro; text lower-cased with Latin diacritics folded; the phrases live in
+//! [`crate::candidates::titles`], which the party finder reads too), weighted by where it
 //! is printed:
 //! a match in a title-like line (first page, near the top, short or printed larger than the
 //! median line) counts most, a line near the top of the first page less, any other line little
@@ -18,7 +19,8 @@
 //!   счёт-фактура") and a title "Korekta" / "Коригування" are `CREDIT_NOTE`: they change the
 //!   amounts of an earlier invoice, as a credit note does.
 //! - Delivery documents ("видаткова накладна", "товарная накладная", "ТТН", "Lieferschein", "WZ",
-//!   "bon de livraison") are `WAYBILL`.
+//!   "bon de livraison") are `WAYBILL`; one that is the invoice too (Latvian "pavadzīme-rēķins")
+//!   is an `INVOICE`: it asks for payment.
 //! - Words that invoices also use in passing ("contract", "договір", "umowa", "avoir", "чек",
 //!   "акт", "WZ") count only in title-like lines.
 //! - `RECEIPT` also gets structural evidence: a narrow page (width/height < 0.5), cash words

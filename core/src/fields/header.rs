@@ -64,7 +64,114 @@ pub(super) fn number_and_dates(
     {
         ctx.result.document.due_date = Some(c.value.clone());
         ctx.put("/document/due_date", s, &c.span);
+    } else if let Some((_, d)) = date
+        && !cands.style.receipt
+        && let Some(i) = unlabelled_due(ctx.doc, feats, cands, d)
+        && let Some(c) = item(i)
+    {
+        ctx.result.document.due_date = Some(c.value.clone());
+        ctx.put("/document/due_date", STRUCTURAL_DUE_CONFIDENCE, &c.span);
     }
+}
+
+/// Confidence of a due date found by its place and its arithmetic alone.
+const STRUCTURAL_DUE_CONFIDENCE: f32 = 0.3;
+
+/// Longest payment term, in days, of a due date found by its place alone.
+const MAX_TERM_DAYS: i64 = 120;
+
+/// Furthest a due date found by its place alone is printed from the issue date (share of the
+/// page height).
+const HEADER_REACH: f32 = 0.15;
+
+/// The due date of a header whose labels the vocabulary does not know (`Fogo:  09/08/2023`
+/// under `Motoko:  25/06/2023`; a grid `Kati  Motoko  Fogo` over its values): the one date
+/// printed near the issue date `date` (an index into the candidates), after it by 1 to
+/// [`MAX_TERM_DAYS`] days, outside any table, with no label the vocabulary knows beside or
+/// above it, and not the end of a period (`01.01.2024 - 31.01.2024`). Two such dates of
+/// different values: none (a delivery date may follow the issue too).
+fn unlabelled_due(
+    doc: &crate::types::CleanDocument,
+    feats: &[(usize, CandidateFeatures)],
+    cands: &Candidates,
+    date: usize,
+) -> Option<usize> {
+    use chrono::NaiveDate;
+    let day = |v: &str| NaiveDate::parse_from_str(v, "%Y-%m-%d").ok();
+    let issue = cands.items.get(date)?;
+    let issued = day(&issue.value)?;
+    let issue_y = feats.iter().find(|(j, _)| *j == date)?.1.rel_y;
+    let mut found: Option<(usize, &str)> = None;
+    for (i, f) in feats {
+        let Some(c) = cands
+            .items
+            .get(*i)
+            .filter(|c| c.kind == CandidateKind::Date)
+        else {
+            continue;
+        };
+        let term = day(&c.value).map(|d| (d - issued).num_days());
+        let labelled = f.label.is_some()
+            || f.intro_label.is_some()
+            || f.line_labels.iter().any(|k| {
+                use LabelKey as K;
+                matches!(
+                    k,
+                    K::Date
+                        | K::DateWeak
+                        | K::DueDate
+                        | K::DeliveryDate
+                        | K::Period
+                        | K::Contract
+                        | K::Order
+                        | K::Corrects
+                        | K::CustomerNumber
+                        | K::Version
+                )
+            });
+        if *i == date
+            || labelled
+            || f.in_table
+            || c.span.page != issue.span.page
+            || (f.rel_y - issue_y).abs() > HEADER_REACH
+            || !term.is_some_and(|t| (1..=MAX_TERM_DAYS).contains(&t))
+            || period_end(doc, cands, c)
+        {
+            continue;
+        }
+        match found {
+            Some((_, v)) if v != c.value => return None,
+            Some(_) => {}
+            None => found = Some((*i, &c.value)),
+        }
+    }
+    found.map(|(i, _)| i)
+}
+
+/// Whether a date is one end of a period printed on its line (`01.01.2024 - 31.01.2024`,
+/// `01.01.2024 bis 31.01.2024`): another date beside it with only a short connector between,
+/// no column gap.
+fn period_end(
+    doc: &crate::types::CleanDocument,
+    cands: &Candidates,
+    c: &crate::candidates::Candidate,
+) -> bool {
+    let Some(line) = doc.lines.get(c.span.line) else {
+        return false;
+    };
+    cands
+        .of(CandidateKind::Date)
+        .filter(|o| o.span.line == c.span.line && o.span.start != c.span.start)
+        .any(|o| {
+            let (a, b) = if o.span.end <= c.span.start {
+                (o.span.end, c.span.start)
+            } else {
+                (c.span.end, o.span.start)
+            };
+            line.text.get(a..b).is_some_and(|between| {
+                !between.contains("  ") && between.trim().chars().count() <= 5
+            })
+        })
 }
 
 pub(super) fn title_and_language(ctx: &mut Ctx<'_>, cands: &Candidates) {
@@ -196,6 +303,44 @@ mod tests {
         crate::fields::extract(&doc, &extract(&doc), &EveryDateIsDue)
             .document
             .due_date
+    }
+
+    fn rules_due_date(lines: &[(&str, f32, f32)]) -> (Option<String>, Option<String>) {
+        let doc = doc_from(lines);
+        let r = crate::fields::extract(&doc, &extract(&doc), &RuleScorer);
+        (r.document.date, r.document.due_date)
+    }
+
+    #[test]
+    fn a_due_date_under_a_label_nobody_knows_is_found_by_its_place() {
+        let head = |third: &'static str| {
+            vec![
+                ("Pemberton Electrical LLP", 10.0, 20.0),
+                ("Tax Invoice", 300.0, 60.0),
+                ("Kati:  K088765", 300.0, 80.0),
+                ("Motoko:  25/06/2023", 300.0, 95.0),
+                (third, 300.0, 110.0),
+                ("Description  Qty  Unit price  Amount", 10.0, 150.0),
+                ("Consulting  5  100.00  500.00", 10.0, 165.0),
+                ("Total  500.00", 300.0, 190.0),
+            ]
+        };
+        // The one later date beside the issue date, within a payment term.
+        let (date, due) = rules_due_date(&head("Fogo:  09/08/2023"));
+        assert_eq!(date.as_deref(), Some("2023-06-25"));
+        assert_eq!(due.as_deref(), Some("2023-08-09"));
+        // Not the end of a period, not a date far beyond any payment term, not an earlier date.
+        for third in [
+            "Zeit:  01/07/2023 - 31/07/2023",
+            "Fogo:  09/08/2024",
+            "Fogo:  09/05/2023",
+        ] {
+            assert_eq!(rules_due_date(&head(third)).1, None, "{third}");
+        }
+        // Two later dates of different values: which one is due is not known.
+        let mut two = head("Fogo:  09/08/2023");
+        two.insert(5, ("Situ:  30/06/2023", 300.0, 125.0));
+        assert_eq!(rules_due_date(&two).1, None);
     }
 
     #[test]

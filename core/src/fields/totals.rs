@@ -1277,6 +1277,7 @@ pub(super) fn totals(
     }
     summary_sums(&mut chosen, cands, &rows);
     paid_between(&mut chosen, cands);
+    paid_below(&mut chosen, cands);
     let Chosen {
         mut net,
         vat: mut vat_value,
@@ -1396,6 +1397,83 @@ fn paid_between(chosen: &mut Chosen, cands: &Candidates) {
     });
     if let Some((i, _)) = found {
         chosen.prepaid = Some((RECONCILED_CONFIDENCE, i, diff.abs()));
+    }
+}
+
+/// A prepaid amount and the payable after it that no known label names (`Ennakko:  EUR
+/// -5608,00` and `Avoin summa:  EUR 22430,82` under `Kokonaissumma:  EUR 28038,82`): where the
+/// payable is the total itself or none was chosen, the chosen prepaid amount or, without one,
+/// the first amount printed negative below the total's line on its page (on a line no totals
+/// label but a prepaid one names: not a cash rounding, a discount or change) and, below it, the
+/// amount the total less it makes (on a line no totals label but a payable or total one names:
+/// `Avoin summa`) are what was paid before and what is left to pay, at
+/// [`RECONCILED_CONFIDENCE`]: `total - prepaid = payable` holds to the cent. Less than one unit
+/// found by its sign alone is a cash rounding: it makes the payable, no prepaid amount.
+fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
+    let Some(t) = chosen.total else {
+        return;
+    };
+    if !t.2.is_sign_positive() || chosen.payable.is_some_and(|p| p.2 != t.2) {
+        return;
+    }
+    let Some(tc) = cands.amount_at(t.1) else {
+        return;
+    };
+    let only = |line: usize, keys: &[LabelKey]| {
+        cands
+            .labels_of(line)
+            .iter()
+            .all(|h| !h.key.is_totals() || keys.contains(&h.key))
+    };
+    let first_below = |line: usize, want: &dyn Fn(Decimal) -> bool| {
+        cands
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| {
+                c.span.page == tc.span.page
+                    && c.span.line > line
+                    && cands.is_money(c)
+                    && dec(c).is_some_and(want)
+            })
+            .min_by_key(|(_, c)| (c.span.line, c.span.start))
+    };
+    // The prepaid amount: the one chosen (its payable not found: `Jau samaksāts  -52818,00`
+    // chosen, `Jāmaksā` lost to OCR), else the first amount printed negative below the total.
+    let (ni, line, paid) = match chosen.prepaid {
+        Some(q) => match cands.amount_at(q.1) {
+            Some(c) => (q.1, c.span.line, q.2.abs()),
+            None => return,
+        },
+        None => {
+            let Some((ni, n)) =
+                first_below(tc.span.line, &|v| v.is_sign_negative() && !v.is_zero())
+            else {
+                return;
+            };
+            let Some(paid) = dec(n)
+                .map(|v| v.abs())
+                .filter(|_| only(n.span.line, &[LabelKey::Prepaid]))
+            else {
+                return;
+            };
+            (ni, n.span.line, paid)
+        }
+    };
+    let left = t.2 - paid;
+    if !left.is_sign_positive() || left.is_zero() {
+        return;
+    }
+    if let Some((pi, p)) = first_below(line, &|v| v == left)
+        && only(p.span.line, &[LabelKey::Payable, LabelKey::Total])
+    {
+        // Less than one unit found by its sign alone is a cash rounding (`Zaokr.  -0,02`):
+        // it makes the payable, it was not paid before.
+        if chosen.prepaid.is_some() || paid >= Decimal::ONE {
+            let score = chosen.prepaid.map_or(RECONCILED_CONFIDENCE, |q| q.0);
+            chosen.prepaid = Some((score, ni, paid));
+        }
+        chosen.payable = Some((RECONCILED_CONFIDENCE, pi, left));
     }
 }
 
@@ -1812,6 +1890,44 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("124.00"));
         assert_eq!(r.totals.net.as_deref(), Some("100.00"));
         assert_eq!(r.totals.vat.as_deref(), Some("24.00"));
+    }
+
+    #[test]
+    fn what_was_paid_before_and_what_is_left_add_up_without_their_labels() {
+        let lines = |paid: &'static str, left: &'static str| {
+            vec![
+                ("Lasku 2019-54481", 10.0, 20.0),
+                ("Veroton yhteensä:  EUR 22806,47", 300.0, 200.0),
+                ("ALV 25,5%  EUR 5232,35", 300.0, 215.0),
+                ("Kokonaissumma:  EUR 28038,82", 300.0, 230.0),
+                (paid, 300.0, 245.0),
+                (left, 300.0, 260.0),
+            ]
+        };
+        let read = |paid, left| {
+            let doc = doc_from(&lines(paid, left));
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            (r.totals.total, r.totals.prepaid, r.totals.payable)
+        };
+        let (total, prepaid, payable) = read("Ennakko:  EUR -5608,00", "Avoin:  EUR 22430,82");
+        assert_eq!(total.as_deref(), Some("28038.82"));
+        assert_eq!(prepaid.as_deref(), Some("5608.00"));
+        assert_eq!(payable.as_deref(), Some("22430.82"));
+        // Not when the amounts do not add up, nor for a positive amount (a payment by card
+        // of part of a till's total); a cash rounding is no prepaid amount.
+        // Less than one unit is a cash rounding, whatever its label.
+        let (_, prepaid, payable) = read("Qwerty:  EUR -0,02", "Avoin:  EUR 28038,80");
+        assert_eq!(prepaid, None);
+        assert_eq!(payable.as_deref(), Some("28038.80"));
+        for (paid, left) in [
+            ("Ennakko:  EUR -5608,00", "Avoin:  EUR 22430,00"),
+            ("Ennakko:  EUR 5608,00", "Avoin:  EUR 22430,82"),
+            ("Rounding:  EUR -0,02", "Qwerty:  EUR 28038,80"),
+        ] {
+            let (_, prepaid, payable) = read(paid, left);
+            assert_eq!(prepaid, None, "{paid} / {left}");
+            assert_ne!(payable.as_deref(), Some("22430.82"), "{paid} / {left}");
+        }
     }
 
     /// A net, VAT and total that are one row of a summary of two rates give way to the
