@@ -74,7 +74,7 @@ pub(super) fn number_and_dates(
     }
 }
 
-/// Confidence of a due date found by its place and its arithmetic alone.
+/// Confidence of a due date found by its place alone.
 const STRUCTURAL_DUE_CONFIDENCE: f32 = 0.3;
 
 /// Longest payment term, in days, of a due date found by its place alone.
