@@ -101,14 +101,6 @@ pub fn currency_options(token: &str) -> Vec<&'static str> {
     currency_of_word(w).into_iter().collect()
 }
 
-/// Whether a currency is the first reading of a token several share (`USD` of `$`, `SEK` of
-/// `kr`): the candidate's value where nothing tells the readings apart.
-pub fn first_reading(iso: &str) -> bool {
-    SHARED_TOKENS
-        .iter()
-        .any(|(_, isos)| isos.len() > 1 && isos.first() == Some(&iso))
-}
-
 /// Whether a printed token stands for more than one currency.
 pub fn is_shared_token(token: &str) -> bool {
     currency_options(token).len() > 1

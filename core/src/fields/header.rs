@@ -231,8 +231,7 @@ pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&Cho
 const AGREED_CURRENCY: f32 = 0.5;
 
 /// See [`currency`]: the one option a shared token prints and the countries or the language
-/// confirm, or with nothing printed the one both the IBAN's and a tax id's country name; a
-/// shared token on the amounts that nothing confirms in any reading: its first reading.
+/// confirm, or with nothing printed the one both the IBAN's and a tax id's country name.
 fn agreed_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
     if opts.iter().any(|o| o.codes + o.symbols > 0) {
         return None;
@@ -246,32 +245,15 @@ fn agreed_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
                 o.iban_country && o.id_country
             }
     });
-    if let Some((i, _)) = agreed.next() {
-        return agreed.next().is_none().then_some((i, AGREED_CURRENCY));
-    }
-    // A shared token on the amounts that nothing confirms in any of its readings (`700,32 $` on
-    // a Lithuanian invoice): the token's first reading (`$` is USD, `kr` SEK).
-    let confirmed = opts
-        .iter()
-        .any(|o| o.shared > 0 && (o.iban_country || o.id_country || o.language));
-    if !shared || confirmed {
-        return None;
-    }
-    opts.iter()
-        .position(|o| {
-            o.shared > 0 && o.attached > 0 && crate::candidates::amounts::first_reading(o.iso)
-        })
-        .map(|i| (i, SHARED_TOKEN_CURRENCY))
+    let (i, _) = agreed.next()?;
+    agreed.next().is_none().then_some((i, AGREED_CURRENCY))
 }
-
-/// Confidence of a shared token's first reading that nothing else confirms.
-const SHARED_TOKEN_CURRENCY: f32 = 0.35;
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn a_currency_the_model_declines_that_the_signals_agree_on() {
-        use super::{CurrencyOption, SHARED_TOKEN_CURRENCY, agreed_currency};
+        use super::{CurrencyOption, agreed_currency};
         let o = |iso: &'static str, shared: u32, language: bool| CurrencyOption {
             iso,
             shared,
@@ -294,27 +276,6 @@ mod tests {
         let mut eur = o("EUR", 0, false);
         eur.codes = 1;
         assert_eq!(agreed_currency(&[pln, eur]), None);
-        // `$` on the amounts of a document whose countries and language name none of its
-        // readings: its first reading, at low confidence.
-        let on_amounts = |iso: &'static str, language: bool| {
-            let mut x = o(iso, 2, false);
-            x.attached = 2;
-            let mut local = o("RON", 0, language);
-            local.iban_country = true;
-            [x, o("CAD", 2, false), local]
-        };
-        assert_eq!(
-            agreed_currency(&on_amounts("USD", false)),
-            Some((0, SHARED_TOKEN_CURRENCY))
-        );
-        // Not where the token stands apart from the amounts; a confirmed reading wins (the
-        // Canadian dollar of a Canadian supplier).
-        let mut apart = on_amounts("USD", false);
-        apart[0].attached = 0;
-        assert_eq!(agreed_currency(&apart), None);
-        let mut cad = on_amounts("USD", false);
-        cad[1].id_country = true;
-        assert_eq!(agreed_currency(&cad).map(|x| x.0), Some(1));
     }
 
     use crate::candidates::extract;
