@@ -236,7 +236,7 @@ pub fn evidence(doc: &CleanDocument, result: &DocumentResult) -> TypeEvidence {
     let mut sc = [Score::default(); 8];
     let mut apply = |text: &str, lw: &LineWeight| {
         let norm = normalise(text);
-        for (ri, start) in matches(&norm) {
+        for (ri, start, _) in matches(&norm) {
             let Some(rule) = COMPILED.get(ri) else {
                 continue;
             };

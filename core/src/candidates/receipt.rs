@@ -256,10 +256,10 @@ fn starts_tax_summary(label: &str) -> bool {
 /// The first of `lines` (index, line), in the order given, that prints `amount`: its index and
 /// the amount's byte range.
 fn first_printing<'a>(
-    lines: impl Iterator<Item = (usize, &'a Line)>,
+    mut lines: impl Iterator<Item = (usize, &'a Line)>,
     amount: Decimal,
 ) -> Option<(usize, usize, usize)> {
-    lines.into_iter().find_map(|(i, l)| {
+    lines.find_map(|(i, l)| {
         line_amounts(l)
             .into_iter()
             .find(|a| a.0 == amount)

@@ -319,8 +319,8 @@ pub(crate) fn normalise(text: &str) -> String {
     super::labels::fold_diacritics(&lower).into_owned()
 }
 
-/// Non-overlapping matches of the rules in `text`, longest first: (rule index, start).
-pub(crate) fn matches(text: &str) -> Vec<(usize, usize)> {
+/// Non-overlapping matches of the rules in `text`, longest first: (rule index, start, end).
+pub(crate) fn matches(text: &str) -> Vec<(usize, usize, usize)> {
     let mut all: Vec<(usize, usize, usize)> = Vec::new();
     for (i, rule) in COMPILED.iter().enumerate() {
         for m in rule.re.find_iter(text) {
@@ -335,7 +335,7 @@ pub(crate) fn matches(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         taken.push((s, e));
-        out.push((i, s));
+        out.push((i, s, e));
     }
     out
 }
@@ -377,11 +377,7 @@ pub fn title_phrase(text: &str) -> bool {
     let norm = normalise(text);
     let spans: Vec<(usize, usize)> = matches(&norm)
         .into_iter()
-        .filter_map(|(ri, start)| {
-            let rule = COMPILED.get(ri)?;
-            let m = rule.re.find_at(&norm, start)?;
-            Some((m.start(), m.end()))
-        })
+        .map(|(_, start, end)| (start, end))
         .collect();
     if spans.is_empty() {
         return false;
@@ -463,11 +459,9 @@ mod tests {
         assert_eq!(longest_first(r"x\|y|z"), r"x\|y|z");
         // So a rule matches the whole phrase, not its first word.
         let m = matches(&normalise("Reçu de paiement"));
-        let (ri, start) = m.first().copied().unwrap_or((usize::MAX, 0));
-        let found = COMPILED
-            .get(ri)
-            .and_then(|r| r.re.find_at("recu de paiement", start))
-            .map(|m| m.as_str());
+        let found = m
+            .first()
+            .and_then(|&(_, s, e)| "recu de paiement".get(s..e));
         assert_eq!(found, Some("recu de paiement"));
     }
 }

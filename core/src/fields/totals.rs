@@ -1390,10 +1390,7 @@ fn paid_between(chosen: &mut Chosen, cands: &Candidates) {
             && c.span.line >= total_line
             && cands.is_money(c)
             && dec(c).is_some_and(|v| v.abs() == diff.abs())
-            && cands
-                .labels_of(c.span.line)
-                .iter()
-                .all(|h| !h.key.is_totals() || h.key == LabelKey::Prepaid)
+            && totals_labels_only(cands, c.span.line, &[LabelKey::Prepaid])
     });
     if let Some((i, _)) = found {
         chosen.prepaid = Some((RECONCILED_CONFIDENCE, i, diff.abs()));
@@ -1418,12 +1415,6 @@ fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
     }
     let Some(tc) = cands.amount_at(t.1) else {
         return;
-    };
-    let only = |line: usize, keys: &[LabelKey]| {
-        cands
-            .labels_of(line)
-            .iter()
-            .all(|h| !h.key.is_totals() || keys.contains(&h.key))
     };
     let first_below = |line: usize, want: &dyn Fn(Decimal) -> bool| {
         cands
@@ -1453,7 +1444,7 @@ fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
             };
             let Some(paid) = dec(n)
                 .map(|v| v.abs())
-                .filter(|_| only(n.span.line, &[LabelKey::Prepaid]))
+                .filter(|_| totals_labels_only(cands, n.span.line, &[LabelKey::Prepaid]))
             else {
                 return;
             };
@@ -1465,7 +1456,7 @@ fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
         return;
     }
     if let Some((pi, p)) = first_below(line, &|v| v == left)
-        && only(p.span.line, &[LabelKey::Payable, LabelKey::Total])
+        && totals_labels_only(cands, p.span.line, &[LabelKey::Payable, LabelKey::Total])
     {
         // Less than one unit found by its sign alone is a cash rounding (`Zaokr.  -0,02`):
         // it makes the payable, it was not paid before.
@@ -1475,6 +1466,15 @@ fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
         }
         chosen.payable = Some((RECONCILED_CONFIDENCE, pi, left));
     }
+}
+
+/// Whether the totals labels of a line are all among `keys` (none at all included): a prepaid
+/// amount's line names no cash rounding, discount or change.
+fn totals_labels_only(cands: &Candidates, line: usize, keys: &[LabelKey]) -> bool {
+    cands
+        .labels_of(line)
+        .iter()
+        .all(|h| !h.key.is_totals() || keys.contains(&h.key))
 }
 
 /// The best six scored candidates of a field with their values, best first.
