@@ -3843,6 +3843,9 @@ struct PhraseIndex {
     /// Every word of every phrase: a text word that is one of them is no misspelling of
     /// another (`käibemaksuga`, with VAT, is not `käibemaksuta`, without).
     known: std::collections::HashSet<String>,
+    /// The [`glyph_fold`] of every known word of at least [`GLYPH_MIN_CHARS`] characters, and
+    /// the known word it stands for (the first in byte order where several fold alike).
+    known_glyph: HashMap<String, String>,
 }
 
 static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
@@ -3888,27 +3891,43 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
             fuzzy_by_len.entry(p.word_chars[0]).or_default().push(i);
         }
     }
-    let known = phrases
+    let known: std::collections::HashSet<String> = phrases
         .iter()
         .flat_map(|p| p.words.iter().cloned())
         .collect();
+    let mut known_glyph: HashMap<String, String> = HashMap::new();
+    for w in known
+        .iter()
+        .filter(|w| w.chars().count() >= GLYPH_MIN_CHARS)
+    {
+        let e = known_glyph
+            .entry(glyph_fold(w))
+            .or_insert_with(|| w.clone());
+        if w < e {
+            e.clone_from(w);
+        }
+    }
     PhraseIndex {
         phrases,
         by_first,
         fuzzy_by_len,
         by_glyph_first,
         known,
+        known_glyph,
     }
 });
 
 /// A word with the glyphs OCR reads for one another made one: `i`, `l` and `1` as `l`, `0` as
-/// `o` (`Descrlzlone` is `Descrizione`, `ekskI.` is `ekskl.`, `T0tal` is `Total`). Lower-case,
-/// folded words in, as [`find_labels_where`] compares them.
+/// `o`, `5` as `s`, `8` as `b` (`Descrlzlone` is `Descrizione`, `ekskI.` is `ekskl.`, `T0tal`
+/// is `Total`, `CA5H` is `CASH`). Lower-case, folded words in, as [`find_labels_where`]
+/// compares them.
 fn glyph_fold(word: &str) -> String {
     word.chars()
         .map(|c| match c {
             'i' | '1' => 'l',
             '0' => 'o',
+            '5' => 's',
+            '8' => 'b',
             c => c,
         })
         .collect()
@@ -3924,11 +3943,21 @@ const GLYPH_MIN_CHARS: usize = 4;
 /// misread `mail`.
 const GLYPH_FREE_CHARS: usize = 6;
 
-/// Whether a word as printed shows a glyph OCR misread: an upper-case `I` or a digit `0`/`1`
-/// among lower-case letters (`ekskI`, `T0tal`), or a lower-case `l` among upper-case ones
-/// (`TOTAl`).
+/// Whether a word as printed shows a glyph OCR misread: an upper-case `I` among lower-case
+/// letters (`ekskI`), a digit `0`, `1`, `5` or `8` between letters (`T0tal`, `CA5H`) or ending
+/// or starting a word of letters (`TOTA1`, `5ubtotal`), or a lower-case `l` among upper-case
+/// ones (`TOTAl`).
 fn glyph_suspect(printed: &str) -> bool {
     let chars: Vec<char> = printed.chars().collect();
+    let look_alike = |c: char| matches!(c, '0' | '1' | '5' | '8');
+    // One look-alike digit at either end of at least three letters.
+    let edge = |word: &[char]| {
+        word.len() >= 4 && word[1..].iter().all(|c| c.is_alphabetic()) && look_alike(word[0])
+    };
+    let reversed: Vec<char> = chars.iter().rev().copied().collect();
+    if edge(&chars) || edge(&reversed) {
+        return true;
+    }
     chars.iter().enumerate().any(|(k, &c)| {
         let before = k.checked_sub(1).and_then(|p| chars.get(p)).copied();
         let after = chars.get(k + 1).copied();
@@ -3938,7 +3967,7 @@ fn glyph_suspect(printed: &str) -> bool {
             before.is_some_and(char::is_alphabetic) && after.is_some_and(char::is_alphabetic);
         match c {
             'I' => near(|c| c.is_lowercase()),
-            '0' | '1' => letters,
+            c if look_alike(c) => letters,
             'l' => {
                 near(|c| c.is_uppercase())
                     && !before.as_ref().is_some_and(|c| c.is_lowercase())
@@ -4070,6 +4099,9 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
         }
     }
     let index = &*PHRASES;
+    // Hits count words of `norm_words(text)`: `first[j]` is the first of those word `j` holds.
+    let original = words.len();
+    let (words, first) = join_split_words(text, words, index);
     // Character counts, 0 for words of the vocabulary (they match exactly or not at all).
     let word_chars: Vec<usize> = words
         .iter()
@@ -4085,12 +4117,7 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
     let glyphs: Vec<Option<String>> = words
         .iter()
         .zip(&word_chars)
-        .map(|(w, &n)| {
-            let eligible = n >= GLYPH_MIN_CHARS
-                && w.text.chars().any(char::is_alphabetic)
-                && (n >= GLYPH_FREE_CHARS || text.get(w.start..w.end).is_some_and(glyph_suspect));
-            eligible.then(|| glyph_fold(&w.text))
-        })
+        .map(|(w, &n)| glyph_form(text, w, n))
         .collect();
     let mut out = Vec::new();
     let mut candidates: Vec<usize> = Vec::new();
@@ -4159,19 +4186,113 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
             continue;
         }
         let (start, end) = (words[i].start, words[i + best_len - 1].end);
+        let next_first = first.get(i + best_len).copied().unwrap_or(original);
         for key in keys {
             out.push(LabelHit {
                 key,
                 start,
                 end,
-                word: i,
-                words: best_len,
+                word: first[i],
+                words: next_first - first[i],
             });
         }
         i += best_len;
     }
     out
 }
+
+/// Words OCR split with one space (`T OTAL`, `TOT AL`, `I NCL.`, `CAS H`) made one again where
+/// together they are a vocabulary word (exactly or by look-alike glyphs) of at least
+/// [`JOIN_MIN_CHARS`] letters and not both pieces are: `net to` stays two words only if
+/// both are known words. Returns the words and, per word, the index of its first piece.
+fn join_split_words(
+    text: &str,
+    words: Vec<NormWord>,
+    index: &PhraseIndex,
+) -> (Vec<NormWord>, Vec<usize>) {
+    let mut out: Vec<NormWord> = Vec::with_capacity(words.len());
+    let mut first: Vec<usize> = Vec::with_capacity(words.len());
+    let mut k = 0;
+    while k < words.len() {
+        let w = &words[k];
+        if let Some(n) = words.get(k + 1) {
+            let letters = |x: &NormWord| {
+                x.text.chars().all(char::is_alphanumeric) && x.text.chars().any(char::is_alphabetic)
+            };
+            let joined = format!("{}{}", w.text, n.text);
+            let one_space = text.get(w.end..n.start) == Some(" ");
+            if one_space
+                && letters(w)
+                && letters(n)
+                && joined.chars().count() >= JOIN_MIN_CHARS
+                && !(index.known.contains(&w.text) && index.known.contains(&n.text))
+                && (index.known.contains(&joined)
+                    || index.known_glyph.contains_key(&glyph_fold(&joined)))
+            {
+                out.push(NormWord {
+                    text: joined,
+                    start: w.start,
+                    end: n.end,
+                });
+                first.push(k);
+                k += 2;
+                continue;
+            }
+        }
+        out.push(w.clone());
+        first.push(k);
+        k += 1;
+    }
+    (out, first)
+}
+
+/// The look-alike glyph form ([`glyph_fold`]) of a text word of `chars` characters (0 for a
+/// vocabulary word) that may be a misread one: long enough, with a letter, and long enough to
+/// be read freely or showing OCR's hand ([`glyph_suspect`]).
+fn glyph_form(text: &str, w: &NormWord, chars: usize) -> Option<String> {
+    let eligible = chars >= GLYPH_MIN_CHARS
+        && w.text.chars().any(char::is_alphabetic)
+        && (chars >= GLYPH_FREE_CHARS || text.get(w.start..w.end).is_some_and(glyph_suspect));
+    eligible.then(|| glyph_fold(&w.text))
+}
+
+/// A text with its label words as OCR garbled them read as the vocabulary words they are: split
+/// ones joined (`T OTAL` → `total`) and look-alike glyphs read (`TOTA1` → `total`, `CA5H` →
+/// `cash`), by the same rules as [`find_labels`] matches them; a repaired word is written
+/// lower-case and diacritics-folded, every other character stays as printed. For readers that
+/// look for words in a line's text rather than for label keys.
+pub fn repair_label_words(text: &str) -> std::borrow::Cow<'_, str> {
+    let index = &*PHRASES;
+    let words = norm_words(text);
+    let (words, _) = join_split_words(text, words, index);
+    let mut out = String::new();
+    let mut at = 0;
+    for w in &words {
+        let folded = fold_diacritics(&w.text);
+        if index.known.contains(folded.as_ref()) && !text[w.start..w.end].contains(' ') {
+            continue;
+        }
+        let repaired = if index.known.contains(folded.as_ref()) {
+            Some(folded.to_string())
+        } else {
+            glyph_form(text, w, folded.chars().count())
+                .and_then(|g| index.known_glyph.get(&g).cloned())
+        };
+        if let Some(r) = repaired {
+            out.push_str(&text[at..w.start]);
+            out.push_str(&r);
+            at = w.end;
+        }
+    }
+    if at == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[at..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// A word OCR split is made one again only when together it has this many characters.
+const JOIN_MIN_CHARS: usize = 4;
 
 const INCLUSIVE: &[&str] = &[
     "inclusive",
@@ -4473,6 +4594,43 @@ mod tests {
         assert!(mall.is_empty(), "{mall:?}");
         assert!(glyph_suspect("ekskI") && glyph_suspect("T0TAL") && glyph_suspect("TOTAl"));
         assert!(!glyph_suspect("Mall") && !glyph_suspect("MALL") && !glyph_suspect("A10"));
+        // A look-alike digit ending or starting a word of letters, and `5` / `8` for `S` / `B`.
+        assert!(keys("TOTA1:  23.25").contains(&K::Total));
+        assert!(keys("CA5H  50.00").contains(&K::Cash));
+        assert!(keys("5UBTOTAL  10.00").contains(&K::Subtotal));
+        assert!(glyph_suspect("TOTA1") && glyph_suspect("5UBTOTAL") && glyph_suspect("CA5H"));
+        assert!(!glyph_suspect("RM10") && !glyph_suspect("A1") && !glyph_suspect("12AB"));
+    }
+
+    /// A word OCR split with one space is one word where together it is a vocabulary word and
+    /// its pieces are not both words of their own; hits still count the text's words.
+    #[test]
+    fn words_split_by_ocr_are_joined() {
+        for text in ["T OTAL  23.25", "TOT AL:  23.25", "TOTAL I NCL. GST  23.26"] {
+            assert!(keys(text).contains(&K::Total), "{text}: {:?}", keys(text));
+        }
+        let hits = find_labels("Sub T OTAL  12.00");
+        let total = hits
+            .iter()
+            .find(|h| h.key == K::Subtotal)
+            .expect("subtotal");
+        assert_eq!((total.word, total.words), (0, 3), "{hits:?}");
+        assert_eq!(&"Sub T OTAL  12.00"[total.start..total.end], "Sub T OTAL");
+        // Two words of their own stay two (and a wide gap is no split).
+        let joined = |t: &str| join_split_words(t, norm_words(t), &PHRASES).0.len();
+        assert_eq!(joined("IN VOICE"), 1);
+        assert!(PHRASES.known.contains("net") && PHRASES.known.contains("to"));
+        assert_eq!(joined("NET TO"), 2);
+        assert!(keys("TOT  AL").is_empty(), "{:?}", keys("TOT  AL"));
+        assert_eq!(
+            repair_label_words("T OTAL (INCL GST):  RM 5.00"),
+            "total (INCL GST):  RM 5.00"
+        );
+        assert_eq!(
+            repair_label_words("TOTA1:  CA5H 10.00"),
+            "total:  cash 10.00"
+        );
+        assert_eq!(repair_label_words("Thank you"), "Thank you");
     }
 
     /// A tax word after "including" names the amount with the tax; after "without", without it.
@@ -4552,8 +4710,9 @@ mod tests {
     fn tolerates_one_ocr_edit_in_long_words() {
         assert!(keys("Rechnungsnumer 12").contains(&K::Number));
         assert!(keys("Zwischensunme").contains(&K::Subtotal));
-        // Short words need exact matches.
-        assert!(!keys("tota1").contains(&K::Total));
+        // Short words need exact matches (no edit; look-alike glyphs are no edit).
+        assert!(!keys("totl").contains(&K::Total));
+        assert!(!keys("tptal").contains(&K::Total));
     }
 
     #[test]

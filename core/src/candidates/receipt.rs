@@ -5,6 +5,7 @@
 //! same line or on the next one), confirmed by cash tendered minus change, and the seller line.
 //! The field stage ([`crate::fields`]) applies the reading.
 
+use super::labels;
 use crate::types::{CleanDocument, Line, Span};
 use rust_decimal::Decimal;
 
@@ -26,9 +27,10 @@ const RECEIPT_SIGNALS: &[&str] = &[
     "TEL",
 ];
 
-/// Upper-case text with common OCR confusions in label words repaired (`T0TAL`, `TOTAI`).
+/// Upper-case text with common OCR confusions in label words repaired (`T0TAL`, `TOTAI`,
+/// `TOTA1:`, `T OTAL`: [`labels::repair_label_words`]).
 fn norm_label(s: &str) -> String {
-    let up = s.to_uppercase();
+    let up = labels::repair_label_words(s).to_uppercase();
     let mut out = String::with_capacity(up.len());
     let chars: Vec<char> = up.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
@@ -331,7 +333,8 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 change = Some(d);
                 change_line = Some(li);
             } else if TENDERED.iter().any(|w| up.contains(w)) && cash.is_none() {
-                cash = Some(d);
+                // Some tills print the cash handed over negative (`CASH  -50.00`).
+                cash = Some(d.abs());
             }
             if !in_summary
                 && let Some(p) = total_priority(label)
@@ -369,10 +372,17 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         let (Some(c), Some(p)) = (cash, paid) else {
             return None;
         };
+        // With the change printed, what was paid printed again on a line that pays nothing (the
+        // total's line, its label lost) is where the total stands.
+        if change.is_some()
+            && let Some((i, s, e)) = printed_unpaid(lines, 0, p)
+        {
+            return Some((p, Span::from_line(&lines[i], s, e), 0.6));
+        }
         let line = lines.iter().find(|l| {
-            norm_label(&l.text).contains("CASH") && line_amounts(l).iter().any(|a| a.0 == c)
+            norm_label(&l.text).contains("CASH") && line_amounts(l).iter().any(|a| a.0.abs() == c)
         })?;
-        let (_, s, e) = line_amounts(line).into_iter().find(|a| a.0 == c)?;
+        let (_, s, e) = line_amounts(line).into_iter().find(|a| a.0.abs() == c)?;
         let conf = if change.is_some() { 0.5 } else { 0.4 };
         return Some((p, Span::from_line(line, s, e), conf));
     }
@@ -402,6 +412,32 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         && let Some((i, s, e)) = printed_unpaid(lines, dl + 1, p)
     {
         best = (4, p, i, s, e);
+    }
+    // An amount alone on a line right under the last total line, the sum of two total lines
+    // (`TOTAL 6% SUPPLIES (INC. GST): 14.10`, `TOTAL 0% SUPPLIES: 44.76`, then `58.86`): the
+    // grand total of the parts, its label lost to OCR.
+    if let Some(last) = found.iter().map(|f| f.2).max()
+        && let Some((i, (v, s, e))) = (last + 1..lines.len().min(last + 3))
+            .find_map(|i| amount_only(&lines[i]).map(|a| (i, a)))
+        && v > best.1
+        && found
+            .iter()
+            .enumerate()
+            .any(|(k, a)| found[k + 1..].iter().any(|b| a.2 != b.2 && a.1 + b.1 == v))
+    {
+        best = (4, v, i, s, e);
+    }
+    // Cash and change both printed, and what they paid is not the chosen total but is printed on
+    // a line that pays nothing (`25.40` alone, its label lost to OCR, above `CASH TENDERED
+    // 26.00` / `CHANGE 0.60`): that line is the total, what the receipt asked and was paid; the
+    // chosen one was a note of the tax in it (`TOTAL INCLUDES 6% GST 1.44`) or an amount before
+    // its rounding whose adjustment went unread.
+    if cash.is_some()
+        && change.is_some_and(|ch| ch >= Decimal::ZERO)
+        && let Some(p) = paid.filter(|p| *p != best.1)
+        && let Some((i, s, e)) = printed_unpaid(lines, 0, p)
+    {
+        best = (best.0.max(3), p, i, s, e);
     }
     // Cash totals are rounded to 5 sen with a printed rounding adjustment: a total off the
     // 0.05 grid that differs from another total line by exactly that adjustment is the amount
@@ -681,6 +717,76 @@ mod tests {
         let (d, span, _) = receipt_total(&doc).expect("total");
         assert_eq!(d, Decimal::new(59945, 2));
         assert_eq!(span.line, 6);
+    }
+
+    /// Label words as OCR garbles them (split, a look-alike digit at a word's end) are the
+    /// words they stand for: the receipt is still one, its rounded total still the total.
+    #[test]
+    fn label_words_split_or_misread_by_ocr_still_name_the_total() {
+        let doc = receipt(&[
+            "BANH MI CAFE",
+            "QTY DESCRIPTION TOTA1 TAX",
+            "1 SUONG NON 9.90 SR",
+            "TOTA1 (EXCLUDING GST): 21.30",
+            "T OTAL (INCLUSIVE OF GST): 23.26",
+            "ROUNDING ADJ: -0.01",
+            "TOTA1: 23.25",
+            "CAS H 50.00",
+            "CHAN GE 26.75",
+        ]);
+        assert!(is_receipt(&doc));
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!(d, Decimal::new(2325, 2));
+        assert_eq!(span.line, 6);
+    }
+
+    /// The total's labels lost to OCR: what cash less change paid, printed again on a line that
+    /// pays nothing, is the total, not a tax note that names a total.
+    #[test]
+    fn what_cash_less_change_paid_printed_alone_is_the_total() {
+        let doc = receipt(&[
+            "GERBANG ALAF RESTAURANTS SDN BHD",
+            "TAX INVOICE",
+            "1 M MCCHICKEN 9.50",
+            "1 9NUGGETS 15.90",
+            "25.40",
+            "CASH TENDERED 26.00",
+            "CHANGE 0.60",
+            "TOTAL INCLUDES 6% GST 1.44",
+            "THANK YOU",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2540, 2), 4));
+        // No total label at all, the cash printed negative: the same.
+        let doc = receipt(&[
+            "POPULAR BOOK CO SDN BHD",
+            "TAX INVOICE",
+            "3PC @ 13.69 41.07 T",
+            "STAT-GREAT SAVING -9.60",
+            "31.47",
+            "-0.02",
+            "31.45",
+            "CASH -50.00",
+            "CHANGE 18.55",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(3145, 2), 6));
+    }
+
+    /// An amount alone right under the total lines, the sum of two of them: the grand total.
+    #[test]
+    fn an_amount_alone_under_two_total_lines_that_make_it_is_the_grand_total() {
+        let doc = receipt(&[
+            "GARDENIA BAKERIES (KL) SDN BHD",
+            "TAX INVOICE",
+            "O.C. WHITE 2.13 9 19.17",
+            "TOTAL 6% SUPPLIES (INC. GST): 14.10",
+            "TOTAL 0% SUPPLIES: 44.76",
+            "58.86",
+            "RECEIVED ABOVE GOODS IN GOOD ORDER",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(5886, 2), 5));
     }
 
     #[test]

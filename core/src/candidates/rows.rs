@@ -1685,12 +1685,14 @@ fn continue_description(
     let mut extra: Vec<usize> = Vec::new();
     // A row without words under a line of text set right above it, less than a line's height
     // and a fifth away (a till slip's `Flat white` / `2 x 4.08  8.16`): that line is its
-    // description, not the next one.
+    // description, not the next one; a header's line of units (`(RM) (RM)`) is none (under
+    // a row, `(jour)` may end a name).
     let above = first.checked_sub(1).filter(|&a| {
         desc_x0.is_none()
             && !starts.contains(&a)
             && !used.contains(&a)
             && fits(a)
+            && !super::tables::units_line(&doc.lines[a])
             && within(&doc.lines[a], &doc.lines[first], 1.2)
     });
     let mut k = last + 1;
@@ -2061,6 +2063,43 @@ mod tests {
         let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
         assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
         assert!(t.sums);
+    }
+
+    /// A header over two lines whose second names only units (`(RM) (RM)` under price and
+    /// amount), rows whose article number leads the numbers and whose name is printed under
+    /// them: the units are no row's name, each row keeps the name under it.
+    #[test]
+    fn a_headers_line_of_units_is_no_rows_name() {
+        let t = read(vec![
+            w("ITEM", 30.0, 100.0),
+            w("QTY", 200.0, 102.0),
+            w("U/P", 300.0, 102.0),
+            w("AMOUNT", 450.0, 92.0),
+            w("(RM)", 300.0, 110.0),
+            w("(RM)", 460.0, 110.0),
+            w("TP-24", 30.0, 130.0),
+            r("5", 220.0, 130.0),
+            r("1.32", 340.0, 130.0),
+            r("6.60", 500.0, 130.0),
+            w("DOUBLE", 40.0, 144.0),
+            w("SIDED", 80.0, 144.0),
+            w("TAPE", 115.0, 144.0),
+            w("9557546631393", 30.0, 160.0),
+            r("5", 220.0, 160.0),
+            r("2.08", 340.0, 160.0),
+            r("10.40", 500.0, 160.0),
+            w("CORRECTION", 40.0, 174.0),
+            w("PEN", 110.0, 174.0),
+            w("TOTAL", 30.0, 200.0),
+            r("17.00", 500.0, 200.0),
+        ])
+        .expect("rows");
+        let names: Vec<Option<&str>> = t.rows.iter().map(|r| cell(r, LabelKey::ColDesc)).collect();
+        assert_eq!(
+            names,
+            [Some("DOUBLE SIDED TAPE"), Some("CORRECTION PEN")],
+            "{t:?}"
+        );
     }
 
     #[test]

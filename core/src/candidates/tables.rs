@@ -905,7 +905,9 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 }
                 rows.push(row);
             } else {
-                if cells.is_empty() {
+                // The header's line of units under its names (`(RM) (RM)`, `(EUR)  (%)`): part of
+                // the header, no row's text.
+                if cells.is_empty() || rows.is_empty() && pending.is_none() && units_line(line) {
                     j += 1;
                     continue;
                 }
@@ -944,6 +946,22 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
         i = j.max(i + 1);
     }
     out
+}
+
+/// A line of units in brackets and nothing else (`(RM) (RM)`, `[EUR]  (%)`, `(kg)`): every token
+/// bracketed, a few characters inside, no digit.
+pub(super) fn units_line(line: &Line) -> bool {
+    !line.tokens.is_empty()
+        && line.tokens.iter().all(|t| {
+            let inner = t
+                .text
+                .strip_prefix('(')
+                .and_then(|r| r.strip_suffix(')'))
+                .or_else(|| t.text.strip_prefix('[').and_then(|r| r.strip_suffix(']')));
+            inner.is_some_and(|u| {
+                (1..=5).contains(&u.chars().count()) && !u.chars().any(|c| c.is_ascii_digit())
+            })
+        })
 }
 
 /// A `Key: value` attribute line (`Verpackung : Flasche`, `Bruttopreis: 9,90`, `• Herkunftsland:
