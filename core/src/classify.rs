@@ -678,6 +678,7 @@ mod tests {
             ("Pénztárbizonylat", Receipt),
             ("Myyntikuitti", Receipt),
             ("Köpkvitto", Receipt),
+            ("Kwitantie", Receipt),
             // A waybill that is also the invoice (Latvian `pavadzīme-rēķins`) asks for payment.
             ("Preču pavadzīme-rēķins", Invoice),
             ("Müügiarve", Invoice),

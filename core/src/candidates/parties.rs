@@ -3347,6 +3347,7 @@ mod tests {
             "Pénztárbizonylat",
             "Myyntikuitti",
             "Ticket de compra",
+            "Kwitantie",
         ] {
             let d = doc(&[
                 (title, 60.0, 40.0),

@@ -252,7 +252,7 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         (Waybill, r"ddt", 1.0, TitleOnly),
         (
             Receipt,
-            r"kassabon|kassaticket|betaalbewijs|scontrino|scontrino fiscale|documento commerciale|ricevuta(?: fiscale)?|factura simplificada|fatura simplificada|recibo|talao|uctenka|pokladni doklad|pokladnicny doklad|kasos cekis|kvitas|kases ceks|kvits|kassatsekk|kviitung|kassakuitti|kuitti|kassakvitto|kvitto|kopkvitto|kvittering|kassebon|salgsbon|nyugta|penztarbizonylat|myyntikuitti|ostokuitti|ticket de compra|ticket de venta|ricevuta di pagamento|aankoopbewijs|stvrzenka|pokladnicny blok|pirkimo cekis|ostutsekk|bon fiscal|chitanta",
+            r"kassabon|kassaticket|betaalbewijs|scontrino|scontrino fiscale|documento commerciale|ricevuta(?: fiscale)?|factura simplificada|fatura simplificada|recibo|talao|uctenka|pokladni doklad|pokladnicny doklad|kasos cekis|kvitas|kases ceks|kvits|kassatsekk|kviitung|kassakuitti|kuitti|kassakvitto|kvitto|kopkvitto|kvittering|kassebon|salgsbon|nyugta|penztarbizonylat|myyntikuitti|ostokuitti|ticket de compra|ticket de venta|ricevuta di pagamento|aankoopbewijs|kwitantie|stvrzenka|pokladnicny blok|pirkimo cekis|ostutsekk|bon fiscal|chitanta",
             1.2,
             None,
         ),
@@ -427,6 +427,7 @@ mod tests {
             "Ticket de compra",
             "Pénztárbizonylat",
             "Myyntikuitti",
+            "Kwitantie",
             "INVOICE",
             "Rechnung Nr. 2024-17",
             "Faktura - originál",

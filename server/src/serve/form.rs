@@ -172,15 +172,20 @@ pub async fn read_form<S: PartSource, K: FileSink>(
     let mut files: Vec<FormFile<K::File>> = Vec::new();
     let mut fields = Fields::default();
     let mut req_hash = Sha256::new();
+    let mut too_many = false;
     while let Some(mut part) = source.next_part().await? {
         let name = part.name().unwrap_or("").to_string();
         let filename = part.file_name().map(str::to_string);
         hash_part(&mut req_hash, &name, filename.as_deref());
         if name == "files[]" || name == "files" {
-            if files.len() >= limits.max_files {
-                return Err(FormError::TooManyFiles {
-                    max: limits.max_files,
-                });
+            if too_many || files.len() >= limits.max_files {
+                // The rest of the form is read and nothing of it stored, so that a client still
+                // sending gets the answer: a server that stops reading mid-request resets the
+                // connection under the client's feet (the body stays bounded by the request
+                // limits).
+                too_many = true;
+                while part.chunk().await?.is_some() {}
+                continue;
             }
             let mut file = sink.open().await.map_err(FormError::Sink)?;
             let mut size: u64 = 0;
@@ -240,6 +245,11 @@ pub async fn read_form<S: PartSource, K: FileSink>(
             };
             *slot = Some(text);
         }
+    }
+    if too_many {
+        return Err(FormError::TooManyFiles {
+            max: limits.max_files,
+        });
     }
     Ok(Form {
         files,
@@ -339,6 +349,48 @@ mod tests {
         b
     }
 
+    /// Parts given one chunk at a time, counting the chunks read.
+    struct Counted {
+        parts: std::collections::VecDeque<(&'static str, Option<&'static str>, Vec<Bytes>)>,
+        pulled: usize,
+    }
+
+    struct CountedPart<'a> {
+        name: &'static str,
+        file_name: Option<&'static str>,
+        chunks: std::vec::IntoIter<Bytes>,
+        pulled: &'a mut usize,
+    }
+
+    impl PartSource for Counted {
+        type Part<'a> = CountedPart<'a>;
+        async fn next_part(&mut self) -> Result<Option<CountedPart<'_>>, ReadError> {
+            Ok(self
+                .parts
+                .pop_front()
+                .map(|(name, file_name, chunks)| CountedPart {
+                    name,
+                    file_name,
+                    chunks: chunks.into_iter(),
+                    pulled: &mut self.pulled,
+                }))
+        }
+    }
+
+    impl Part for CountedPart<'_> {
+        fn name(&self) -> Option<&str> {
+            Some(self.name)
+        }
+        fn file_name(&self) -> Option<&str> {
+            self.file_name
+        }
+        async fn chunk(&mut self) -> Result<Option<Bytes>, ReadError> {
+            let next = self.chunks.next();
+            *self.pulled += usize::from(next.is_some());
+            Ok(next)
+        }
+    }
+
     /// Reads `body` arriving in pieces of `step` bytes.
     async fn read(
         boundary: &str,
@@ -402,6 +454,22 @@ mod tests {
             read("b", &body("b", three), 7, LIMITS).await,
             Err(FormError::TooManyFiles { max: 2 })
         ));
+        // The refusal comes after the whole body was read (more files and a field after the
+        // one too many), so that a client still sending is not cut off.
+        let mut source = Counted {
+            parts: ["a", "b", "c", "d"]
+                .iter()
+                .map(|f| ("files[]", Some(*f), vec![Bytes::from_static(b"12"); 3]))
+                .chain([("metadata", None, vec![Bytes::from_static(b"{}")])])
+                .collect(),
+            pulled: 0,
+        };
+        assert!(matches!(
+            read_form(&mut source, &mut Memory::default(), LIMITS).await,
+            Err(FormError::TooManyFiles { max: 2 })
+        ));
+        assert!(source.parts.is_empty());
+        assert_eq!(source.pulled, 13);
         let long: &[(&str, Option<&str>, &[u8])] = &[("metadata", None, &[b'x'; 17])];
         match read("b", &body("b", long), 3, LIMITS).await {
             Err(FormError::FieldTooLong { name, max: 16 }) => assert_eq!(name, "metadata"),
