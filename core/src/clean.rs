@@ -452,17 +452,13 @@ fn group_lines(boxes: &[BBox], params: &CleanParams) -> Vec<Vec<usize>> {
 
 /// The x about which [`page_shear`] turns a page: the mean centre of the boxes (0 for none, or
 /// for boxes that are not finite).
-pub fn shear_origin(boxes: &[BBox]) -> f32 {
-    let xs: Vec<f32> = boxes
+fn shear_origin(boxes: &[BBox]) -> f32 {
+    let (sum, n) = boxes
         .iter()
         .map(BBox::cx)
         .filter(|x| x.is_finite())
-        .collect();
-    if xs.is_empty() {
-        0.0
-    } else {
-        xs.iter().sum::<f32>() / xs.len() as f32
-    }
+        .fold((0f32, 0usize), |(s, n), x| (s + x, n + 1));
+    if n == 0 { 0.0 } else { sum / n as f32 }
 }
 
 /// The steepest line slope [`page_shear`] looks for (rise per unit of width, about 2.9°).
@@ -696,13 +692,12 @@ pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
         });
         // Word boxes of an OCR that did not straighten the page (text layers and office
         // documents are level): each box's tokens move with the box's centre.
-        let boxes: Vec<BBox> = p.words.iter().map(|w| w.bbox).collect();
-        let shear = if p.source == Source::Ocr {
-            page_shear(&boxes)
+        let (shear, origin) = if p.source == Source::Ocr {
+            let boxes: Vec<BBox> = p.words.iter().map(|w| w.bbox).collect();
+            (page_shear(&boxes), shear_origin(&boxes))
         } else {
-            0.0
+            (0.0, 0.0)
         };
-        let origin = shear_origin(&boxes);
         let mut tokens: Vec<Token> = Vec::new();
         let mut shifts: Vec<f32> = Vec::new();
         for w in &p.words {

@@ -3972,11 +3972,11 @@ fn glyph_suspect(printed: &str) -> bool {
     let chars: Vec<char> = printed.chars().collect();
     let look_alike = |c: char| matches!(c, '0' | '1' | '5' | '8');
     // One look-alike digit at either end of at least three letters.
-    let edge = |word: &[char]| {
-        word.len() >= 4 && word[1..].iter().all(|c| c.is_alphabetic()) && look_alike(word[0])
-    };
-    let reversed: Vec<char> = chars.iter().rev().copied().collect();
-    if edge(&chars) || edge(&reversed) {
+    let letters = |w: &[char]| w.iter().all(|c| c.is_alphabetic());
+    if let ([first, rest @ ..], [init @ .., last]) = (chars.as_slice(), chars.as_slice())
+        && chars.len() >= 4
+        && (look_alike(*first) && letters(rest) || look_alike(*last) && letters(init))
+    {
         return true;
     }
     chars.iter().enumerate().any(|(k, &c)| {
@@ -4113,16 +4113,9 @@ thread_local! {
 
 /// Like [`find_labels`], with only the phrases of keys accepted by `keep`.
 pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<LabelHit> {
-    let mut words = norm_words(text);
-    for w in &mut words {
-        if let std::borrow::Cow::Owned(f) = fold_diacritics(&w.text) {
-            w.text = f;
-        }
-    }
     let index = &*PHRASES;
     // Hits count words of `norm_words(text)`: `first[j]` is the first of those word `j` holds.
-    let original = words.len();
-    let (words, first) = join_split_words(text, words, index);
+    let (words, first, original) = label_words(text, index);
     // Character counts, 0 for words of the vocabulary (they match exactly or not at all).
     let word_chars: Vec<usize> = words
         .iter()
@@ -4222,6 +4215,21 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
     out
 }
 
+/// The words labels are matched on: [`norm_words`] with diacritics folded, and split ones joined
+/// ([`join_split_words`]); per word the index of its first word in `norm_words(text)`, and how
+/// many words that has.
+fn label_words(text: &str, index: &PhraseIndex) -> (Vec<NormWord>, Vec<usize>, usize) {
+    let mut words = norm_words(text);
+    for w in &mut words {
+        if let std::borrow::Cow::Owned(f) = fold_diacritics(&w.text) {
+            w.text = f;
+        }
+    }
+    let original = words.len();
+    let (words, first) = join_split_words(text, words, index);
+    (words, first, original)
+}
+
 /// Words OCR split with one space (`T OTAL`, `TOT AL`, `I NCL.`, `CAS H`) made one again where
 /// together they are a vocabulary word (exactly or by look-alike glyphs) of at least
 /// [`JOIN_MIN_CHARS`] letters and not both pieces are: `net to` stays two words only if
@@ -4233,22 +4241,21 @@ fn join_split_words(
 ) -> (Vec<NormWord>, Vec<usize>) {
     let mut out: Vec<NormWord> = Vec::with_capacity(words.len());
     let mut first: Vec<usize> = Vec::with_capacity(words.len());
+    let letters = |x: &NormWord| {
+        x.text.chars().all(char::is_alphanumeric) && x.text.chars().any(char::is_alphabetic)
+    };
     let mut k = 0;
     while k < words.len() {
         let w = &words[k];
-        if let Some(n) = words.get(k + 1) {
-            let letters = |x: &NormWord| {
-                x.text.chars().all(char::is_alphanumeric) && x.text.chars().any(char::is_alphabetic)
-            };
+        if let Some(n) = words.get(k + 1)
+            && text.get(w.end..n.start) == Some(" ")
+            && letters(w)
+            && letters(n)
+            && w.text.chars().count() + n.text.chars().count() >= JOIN_MIN_CHARS
+            && !(index.known.contains(&w.text) && index.known.contains(&n.text))
+        {
             let joined = format!("{}{}", w.text, n.text);
-            let one_space = text.get(w.end..n.start) == Some(" ");
-            if one_space
-                && letters(w)
-                && letters(n)
-                && joined.chars().count() >= JOIN_MIN_CHARS
-                && !(index.known.contains(&w.text) && index.known.contains(&n.text))
-                && (index.known.contains(&joined)
-                    || index.known_glyph.contains_key(&glyph_fold(&joined)))
+            if index.known.contains(&joined) || index.known_glyph.contains_key(&glyph_fold(&joined))
             {
                 out.push(NormWord {
                     text: joined,
@@ -4284,24 +4291,23 @@ fn glyph_form(text: &str, w: &NormWord, chars: usize) -> Option<String> {
 /// look for words in a line's text rather than for label keys.
 pub fn repair_label_words(text: &str) -> std::borrow::Cow<'_, str> {
     let index = &*PHRASES;
-    let words = norm_words(text);
-    let (words, _) = join_split_words(text, words, index);
+    let (words, _, _) = label_words(text, index);
     let mut out = String::new();
     let mut at = 0;
     for w in &words {
-        let folded = fold_diacritics(&w.text);
-        if index.known.contains(folded.as_ref()) && !text[w.start..w.end].contains(' ') {
-            continue;
-        }
-        let repaired = if index.known.contains(folded.as_ref()) {
-            Some(folded.to_string())
+        // A known word is repaired only where it was joined; any other by its glyphs.
+        let repaired = if index.known.contains(&w.text) {
+            text[w.start..w.end]
+                .contains(' ')
+                .then_some(w.text.as_str())
         } else {
-            glyph_form(text, w, folded.chars().count())
-                .and_then(|g| index.known_glyph.get(&g).cloned())
+            glyph_form(text, w, w.text.chars().count())
+                .and_then(|g| index.known_glyph.get(&g))
+                .map(String::as_str)
         };
         if let Some(r) = repaired {
             out.push_str(&text[at..w.start]);
-            out.push_str(&r);
+            out.push_str(r);
             at = w.end;
         }
     }

@@ -173,10 +173,9 @@ fn amount_only(line: &Line) -> Option<(Decimal, usize, usize)> {
     line_amounts(line).into_iter().last()
 }
 
-/// Priority of a total label (higher is better), `None` when the line is no grand-total label.
-fn total_priority(label: &str) -> Option<u8> {
-    let t = norm_label(label);
-    let t = t.as_str();
+/// Priority of a total label, as [`norm_label`] gives it (higher is better), `None` when the line
+/// is no grand-total label.
+fn total_priority(t: &str) -> Option<u8> {
     const EXCLUDE: &[&str] = &[
         "QTY",
         "QUANTITY",
@@ -245,9 +244,9 @@ fn total_priority(label: &str) -> Option<u8> {
 /// Labels of the amount tendered (cash handed over, paid).
 const TENDERED: &[&str] = &["CASH", "TENDER", "PAID"];
 
-/// Whether a line starts a GST / tax summary table (its TOTAL row is no grand total).
-fn starts_tax_summary(label: &str) -> bool {
-    let t = norm_label(label);
+/// Whether a line, as [`norm_label`] gives it, starts a GST / tax summary table (its TOTAL row is
+/// no grand total).
+fn starts_tax_summary(t: &str) -> bool {
     t.contains("GST SUMMARY")
         || t.contains("TAX SUMMARY")
         || t.contains("TAX CODE")
@@ -270,21 +269,25 @@ fn first_printing<'a>(
 }
 
 /// The first line from `from` on that prints `amount` and pays nothing (no cash, change or card
-/// label): its index and the amount's byte range.
-fn printed_unpaid(lines: &[Line], from: usize, amount: Decimal) -> Option<(usize, usize, usize)> {
-    let pays = |l: &Line| {
-        let up = norm_label(&l.text);
+/// label in its [`norm_label`] text, `norms`): its index and the amount's byte range.
+fn printed_unpaid(
+    lines: &[Line],
+    norms: &[String],
+    from: usize,
+    amount: Decimal,
+) -> Option<(usize, usize, usize)> {
+    let pays = |i: usize| {
         TENDERED
             .iter()
             .chain(&["CHANGE", "CARD", "VISA"])
-            .any(|w| up.contains(w))
+            .any(|w| norms[i].contains(w))
     };
     first_printing(
         lines
             .iter()
             .enumerate()
             .skip(from)
-            .filter(|(_, l)| !pays(l)),
+            .filter(|&(i, _)| !pays(i)),
         amount,
     )
 }
@@ -292,6 +295,8 @@ fn printed_unpaid(lines: &[Line], from: usize, amount: Decimal) -> Option<(usize
 /// The grand total of a receipt with the span it was read from.
 pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let lines = &doc.lines;
+    // Each line's text with its label words repaired, once ([`norm_label`]).
+    let norms: Vec<String> = lines.iter().map(|l| norm_label(&l.text)).collect();
     let mut in_summary = false;
     // (priority, amount, line, start, end)
     let mut found: Vec<(u8, Decimal, usize, usize, usize)> = Vec::new();
@@ -301,7 +306,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut rounding: Option<Decimal> = None;
     let mut discount: Option<(Decimal, usize)> = None;
     for (i, line) in lines.iter().enumerate() {
-        if starts_tax_summary(&line.text) {
+        if starts_tax_summary(&norms[i]) {
             in_summary = true;
         }
         let amts = line_amounts(line);
@@ -337,7 +342,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 cash = Some(d.abs());
             }
             if !in_summary
-                && let Some(p) = total_priority(label)
+                && let Some(p) = total_priority(&up)
                 && d > Decimal::ZERO
             {
                 found.push((p, d, li, s, e));
@@ -375,12 +380,12 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         // With the change printed, what was paid printed again on a line that pays nothing (the
         // total's line, its label lost) is where the total stands.
         if change.is_some()
-            && let Some((i, s, e)) = printed_unpaid(lines, 0, p)
+            && let Some((i, s, e)) = printed_unpaid(lines, &norms, 0, p)
         {
             return Some((p, Span::from_line(&lines[i], s, e), 0.6));
         }
-        let line = lines.iter().find(|l| {
-            norm_label(&l.text).contains("CASH") && line_amounts(l).iter().any(|a| a.0.abs() == c)
+        let line = lines.iter().zip(&norms).find_map(|(l, n)| {
+            (n.contains("CASH") && line_amounts(l).iter().any(|a| a.0.abs() == c)).then_some(l)
         })?;
         let (_, s, e) = line_amounts(line).into_iter().find(|a| a.0.abs() == c)?;
         let conf = if change.is_some() { 0.5 } else { 0.4 };
@@ -398,7 +403,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // the total, its label too garbled to read.
     if best.0 <= 1
         && let Some(p) = paid.filter(|p| *p > best.1)
-        && let Some((i, s, e)) = printed_unpaid(lines, best.2 + 1, p)
+        && let Some((i, s, e)) = printed_unpaid(lines, &norms, best.2 + 1, p)
     {
         best = (3, p, i, s, e);
     }
@@ -409,7 +414,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     if let Some((d, dl)) = discount
         && dl > best.2
         && let Some(p) = paid.filter(|p| *p == best.1 - d)
-        && let Some((i, s, e)) = printed_unpaid(lines, dl + 1, p)
+        && let Some((i, s, e)) = printed_unpaid(lines, &norms, dl + 1, p)
     {
         best = (4, p, i, s, e);
     }
@@ -435,7 +440,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     if cash.is_some()
         && change.is_some_and(|ch| ch >= Decimal::ZERO)
         && let Some(p) = paid.filter(|p| *p != best.1)
-        && let Some((i, s, e)) = printed_unpaid(lines, 0, p)
+        && let Some((i, s, e)) = printed_unpaid(lines, &norms, 0, p)
     {
         best = (best.0.max(3), p, i, s, e);
     }
