@@ -242,7 +242,28 @@ fn total_priority(t: &str) -> Option<u8> {
 }
 
 /// Labels of the amount tendered (cash handed over, paid).
-const TENDERED: &[&str] = &["CASH", "TENDER", "PAID"];
+const TENDERED: &[&str] = &["CASH", "TENDER", "PAID", "PAYMENT"];
+
+/// The rate of a tax a label names (`GST @6% INCLUDED IN TOTAL`, `TOTAL INCLUDES 6% GST`): the
+/// percentage printed in a label that also names a tax, between 1 and 30.
+fn tax_rate_named(t: &str) -> Option<Decimal> {
+    if !["GST", "TAX", "VAT", "SST"].iter().any(|w| t.contains(w)) {
+        return None;
+    }
+    let pct = t.find('%')?;
+    let head = t.get(..pct)?.trim_end();
+    let start = head
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map_or(0, |p| p + 1);
+    let rate: Decimal = head.get(start..)?.trim_matches('.').parse().ok()?;
+    (rate >= Decimal::ONE && rate <= Decimal::from(30)).then_some(rate)
+}
+
+/// Whether `tax` is the tax at `rate` % contained in `gross` (to the cent, either rounding).
+fn is_tax_in(tax: Decimal, gross: Decimal, rate: Decimal) -> bool {
+    let exact = gross * rate / (Decimal::ONE_HUNDRED + rate);
+    gross > tax && (exact - tax).abs() <= Decimal::new(1, 2)
+}
 
 /// Whether a line, as [`norm_label`] gives it, starts a GST / tax summary table (its TOTAL row is
 /// no grand total).
@@ -305,11 +326,20 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut change_line: Option<usize> = None;
     let mut rounding: Option<Decimal> = None;
     let mut discount: Option<(Decimal, usize)> = None;
+    // Total lines of either sign (the parts a grand total may add up), and the labelled amounts
+    // that name a tax rate (a tax note may read as a total): (amount, line, rate).
+    let mut parts: Vec<(Decimal, usize)> = Vec::new();
+    let mut rated: Vec<(Decimal, usize, Decimal)> = Vec::new();
+    // Every amount outside a tax summary: (amount, line, start, end).
+    let mut printed: Vec<(Decimal, usize, usize, usize)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if starts_tax_summary(&norms[i]) {
             in_summary = true;
         }
         let amts = line_amounts(line);
+        if !in_summary {
+            printed.extend(amts.iter().map(|a| (a.0, i, a.1, a.2)));
+        }
         // Label part: text before the first amount.
         let label_end = amts.first().map(|a| a.1).unwrap_or(line.text.len());
         let label = line.text.get(..label_end).unwrap_or("");
@@ -337,16 +367,37 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             if up.contains("CHANGE") && change.is_none() {
                 change = Some(d);
                 change_line = Some(li);
-            } else if TENDERED.iter().any(|w| up.contains(w)) && cash.is_none() {
+            } else if TENDERED.iter().any(|w| up.contains(w))
+                && cash.is_none()
+                && !(up.contains("PAYMENT") && total_priority(&up).is_some())
+            {
                 // Some tills print the cash handed over negative (`CASH  -50.00`).
                 cash = Some(d.abs());
             }
-            if !in_summary
-                && let Some(p) = total_priority(&up)
-                && d > Decimal::ZERO
-            {
-                found.push((p, d, li, s, e));
+            if !in_summary && let Some(p) = total_priority(&up) {
+                parts.push((d, li));
+                if d > Decimal::ZERO {
+                    found.push((p, d, li, s, e));
+                    if let Some(r) = tax_rate_named(&up) {
+                        rated.push((d, li, r));
+                    }
+                }
             }
+        }
+    }
+    // A tax note that names the total (`GST @6% INCLUDED IN TOTAL  2.43`, `TOTAL INCLUDES 6% GST
+    // 3.98`) prints the tax contained in an amount printed elsewhere (42.90 x 6/106 = 2.43): that
+    // amount is the total, whatever its own label (lost to OCR, or none), and the note is none.
+    for (tax, li, rate) in rated {
+        let Some(k) = found.iter().position(|f| f.2 == li && f.1 == tax) else {
+            continue;
+        };
+        let gross = printed
+            .iter()
+            .filter(|a| is_tax_in(tax, a.0, rate))
+            .max_by_key(|a| (a.0, std::cmp::Reverse(a.1)));
+        if let Some(&(g, gl, s, e)) = gross {
+            found[k] = (4, g, gl, s, e);
         }
     }
     let mut paid = match (cash, change) {
@@ -370,6 +421,32 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             paid = Some(owed);
             found.push((4, owed, i, s, e));
         }
+    }
+    // An amount, then two amounts alone on the next lines, the first of them a cash rounding of
+    // under 5 sen that takes it onto the 0.05 grid (`GRAND TOTAL : 87.08`, `0.02`, `87.10`: the
+    // labels printed in a column of their own, or lost): the last is the total after rounding.
+    let five = Decimal::new(5, 2);
+    let rounded = lines.windows(3).enumerate().find_map(|(j, w)| {
+        let a = line_amounts(&w[0]).last().copied()?;
+        let (r, b) = (amount_only(&w[1])?, amount_only(&w[2])?);
+        (!r.0.is_zero()
+            && r.0.abs() < five
+            && a.0 + r.0 == b.0
+            && b.0 > Decimal::ZERO
+            && (b.0 % five).is_zero()
+            && !(a.0 % five).is_zero())
+        .then_some(((a.0, j), (4, b.0, j + 2, b.1, b.2)))
+    });
+    if found.is_empty()
+        && let Some((_, total)) = rounded
+        && paid.is_none_or(|p| p == total.1)
+    {
+        let conf = if paid.is_some() { 0.9 } else { 0.6 };
+        return Some((
+            total.1,
+            Span::from_line(&lines[total.2], total.3, total.4),
+            conf,
+        ));
     }
     if found.is_empty() {
         // No total line could be read: cash tendered minus change given back is what was paid
@@ -421,14 +498,20 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // An amount alone on a line right under the last total line, the sum of two total lines
     // (`TOTAL 6% SUPPLIES (INC. GST): 14.10`, `TOTAL 0% SUPPLIES: 44.76`, then `58.86`): the
     // grand total of the parts, its label lost to OCR.
-    if let Some(last) = found.iter().map(|f| f.2).max()
+    // A part may be negative (goods taken back: `TOTAL 6% SUPPLIES (INC. GST): -7.89`, `TOTAL 0%
+    // SUPPLIES: 11.10`, then `3.21`), and the grand total then less than the other part.
+    if let Some(last) = parts.iter().map(|f| f.1).max()
         && let Some((i, (v, s, e))) = (last + 1..lines.len().min(last + 3))
             .find_map(|i| amount_only(&lines[i]).map(|a| (i, a)))
-        && v > best.1
-        && found
-            .iter()
-            .enumerate()
-            .any(|(k, a)| found[k + 1..].iter().any(|b| a.2 != b.2 && a.1 + b.1 == v))
+        && v > Decimal::ZERO
+        && v != best.1
+        && parts.iter().enumerate().any(|(k, a)| {
+            parts[k + 1..].iter().any(|b| {
+                a.1 != b.1
+                    && a.0 + b.0 == v
+                    && (v > best.1 || a.0 < Decimal::ZERO || b.0 < Decimal::ZERO)
+            })
+        })
     {
         best = (4, v, i, s, e);
     }
@@ -444,10 +527,18 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     {
         best = (best.0.max(3), p, i, s, e);
     }
+    // The chosen total is the first amount of such a rounding chain, or the chain stands under
+    // it (`TOTAL (EXCLUDING GST): 21.30`, charges and tax, then `23.26`, `-0.01`, `23.25`): the
+    // rounded amount is the total.
+    if let Some(((before, from), total)) = rounded
+        && (before == best.1 || from > best.2)
+        && paid.is_none_or(|p| p == total.1)
+    {
+        best = total;
+    }
     // Cash totals are rounded to 5 sen with a printed rounding adjustment: a total off the
     // 0.05 grid that differs from another total line by exactly that adjustment is the amount
     // before rounding; take the rounded one (printed, else the sum the receipt states).
-    let five = Decimal::new(5, 2);
     if let Some(r) = rounding
         && r > Decimal::ZERO
         && r < five
@@ -792,6 +883,127 @@ mod tests {
         ]);
         let (d, span, _) = receipt_total(&doc).expect("total");
         assert_eq!((d, span.line), (Decimal::new(5886, 2), 5));
+    }
+
+    /// A tax note that names the total prints the tax contained in it: the amount it is the
+    /// tax of (at the rate it names) is the total, its own label lost, paid by card.
+    #[test]
+    fn the_amount_a_tax_note_is_the_tax_of_is_the_total() {
+        let doc = receipt(&[
+            "MR. D.I.Y. (M) SDN BHD",
+            "TAX INVOICE",
+            "ACRYLIC TAPE 18MM 4 X 2.90 11.60",
+            "TEST PEN 886A 1 X 19.60 19.60",
+            "TTAL INCL. GST@6% RM 31.20",
+            "EDC RM 31.20",
+            "GST @6% INCLUDED IN TOTAL RM 1.77",
+            "EXCHANGE ARE ALLOWED WITHIN 7 DAYS",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(3120, 2), 4));
+        assert_eq!(
+            tax_rate_named("TOTAL INCLUDES 6% GST"),
+            Some(Decimal::new(6, 0))
+        );
+        assert_eq!(tax_rate_named("SERV. CHARGE (10%)"), None);
+        assert_eq!(tax_rate_named("TOTAL INCLUDES 0% GST"), None);
+        // A note whose amount is the tax of nothing printed stays what it was.
+        let doc = receipt(&[
+            "KEDAI MAJU ENTERPRISE",
+            "TAX INVOICE",
+            "ITEM A 5.00",
+            "TOTAL INCLUDES 6% GST 5.00",
+            "CASH 10.00",
+            "CHANGE 5.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(500, 2));
+    }
+
+    /// The parts of a grand total may be negative (goods taken back), and the amount alone under
+    /// them, their sum, is then less than the other part.
+    #[test]
+    fn a_negative_part_still_adds_up_to_the_grand_total_under_it() {
+        let doc = receipt(&[
+            "GARDENIA BAKERIES (KL) SDN BHD",
+            "TAX INVOICE / ADJUSTMENT NOTE",
+            "O.C. WHITE 2.13 10 2 0 8 17.04",
+            "DELICIA-R/BERRY 3.72 0 2 0 -2 -7.44",
+            "TOTAL 6% SUPPLIES (INC. GST): -7.89",
+            "TOTAL 0% SUPPLIES: 11.10",
+            "3.21",
+            "RECEIVED ABOVE GOODS IN GOOD ORDER",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(321, 2), 6));
+    }
+
+    /// `PAYMENT` names the amount handed over: less the change, what was paid, printed alone
+    /// under a discount, is the total after it.
+    #[test]
+    fn a_payment_less_its_change_is_what_was_paid() {
+        let doc = receipt(&[
+            "DOMINO'S PIZZA",
+            "TAX INVOICE",
+            "SUB-TOTAL : 15.60",
+            "COUPON DISCOUNT : 8.40",
+            ": 7.20",
+            "PAYMENT : 10.00",
+            "CHANGE DUE : 02.80",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(720, 2), 4));
+        // `TOTAL PAYMENT` is a total, not the cash.
+        let doc = receipt(&[
+            "KEDAI MAJU ENTERPRISE",
+            "TAX INVOICE",
+            "TOTAL PAYMENT : 7.20",
+            "CASH : 10.00",
+            "CHANGE : 2.80",
+        ]);
+        let (d, span, conf) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line, conf), (Decimal::new(720, 2), 2, 0.9));
+    }
+
+    /// A rounding of under 5 sen printed alone between two amounts alone, the second on the
+    /// 0.05 grid: the second is the total, under the chosen one or under what its labels left.
+    #[test]
+    fn an_unlabelled_rounding_chain_gives_the_rounded_total() {
+        let doc = receipt(&[
+            "UROKO JAPANESE CUISINE SDN BHD",
+            "TAX INVOICE",
+            "1 UROKO SALAD @ 28.00 28.00 SR",
+            "GST : 4.93",
+            "GRAND TOTAL : 87.08",
+            "0.02",
+            "87.10",
+            "GST SUMMARY",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(8710, 2), 6));
+        let doc = receipt(&[
+            "BANH MI CAFE SDN BHD",
+            "TAX INVOICE",
+            "1 205 SUONG NON 9.90 SR",
+            "TOTAL (EXCLUDING GST): 21.30",
+            "SERV. CHARGE (3%): 0.65",
+            "GST PAYABLE (6%): 1.31",
+            "23.26",
+            "-0.01",
+            "23.25",
+            "CLOSED: 29-10-2017",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2325, 2), 8));
+        // An item of 0.02 between two prices is no rounding when neither lands on the grid.
+        let doc = receipt(&[
+            "KEDAI MAJU ENTERPRISE",
+            "TAX INVOICE",
+            "TOTAL : 12.48",
+            "0.02",
+            "12.51",
+            "CASH 20.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(1248, 2));
     }
 
     #[test]
