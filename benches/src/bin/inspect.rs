@@ -1,12 +1,12 @@
 //! Prints what the engine sees in one document, for error analysis:
 //!
 //! ```text
-//! inspect [--boxes] [--lines] [--cands] [--parties] [--items] [--result] FILE
+//! inspect [--boxes] [--lines] [--cands] [--parties [--vectors]] [--items] [--result] FILE
 //! ```
 //!
 //! `--lines`: every cleaned line (page, box, text; `--tokens`: with each token's x-range); `--cands`: every candidate with its label and
 //! box; `--parties`: the party candidates with the party model's seller and buyer probabilities;
-//! `--result`: the Result JSON. Without a flag, lines and result. `--boxes` reads a SROIE
+//! `--vectors` adds each party candidate's non-zero seller features; `--result`: the Result JSON. Without a flag, lines and result. `--boxes` reads a SROIE
 //! `*.boxes.txt` instead of running text extraction / OCR.
 
 use clap::Parser;
@@ -39,6 +39,9 @@ struct Args {
     /// Print the party candidates, each with the party model's seller and buyer probabilities.
     #[arg(long)]
     parties: bool,
+    /// With `--parties`, each candidate's seller vector: the party model's non-zero features.
+    #[arg(long)]
+    vectors: bool,
     /// Print the layout blocks.
     #[arg(long)]
     blocks: bool,
@@ -196,6 +199,16 @@ fn main() -> ExitCode {
                 p.label_line,
                 p.region.iter().map(|s| &s.text).collect::<Vec<_>>()
             );
+            if args.vectors {
+                let names = folio::fields::party_model::feature_names();
+                let show: Vec<String> = names
+                    .iter()
+                    .zip(&s)
+                    .filter(|(_, v)| **v != 0.0)
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect();
+                println!("    seller row: {}", show.join(" "));
+            }
         }
     }
     if args.result {

@@ -122,14 +122,24 @@ pub const LEGAL_FORMS: &[&str] = &[
     "teoranta", "dac", "clg",
 ];
 
-/// Normalised words of a name: lower case, dots and brackets dropped.
+/// Normalised words of a name: lower case, dots and brackets dropped. A slash form whose `I`
+/// OCR read as its look-alike (`l/S`, `1/S` for Denmark's `I/S`) is the form.
 pub fn name_words(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '«' | '»' | '"' | '“'))
         .map(|w| {
-            w.chars()
+            let mut w = w
+                .chars()
                 .filter(|c| !matches!(c, '.' | '(' | ')' | '\'' | '`' | '„'))
                 .flat_map(char::to_lowercase)
-                .collect::<String>()
+                .collect::<String>();
+            if let Some(rest) = w.strip_prefix(['l', '1', '|'])
+                && rest.len() == 2
+                && rest.starts_with('/')
+                && rest.ends_with(|c: char| c.is_ascii_alphabetic())
+            {
+                w = format!("i{rest}");
+            }
+            w
         })
         .filter(|w| !w.is_empty())
         .collect()
@@ -1680,6 +1690,27 @@ fn bare_dots(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Where a name that a legal form closes ends in `text` followed by an address (`Kiss és Szabó
+/// Nyrt. Fő utca 88.`): the end of the form and the start of the address. The form follows at
+/// least one word of the name (a form that opens a name, `SIA Baltija`, closes nothing).
+fn after_closing_form(text: &str) -> Option<(usize, usize)> {
+    let words: Vec<(usize, &str)> = text
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
+        .collect();
+    words.iter().enumerate().skip(1).find_map(|(i, &(at, w))| {
+        let (next_at, next) = *words.get(i + 1)?;
+        let form = name_words(w).concat();
+        let rest = &text[next_at..];
+        (LEGAL_FORMS.contains(&form.as_str())
+            && form.chars().count() >= 2
+            && next.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+            && is_address_like(rest)
+            && !is_address_like(&text[..at + w.len()]))
+        .then_some((at + w.len(), next_at))
+    })
+}
+
 /// The parts of a line printed as `name · street · town`, when at least one part after the
 /// first reads like an address.
 pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
@@ -1704,6 +1735,13 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     }
     if from < text.len() {
         parts.push((from, text.len()));
+    }
+    // The separator after the name lost to OCR (`Kiss és Szabó Nyrt. Fő utca 88. · 4024
+    // Debrecen`): the name ends at the legal form that closes it, where an address follows.
+    if let Some(&(s, e)) = parts.first()
+        && let Some(cut) = after_closing_form(&text[s..e])
+    {
+        parts.splice(0..1, [(s, s + cut.0), (s + cut.1, e)]);
     }
     let addressy = parts
         .iter()
@@ -3433,6 +3471,41 @@ mod tests {
             address_of(&c, PartySource::Form),
             ["Musterstraße 12", "DE 12345 Beispielstadt"]
         );
+    }
+
+    /// A slash form whose `I` OCR read as `l` or `1` is still the legal form; other slashes
+    /// are not.
+    #[test]
+    fn a_slash_form_misread_by_ocr_is_still_a_legal_form() {
+        for n in [
+            "IT Hansen l/S",
+            "IT Hansen 1/S",
+            "IT Hansen I/S",
+            "Møller A/S",
+        ] {
+            assert!(has_legal_form(n), "{n}");
+            assert!(is_company_like(n), "{n}");
+        }
+        assert_eq!(name_words("Hansen l/S"), ["hansen", "i/s"]);
+        for n in ["Pumpe 1/2", "Flow l/min", "Ventil 1/4 Zoll"] {
+            assert!(!has_legal_form(n), "{n}");
+        }
+    }
+
+    /// A register line whose separator after the name OCR lost is still cut at the legal form
+    /// that closes the name; a form that opens a name cuts nothing.
+    #[test]
+    fn a_register_line_without_its_first_separator_ends_the_name_at_its_form() {
+        let t = "Kiss és Szabó Nyrt. Fő utca 88. · 4024 Debrecen · Közösségi adószám HU26623338";
+        let parts = sender_parts(t).expect("parts");
+        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        assert_eq!(
+            texts[..3],
+            ["Kiss és Szabó Nyrt.", "Fő utca 88.", "4024 Debrecen"]
+        );
+        let t = "SIA Baltija Brīvības iela 3 · LV-1010 Rīga";
+        let parts = sender_parts(t).expect("parts");
+        assert_eq!(&t[parts[0].0..parts[0].1], "SIA Baltija Brīvības iela 3");
     }
 
     #[test]

@@ -369,6 +369,10 @@ fn model_picks(
     {
         pair[0] = Some(f);
     }
+    // Still no seller: the block a seller's label heads ([`labelled_seller`]).
+    if pair[0].is_none() {
+        pair[0] = labelled_seller(doc, cands, &sellers, pair[1].map(|(bi, _)| bi));
+    }
     // No buyer reached its threshold (its label unknown to the vocabulary, or none printed):
     // on a document that is no till receipt, the best-scored buyer apart from the seller's
     // party is kept, at its own probability, when it is a complete company block (a company's
@@ -382,6 +386,31 @@ fn model_picks(
         pair[1] = Some((bi, p));
     }
     pair
+}
+
+/// The block a seller's label heads (`Izpildītājs:`, `Lieferant:`, in any language of the
+/// vocabulary), a complete company block ([`complete_block`]) that is not the `buyer`'s party:
+/// the best-scored of them (index, its own probability among `sellers`). For a document whose
+/// model scores left every seller under its threshold: the label says what the block is where
+/// its place on the page is one training never showed (the seller's column right of the
+/// buyer's).
+fn labelled_seller(
+    doc: &crate::types::CleanDocument,
+    cands: &Candidates,
+    sellers: &[(usize, f32)],
+    buyer: Option<usize>,
+) -> Option<(usize, f32)> {
+    sellers
+        .iter()
+        .filter(|(i, _)| {
+            let c = &cands.parties[*i];
+            c.source == PartySource::Labelled
+                && c.role == LabelKey::Seller
+                && complete_block(doc, c)
+                && buyer.is_none_or(|b| !same_party(&cands.parties[b], c))
+        })
+        .copied()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 /// Seller probability a candidate named in the footer needs to take the seller's place.
@@ -611,6 +640,75 @@ mod tests {
         rows[5].0 = "Harbour";
         let (_, buyer) = chosen(&rows);
         assert_eq!(buyer, None);
+    }
+
+    /// The buyer's column left, the seller's right under its label: a place training never
+    /// showed a seller in; the label names the block the seller.
+    #[test]
+    fn the_block_a_seller_label_heads_is_the_seller_right_of_the_buyer() {
+        let rows = [
+            ("Rēķins-faktūra", 300.0, 30.0, 16.0),
+            ("Dokumenta Nr.  Izrakstīts", 40.0, 60.0, 10.0),
+            ("23100494  17.02.2023", 40.0, 72.0, 10.0),
+            ("Maksātājs:", 40.0, 100.0, 10.0),
+            ("Izpildītājs:", 320.0, 100.0, 10.0),
+            ("SIA \"IT risinājumi Krūmiņš\"", 40.0, 112.0, 10.0),
+            ("AS \"Tipogrāfija Nord\"", 320.0, 112.0, 10.0),
+            ("Brīvības iela 115", 40.0, 124.0, 10.0),
+            ("Brīvības iela 34", 320.0, 124.0, 10.0),
+            ("LV-5401 Daugavpils", 40.0, 136.0, 10.0),
+            ("LV-5401 Daugavpils", 320.0, 136.0, 10.0),
+            ("PVN reģ. Nr. LV59346076254", 40.0, 148.0, 10.0),
+            ("PVN reģ. Nr. LV42347399484", 320.0, 148.0, 10.0),
+            (
+                "Konsultāciju pakalpojumi  12  1211,00  21%  14532,00",
+                40.0,
+                200.0,
+                10.0,
+            ),
+            ("Summa apmaksai:  17583,72 EUR", 320.0, 300.0, 10.0),
+        ];
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("AS \"Tipogrāfija Nord\""));
+        assert_eq!(buyer.as_deref(), Some("SIA \"IT risinājumi Krūmiņš\""));
+    }
+
+    /// Whatever the model scored, the complete company block under a seller's label is the
+    /// seller when none reached its threshold; not the buyer's party, not a block without one.
+    #[test]
+    fn a_labelled_seller_block_is_kept_when_no_seller_reached_its_threshold() {
+        let d = doc(&[
+            ("Maksātājs:", 40.0, 100.0, 10.0),
+            ("Izpildītājs:", 320.0, 100.0, 10.0),
+            ("SIA \"IT risinājumi Krūmiņš\"", 40.0, 112.0, 10.0),
+            ("AS \"Tipogrāfija Nord\"", 320.0, 112.0, 10.0),
+            ("Brīvības iela 115", 40.0, 124.0, 10.0),
+            ("Brīvības iela 34", 320.0, 124.0, 10.0),
+            ("LV-5401 Daugavpils", 40.0, 136.0, 10.0),
+            ("LV-1050 Rīga", 320.0, 136.0, 10.0),
+            ("Thank you", 40.0, 780.0, 10.0),
+        ]);
+        let cands = candidates::extract(&d);
+        let zero: Vec<(usize, f32)> = (0..cands.parties.len()).map(|i| (i, 0.0)).collect();
+        let name = |p: Option<(usize, f32)>| {
+            p.and_then(|(i, _)| cands.parties[i].name.as_ref().map(|n| n.0.clone()))
+        };
+        let seller = labelled_seller(&d, &cands, &zero, None);
+        assert_eq!(name(seller).as_deref(), Some("AS \"Tipogrāfija Nord\""));
+        // The buyer's party is never the seller.
+        assert_eq!(
+            labelled_seller(&d, &cands, &zero, seller.map(|s| s.0)),
+            None
+        );
+        // A seller label over a name without a company's form and address heads no seller.
+        let d = doc(&[
+            ("Izpildītājs:", 320.0, 100.0, 10.0),
+            ("Jānis", 320.0, 112.0, 10.0),
+            ("Thank you", 40.0, 780.0, 10.0),
+        ]);
+        let cands = candidates::extract(&d);
+        let zero: Vec<(usize, f32)> = (0..cands.parties.len()).map(|i| (i, 0.0)).collect();
+        assert_eq!(labelled_seller(&d, &cands, &zero, None), None);
     }
 
     #[test]

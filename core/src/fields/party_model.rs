@@ -349,10 +349,15 @@ pub fn party_vector(
         .unwrap_or(0);
     let mut above = None;
     if let Some(l) = c.label_line {
-        above = cands
-            .labels_of(l)
-            .iter()
-            .find(|h| h.key.is_party())
+        // The label heading this block's column: the one inside the block's own segment on the
+        // label's line (`Payer:   Performer:` labels two columns), else the line's first.
+        let hits = cands.labels_of(l);
+        let own = c.region.iter().find(|s| s.line == l).and_then(|s| {
+            hits.iter()
+                .find(|h| h.key.is_party() && h.start >= s.start && h.end <= s.end)
+        });
+        above = own
+            .or_else(|| hits.iter().find(|h| h.key.is_party()))
             .map(|h| h.key);
     }
     if above.is_none() {
@@ -644,6 +649,47 @@ mod tests {
         );
         assert_eq!(v[col("name_in_a_footer")], 1.0);
         assert!(v[col("rel_y0")] < 0.1);
+    }
+
+    /// Two party labels on one line head two columns: each block takes the class of the label
+    /// over its own column (the seller's block right of the buyer's is under a seller label).
+    #[test]
+    fn a_block_takes_the_label_over_its_own_column() {
+        let d = doc(&[
+            ("Rēķins-faktūra", 200.0, 30.0, 14.0),
+            ("Maksātājs:", 40.0, 90.0, 10.0),
+            ("Izpildītājs:", 320.0, 90.0, 10.0),
+            ("SIA \"Krūmiņš\"", 40.0, 104.0, 10.0),
+            ("AS \"Tipogrāfija Nord\"", 320.0, 104.0, 10.0),
+            ("Brīvības iela 115", 40.0, 118.0, 10.0),
+            ("Brīvības iela 34", 320.0, 118.0, 10.0),
+            ("LV-5401 Daugavpils", 40.0, 132.0, 10.0),
+            ("LV-1050 Rīga", 320.0, 132.0, 10.0),
+        ]);
+        let cands = candidates::extract(&d);
+        let ctx = PartyContext::new(&d, &cands);
+        let names = feature_names();
+        let col = |n: &str| names.iter().position(|x| x == n).expect(n);
+        let of = |name: &str| {
+            cands
+                .parties
+                .iter()
+                .position(|c| {
+                    c.source == PartySource::Labelled
+                        && c.name.as_ref().is_some_and(|(n, _)| n == name)
+                })
+                .unwrap_or_else(|| panic!("{name}: {:?}", cands.parties))
+        };
+        let right = party_vector(
+            &ctx,
+            &cands,
+            of("AS \"Tipogrāfija Nord\""),
+            LabelKey::Seller,
+        );
+        assert_eq!(right[col("label_above_seller")], 1.0);
+        assert_eq!(right[col("label_above_buyer")], 0.0);
+        let left = party_vector(&ctx, &cands, of("SIA \"Krūmiņš\""), LabelKey::Seller);
+        assert_eq!(left[col("label_above_buyer")], 1.0);
     }
 
     #[test]
