@@ -1721,8 +1721,22 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
         }
     }
     cuts.extend(bare_dots(text));
+    // A dot OCR read as a dash glued to the next word (`Nielsen A/S -Industrivej 176`): a dash
+    // after a space and before a capital is no hyphen (it joins without spaces) and no minus.
+    for (p, _) in text.match_indices(" -") {
+        if text[p + 2..].starts_with(char::is_uppercase) {
+            cuts.push((p, p + 2));
+        }
+    }
     if cuts.is_empty() {
         return None;
+    }
+    // On a line already cut so, a colon spaced on both sides between two parts is a dot OCR
+    // misread too (`Industrivej 176 : 1620 København V`); alone it is a key's colon.
+    for (p, _) in text.match_indices(" : ") {
+        if !cuts.iter().any(|&(s, e)| s <= p && p < e) {
+            cuts.push((p, p + 3));
+        }
     }
     cuts.sort_unstable();
     let mut parts = Vec::new();
@@ -3506,6 +3520,20 @@ mod tests {
         let t = "SIA Baltija Brīvības iela 3 · LV-1010 Rīga";
         let parts = sender_parts(t).expect("parts");
         assert_eq!(&t[parts[0].0..parts[0].1], "SIA Baltija Brīvības iela 3");
+    }
+
+    /// Dots between a register line's parts that OCR read as a dash glued to the next word or a
+    /// spaced colon still cut it; a hyphen, a minus and a key's colon alone do not.
+    #[test]
+    fn a_register_lines_dots_misread_as_dashes_or_colons_still_cut_it() {
+        let t = "T Nielsen A/S -Industrivej 176 : 1620 København V:SE-nr. 39098547";
+        let parts = sender_parts(t).expect("parts");
+        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        assert_eq!(texts[..2], ["T Nielsen A/S", "Industrivej 176"]);
+        assert!(texts[2].starts_with("1620 København V"), "{texts:?}");
+        assert_eq!(sender_parts("Preis -10 % Rabatt"), None);
+        assert_eq!(sender_parts("Tel : 030 1234567"), None);
+        assert_eq!(sender_parts("Müller-Lüdenscheidt GmbH"), None);
     }
 
     #[test]
