@@ -1386,6 +1386,22 @@ pub(crate) mod tests {
     }
 
     /// A page of `(text, x, y, height)` rows; words 0.5 height wide per character.
+    /// Two party blocks side by side under two labels on one line, the buyer's (`Maksātājs:`)
+    /// left and the seller's (`Izpildītājs:`) right: a place the training documents never
+    /// show a seller in. Rows for [`doc_rows`].
+    pub(crate) const PARTIES_BUYER_LEFT: &[(&str, f32, f32, f32)] = &[
+        ("Maksātājs:", 40.0, 100.0, 10.0),
+        ("Izpildītājs:", 320.0, 100.0, 10.0),
+        ("SIA \"IT risinājumi Krūmiņš\"", 40.0, 112.0, 10.0),
+        ("AS \"Tipogrāfija Nord\"", 320.0, 112.0, 10.0),
+        ("Brīvības iela 115", 40.0, 124.0, 10.0),
+        ("Brīvības iela 34", 320.0, 124.0, 10.0),
+        ("LV-5401 Daugavpils", 40.0, 136.0, 10.0),
+        ("LV-1050 Rīga", 320.0, 136.0, 10.0),
+        ("PVN reģ. Nr. LV59346076254", 40.0, 148.0, 10.0),
+        ("PVN reģ. Nr. LV42347399484", 320.0, 148.0, 10.0),
+    ];
+
     pub(crate) fn doc_rows(rows: &[(&str, f32, f32, f32)]) -> CleanDocument {
         let mut words = Vec::new();
         for &(text, x, y, h) in rows {

@@ -561,7 +561,7 @@ pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<
 mod tests {
     use super::*;
     use crate::candidates;
-    use crate::candidates::tests::doc_rows as doc;
+    use crate::candidates::tests::{PARTIES_BUYER_LEFT, doc_rows as doc};
 
     /// Seller and buyer names chosen by the embedded party model.
     fn chosen(rows: &[(&str, f32, f32, f32)]) -> (Option<String>, Option<String>) {
@@ -646,20 +646,13 @@ mod tests {
     /// showed a seller in; the label names the block the seller.
     #[test]
     fn the_block_a_seller_label_heads_is_the_seller_right_of_the_buyer() {
-        let rows = [
+        let mut rows = vec![
             ("Rēķins-faktūra", 300.0, 30.0, 16.0),
             ("Dokumenta Nr.  Izrakstīts", 40.0, 60.0, 10.0),
             ("23100494  17.02.2023", 40.0, 72.0, 10.0),
-            ("Maksātājs:", 40.0, 100.0, 10.0),
-            ("Izpildītājs:", 320.0, 100.0, 10.0),
-            ("SIA \"IT risinājumi Krūmiņš\"", 40.0, 112.0, 10.0),
-            ("AS \"Tipogrāfija Nord\"", 320.0, 112.0, 10.0),
-            ("Brīvības iela 115", 40.0, 124.0, 10.0),
-            ("Brīvības iela 34", 320.0, 124.0, 10.0),
-            ("LV-5401 Daugavpils", 40.0, 136.0, 10.0),
-            ("LV-5401 Daugavpils", 320.0, 136.0, 10.0),
-            ("PVN reģ. Nr. LV59346076254", 40.0, 148.0, 10.0),
-            ("PVN reģ. Nr. LV42347399484", 320.0, 148.0, 10.0),
+        ];
+        rows.extend_from_slice(PARTIES_BUYER_LEFT);
+        rows.extend([
             (
                 "Konsultāciju pakalpojumi  12  1211,00  21%  14532,00",
                 40.0,
@@ -667,7 +660,7 @@ mod tests {
                 10.0,
             ),
             ("Summa apmaksai:  17583,72 EUR", 320.0, 300.0, 10.0),
-        ];
+        ]);
         let (seller, buyer) = chosen(&rows);
         assert_eq!(seller.as_deref(), Some("AS \"Tipogrāfija Nord\""));
         assert_eq!(buyer.as_deref(), Some("SIA \"IT risinājumi Krūmiņš\""));
@@ -677,17 +670,9 @@ mod tests {
     /// seller when none reached its threshold; not the buyer's party, not a block without one.
     #[test]
     fn a_labelled_seller_block_is_kept_when_no_seller_reached_its_threshold() {
-        let d = doc(&[
-            ("Maksātājs:", 40.0, 100.0, 10.0),
-            ("Izpildītājs:", 320.0, 100.0, 10.0),
-            ("SIA \"IT risinājumi Krūmiņš\"", 40.0, 112.0, 10.0),
-            ("AS \"Tipogrāfija Nord\"", 320.0, 112.0, 10.0),
-            ("Brīvības iela 115", 40.0, 124.0, 10.0),
-            ("Brīvības iela 34", 320.0, 124.0, 10.0),
-            ("LV-5401 Daugavpils", 40.0, 136.0, 10.0),
-            ("LV-1050 Rīga", 320.0, 136.0, 10.0),
-            ("Thank you", 40.0, 780.0, 10.0),
-        ]);
+        let mut rows = PARTIES_BUYER_LEFT.to_vec();
+        rows.push(("Thank you", 40.0, 780.0, 10.0));
+        let d = doc(&rows);
         let cands = candidates::extract(&d);
         let zero: Vec<(usize, f32)> = (0..cands.parties.len()).map(|i| (i, 0.0)).collect();
         let name = |p: Option<(usize, f32)>| {

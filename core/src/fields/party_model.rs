@@ -572,7 +572,7 @@ impl PartyModel {
 mod tests {
     use super::*;
     use crate::candidates;
-    use crate::candidates::tests::doc_rows as doc;
+    use crate::candidates::tests::{PARTIES_BUYER_LEFT, doc_rows as doc};
 
     #[test]
     fn legal_forms_of_many_countries() {
@@ -655,17 +655,7 @@ mod tests {
     /// over its own column (the seller's block right of the buyer's is under a seller label).
     #[test]
     fn a_block_takes_the_label_over_its_own_column() {
-        let d = doc(&[
-            ("Rēķins-faktūra", 200.0, 30.0, 14.0),
-            ("Maksātājs:", 40.0, 90.0, 10.0),
-            ("Izpildītājs:", 320.0, 90.0, 10.0),
-            ("SIA \"Krūmiņš\"", 40.0, 104.0, 10.0),
-            ("AS \"Tipogrāfija Nord\"", 320.0, 104.0, 10.0),
-            ("Brīvības iela 115", 40.0, 118.0, 10.0),
-            ("Brīvības iela 34", 320.0, 118.0, 10.0),
-            ("LV-5401 Daugavpils", 40.0, 132.0, 10.0),
-            ("LV-1050 Rīga", 320.0, 132.0, 10.0),
-        ]);
+        let d = doc(PARTIES_BUYER_LEFT);
         let cands = candidates::extract(&d);
         let ctx = PartyContext::new(&d, &cands);
         let names = feature_names();
@@ -688,7 +678,12 @@ mod tests {
         );
         assert_eq!(right[col("label_above_seller")], 1.0);
         assert_eq!(right[col("label_above_buyer")], 0.0);
-        let left = party_vector(&ctx, &cands, of("SIA \"Krūmiņš\""), LabelKey::Seller);
+        let left = party_vector(
+            &ctx,
+            &cands,
+            of("SIA \"IT risinājumi Krūmiņš\""),
+            LabelKey::Seller,
+        );
         assert_eq!(left[col("label_above_buyer")], 1.0);
     }
 
