@@ -428,7 +428,14 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let five = Decimal::new(5, 2);
     let rounded = lines.windows(3).enumerate().find_map(|(j, w)| {
         let a = line_amounts(&w[0]).last().copied()?;
-        let (r, b) = (amount_only(&w[1])?, amount_only(&w[2])?);
+        // The rounding alone, or under its own label (`ROUNDING ADJ  -0.02`).
+        let r = amount_only(&w[1]).or_else(|| {
+            norm_label(&w[1].text)
+                .contains("ROUND")
+                .then(|| line_amounts(&w[1]).last().copied())
+                .flatten()
+        })?;
+        let b = amount_only(&w[2])?;
         (!r.0.is_zero()
             && r.0.abs() < five
             && a.0 + r.0 == b.0
@@ -437,11 +444,12 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             && !(a.0 % five).is_zero())
         .then_some(((a.0, j), (4, b.0, j + 2, b.1, b.2)))
     });
+    // (Cash without a change line is what was handed over, no proof of what was owed.)
     if found.is_empty()
         && let Some((_, total)) = rounded
-        && paid.is_none_or(|p| p == total.1)
+        && (change.is_none() || paid.is_none_or(|p| p == total.1))
     {
-        let conf = if paid.is_some() { 0.9 } else { 0.6 };
+        let conf = if paid == Some(total.1) { 0.9 } else { 0.6 };
         return Some((
             total.1,
             Span::from_line(&lines[total.2], total.3, total.4),
@@ -994,6 +1002,20 @@ mod tests {
         ]);
         let (d, span, _) = receipt_total(&doc).expect("total");
         assert_eq!((d, span.line), (Decimal::new(2325, 2), 8));
+        // The rounding under its own label, the totals' labels lost, cash without a change line.
+        let doc = receipt(&[
+            "AEON CO. (M) BHD",
+            "1X 000001888854 0.20SR",
+            "PLASTICS BAG",
+            "88.97",
+            "ROUNDING ADJ -0.02",
+            "88.95",
+            "CASH 100.00",
+            "GST SUMMARY TAX",
+            "TOTAL 83.93 5.04",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(8895, 2), 5));
         // An item of 0.02 between two prices is no rounding when neither lands on the grid.
         let doc = receipt(&[
             "KEDAI MAJU ENTERPRISE",
