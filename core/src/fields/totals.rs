@@ -1276,7 +1276,8 @@ pub(super) fn totals(
         chosen.vat = Some((STRUCTURAL_CONFIDENCE, vat, Some(first)));
     }
     summary_sums(&mut chosen, cands, &rows);
-    paid_between(&mut chosen, cands);
+    unexplained_payable_above(&mut chosen, cands, &roundings);
+    paid_between(&mut chosen, cands, &roundings);
     paid_below(&mut chosen, cands);
     let Chosen {
         mut net,
@@ -1368,7 +1369,11 @@ pub(super) fn totals(
 /// over `Solde à payer  470,15 €`), at [`RECONCILED_CONFIDENCE`]; one printed negative
 /// (`Erhaltene Anzahlungen  -50,00`) too. Not on a line another totals label names (a cash
 /// rounding `Afronding  -0,01`, a discount, change). The first such amount in reading order.
-fn paid_between(chosen: &mut Chosen, cands: &Candidates) {
+/// With a cash rounding printed between them (`Bendra vertė: 388197,54`, `Apvalin.: 0,01`,
+/// `Jau apmokėta: -77640,00`, `Suma apmokėjimui: 310557,55`), the difference less or plus the
+/// rounding (one of the [`printed_roundings`] on a line from the total's to the payable's)
+/// counts too.
+fn paid_between(chosen: &mut Chosen, cands: &Candidates, roundings: &[(usize, usize, Decimal)]) {
     let (Some(t), Some(p)) = (chosen.total, chosen.payable) else {
         return;
     };
@@ -1384,16 +1389,79 @@ fn paid_between(chosen: &mut Chosen, cands: &Candidates) {
     let Some(total_line) = cands.amount_at(t.1).map(|c| c.span.line) else {
         return;
     };
+    let roundings = roundings_between(cands, roundings, t.1, p.1);
     let found = cands.items.iter().enumerate().find(|(i, c)| {
         *i != t.1
             && *i != p.1
             && c.span.line >= total_line
             && cands.is_money(c)
-            && dec(c).is_some_and(|v| v.abs() == diff.abs())
+            && dec(c).is_some_and(|v| prepaid_of(v.abs(), diff.abs(), &roundings))
             && totals_labels_only(cands, c.span.line, &[LabelKey::Prepaid])
     });
-    if let Some((i, _)) = found {
-        chosen.prepaid = Some((RECONCILED_CONFIDENCE, i, diff.abs()));
+    if let Some((i, c)) = found
+        && let Some(v) = dec(c)
+    {
+        chosen.prepaid = Some((RECONCILED_CONFIDENCE, i, v.abs()));
+    }
+}
+
+/// The values of the printed cash roundings ([`printed_roundings`]) on the lines from one
+/// amount's (candidate index `a`) to another's (`b`), either first.
+fn roundings_between(
+    cands: &Candidates,
+    roundings: &[(usize, usize, Decimal)],
+    a: usize,
+    b: usize,
+) -> Vec<Decimal> {
+    let line = |i: usize| cands.amount_at(i).map(|c| c.span.line);
+    let (Some(la), Some(lb)) = (line(a), line(b)) else {
+        return Vec::new();
+    };
+    let (lo, hi) = (la.min(lb), la.max(lb));
+    roundings
+        .iter()
+        .filter(|r| (lo..=hi).contains(&r.0))
+        .map(|r| r.2)
+        .collect()
+}
+
+/// Whether `paid` is the `diff` between the total and the payable: exactly, or with one of the
+/// cash roundings printed between them (of either sign; `paid` a sum a rounding is a small
+/// part of, [`rounds`]).
+fn prepaid_of(paid: Decimal, diff: Decimal, roundings: &[Decimal]) -> bool {
+    paid == diff
+        || roundings
+            .iter()
+            .any(|r| rounds(*r, paid) && (paid + r.abs() == diff || paid - r.abs() == diff))
+}
+
+/// A payable printed above the total, less than it, that no prepaid amount explains (`total -
+/// prepaid = payable`, within a printed cash rounding): the amount due is what is left after
+/// the total, printed at or below it, so an amount above it is a part of it (the items' sum
+/// before an allowance, `Suma  31376,05` over `Suteikta nuolaida  -3136,32`; a per-rate row of
+/// a totals table whose last row is the total). It is no payable.
+fn unexplained_payable_above(
+    chosen: &mut Chosen,
+    cands: &Candidates,
+    roundings: &[(usize, usize, Decimal)],
+) {
+    let (Some(t), Some(p)) = (chosen.total, chosen.payable) else {
+        return;
+    };
+    let roundings = roundings_between(cands, roundings, t.1, p.1);
+    let (Some(tc), Some(pc)) = (cands.amount_at(t.1), cands.amount_at(p.1)) else {
+        return;
+    };
+    let explained = chosen.prepaid.is_some_and(|q| {
+        t.2.checked_sub(p.2)
+            .is_some_and(|diff| prepaid_of(q.2.abs(), diff.abs(), &roundings))
+    });
+    if p.2 != t.2
+        && p.2.abs() < t.2.abs()
+        && !explained
+        && (pc.span.page, pc.span.line) < (tc.span.page, tc.span.line)
+    {
+        chosen.payable = None;
     }
 }
 
@@ -1714,10 +1782,20 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         return;
     }
     let mut out: Vec<TaxLine> = Vec::new();
+    // Table bodies: of the tables found by their header, and the item rows found by their
+    // arithmetic (`1 Toolbox  100,00  10 Stk  0 % VAT (K)  1000,00` names a tax category, its
+    // amounts are a price and a row's amount).
     let table_lines = cands.table_lines(ctx.doc.lines.len());
+    let item_lines: Vec<usize> = cands
+        .item_tables()
+        .iter()
+        .flat_map(|t| &t.rows)
+        .flat_map(|r| r.lines.iter().copied())
+        .collect();
     for (li, hits) in cands.line_labels.iter().enumerate() {
         if !hits.iter().any(|h| h.key == LabelKey::Vat)
             || table_lines.get(li).copied().unwrap_or(false)
+            || item_lines.contains(&li)
         {
             continue;
         }
@@ -1928,6 +2006,68 @@ mod tests {
             assert_eq!(prepaid, None, "{paid} / {left}");
             assert_ne!(payable.as_deref(), Some("22430.82"), "{paid} / {left}");
         }
+    }
+
+    #[test]
+    fn a_payable_above_the_total_that_nothing_explains_is_none() {
+        let read = |lines: &[(&str, f32, f32)]| {
+            let doc = doc_from(lines);
+            let mut r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            crate::validate::validate(&mut r);
+            let v = &r.validation;
+            let warned = v
+                .errors
+                .iter()
+                .chain(&v.warnings)
+                .any(|w| w.code == "TOTALS_MISMATCH");
+            (r.totals.total, r.totals.payable, warned)
+        };
+        // The tax a till asks for (`GST PAYABLE`) is a part of the total below it.
+        let (total, payable, warned) = read(&[
+            ("TAX INVOICE 1184", 10.0, 20.0),
+            ("TOTAL (EXCLUDING GST):  26.60", 300.0, 200.0),
+            ("GST PAYABLE:  1.60", 300.0, 215.0),
+            ("DISCOUNT:  -0.20", 300.0, 230.0),
+            ("TOTAL:  28.00", 300.0, 245.0),
+        ]);
+        assert_eq!(total.as_deref(), Some("28.00"));
+        assert_eq!(payable, None);
+        assert!(!warned);
+        // Below the total, what is left to pay stands, and the document's own disagreement
+        // is reported.
+        let (_, payable, warned) = read(&[
+            ("TAX INVOICE 1184", 10.0, 20.0),
+            ("TOTAL (EXCLUDING GST):  26.60", 300.0, 200.0),
+            ("GST:  1.60", 300.0, 215.0),
+            ("DISCOUNT:  -0.20", 300.0, 230.0),
+            ("TOTAL:  28.00", 300.0, 245.0),
+            ("AMOUNT PAYABLE:  25.00", 300.0, 260.0),
+        ]);
+        assert_eq!(payable.as_deref(), Some("25.00"));
+        assert!(warned);
+    }
+
+    #[test]
+    fn what_was_paid_before_may_sit_across_a_cash_rounding() {
+        let read = |rounding: &'static str| {
+            let doc = doc_from(&[
+                ("Invoice 2022-0020", 10.0, 20.0),
+                ("Net amount:  1000.03", 300.0, 200.0),
+                ("VAT 21%:  210.01", 300.0, 215.0),
+                ("Total:  1210.04", 300.0, 230.0),
+                (rounding, 300.0, 245.0),
+                ("Qwerty:  -210.00", 300.0, 260.0),
+                ("Amount due:  1000.05", 300.0, 275.0),
+            ]);
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            (r.totals.prepaid, r.totals.payable)
+        };
+        let (prepaid, payable) = read("Rounding:  0.01");
+        assert_eq!(prepaid.as_deref(), Some("210.00"));
+        assert_eq!(payable.as_deref(), Some("1000.05"));
+        // Without the rounding printed, 210.00 is not what separates them.
+        let (prepaid, _) = read("Qwerty note");
+        assert_eq!(prepaid, None);
     }
 
     /// A net, VAT and total that are one row of a summary of two rates give way to the
