@@ -767,17 +767,32 @@ fn keyed_line(line: &Line, cols: &[Column]) -> bool {
     colon && first.text.chars().any(char::is_alphabetic) && under_numbers
 }
 
+/// A totals line: a total's, net's, subtotal's, payable's or prepaid amount's label opens it, or
+/// it names two or more of those and the VAT anywhere (a totals block printed as running text,
+/// `Importe 7.203,43  Dto.: -58,23  Importe neto: 7.145,20  Total IVA 21% 1.295,83`: no item
+/// row names its net and its VAT and its total), or a carried-over subtotal.
 fn is_total_line(line: &Line) -> bool {
-    labels::find_labels(&line.text).iter().any(|h| {
+    let hits = labels::find_labels(&line.text);
+    let totals = |k: LabelKey| {
         matches!(
-            h.key,
+            k,
             LabelKey::Total
                 | LabelKey::Net
                 | LabelKey::Subtotal
                 | LabelKey::Payable
                 | LabelKey::Prepaid
-        ) && h.word <= 2
-    }) || labels::has_label(&line.text, LabelKey::CarriedOver)
+        )
+    };
+    let mut named: Vec<LabelKey> = hits
+        .iter()
+        .map(|h| h.key)
+        .filter(|k| totals(*k) || *k == LabelKey::Vat)
+        .collect();
+    named.sort_unstable_by_key(|k| *k as usize);
+    named.dedup();
+    hits.iter().any(|h| totals(h.key) && h.word <= 2)
+        || named.len() >= 2
+        || labels::has_label(&line.text, LabelKey::CarriedOver)
 }
 
 /// Finds all line-item tables of a document.
@@ -1600,6 +1615,54 @@ mod tests {
             w("Milch", 100.0, 132.0),
             w("10", 265.0, 132.0),
             w("1,20", 355.0, 132.0),
+            w("12,00", 430.0, 132.0),
+        ]);
+        assert_eq!(find_tables(&doc)[0].rows.len(), 2, "{}", doc.plain_text());
+    }
+
+    #[test]
+    fn a_totals_block_printed_as_running_text_ends_the_table() {
+        let page = |extra: Vec<Word>| {
+            let mut words = vec![
+                w("#", 10.0, 100.0),
+                w("Descripción", 40.0, 100.0),
+                w("Cant.", 250.0, 100.0),
+                w("Precio", 320.0, 100.0),
+                w("Importe", 430.0, 100.0),
+                w("1", 10.0, 115.0),
+                w("Silla", 40.0, 115.0),
+                w("2", 265.0, 115.0),
+                w("129,62", 330.0, 115.0),
+                w("259,24", 430.0, 115.0),
+            ];
+            words.extend(extra);
+            crate::candidates::tests::page_doc(words)
+        };
+        // The net, the VAT and the total named along one line, under the number columns.
+        let words = |text: &str, y: f32| {
+            let mut x = 10.0;
+            text.split(' ')
+                .map(|t| {
+                    let word = w(t, x, y);
+                    x += 8.0 * t.chars().count() as f32 + 6.0;
+                    word
+                })
+                .collect::<Vec<_>>()
+        };
+        let doc = page(words(
+            "Importe 259,24 EUR Dto.: 0,00 EUR Importe neto: 259,24 EUR Total IVA 21% 54,44 EUR",
+            132.0,
+        ));
+        let t = find_tables(&doc);
+        assert_eq!(t[0].rows.len(), 1, "{}", doc.plain_text());
+        // A row whose description names one of them stays a row.
+        let doc = page(vec![
+            w("2", 10.0, 132.0),
+            w("Panel", 40.0, 132.0),
+            w("LED", 90.0, 132.0),
+            w("Total", 120.0, 132.0),
+            w("10", 265.0, 132.0),
+            w("1,20", 330.0, 132.0),
             w("12,00", 430.0, 132.0),
         ]);
         assert_eq!(find_tables(&doc)[0].rows.len(), 2, "{}", doc.plain_text());

@@ -1809,18 +1809,46 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         else {
             continue;
         };
-        let vals: Vec<Decimal> = on_line
+        let valued: Vec<&&Candidate> = on_line
             .iter()
             .filter(|c| c.scheme.is_none() && c.span.start > rate.span.start || cands.is_money(c))
-            .filter_map(|c| dec(c))
             .collect();
+        let vals: Vec<Decimal> = valued.iter().filter_map(|c| dec(c)).collect();
         let (base, amount) = match vals.as_slice() {
             [a] => (None, Some(*a)),
-            [a, b, ..] => {
+            [a, b] => {
                 let (lo, hi) = if a <= b { (*a, *b) } else { (*b, *a) };
                 (Some(hi), Some(lo))
             }
             [] => continue,
+            // More amounts on the line (a totals block printed as running text, `Total sin IVA:
+            // 7.145,20  Total IVA 21% 1.295,83  Total IVA: 1.393,29 ...`): the base and the tax
+            // the rate makes of it, right after the rate or around it; else the amount right
+            // after the rate alone.
+            _ => {
+                let Some(r) = dec(rate) else {
+                    continue;
+                };
+                let makes = |b: Decimal, a: Decimal| {
+                    (b * r / Decimal::ONE_HUNDRED - a).abs() <= Decimal::new(5, 2)
+                };
+                let after: Vec<Decimal> = valued
+                    .iter()
+                    .filter(|c| c.span.start > rate.span.start)
+                    .filter_map(|c| dec(c))
+                    .collect();
+                let before = valued
+                    .iter()
+                    .rev()
+                    .find(|c| c.span.start < rate.span.start)
+                    .and_then(|c| dec(c));
+                match (after.as_slice(), before) {
+                    ([b, a, ..], _) if makes(*b, *a) => (Some(*b), Some(*a)),
+                    ([a, ..], Some(b)) if makes(b, *a) => (Some(b), Some(*a)),
+                    ([a, ..], _) => (None, Some(*a)),
+                    ([], _) => continue,
+                }
+            }
         };
         let t = TaxLine {
             rate: dec(rate).map(|d| d.normalize().to_string()),
@@ -2045,6 +2073,48 @@ mod tests {
         ]);
         assert_eq!(payable.as_deref(), Some("25.00"));
         assert!(warned);
+    }
+
+    #[test]
+    fn tax_lines_of_a_totals_block_printed_as_running_text() {
+        let taxes = |lines: &[(&str, f32, f32)]| {
+            let doc = doc_from(lines);
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            r.taxes
+                .iter()
+                .map(|t| (t.rate.clone(), t.base.clone(), t.amount.clone()))
+                .collect::<Vec<_>>()
+        };
+        let s = |v: &str| Some(v.to_string());
+        // The rate's amount is the one right after it, not the largest two of the line.
+        assert_eq!(
+            taxes(&[
+                ("Factura 2022-0072", 10.0, 20.0),
+                (
+                    "Importe 7.203,43 EUR Dto.: -58,23 EUR Importe neto: 7.145,20 EUR Total IVA 21% 1.295,83 EUR Total IVA",
+                    48.0,
+                    200.0
+                ),
+                (
+                    "10% 97,46 EUR Total IVA: 1.393,29 EUR Total documento: 8.538,49 EUR",
+                    48.0,
+                    215.0
+                ),
+            ]),
+            vec![(s("21"), None, s("1295.83")), (s("10"), None, s("97.46"))]
+        );
+        // A base and the tax its rate makes of it, right after the rate.
+        assert_eq!(
+            taxes(&[
+                ("Invoice FA-2017-0008", 10.0, 20.0),
+                (
+                    "TVA 0% livraisons intracommunautaires 2,076.76 € 0.00 € Tax Total 0.00 €",
+                    34.0,
+                    200.0
+                ),
+            ]),
+            vec![(s("0"), s("2076.76"), s("0.00"))]
+        );
     }
 
     #[test]
