@@ -1246,19 +1246,37 @@ pub(super) fn totals(
     }
     // A cash rounding around the total: the amount before it is the total (net + VAT), the
     // rounded one the payable, unless a known label calls the rounded amount a total
-    // (`TOTAL ROUNDED`) or the amount before it was chosen as the net.
+    // (`TOTAL ROUNDED`) or the amount before it was chosen as the net. Chosen as the net, on a
+    // document that is no till receipt, it is still the total where a net and a VAT printed
+    // above it make it (`I alt ekskl. moms  48.988,03`, `Moms 25%  12.247,01`, `Fakturabeløb
+    // 61.235,04`, `Øreafrunding  0,01`, `Til betaling  61.235,05`).
     if let Some(t) = chosen.total
         && let Some(((xi, x), (yi, y))) = cash_rounding(cands, &roundings, t.1)
     {
-        if t.1 == yi
-            && !labelled_total(cands, yi)
-            && !chosen.consistent
-            && chosen.net.is_none_or(|n| n.1 != xi)
-        {
+        let rounded_from = t.1 == yi && !labelled_total(cands, yi) && !chosen.consistent;
+        if rounded_from && chosen.net.is_none_or(|n| n.1 != xi) {
             chosen.total = Some((t.0, xi, x));
             chosen.payable = Some((t.0, yi, y));
             // The total before the rounding is what the VAT summary rows make.
             apply_tax_rows(&mut chosen, cands, &rows);
+        } else if rounded_from
+            && !cands.style.receipt
+            && let Some((ni, vi)) = structural_split(cands, &(t.0, xi, x), &table_lines, &rows)
+            && let (Some(n), Some(v)) = (
+                cands.amount_at(ni).and_then(dec),
+                cands.amount_at(vi).and_then(dec),
+            )
+        {
+            let score = |list: &[Scored], i: usize| {
+                list.iter()
+                    .find(|c| c.1 == i)
+                    .map_or(STRUCTURAL_CONFIDENCE, |c| c.0)
+            };
+            chosen.net = Some((score(&nets, ni), ni, n));
+            chosen.vat = Some((score(&vats, vi), v, Some(vi)));
+            chosen.total = Some((t.0, xi, x));
+            chosen.payable = Some((t.0, yi, y));
+            chosen.consistent = true;
         } else if t.1 == xi && chosen.payable.is_none_or(|p| p.2 == x) {
             chosen.payable = Some((t.0, yi, y));
         }
@@ -2115,6 +2133,28 @@ mod tests {
             ]),
             vec![(s("0"), s("2076.76"), s("0.00"))]
         );
+    }
+
+    #[test]
+    fn the_amount_before_a_cash_rounding_that_net_and_vat_make_is_the_total() {
+        let doc = doc_from(&[
+            ("Faktura 2022-0088", 10.0, 20.0),
+            ("Beløb  DKK 49.137,40", 300.0, 200.0),
+            ("Nedslag:  DKK -149,37", 300.0, 215.0),
+            ("I alt ekskl. moms:  DKK 48.988,03", 300.0, 230.0),
+            ("Moms i alt 25%  DKK 12.247,01", 300.0, 245.0),
+            ("Fakturabeløb:  DKK 61.235,04", 300.0, 260.0),
+            ("Øreafrunding:  DKK 0,01", 300.0, 275.0),
+            ("Til betaling:  DKK 61.235,05", 300.0, 290.0),
+        ]);
+        // The learned scorer takes `Fakturabeløb` for the net and the rounded amount for the total.
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &extract(&doc), &scorer);
+        let t = &r.totals;
+        assert_eq!(t.net.as_deref(), Some("48988.03"));
+        assert_eq!(t.vat.as_deref(), Some("12247.01"));
+        assert_eq!(t.total.as_deref(), Some("61235.04"));
+        assert_eq!(t.payable.as_deref(), Some("61235.05"));
     }
 
     #[test]
