@@ -509,13 +509,24 @@ impl DocumentResult {
             .collect()
     }
 
-    /// How far the sum of `lines` rounded line amounts may be from the total they make: a
-    /// cent, or half a cent per line.
-    pub fn line_sum_tolerance(lines: usize) -> rust_decimal::Decimal {
-        let half_cents = i64::try_from(lines)
+    /// How far the sum of the priced lines' rounded amounts may be from the total they make:
+    /// one unit of the last printed digit, or half a unit per line. The unit is a cent, or a
+    /// whole unit where the lines and the totals are all printed without decimals (whole
+    /// forints: each row rounded to the forint).
+    pub fn line_sum_tolerance(&self) -> rust_decimal::Decimal {
+        let lines = self.priced_lines();
+        let whole = |v: &Option<String>| v.as_deref().is_none_or(|v| !v.contains('.'));
+        let whole_units = lines
+            .iter()
+            .all(|li| whole(&li.amount) && whole(&li.amount_with_vat))
+            && [&self.totals.net, &self.totals.total]
+                .into_iter()
+                .all(whole);
+        let scale = if whole_units { 1 } else { 3 };
+        let halves = i64::try_from(lines.len())
             .unwrap_or(i64::MAX / 5)
             .saturating_mul(5);
-        rust_decimal::Decimal::new(1, 2).max(rust_decimal::Decimal::new(half_cents, 3))
+        rust_decimal::Decimal::new(1, scale - 1).max(rust_decimal::Decimal::new(halves, scale))
     }
 
     /// An empty result (everything unknown).

@@ -15,7 +15,8 @@
 //!   `net` is absent and `vat` present it is compared with `total` (lines carrying gross
 //!   amounts, or net lines plus `vat`); the sum of `amount_with_vat` is
 //!   compared with `total`. Against a total, a cash rounding (0.05, 0.10, 0.50, 1) is no mismatch.
-//!   Tolerance max(0.01, 0.005 per line) for rounding of each line. Skipped when any line with a
+//!   Tolerance max(0.01, 0.005 per line) for rounding of each line; in whole units where the
+//!   lines and totals print no decimals (max(1, 0.5 per line)). Skipped when any line with a
 //!   money value lacks the amount being summed, and when the lines (`/line_items`) or any line
 //!   (`/line_items/<i>`) were read with a confidence below [`VERIFIED_LINE`]: a line that did
 //!   not check out against its own arithmetic, or a table whose amounts sum to nothing the
@@ -423,7 +424,7 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
         return;
     }
     let n = priced.len();
-    let tol = DocumentResult::line_sum_tolerance(n);
+    let tol = r.line_sum_tolerance();
     let t = &r.totals;
     let (net, vat, total) = (dec(&t.net), dec(&t.vat), dec(&t.total));
     let (discount, charges) = (dec(&t.discount), dec(&t.charges));
@@ -1219,6 +1220,40 @@ mod tests {
             "{:?}",
             r.validation
         );
+    }
+
+    #[test]
+    fn whole_unit_lines_may_each_round_by_half_a_unit() {
+        // Two rows in whole forints rounded one by one: 4805 + 4804 against a net of 9610.
+        let mut r = good();
+        r.taxes.clear();
+        r.totals = Default::default();
+        r.totals.net = s("9610");
+        r.line_items = vec![
+            LineItem {
+                amount: s("4805"),
+                ..LineItem::default()
+            },
+            LineItem {
+                amount: s("4804"),
+                ..LineItem::default()
+            },
+        ];
+        assert!(!has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+        assert!(
+            r.validation
+                .checks_passed
+                .iter()
+                .any(|c| c == "LINE_ITEMS_SUM")
+        );
+        // Two units off is a disagreement.
+        r.totals.net = s("9611");
+        assert!(has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+        // In cents, two cents off is a disagreement too.
+        r.totals.net = s("96.11");
+        r.line_items[0].amount = s("48.05");
+        r.line_items[1].amount = s("48.04");
+        assert!(has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
     }
 
     #[test]

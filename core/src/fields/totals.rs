@@ -1731,8 +1731,8 @@ fn printed_reconciliation(
 }
 
 /// The sum of the line items' net amounts, the net they must make (`totals.net`, else total -
-/// VAT) and the rounding the sum may carry (a cent, or half a cent per line); `None` where a
-/// priced line has no net amount or the Result has no net to compare with.
+/// VAT) and the rounding the sum may carry ([`DocumentResult::line_sum_tolerance`]); `None`
+/// where a priced line has no net amount or the Result has no net to compare with.
 fn lines_and_net(r: &DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
     let priced = r.priced_lines();
     if priced.is_empty() {
@@ -1744,7 +1744,7 @@ fn lines_and_net(r: &DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
         .try_fold(Decimal::ZERO, |a, b| a.checked_add(b?))?;
     let t = &r.totals;
     let net = decimal(&t.net).or_else(|| decimal(&t.total)?.checked_sub(decimal(&t.vat)?))?;
-    let tol = DocumentResult::line_sum_tolerance(priced.len());
+    let tol = r.line_sum_tolerance();
     Some((sum, net, tol))
 }
 
