@@ -783,15 +783,12 @@ fn is_total_line(line: &Line) -> bool {
                 | LabelKey::Prepaid
         )
     };
-    let mut named: Vec<LabelKey> = hits
+    let named = |k: LabelKey| totals(k) || k == LabelKey::Vat;
+    let two_named = hits
         .iter()
-        .map(|h| h.key)
-        .filter(|k| totals(*k) || *k == LabelKey::Vat)
-        .collect();
-    named.sort_unstable_by_key(|k| *k as usize);
-    named.dedup();
+        .any(|a| named(a.key) && hits.iter().any(|b| named(b.key) && b.key != a.key));
     hits.iter().any(|h| totals(h.key) && h.word <= 2)
-        || named.len() >= 2
+        || two_named
         || labels::has_label(&line.text, LabelKey::CarriedOver)
 }
 

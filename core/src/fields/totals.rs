@@ -613,6 +613,14 @@ fn best_split(
     best.map(|b| b.1)
 }
 
+/// The score the scorer gave candidate `i` in `list`, else [`STRUCTURAL_CONFIDENCE`] (a
+/// candidate only the printed arithmetic supports).
+fn score_in(list: &[Scored], i: usize) -> f32 {
+    list.iter()
+        .find(|x| x.1 == i)
+        .map_or(STRUCTURAL_CONFIDENCE, |x| x.0)
+}
+
 /// The lines of the item rows found by their arithmetic ([`Candidates::item_table`]).
 fn item_rows(cands: &Candidates) -> Vec<usize> {
     cands
@@ -1123,14 +1131,9 @@ pub(super) fn totals(
         && let Some((ni, ti, vat, first)) =
             rate_lines_pair(cands, chosen.total.map_or(Decimal::ZERO, |t| t.2))
     {
-        let scored = |list: &[Scored], i: usize| {
-            list.iter()
-                .find(|x| x.1 == i)
-                .map_or(STRUCTURAL_CONFIDENCE, |x| x.0)
-        };
         let value = |i: usize| cands.amount_at(i).and_then(dec);
         if let (Some(n), Some(t)) = (value(ni), value(ti)) {
-            let (sn, st) = (scored(&nets, ni), scored(&tots, ti));
+            let (sn, st) = (score_in(&nets, ni), score_in(&tots, ti));
             chosen.net = Some((sn, ni, n));
             chosen.total = Some((st, ti, t));
             chosen.vat = Some((sn.min(st), vat, Some(first)));
@@ -1267,13 +1270,8 @@ pub(super) fn totals(
                 cands.amount_at(vi).and_then(dec),
             )
         {
-            let score = |list: &[Scored], i: usize| {
-                list.iter()
-                    .find(|c| c.1 == i)
-                    .map_or(STRUCTURAL_CONFIDENCE, |c| c.0)
-            };
-            chosen.net = Some((score(&nets, ni), ni, n));
-            chosen.vat = Some((score(&vats, vi), v, Some(vi)));
+            chosen.net = Some((score_in(&nets, ni), ni, n));
+            chosen.vat = Some((score_in(&vats, vi), v, Some(vi)));
             chosen.total = Some((t.0, xi, x));
             chosen.payable = Some((t.0, yi, y));
             chosen.consistent = true;
@@ -1466,11 +1464,11 @@ fn unexplained_payable_above(
     let (Some(t), Some(p)) = (chosen.total, chosen.payable) else {
         return;
     };
-    let roundings = roundings_between(cands, roundings, t.1, p.1);
     let (Some(tc), Some(pc)) = (cands.amount_at(t.1), cands.amount_at(p.1)) else {
         return;
     };
     let explained = chosen.prepaid.is_some_and(|q| {
+        let roundings = roundings_between(cands, roundings, t.1, p.1);
         t.2.checked_sub(p.2)
             .is_some_and(|diff| prepaid_of(q.2.abs(), diff.abs(), &roundings))
     });
@@ -1804,12 +1802,7 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
     // arithmetic (`1 Toolbox  100,00  10 Stk  0 % VAT (K)  1000,00` names a tax category, its
     // amounts are a price and a row's amount).
     let table_lines = cands.table_lines(ctx.doc.lines.len());
-    let item_lines: Vec<usize> = cands
-        .item_tables()
-        .iter()
-        .flat_map(|t| &t.rows)
-        .flat_map(|r| r.lines.iter().copied())
-        .collect();
+    let item_lines = item_rows(cands);
     for (li, hits) in cands.line_labels.iter().enumerate() {
         if !hits.iter().any(|h| h.key == LabelKey::Vat)
             || table_lines.get(li).copied().unwrap_or(false)
