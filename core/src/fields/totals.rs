@@ -779,6 +779,11 @@ fn arithmetic_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
             }
         }
     }
+    // Also the summary rows alone ([`outside_items`]).
+    let summary = outside_items(cands, table_lines);
+    if !summary.is_empty() && summary.len() < rows.len() {
+        sums.push(summary.iter().map(|r| r.base.1 + r.amount.1).sum());
+    }
     sums.retain(|s| !s.is_zero());
     cands
         .items
@@ -866,6 +871,20 @@ fn summary_rows(cands: &Candidates, item_lines: &[usize]) -> Vec<TaxRow> {
         .iter()
         .filter(|r| !line_of(r.amount.0).is_some_and(|l| item_lines.contains(&l)))
         .copied()
+        .collect()
+}
+
+/// The VAT summary rows outside the item rows found by their arithmetic and outside the tables'
+/// bodies (`table_lines`): an item row whose quantity and rate read as a base and an amount
+/// (`1  Tanácsadás  3  m  -65546  27%  -196638`: rate 27, base 3, amount 1) is no summary row.
+fn outside_items(cands: &Candidates, table_lines: &[bool]) -> Vec<TaxRow> {
+    summary_rows(cands, &item_rows(cands))
+        .into_iter()
+        .filter(|r| {
+            !cands
+                .amount_at(r.amount.0)
+                .is_some_and(|c| table_lines.get(c.span.line).copied().unwrap_or(false))
+        })
         .collect()
 }
 
@@ -1750,10 +1769,13 @@ fn lines_and_net(r: &DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
 /// and VAT ([`Candidates::tax_rows`]); else every line with a VAT label and a percentage with one or two
 /// amounts.
 pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
-    let rows = &cands.tax_rows;
     let totals = &ctx.result.totals;
+    // All the rows read as per-rate rows, else the summary's alone ([`outside_items`]).
+    let summary = outside_items(cands, &cands.table_lines(ctx.doc.lines.len()));
     if let (Some(net), Some(vat)) = (decimal(&totals.net), decimal(&totals.vat))
-        && rows_explain(rows, net + vat) == Some((net, vat))
+        && let Some(rows) = [&cands.tax_rows[..], &summary[..]]
+            .into_iter()
+            .find(|rows| rows_explain(rows, net + vat) == Some((net, vat)))
     {
         let mut out = Vec::new();
         for (idx, r) in rows.iter().enumerate() {
@@ -2084,6 +2106,43 @@ mod tests {
         ]);
         assert_eq!(payable.as_deref(), Some("25.00"));
         assert!(warned);
+    }
+
+    #[test]
+    fn item_rows_read_as_rate_rows_do_not_spoil_the_summarys_sum() {
+        // A credit note in whole forints: each item row's quantity and rate read as a base and an
+        // amount (`3 ... 27% ...`: rate 27, base 3, amount 1); the summary's rows alone make the
+        // total that no known label announces.
+        let doc = doc_from(&[
+            ("Vevő:", 10.0, 20.0),
+            ("Nagy és Németh Nyrt.", 10.0, 32.0),
+            ("Kossuth Lajos utca 121.", 10.0, 44.0),
+            ("9021 Győr", 10.0, 56.0),
+            (
+                "#  Megnevezés  Menny.  Egységár  ÁFA %  Nettó érték",
+                10.0,
+                100.0,
+            ),
+            ("1  Tanácsadás  3  m  -65546  27%  -196638", 10.0, 114.0),
+            ("2  Irodai szék  5  db  -106609  5%  -533045", 10.0, 128.0),
+            ("3  Papír A4  1  db  -28086  27%  -28086", 10.0, 142.0),
+            ("ÁFA %  Nettó  Adó  Bruttó", 200.0, 170.0),
+            ("27%  -224724  -60675  -285399", 200.0, 184.0),
+            ("5%  -533045  -26652  -559697", 200.0, 198.0),
+            ("Végösszeg mindösszesen:  -845096 HUF", 200.0, 220.0),
+        ]);
+        let cands = extract(&doc);
+        let table_lines = cands.table_lines(doc.lines.len());
+        // Every row read as a per-rate row does not make the total; the summary's alone do.
+        let all: Decimal = cands.tax_rows.iter().map(|r| r.base.1 + r.amount.1).sum();
+        assert_ne!(all, d("-845096"));
+        let i = arithmetic_total(&cands, &table_lines).expect("a total");
+        assert_eq!(dec(&cands.items[i]), Some(d("-845096")));
+        let mut r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        crate::validate::validate(&mut r);
+        assert_eq!(r.totals.total.as_deref(), Some("-845096"));
+        let rates: Vec<_> = r.taxes.iter().map(|t| t.rate.as_deref()).collect();
+        assert_eq!(rates, [Some("27"), Some("5")]);
     }
 
     #[test]
