@@ -112,8 +112,10 @@ pub const LEGAL_FORMS: &[&str] = &[
     "оод", "еоод", "ltda", "cia", "sc", "spzoo", "hb", "kb", "ky", "tmi", "ks", "vos", "pfa",
     // Danish and Norwegian forms keep their slash (`A/S`, `I/S`, `K/S`, `P/S`).
     "a/s", "i/s", "k/s", "p/s", "amba",
-    // Sole traders of Latvia and Estonia (`IK`, `FIE`).
-    "ik", "fie",
+    // Sole traders of Latvia and Estonia (`IK`, `FIE`); Estonia's non-profit, commercial and
+    // limited partnerships and Lithuania's public body (`MTÜ`, `TÜ`, `UÜ`, `VšĮ`); Norway's
+    // partnership and sole trader (`ANS`, `ENK`); Belgium's associations (`VZW`, `ASBL`).
+    "ik", "fie", "mtü", "tü", "uü", "všį", "ans", "enk", "vzw", "asbl",
     // Austria's `e.U.`, Belgium's `CommV`, Spain's `S.Coop.` and `S.L.L.`, Italy's `S.r.l.s.`,
     // France's `SCI`, Denmark's `IVS`, Hungary's `Kkt.`, Lithuania's `MB` and `IĮ`
     // (individuali įmonė), Ukraine's `АТ`.
@@ -2795,6 +2797,8 @@ mod tests {
             ("Delta", "Catering LLP", "Delta Catering LLP"),
             ("Pérez Transportes", "S.A.", "Pérez Transportes S.A."),
             ("Alpha", "El HB", "Alpha El HB"),
+            ("Elekter Kukk", "MTÜ", "Elekter Kukk MTÜ"),
+            ("Fjord Bygg", "ANS", "Fjord Bygg ANS"),
         ] {
             let d = doc(&[
                 (first, 50.0, 30.0),

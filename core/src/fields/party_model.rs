@@ -360,18 +360,36 @@ pub fn party_vector(
             .or_else(|| hits.iter().find(|h| h.key.is_party()))
             .map(|h| h.key);
     }
+    // A title word that opens the key printed before the name on its line is a part of that
+    // key, no title (`Arve väljastaja:  Trükikoda Baltic FIE`, `Invoice from: ...`).
+    let in_key = |l: usize, h: &crate::candidates::labels::LabelHit| {
+        name_span.is_some_and(|s| {
+            s.line == l
+                && h.key == LabelKey::Title
+                && h.end <= s.start
+                && doc
+                    .lines
+                    .get(l)
+                    .and_then(|x| x.text.get(h.end..s.start))
+                    .is_some_and(|t| t.contains(':'))
+        })
+    };
     if above.is_none() {
         for l in (first_line.saturating_sub(2)..=first_line).rev() {
             if doc.lines.get(l).is_none_or(|x| x.page != page_no) {
                 continue;
             }
-            let hits = cands.labels_of(l);
+            let hits: Vec<_> = cands
+                .labels_of(l)
+                .iter()
+                .filter(|h| !in_key(l, h))
+                .collect();
             let titles = cands.line_titles.get(l).map_or(&[][..], Vec::as_slice);
             if let Some(h) = hits.iter().find(|h| h.key.is_party()) {
                 above = Some(h.key);
                 break;
             }
-            if !titles.is_empty() {
+            if titles.iter().any(|h| !in_key(l, h)) {
                 above = Some(LabelKey::Title);
                 break;
             }
@@ -394,7 +412,10 @@ pub fn party_vector(
     v.push(hits.iter().map(|h| h.words).sum::<usize>().min(5) as f32);
     v.push(b(name.contains(':')));
     v.push(b(name_span.is_some_and(|s| {
-        cands.line_titles.get(s.line).is_some_and(|t| !t.is_empty())
+        cands
+            .line_titles
+            .get(s.line)
+            .is_some_and(|t| t.iter().any(|h| !in_key(s.line, h)))
     })));
 
     // Ids and contacts inside, and the nearest tax id.
@@ -685,6 +706,43 @@ mod tests {
             LabelKey::Seller,
         );
         assert_eq!(left[col("label_above_buyer")], 1.0);
+    }
+
+    /// A title word opening the key printed before a name on its line (`Arve väljastaja:`,
+    /// `Invoice from:`) is a part of the key: no title on the name's line, nor above it. A title
+    /// printed beside a name (`FACTUUR`) stays one.
+    #[test]
+    fn a_title_word_inside_the_key_before_a_name_is_no_title() {
+        let d = doc(&[
+            ("Krediitarve", 40.0, 20.0, 12.0),
+            ("Arve väljastaja:", 40.0, 60.0, 10.0),
+            ("Trükikoda Baltic FIE", 140.0, 60.0, 10.0),
+            (
+                "Pärnu mnt 81, 10111 Tallinn, KMKR nr EE104783096",
+                140.0,
+                72.0,
+                10.0,
+            ),
+            ("Jansen Bouw B.V.", 40.0, 200.0, 10.0),
+            ("FACTUUR", 300.0, 200.0, 10.0),
+            ("Dorpsstraat 5, 1234 AB Utrecht", 40.0, 212.0, 10.0),
+        ]);
+        let cands = candidates::extract(&d);
+        let ctx = PartyContext::new(&d, &cands);
+        let names = feature_names();
+        let col = |n: &str| names.iter().position(|x| x == n).expect(n);
+        let of = |name: &str| {
+            cands
+                .parties
+                .iter()
+                .position(|c| c.name.as_ref().is_some_and(|(n, _)| n == name))
+                .unwrap_or_else(|| panic!("{name}: {:?}", cands.parties))
+        };
+        let keyed = party_vector(&ctx, &cands, of("Trükikoda Baltic FIE"), LabelKey::Seller);
+        assert_eq!(keyed[col("title_on_name_line")], 0.0);
+        assert_eq!(keyed[col("label_above_title")], 0.0);
+        let beside = party_vector(&ctx, &cands, of("Jansen Bouw B.V."), LabelKey::Seller);
+        assert_eq!(beside[col("title_on_name_line")], 1.0);
     }
 
     #[test]
