@@ -739,33 +739,43 @@ fn unknown_key_numbers(
             .flat_map(|c| key_cells(text, c, &key_ok))
             .collect();
         let free = |&(cs, ce): &(usize, usize)| !hits.iter().any(|h| h.start < ce && cs < h.end);
-        // A column's article-number word as a `Key:` outside the tables.
-        let sku_key = |&(cs, ce): &(usize, usize)| {
+        // A cell whose only label words are a column's article-number word (`Reference`,
+        // `Inv. ref.`).
+        let sku_only = |&(cs, ce): &(usize, usize)| {
             let mut inside = hits
                 .iter()
                 .filter(|h| h.start < ce && cs < h.end)
                 .peekable();
-            inside.peek().is_some()
-                && inside.all(|h| h.key == LabelKey::ColSku)
-                && text[cs..ce].contains(':')
-                && !in_table.get(line.index).copied().unwrap_or(false)
+            inside.peek().is_some() && inside.all(|h| h.key == LabelKey::ColSku)
         };
+        let outside_tables = !in_table.get(line.index).copied().unwrap_or(false);
+        // A column's article-number word as a `Key:` outside the tables.
+        let sku_key =
+            |c: &(usize, usize)| sku_only(c) && text[c.0..c.1].contains(':') && outside_tables;
         // A grid row of keys without colons: single words without digits, the row below
-        // holding a date (a table's header row has its column labels: never free).
-        let bare_keys = !hits.iter().any(|h| h.key.is_column())
+        // holding a date (a table's header row has its column labels: never free). Beside a
+        // key the vocabulary knows as a header's, no column's (`Inv. ref.  Date of issue
+        // Due`: a header grid of a number and its dates), a key may be of up to three words,
+        // and an article-number word is the document's reference's key.
+        let header_key = hits.iter().any(|h| !h.key.is_column());
+        let key_cell =
+            |c: &(usize, usize)| free(c) || (header_key && outside_tables && sku_only(c));
+        let bare_keys = hits
+            .iter()
+            .all(|h| !h.key.is_column() || (header_key && h.key == LabelKey::ColSku))
             && cells.len() >= 2
             && !text.contains(':')
-            && cells.iter().filter(|c| free(c)).count() >= 1
-            && cells.iter().filter(|c| free(c)).all(|&(cs, ce)| {
+            && cells.iter().filter(|c| key_cell(c)).count() >= 1
+            && cells.iter().filter(|c| key_cell(c)).all(|&(cs, ce)| {
                 let w = &text[cs..ce];
-                !w.contains(' ') && key_ok(w)
+                (header_key || !w.contains(' ')) && key_ok(w)
             })
             && doc.lines.get(line.index + 1).is_some_and(|next| {
                 next.page == line.page
                     && !dates::find_dates(&next.text, style.month_first).is_empty()
             });
         for (k, &(cs, ce)) in cells.iter().enumerate() {
-            if !free(&(cs, ce)) && !sku_key(&(cs, ce)) {
+            if !free(&(cs, ce)) && !sku_key(&(cs, ce)) && !(bare_keys && key_cell(&(cs, ce))) {
                 continue;
             }
             let cell = &text[cs..ce];
@@ -1669,6 +1679,22 @@ pub(crate) mod tests {
                 ("FT 2022/1754      19-08-2022", 10.0, 22.0)
             ]),
             ["FT 2022/1754"]
+        );
+        // A key of two words beside keys the vocabulary knows.
+        assert_eq!(
+            unknown_key_refs(&[
+                ("Inv. ref.      Date of issue      Due", 10.0, 10.0),
+                ("F-2022-77093      10/01/2022      11/03/2022", 10.0, 22.0)
+            ]),
+            ["F-2022-77093"]
+        );
+        // Without a known key beside them, keys of several words are none (a sentence).
+        assert!(
+            unknown_key_refs(&[
+                ("Ferbo gu      Tarlo mi", 10.0, 10.0),
+                ("F-2022-77093      10/01/2022", 10.0, 22.0)
+            ])
+            .is_empty()
         );
         // Without a date below, words over numbers are no grid of keys.
         assert!(
