@@ -775,7 +775,9 @@ fn unknown_key_numbers(
                     && !dates::find_dates(&next.text, style.month_first).is_empty()
             });
         for (k, &(cs, ce)) in cells.iter().enumerate() {
-            if !free(&(cs, ce)) && !sku_key(&(cs, ce)) && !(bare_keys && key_cell(&(cs, ce))) {
+            let cell_key =
+                free(&(cs, ce)) || sku_key(&(cs, ce)) || bare_keys && key_cell(&(cs, ce));
+            if !cell_key {
                 continue;
             }
             let cell = &text[cs..ce];

@@ -615,7 +615,8 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         if ((starts_with_legal(&name.text) && !quoted_whole(&name.text))
             || short_head(prev, &above.text)
             || begins_name(&above.text, &name.text))
-            && meaningful(&above.text)
+            // A legal form of two letters alone on its line (`IK` / `"Būvniecība Zariņš"`).
+            && (meaningful(&above.text) || lone_form(&above.text))
             && !boilerplate(&above.text)
             && !is_address_like(&above.text)
         {
@@ -788,6 +789,75 @@ fn other_party_label(
             end,
             word: 0,
             words: labels::norm_words(&seg.text[..end]).len(),
+        },
+    ))
+}
+
+/// The stacked form of [`other_party_label`]: `Key:  Company` rows in one column, one of them
+/// under a party label the vocabulary knows (`Maksja:  Kovács Építőipari Nyrt.`), exactly one
+/// other under a key it does not know (`Arve väljastaja:  Trükikoda Baltic FIE`), a company's
+/// name the value of each, within six lines of each other. Two parties keyed one over the other
+/// are the seller and the buyer, so the unknown key labels the role the known one leaves.
+/// Returns the unknown key's segment and its inferred label (ending at the colon).
+fn other_party_row(segs: &[Segment], by_line: &[Vec<usize>]) -> Option<(usize, labels::LabelHit)> {
+    // The value of a key segment: after its colon in the segment, else the next segment right
+    // of it on its line.
+    let value_of = |si: usize, colon: usize| -> Option<&str> {
+        let seg = &segs[si];
+        let inline = seg.text[colon + 1..].trim();
+        if !inline.is_empty() {
+            return Some(inline);
+        }
+        by_line
+            .get(seg.line)?
+            .iter()
+            .map(|&i| &segs[i])
+            .find(|o| o.start > seg.end)
+            .map(|o| o.text.as_str())
+    };
+    let mut known: Vec<(usize, LabelKey)> = Vec::new();
+    let mut unknown: Vec<(usize, usize)> = Vec::new();
+    for (si, seg) in segs.iter().enumerate() {
+        let Some(colon) = seg.text.find(':') else {
+            continue;
+        };
+        let Some(value) = value_of(si, colon).filter(|v| is_company_like(v)) else {
+            continue;
+        };
+        let key = &seg.text[..=colon];
+        let hits = labels::find_labels(key);
+        match hits.first() {
+            Some(h) if h.word == 0 && matches!(h.key, LabelKey::Seller | LabelKey::Buyer) => {
+                known.push((si, h.key));
+            }
+            _ if unknown_key(key) && !value.contains(':') => unknown.push((si, colon)),
+            _ => {}
+        }
+    }
+    let [(ki, key)] = known[..] else {
+        return None;
+    };
+    let [(ui, colon)] = unknown[..] else {
+        return None;
+    };
+    let (k, u) = (&segs[ki], &segs[ui]);
+    let h = u.bbox.height().max(1.0);
+    if k.page != u.page || k.line.abs_diff(u.line) > 6 || (k.bbox.x0 - u.bbox.x0).abs() > 1.5 * h {
+        return None;
+    }
+    let role = if key == LabelKey::Buyer {
+        LabelKey::Seller
+    } else {
+        LabelKey::Buyer
+    };
+    Some((
+        ui,
+        labels::LabelHit {
+            key: role,
+            start: 0,
+            end: colon,
+            word: 0,
+            words: labels::norm_words(&u.text[..colon]).len(),
         },
     ))
 }
@@ -1284,6 +1354,11 @@ impl<'a> Page<'a> {
             if let Some((si, hit)) = other_party_label(doc, &segs, &by_line, line) {
                 inferred[si] = Some(hit);
             }
+        }
+        if inferred.iter().all(Option::is_none)
+            && let Some((si, hit)) = other_party_row(&segs, &by_line)
+        {
+            inferred[si] = Some(hit);
         }
         Page {
             doc,
@@ -2813,6 +2888,53 @@ mod tests {
                 names(&c, LabelKey::Seller)
             );
         }
+    }
+
+    /// `Key:  Company` rows one over the other, one key known (`Maksja:`, payer), the other not:
+    /// the unknown key labels the other party.
+    #[test]
+    fn an_unknown_key_over_a_known_party_label_names_the_other_party() {
+        let rows = |seller_key: &'static str| {
+            vec![
+                ("Krediitarve", 250.0, 40.0),
+                (seller_key, 48.0, 97.0),
+                ("Trükikoda Baltic FIE", 143.0, 97.0),
+                ("Pärnu mnt 81, 10111 Tallinn", 143.0, 109.0),
+                ("Maksja:", 48.0, 124.0),
+                ("Kovács Építőipari Nyrt.", 143.0, 124.0),
+                ("Andrássy út 169., 4024 Debrecen", 143.0, 136.0),
+            ]
+        };
+        let c = find(&doc(&rows("Arve väljastaja:")));
+        assert!(
+            names(&c, LabelKey::Seller)
+                .contains(&(PartySource::Labelled, "Trükikoda Baltic FIE".to_string())),
+            "{:?}",
+            names(&c, LabelKey::Seller)
+        );
+        assert!(
+            names(&c, LabelKey::Buyer)
+                .contains(&(PartySource::Labelled, "Kovács Építőipari Nyrt.".to_string()))
+        );
+        // A key the vocabulary knows for something else (a date) labels no party.
+        let c = find(&doc(&rows("Kuupäev:")));
+        assert!(
+            !names(&c, LabelKey::Seller)
+                .iter()
+                .any(|(s, _)| *s == PartySource::Labelled)
+        );
+    }
+
+    #[test]
+    fn a_two_letter_legal_form_over_a_quoted_name_opens_the_letterhead() {
+        let d = doc(&[
+            ("IK", 300.0, 64.0),
+            ("\"Būvniecība Zariņš\"", 185.0, 78.0),
+            ("Elizabetes iela 74", 226.0, 92.0),
+            ("LV-5401 Daugavpils", 209.0, 106.0),
+            ("Kvīts", 285.0, 140.0),
+        ]);
+        assert_eq!(letterhead(&d).unwrap().text, "IK \"Būvniecība Zariņš\"");
     }
 
     #[test]
