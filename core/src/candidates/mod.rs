@@ -596,6 +596,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     for (line, hits) in doc.lines.iter().zip(&line_labels) {
         extract_line(doc, line, hits, &style, &mut items);
     }
+    wrapped_dates(doc, &style, &mut items);
     let mut tables = tables::find_tables(doc);
     for cell in tables
         .iter_mut()
@@ -854,6 +855,57 @@ fn key_cells(
         }
     }
     out
+}
+
+/// Dates written in words that a line break splits (`Fecha de emisión: 5 de febrero` / `de
+/// 2026`, `Koostamise kuupäev: 3.` / `detsember 2023`: a title line wrapped at the page's
+/// width): read across the break of two lines set one under the other, where the date holds a
+/// month's name and neither line holds it whole. The candidate spans its part on the first
+/// line, where its label is.
+fn wrapped_dates(doc: &CleanDocument, style: &DocStyle, items: &mut Vec<Candidate>) {
+    let floor = |t: &str, mut i: usize| {
+        while !t.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let mut wrapped = Vec::new();
+    for pair in doc.lines.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let h = a.bbox.height().max(1.0);
+        if a.page != b.page || b.bbox.y0 < a.bbox.y1 - 0.3 * h || b.bbox.y0 - a.bbox.y1 > h {
+            continue;
+        }
+        let cut = floor(&a.text, a.text.len().saturating_sub(40));
+        let tail = &a.text[cut..];
+        let head = &b.text[..floor(&b.text, b.text.len().min(30))];
+        let joined = format!("{tail} {head}");
+        for d in dates::find_dates(&joined, style.month_first) {
+            let written = joined[d.start..d.end]
+                .split(|c: char| !c.is_alphabetic())
+                .any(|w| w.chars().count() >= 3 && dates::month_number(w).is_some());
+            if d.start >= tail.len() || d.end <= tail.len() + 1 || !written {
+                continue;
+            }
+            let start = cut + d.start;
+            let whole = |l: &Line| {
+                items.iter().any(|c| {
+                    c.kind == CandidateKind::Date && c.span.line == l.index && c.value == d.iso()
+                })
+            };
+            if whole(a) || whole(b) {
+                continue;
+            }
+            let mut c = cand(CandidateKind::Date, d.iso(), a, start, a.text.len());
+            c.ambiguous = d.ambiguous;
+            wrapped.push(c);
+        }
+    }
+    if !wrapped.is_empty() {
+        // In reading order, after the first line's own candidates (a stable sort by line).
+        items.append(&mut wrapped);
+        items.sort_by_key(|c| c.span.line);
+    }
 }
 
 /// Byte ranges of a line's cells: the text between column gaps (two spaces or more).
@@ -1662,6 +1714,48 @@ pub(crate) mod tests {
             .filter(|c| c.label.is_none())
             .map(|c| c.value.clone())
             .collect()
+    }
+
+    #[test]
+    fn written_dates_wrapped_over_two_lines() {
+        let dates = |rows: &[(&str, f32, f32)]| {
+            let c = extract(&doc_from(rows));
+            c.of(CandidateKind::Date)
+                .map(|c| (c.span.line, c.value.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            dates(&[
+                (
+                    "Factura No documento 2026-710, Fecha de emisión: 5 de febrero",
+                    24.0,
+                    40.0
+                ),
+                ("de 2026", 268.0, 54.0),
+                ("Fecha de pago: 19 de febrero de 2026", 48.0, 83.0),
+            ]),
+            [(0, "2026-02-05".to_string()), (2, "2026-02-19".to_string())]
+        );
+        assert_eq!(
+            dates(&[
+                (
+                    "Krediitarve Dokumendi nr R-2023-83807, Koostamise kuupäev: 3.",
+                    56.0,
+                    40.0
+                ),
+                ("detsember 2023", 237.0, 54.0),
+            ]),
+            [(0, "2023-12-03".to_string())]
+        );
+        // Numbers over a line of numbers make no date; lines far apart are not one text.
+        assert!(dates(&[("Menge 12", 24.0, 40.0), ("05 2026 Stück", 24.0, 54.0)]).is_empty());
+        assert!(
+            dates(&[
+                ("Datum: 5 de febrero", 24.0, 40.0),
+                ("de 2026", 24.0, 140.0)
+            ])
+            .is_empty()
+        );
     }
 
     #[test]
