@@ -684,6 +684,59 @@ fn structural_split(
     )
 }
 
+/// A net and the VAT amounts of two to four rates printed one per line between it and the
+/// chosen total, outside table bodies, each line's last money amount: the net on the line
+/// right above the first VAT line, the total right below the last (its first print where it
+/// is repeated), `net + Σ VAT = total` to the cent, all of one sign, the VAT between 1 % and
+/// 27 % of the net, no VAT line naming anything but a VAT (a rounding, a discount). Returns (net
+/// candidate, net, first VAT candidate, Σ VAT).
+fn split_over_lines(
+    cands: &Candidates,
+    total: &Scored,
+    table_lines: &[bool],
+) -> Option<(usize, Decimal, usize, Decimal)> {
+    let t_line = cands.items.get(total.1)?.span.line;
+    // The last money amount of a line outside table bodies.
+    let last_on = |line: usize| -> Option<(usize, Decimal)> {
+        if table_lines.get(line).copied().unwrap_or(false) {
+            return None;
+        }
+        cands
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.span.line == line && cands.is_money(c))
+            .filter_map(|(i, c)| dec(c).map(|d| (i, d)))
+            .next_back()
+    };
+    // A line naming something else (a rounding, a discount, a payment) holds no VAT part.
+    let other_label = |line: usize| cands.labels_of(line).iter().any(|h| h.key != LabelKey::Vat);
+    let sign = total.2.is_sign_negative();
+    let mut parts: Vec<(usize, Decimal)> = Vec::new();
+    // Up from the total's first print (`Кизира: 33811176,53` over `Всього на суму: 33811176,53`).
+    let mut t_line = t_line;
+    while t_line > 0 && last_on(t_line - 1).is_some_and(|(_, d)| d == total.2) {
+        t_line -= 1;
+    }
+    for line in (t_line.saturating_sub(6)..t_line).rev() {
+        let (i, d) = last_on(line)?;
+        if d.is_zero() || d.is_sign_negative() != sign {
+            return None;
+        }
+        if parts.len() >= 2 {
+            let vat: Decimal = parts.iter().map(|p| p.1).sum();
+            if d + vat == total.2 && plausible_vat(d, vat) {
+                return Some((i, d, parts.last()?.0, vat));
+            }
+        }
+        if parts.len() == 4 || other_label(line) {
+            return None;
+        }
+        parts.push((i, d));
+    }
+    None
+}
+
 /// The candidate printed below a net and a VAT amount (outside table bodies) whose value is
 /// their sum: a total whose label the vocabulary does not know. The VAT must be a plausible
 /// share of the net (same sign, below it).
@@ -1226,6 +1279,18 @@ pub(super) fn totals(
         if t.is_some() {
             choose_payable(&mut chosen, &pays, &pres);
         }
+    }
+    // Net and VAT of several rates whose rate OCR garbled (`Сиго: 2096  4904006,49` over `биго:
+    // 790  287009,00`: `20%`, `7%`), so no rate line says so: the net printed right above the
+    // VAT lines, the total right below them.
+    if !chosen.consistent
+        && structural.is_none()
+        && let Some(t) = chosen.total
+        && let Some((ni, n, vi, v)) = split_over_lines(cands, &t, &table_lines)
+    {
+        chosen.net = Some((STRUCTURAL_CONFIDENCE, ni, n));
+        chosen.vat = Some((STRUCTURAL_CONFIDENCE, v, Some(vi)));
+        chosen.consistent = true;
     }
     let mut structural = structural.is_some();
     // Net and VAT without a total (its label unknown): the amount printed below both that is
@@ -2106,6 +2171,45 @@ mod tests {
         ]);
         assert_eq!(payable.as_deref(), Some("25.00"));
         assert!(warned);
+    }
+
+    #[test]
+    fn vat_lines_of_garbled_rates_between_net_and_total_make_the_split() {
+        // OCR read `20%` as `2096` and `7%` as `790`: no rate line; the amounts between the net
+        // and the total make the difference.
+        let read = |lines: &[(&str, f32, f32)]| {
+            let doc = doc_from(lines);
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            (r.totals.net, r.totals.vat, r.totals.total)
+        };
+        let (net, vat, total) = read(&[
+            ("Рахунок № 33377", 10.0, 20.0),
+            ("Ремі:  28620161,04", 300.0, 200.0),
+            ("Сиго: 2096  4904006,49", 300.0, 215.0),
+            ("биго: 790  287009,00", 300.0, 230.0),
+            ("Всього:  33811176,53", 300.0, 245.0),
+        ]);
+        assert_eq!(total.as_deref(), Some("33811176.53"));
+        assert_eq!(net.as_deref(), Some("28620161.04"));
+        assert_eq!(vat.as_deref(), Some("5191015.49"));
+        // Amounts that do not add up give no split.
+        let (net, vat, _) = read(&[
+            ("Рахунок № 33377", 10.0, 20.0),
+            ("Ремі:  28620161,04", 300.0, 200.0),
+            ("Сиго: 2096  4904006,49", 300.0, 215.0),
+            ("биго: 790  287009,01", 300.0, 230.0),
+            ("Всього:  33811176,53", 300.0, 245.0),
+        ]);
+        assert_eq!((net, vat), (None, None));
+        // A cash rounding between the VAT and the total is no VAT of another rate.
+        let (_, vat, _) = read(&[
+            ("TAX INVOICE 1184", 10.0, 20.0),
+            ("TOTAL SALES AMOUNT  33.00", 300.0, 200.0),
+            ("GST 6%  1.98", 300.0, 215.0),
+            ("ROUNDING ADJUSTMENT  0.02", 300.0, 230.0),
+            ("TOTAL  35.00", 300.0, 245.0),
+        ]);
+        assert_ne!(vat.as_deref(), Some("2.00"));
     }
 
     #[test]
