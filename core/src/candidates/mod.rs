@@ -873,7 +873,19 @@ fn wrapped_dates(doc: &CleanDocument, style: &DocStyle, items: &mut Vec<Candidat
     for pair in doc.lines.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         let h = a.bbox.height().max(1.0);
-        if a.page != b.page || b.bbox.y0 < a.bbox.y1 - 0.3 * h || b.bbox.y0 - a.bbox.y1 > h {
+        // A month's name at the break (the last two words of the first line, the first two of
+        // the second): every other pair of lines is passed over without a date search.
+        let month = |w: &str| {
+            let w = w.trim_matches(|c: char| !c.is_alphabetic());
+            w.chars().count() >= 3 && dates::month_number(w).is_some()
+        };
+        let at_break = a.text.split_whitespace().rev().take(2).any(month)
+            || b.text.split_whitespace().take(2).any(month);
+        if a.page != b.page
+            || b.bbox.y0 < a.bbox.y1 - 0.3 * h
+            || b.bbox.y0 - a.bbox.y1 > h
+            || !at_break
+        {
             continue;
         }
         let cut = floor(&a.text, a.text.len().saturating_sub(40));
@@ -883,7 +895,7 @@ fn wrapped_dates(doc: &CleanDocument, style: &DocStyle, items: &mut Vec<Candidat
         for d in dates::find_dates(&joined, style.month_first) {
             let written = joined[d.start..d.end]
                 .split(|c: char| !c.is_alphabetic())
-                .any(|w| w.chars().count() >= 3 && dates::month_number(w).is_some());
+                .any(month);
             if d.start >= tail.len() || d.end <= tail.len() + 1 || !written {
                 continue;
             }

@@ -800,28 +800,16 @@ fn other_party_label(
 /// are the seller and the buyer, so the unknown key labels the role the known one leaves.
 /// Returns the unknown key's segment and its inferred label (ending at the colon).
 fn other_party_row(segs: &[Segment], by_line: &[Vec<usize>]) -> Option<(usize, labels::LabelHit)> {
-    // The value of a key segment: after its colon in the segment, else the next segment right
-    // of it on its line.
-    let value_of = |si: usize, colon: usize| -> Option<&str> {
-        let seg = &segs[si];
-        let inline = seg.text[colon + 1..].trim();
-        if !inline.is_empty() {
-            return Some(inline);
-        }
-        by_line
-            .get(seg.line)?
-            .iter()
-            .map(|&i| &segs[i])
-            .find(|o| o.start > seg.end)
-            .map(|o| o.text.as_str())
-    };
     let mut known: Vec<(usize, LabelKey)> = Vec::new();
     let mut unknown: Vec<(usize, usize)> = Vec::new();
     for (si, seg) in segs.iter().enumerate() {
-        let Some(colon) = seg.text.find(':') else {
-            continue;
-        };
-        let Some(value) = value_of(si, colon).filter(|v| is_company_like(v)) else {
+        let line = by_line
+            .get(seg.line)
+            .into_iter()
+            .flatten()
+            .map(|&i| &segs[i]);
+        let Some((colon, value)) = keyed_value(seg, line).filter(|(_, v)| is_company_like(v))
+        else {
             continue;
         };
         let key = &seg.text[..=colon];
@@ -1408,19 +1396,26 @@ fn ends_section(seg: &Segment, line: &Line) -> bool {
 /// is a company's name (`Vastaanottaja:  Alpha Rakennus Oy` under `Toimittaja:  Heikkinen
 /// Kuljetus Oy`): the next party's section, not this one's.
 fn another_party_row(p: &Page<'_>, key: &Segment) -> bool {
-    let t = key.text.trim_end();
-    let (head, inline) = match t.split_once(':') {
-        Some((head, rest)) => (head, rest.trim()),
-        None => return false,
-    };
+    keyed_value(key, p.line_segs(key.line))
+        .is_some_and(|(colon, value)| unknown_key(&key.text[..colon]) && is_company_like(value))
+}
+
+/// The value of a `Key: value` segment: the text after its first colon, else the next segment
+/// right of it on its line (`right`: the line's segments), with the colon's byte index.
+fn keyed_value<'a>(
+    key: &'a Segment,
+    mut right: impl Iterator<Item = &'a Segment>,
+) -> Option<(usize, &'a str)> {
+    let colon = key.text.find(':')?;
+    let inline = key.text[colon + 1..].trim();
     let value = if inline.is_empty() {
-        p.line_segs(key.line)
+        right
             .find(|o| o.start > key.end)
             .map_or("", |o| o.text.as_str())
     } else {
         inline
     };
-    unknown_key(head) && is_company_like(value)
+    Some((colon, value))
 }
 
 /// A labelled party section.

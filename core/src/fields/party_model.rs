@@ -14,7 +14,7 @@
 
 use super::calibrated::CalibratedTrees;
 use super::parties::{clean_party_name, party_score, rule_picks};
-use crate::candidates::labels::LabelKey;
+use crate::candidates::labels::{LabelHit, LabelKey};
 use crate::candidates::parties::{
     LEGAL_FORMS, PartyCandidate, PartySource, has_legal_form, is_address_like, is_company_like,
     name_words,
@@ -362,7 +362,7 @@ pub fn party_vector(
     }
     // A title word that opens the key printed before the name on its line is a part of that
     // key, no title (`Arve väljastaja:  Trükikoda Baltic FIE`, `Invoice from: ...`).
-    let in_key = |l: usize, h: &crate::candidates::labels::LabelHit| {
+    let in_key = |l: usize, h: &LabelHit| {
         name_span.is_some_and(|s| {
             s.line == l
                 && h.key == LabelKey::Title

@@ -695,7 +695,7 @@ fn split_over_lines(
     total: &Scored,
     table_lines: &[bool],
 ) -> Option<(usize, Decimal, usize, Decimal)> {
-    let t_line = cands.items.get(total.1)?.span.line;
+    let mut t_line = cands.items.get(total.1)?.span.line;
     // The last money amount of a line outside table bodies.
     let last_on = |line: usize| -> Option<(usize, Decimal)> {
         if table_lines.get(line).copied().unwrap_or(false) {
@@ -714,7 +714,6 @@ fn split_over_lines(
     let sign = total.2.is_sign_negative();
     let mut parts: Vec<(usize, Decimal)> = Vec::new();
     // Up from the total's first print (`Кизира: 33811176,53` over `Всього на суму: 33811176,53`).
-    let mut t_line = t_line;
     while t_line > 0 && last_on(t_line - 1).is_some_and(|(_, d)| d == total.2) {
         t_line -= 1;
     }
@@ -833,7 +832,7 @@ fn arithmetic_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
         }
     }
     // Also the summary rows alone ([`outside_items`]).
-    let summary = outside_items(cands, table_lines);
+    let summary = outside_items(cands, &item_rows(cands), table_lines);
     if !summary.is_empty() && summary.len() < rows.len() {
         sums.push(summary.iter().map(|r| r.base.1 + r.amount.1).sum());
     }
@@ -927,11 +926,11 @@ fn summary_rows(cands: &Candidates, item_lines: &[usize]) -> Vec<TaxRow> {
         .collect()
 }
 
-/// The VAT summary rows outside the item rows found by their arithmetic and outside the tables'
-/// bodies (`table_lines`): an item row whose quantity and rate read as a base and an amount
+/// The VAT summary rows outside the item rows found by their arithmetic (`item_lines`, their
+/// lines: [`item_rows`]) and outside the tables' bodies (`table_lines`): an item row whose quantity and rate read as a base and an amount
 /// (`1  Tanácsadás  3  m  -65546  27%  -196638`: rate 27, base 3, amount 1) is no summary row.
-fn outside_items(cands: &Candidates, table_lines: &[bool]) -> Vec<TaxRow> {
-    summary_rows(cands, &item_rows(cands))
+fn outside_items(cands: &Candidates, item_lines: &[usize], table_lines: &[bool]) -> Vec<TaxRow> {
+    summary_rows(cands, item_lines)
         .into_iter()
         .filter(|r| {
             !cands
@@ -1835,12 +1834,21 @@ fn lines_and_net(r: &DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
 /// amounts.
 pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let totals = &ctx.result.totals;
+    // Table bodies: of the tables found by their header, and the item rows found by their
+    // arithmetic.
+    let table_lines = cands.table_lines(ctx.doc.lines.len());
+    let item_lines = item_rows(cands);
     // All the rows read as per-rate rows, else the summary's alone ([`outside_items`]).
-    let summary = outside_items(cands, &cands.table_lines(ctx.doc.lines.len()));
+    let explains = |rows: &[TaxRow], net: Decimal, vat: Decimal| {
+        rows_explain(rows, net + vat) == Some((net, vat))
+    };
     if let (Some(net), Some(vat)) = (decimal(&totals.net), decimal(&totals.vat))
-        && let Some(rows) = [&cands.tax_rows[..], &summary[..]]
-            .into_iter()
-            .find(|rows| rows_explain(rows, net + vat) == Some((net, vat)))
+        && let Some(rows) = if explains(&cands.tax_rows, net, vat) {
+            Some(cands.tax_rows.clone())
+        } else {
+            Some(outside_items(cands, &item_lines, &table_lines))
+                .filter(|rows| explains(rows, net, vat))
+        }
     {
         let mut out = Vec::new();
         for (idx, r) in rows.iter().enumerate() {
@@ -1885,11 +1893,8 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         return;
     }
     let mut out: Vec<TaxLine> = Vec::new();
-    // Table bodies: of the tables found by their header, and the item rows found by their
-    // arithmetic (`1 Toolbox  100,00  10 Stk  0 % VAT (K)  1000,00` names a tax category, its
-    // amounts are a price and a row's amount).
-    let table_lines = cands.table_lines(ctx.doc.lines.len());
-    let item_lines = item_rows(cands);
+    // No line of a table body (`1 Toolbox  100,00  10 Stk  0 % VAT (K)  1000,00` names a tax
+    // category, its amounts are a price and a row's amount).
     for (li, hits) in cands.line_labels.iter().enumerate() {
         if !hits.iter().any(|h| h.key == LabelKey::Vat)
             || table_lines.get(li).copied().unwrap_or(false)
