@@ -354,6 +354,11 @@ pub fn find_amounts(
         {
             currency = Some(iso);
             e = ce;
+        } else if currency.is_none()
+            && let Some((ce, iso)) = stray_before_currency(text, e, decimals)
+        {
+            currency = Some(iso);
+            e = ce;
         } else if after.is_some_and(|c| c.is_alphabetic()) && !tax_code_after(&text[e..], decimals)
         {
             // `12abc`: part of a code.
@@ -391,6 +396,23 @@ pub fn find_amounts(
     }
     out.sort_by_key(|a| a.start);
     out
+}
+
+/// A currency code glued after an amount with two decimals behind one stray letter that OCR
+/// read from a speck or a tax mark (`144404,34Агрн`, `12,90AEUR`): the currency's end and ISO
+/// code. Only codes of three letters or more, or symbols, so that a letter and a one-letter
+/// currency (`5.00SR`) stay a code.
+fn stray_before_currency(text: &str, end: usize, decimals: u32) -> Option<(usize, &'static str)> {
+    let stray = text.get(end..)?.chars().next()?;
+    if decimals != 2 || !stray.is_alphabetic() {
+        return None;
+    }
+    let at = end + stray.len_utf8();
+    let (ce, iso) = currency_prefix_at(text, at)?;
+    let code = &text[at..ce];
+    let long = code.chars().filter(|c| c.is_alphabetic()).count() >= 3;
+    let symbol = !code.chars().any(char::is_alphabetic);
+    (long || symbol).then_some((ce, iso))
 }
 
 /// Whether the text right after an amount is a receipt's tax code glued to it (`3.56A`,
@@ -924,6 +946,15 @@ mod tests {
         assert_eq!(&"529,87 EUR"[a[0].start..a[0].end], "529,87 EUR");
         let a = find_amounts("-€ 5.00", None, &[]);
         assert_eq!(a[0].value.to_string(), "-5.00");
+        // One stray letter OCR read between an amount and its glued currency.
+        let a = find_amounts("Вибо:  144404,34Агрн", None, &[]);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].value.to_string(), "144404.34");
+        assert_eq!(a[0].currency, Some("UAH"));
+        assert_eq!(vals("12,90AEUR"), ["12.90"]);
+        // A letter before a one-letter currency is a code; no decimals, no amount.
+        assert!(vals("5.00SR").is_empty());
+        assert!(vals("144404Агрн").is_empty());
     }
 
     #[test]

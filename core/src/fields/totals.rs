@@ -736,6 +736,84 @@ fn split_over_lines(
     None
 }
 
+/// Lines below the item rows' net in which [`rows_net_split`] looks for the VAT and the total.
+const ROWS_NET_REACH: usize = 8;
+
+/// The net that the item rows make, printed under them ([`rows_sum_below`]), with the total
+/// printed below it (outside table bodies, within [`ROWS_NET_REACH`] lines) that a VAT makes:
+/// one money amount printed between them that is exactly total - net, or per-rate lines that
+/// sum to it ([`rate_lines_explain`]); all of one sign, the VAT a plausible share of the net, the
+/// nearest such total. (`Viso: -68.573,40`, three `Zufeti` rate lines, `Zufeti: -9.251,23`,
+/// `Sego: -77.824,63` under rows summing to -68.573,40: labels no vocabulary knows.) Returns
+/// (net, VAT and its first candidate, total).
+fn rows_net_split(
+    cands: &Candidates,
+    table_lines: &[bool],
+) -> Option<(Pick, (Decimal, usize), Pick)> {
+    let (ni, n) = rows_sum_below(cands)?;
+    let n_line = cands.items.get(ni)?.span.line;
+    let below: Vec<(usize, usize, Decimal)> = cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.span.line > n_line
+                && c.span.line <= n_line + ROWS_NET_REACH
+                && cands.is_money(c)
+                && !table_lines.get(c.span.line).copied().unwrap_or(false)
+        })
+        .filter_map(|(i, c)| dec(c).map(|d| (i, c.span.line, d)))
+        .collect();
+    // Each line's last amount only: the VAT and the total close their lines (a VAT summary
+    // row's base is no total), and a line naming anything but a VAT (a service charge, a
+    // discount) holds no VAT.
+    let last = |i: usize, line: usize| !below.iter().any(|&(j, l, _)| l == line && j > i);
+    let other_label = |line: usize| cands.labels_of(line).iter().any(|h| h.key != LabelKey::Vat);
+    let rate_line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
+    below.iter().find_map(|&(ti, t_line, t)| {
+        let v = t - n;
+        if t.is_sign_negative() != n.is_sign_negative() || !plausible_vat(n, v) || !last(ti, t_line)
+        {
+            return None;
+        }
+        let printed = below
+            .iter()
+            .find(|&&(vi, l, d)| l < t_line && d == v && last(vi, l) && !other_label(l))
+            .map(|&(vi, _, _)| (v, vi));
+        let by_rates = || {
+            rate_lines_explain(cands, v)
+                .filter(|&(_, first)| rate_line_of(first).is_some_and(|l| l > n_line && l < t_line))
+        };
+        printed.or_else(by_rates).map(|vat| ((ni, n), vat, (ti, t)))
+    })
+}
+
+/// The item rows sum to a printed amount other than the chosen net (and than the chosen
+/// total: a gross-priced table sums to the total): that amount is the net where a VAT printed
+/// below it makes a total printed below that ([`rows_net_split`]); a net, VAT and total that
+/// add up among other amounts (one rate's line taken for the net, the VAT lines' sum for the
+/// total) give way to it. Each keeps its score among `scored` (net, VAT, total candidates),
+/// else [`STRUCTURAL_CONFIDENCE`]. Whether it changed `chosen`.
+fn rows_net(
+    chosen: &mut Chosen,
+    cands: &Candidates,
+    table_lines: &[bool],
+    scored: [&[Scored]; 3],
+) -> bool {
+    let Some(((ni, n), (v, vi), (ti, t))) = rows_net_split(cands, table_lines) else {
+        return false;
+    };
+    if chosen.net.is_some_and(|c| c.2 == n) || chosen.total.is_some_and(|c| c.2 == n) {
+        return false;
+    }
+    let [nets, vats, tots] = scored;
+    chosen.net = Some((score_in(nets, ni), ni, n));
+    chosen.vat = Some((score_in(vats, vi), v, Some(vi)));
+    chosen.total = Some((score_in(tots, ti), ti, t));
+    chosen.consistent = true;
+    true
+}
+
 /// The candidate printed below a net and a VAT amount (outside table bodies) whose value is
 /// their sum: a total whose label the vocabulary does not know. The VAT must be a plausible
 /// share of the net (same sign, below it).
@@ -1290,6 +1368,11 @@ pub(super) fn totals(
         chosen.net = Some((STRUCTURAL_CONFIDENCE, ni, n));
         chosen.vat = Some((STRUCTURAL_CONFIDENCE, v, Some(vi)));
         chosen.consistent = true;
+    }
+    // The item rows sum to a printed amount other than the chosen net: the net, with the VAT
+    // and total printed below it ([`rows_net`]).
+    if rows_net(&mut chosen, cands, &table_lines, [&nets, &vats, &tots]) {
+        choose_payable(&mut chosen, &pays, &pres);
     }
     let mut structural = structural.is_some();
     // Net and VAT without a total (its label unknown): the amount printed below both that is
@@ -2215,6 +2298,74 @@ mod tests {
             ("TOTAL  35.00", 300.0, 245.0),
         ]);
         assert_ne!(vat.as_deref(), Some("2.00"));
+    }
+
+    #[test]
+    fn the_net_the_item_rows_make_takes_the_vat_and_total_below_it() {
+        // Labels no vocabulary knows: two rate lines and their sum between the net the rows
+        // make and the total. The 10 % line and the 22 % one made a sum that held alone (net
+        // -602.16, VAT -335.00, total -937.16); the rows' sum is the net.
+        let lines = [
+            ("#  Descrizione  Q.tà  Prezzo  IVA %  Importo", 10.0, 100.0),
+            (
+                "1  Consulenza  4  ore  -313,30  10%  -1.253,20",
+                10.0,
+                114.0,
+            ),
+            (
+                "2  Produzione  2  ore  -761,36  22%  -1.522,72",
+                10.0,
+                128.0,
+            ),
+            (
+                "3  Assistenza  8  ore  -596,05  10%  -4.768,40",
+                10.0,
+                142.0,
+            ),
+            ("Viso:  -7.544,32 €", 300.0, 170.0),
+            ("Zufeti 22%  -335,00 €", 300.0, 184.0),
+            ("Zufeti 10%  -602,16 €", 300.0, 198.0),
+            ("Zufeti:  -937,16 €", 300.0, 212.0),
+            ("Sego:  -8.481,48 €", 300.0, 226.0),
+        ];
+        let doc = doc_from(&lines);
+        let cands = extract(&doc);
+        let at = |v: &str| {
+            (0..cands.items.len())
+                .find(|&i| cands.is_money(&cands.items[i]) && dec(&cands.items[i]) == Some(d(v)))
+                .expect("printed")
+        };
+        let pick = |v: &str| (0.9, at(v), d(v));
+        let mut chosen = Chosen {
+            net: Some(pick("-602.16")),
+            vat: Some((0.9, d("-335.00"), Some(at("-335.00")))),
+            total: Some(pick("-937.16")),
+            consistent: true,
+            ..Chosen::default()
+        };
+        assert!(rows_net(&mut chosen, &cands, &[], [&[], &[], &[]]));
+        let value = |p: Option<Scored>| p.map(|p| p.2.to_string());
+        assert_eq!(
+            (
+                value(chosen.net),
+                chosen.vat.map(|v| v.1.to_string()),
+                value(chosen.total)
+            ),
+            (
+                Some("-7544.32".to_string()),
+                Some("-937.16".to_string()),
+                Some("-8481.48".to_string())
+            )
+        );
+        // Chosen as the net already: nothing to change.
+        assert!(!rows_net(&mut chosen, &cands, &[], [&[], &[], &[]]));
+        // End to end.
+        let r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        assert_eq!(r.totals.net.as_deref(), Some("-7544.32"));
+        assert_eq!(r.totals.total.as_deref(), Some("-8481.48"));
+        // No VAT printed between the rows' sum and a larger amount below it: no split.
+        let doc = doc_from(&lines[..5]);
+        assert!(rows_net_split(&extract(&doc), &[]).is_none());
     }
 
     #[test]
