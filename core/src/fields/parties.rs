@@ -252,6 +252,10 @@ pub(super) fn rule_picks(all: &[PartyCandidate]) -> (Option<usize>, Option<usize
 /// Seller probabilities this close to the best one count as tied.
 const SELLER_TIE: f32 = 0.02;
 
+/// Sellers this close to the best one are decided by the bank account's country where their
+/// countries differ ([`bank_country_seller`]).
+const BANK_MARGIN: f32 = 0.35;
+
 /// Seller-and-buyer pairs whose probabilities sum this close count as tied.
 const PAIR_TIE: f32 = 1e-3;
 
@@ -332,10 +336,21 @@ fn model_picks(
     };
     let top = sellers.iter().map(|(_, p)| *p).fold(0.0f32, f32::max);
     let mut pair: [Option<(usize, f32)>; 2] = [None, best_buyer(None)];
+    // Sellers within [`BANK_MARGIN`] of the best of different countries: the party of the bank
+    // account's country ([`bank_country_seller`]) alone.
+    let near: Vec<usize> = sellers
+        .iter()
+        .filter(|(_, p)| *p >= top - BANK_MARGIN)
+        .map(|(i, _)| *i)
+        .collect();
+    let banked = bank_country_seller(cands, &near);
     // Each near-best seller with the best buyer it leaves.
     let pairings: Vec<Pairing> = sellers
         .iter()
-        .filter(|(_, p)| *p >= top - SELLER_TIE)
+        .filter(|(i, p)| match banked {
+            Some(b) => *p >= top - BANK_MARGIN && same_party(&cands.parties[*i], &cands.parties[b]),
+            None => *p >= top - SELLER_TIE,
+        })
         .map(|&(i, ps)| {
             let b = best_buyer(Some(i));
             (i, ps, b, ps + b.map_or(0.0, |(_, p)| p))
@@ -386,6 +401,68 @@ fn model_picks(
         pair[1] = Some((bi, p));
     }
     pair
+}
+
+/// The country of the tax ids printed in a party's block, where they agree: an EU VAT id's
+/// prefix (`DE290843924`), a national scheme's country (`PL_NIP`, `UA_EDRPOU`); plain
+/// registration numbers name none.
+fn vat_country<'c>(cands: &'c Candidates, party: &PartyCandidate) -> Option<&'c str> {
+    let country = |c: &'c Candidate| -> Option<&'c str> {
+        let two_letters = |s: &'c str| {
+            s.get(..2)
+                .filter(|p| p.chars().all(|ch| ch.is_ascii_uppercase()))
+        };
+        match c.scheme.as_deref()? {
+            "EU_VAT" => two_letters(&c.value),
+            s if s.get(2..3) == Some("_") => two_letters(s),
+            _ => None,
+        }
+    };
+    let mut countries = cands
+        .items
+        .iter()
+        .filter(|c| c.kind == CandidateKind::TaxId && party.contains(&c.span))
+        .filter_map(country);
+    let first = countries.next()?;
+    countries.all(|c| c == first).then_some(first)
+}
+
+/// Among sellers the model scores near the best (`near`, indices into `cands.parties`), the one whose
+/// EU VAT id is of the country of the document's bank accounts, where the others name another
+/// country: an invoice asks to be paid into its issuer's account, and a bank account is held
+/// in its holder's country (a Spanish company's invoice to a German buyer: `CIF ESF58027491`,
+/// `USt-ID DE290843924`, `IBAN: ES55 ...`). Every IBAN printed outside their blocks of one
+/// country; every near seller of a known country; exactly one party of the IBAN's.
+fn bank_country_seller(cands: &Candidates, near: &[usize]) -> Option<usize> {
+    // An account printed in one of their blocks is that block's own (a buyer's account for a
+    // direct debit): only those printed apart (a bank details' block) count.
+    let mut ibans = cands
+        .items
+        .iter()
+        .filter(|c| {
+            c.kind == CandidateKind::Iban
+                && !near.iter().any(|&i| cands.parties[i].contains(&c.span))
+        })
+        .filter_map(|c| c.value.get(..2));
+    let bank = ibans.next()?;
+    if !ibans.all(|c| c == bank) {
+        return None;
+    }
+    let countries: Vec<(usize, &str)> = near
+        .iter()
+        .map(|&i| vat_country(cands, &cands.parties[i]).map(|c| (i, c)))
+        .collect::<Option<_>>()?;
+    let matching: Vec<usize> = countries
+        .iter()
+        .filter(|(_, c)| *c == bank)
+        .map(|(i, _)| *i)
+        .collect();
+    let first = *matching.first()?;
+    let one_party = matching
+        .iter()
+        .all(|&i| same_party(&cands.parties[i], &cands.parties[first]));
+    let other = countries.iter().any(|(_, c)| *c != bank);
+    (one_party && other).then_some(first)
 }
 
 /// The block a seller's label heads (`Izpildītājs:`, `Lieferant:`, in any language of the
@@ -812,6 +889,83 @@ mod tests {
         let (seller, buyer) = chosen(&rows);
         assert_eq!(seller.as_deref(), Some("Atlas Print Teoranta"));
         assert_eq!(buyer.as_deref(), Some("Vector Fuels Limited"));
+    }
+
+    #[test]
+    fn of_sellers_scored_alike_the_one_of_the_bank_accounts_country_issues() {
+        // Two company blocks under keys no vocabulary knows, the buyer's first: a Czech buyer,
+        // a Polish seller, paid into a Polish account.
+        let mut rows = vec![
+            ("Rigi:", 48.0, 44.0, 8.0),
+            ("Wagner Bau GmbH", 48.0, 54.0, 10.0),
+            ("Lindenallee 18", 48.0, 68.0, 9.0),
+            ("04109 Leipzig", 48.0, 79.0, 9.0),
+            ("USt-ID DE290843924", 48.0, 90.0, 9.0),
+            ("Satu:", 48.0, 112.0, 8.0),
+            ("Budimex Serwis Sp. z o.o.", 48.0, 122.0, 10.0),
+            ("ul. Marszałkowska 20", 48.0, 136.0, 9.0),
+            ("00-001 Warszawa", 48.0, 147.0, 9.0),
+            ("NIP PL5260250274", 48.0, 158.0, 9.0),
+            ("Phone: +48 22 555 236", 48.0, 169.0, 9.0),
+            ("FAKTURA", 253.0, 189.0, 17.0),
+            ("Tose:  2211/2022", 48.0, 217.0, 9.0),
+            ("Fodoru:  10.09.2022", 48.0, 230.0, 9.0),
+            ("Opis  Ilość  Cena  Wartość", 51.0, 263.0, 8.0),
+            ("Usługi montażowe  2  400,00  800,00", 51.0, 279.0, 8.5),
+            ("Farefo:  800,00 zł", 300.0, 373.0, 9.0),
+            ("Gepu: 23%  184,00 zł", 300.0, 387.0, 9.0),
+            ("Pezobu:  984,00 zł", 300.0, 401.0, 9.0),
+            ("IBAN: PL61 1090 1014 0000 0712 1981 2874", 48.0, 449.0, 9.0),
+        ];
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("Budimex Serwis Sp. z o.o."));
+        assert_eq!(buyer.as_deref(), Some("Wagner Bau GmbH"));
+        // The account of the other party's country makes that party the seller; of a third
+        // country, or of two, it decides nothing.
+        let d = doc(&rows);
+        let cands = candidates::extract(&d);
+        let named = |n: &str| {
+            (0..cands.parties.len())
+                .filter(|&i| cands.parties[i].name.as_ref().is_some_and(|(x, _)| x == n))
+                .collect::<Vec<_>>()
+        };
+        let near: Vec<usize> =
+            [named("Wagner Bau GmbH"), named("Budimex Serwis Sp. z o.o.")].concat();
+        let seller = bank_country_seller(&cands, &near).expect("one party of the bank's country");
+        assert!(named("Budimex Serwis Sp. z o.o.").contains(&seller));
+        let last = rows.len() - 1;
+        let with_iban = |iban: &'static str| {
+            let mut rows = rows.clone();
+            rows[last].0 = iban;
+            candidates::extract(&doc(&rows))
+        };
+        let german = bank_country_seller(&with_iban("IBAN: DE89 3704 0044 0532 0130 00"), &near);
+        assert!(german.is_some_and(|i| named("Wagner Bau GmbH").contains(&i)));
+        let third = with_iban("IBAN: AT61 1904 3002 3457 3201");
+        assert_eq!(bank_country_seller(&third, &near), None);
+        rows.push(("IBAN: DE89 3704 0044 0532 0130 00", 48.0, 460.0, 9.0));
+        let two = candidates::extract(&doc(&rows));
+        assert_eq!(bank_country_seller(&two, &near), None);
+        // The only account printed inside the buyer's block is the buyer's own (a direct
+        // debit's): it names no seller.
+        rows.truncate(rows.len() - 2);
+        rows.insert(
+            5,
+            ("IBAN PL61 1090 1014 0000 0712 1981 2874", 48.0, 100.0, 9.0),
+        );
+        let inside = candidates::extract(&doc(&rows));
+        let near: Vec<usize> = (0..inside.parties.len())
+            .filter(|&i| {
+                inside.parties[i].name.as_ref().is_some_and(|(x, _)| {
+                    x == "Wagner Bau GmbH" || x == "Budimex Serwis Sp. z o.o."
+                })
+            })
+            .collect();
+        assert!(
+            near.iter()
+                .any(|&i| inside.parties[i].region.iter().any(|s| s.line == 5))
+        );
+        assert_eq!(bank_country_seller(&inside, &near), None);
     }
 
     #[test]
