@@ -104,7 +104,7 @@ pub fn split_word(text: &str, bbox: BBox, confidence: f32) -> Vec<Token> {
 /// the date must be the same (checked after the match: the regex crate has no back-references).
 static DATE_TIME_GLUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:\d{1,2}([./-])\d{1,2}([./-])\d{4}|\d{4}([./-])\d{2}([./-])\d{2})\d{1,2}:\d{2}(?::\d{2})?$",
+        r"^(?:\d{1,2}([./-])\d{1,2}([./-])\d{4}|\d{4}([./-])\d{2}([./-])\d{2}(\.)?)\d{1,2}:\d{2}(?::\d{2})?$",
     )
     .expect("valid regex")
 });
@@ -132,9 +132,15 @@ fn date_time_glue_at(part: &str) -> Option<usize> {
         (Some(a), Some(b), _, _) | (_, _, Some(a), Some(b)) => (a, b),
         _ => return None,
     };
+    // A year-first date may end with a dot of its own (`2024.01.26.20:53`, as Hungarian dates
+    // are printed), with dots as its separators.
+    let closing = c.get(5).is_some();
+    if closing && first.as_str() != "." {
+        return None;
+    }
     let end = match c.get(1) {
         Some(_) => second.end() + 4,
-        None => second.end() + 2,
+        None => second.end() + 2 + usize::from(closing),
     };
     (first.as_str() == second.as_str()).then_some(end)
 }
@@ -822,6 +828,9 @@ mod tests {
         assert_eq!(texts("18-03-201811:23"), ["18-03-2018", "11:23"]);
         assert_eq!(texts("1/3/20189:05:33"), ["1/3/2018", "9:05:33"]);
         assert_eq!(texts("2018-03-1811:23:05"), ["2018-03-18", "11:23:05"]);
+        // A year-first date with its own closing dot (Hungarian), the time glued after it.
+        assert_eq!(texts("2024.01.26.20:53"), ["2024.01.26.", "20:53"]);
+        assert_eq!(texts("2024.01.2620:53"), ["2024.01.26", "20:53"]);
         // After a label or a field glued on before the date.
         assert_eq!(
             texts("Date:2016/05/0114:11:20"),
@@ -832,6 +841,7 @@ mod tests {
             ["002-2016/05/01", "14:13:10"]
         );
         for whole in [
+            "2024-01-26.20:53",
             "18-03-2018",
             "18-03-201811",
             "18.03/201811:23",

@@ -3,7 +3,7 @@
 //! written month names in en, de, fr, pl, uk, ru, nl, it, es, pt, cs, sk, lt, lv, et, fi, sv,
 //! da, hu, ro (`3. März 2024`, `12 janvier 2024`, `5 maja 2024`, `15 березня 2024 р.`,
 //! `1 января 2024 г.`, `Jan 5, 2024`, `05-Jan-2024`, `5 de febrero de 2022`,
-//! `2022. február 5.`, `2022 m. vasario 5 d.`).
+//! `2022. február 5.`, `2022 m. vasario 5 d.`, `2022. gada 5. februāris`).
 //!
 //! Day/month order: numeric dates are day-first (as printed in Europe and Malaysia) unless the
 //! day-first reading is impossible (`12/31/2024`), or the document is month-first: the caller
@@ -459,6 +459,13 @@ static YEAR_MONTH_DAY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("date regex")
 });
 
+/// Year, day, then the month, as Latvian writes dates: `2022. gada 5. februāris` ("of the year
+/// 2022, the 5th of February").
+static YEAR_DAY_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([0-9]{4})\.?\s{1,2}gada\s{1,2}([0-9]{1,2})\.?\s{1,2}(\p{L}+)")
+        .expect("date regex")
+});
+
 /// Short month abbreviations of the further languages (`out`, `set`, `ago`, `gen`, ...) that are
 /// also everyday words: dates with them need a four-digit year (`2 out 10` is no date).
 const SHORT_NEEDS_FULL_YEAR: &[&str] = &[
@@ -632,6 +639,7 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
         (&*DAY_MONTH_YEAR, 1, 2, 3, 3..=12),
         (&*MONTH_DAY_YEAR, 2, 1, 3, 3..=9),
         (&*YEAR_MONTH_DAY, 3, 2, 1, 3..=12),
+        (&*YEAR_DAY_MONTH, 2, 3, 1, 3..=12),
     ] {
         let mut pos = 0;
         while let Some(c) = re.captures_at(text, pos) {
@@ -852,6 +860,8 @@ mod tests {
         assert_eq!(one("5. veebruar 2022"), "2022-02-05");
         assert_eq!(one("2022. február 5."), "2022-02-05");
         assert_eq!(one("2022 m. vasario 5 d."), "2022-02-05");
+        assert_eq!(one("2022. gada 5. februāris"), "2022-02-05");
+        assert_eq!(one("Izrakstīts: 2020. gada 28. februäris"), "2020-02-28");
         assert_eq!(one("5 set 2022"), "2022-09-05");
         // Short abbreviations that are everyday words need a four-digit year.
         assert!(find_dates("2 out 10", false).is_empty());
