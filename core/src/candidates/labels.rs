@@ -4178,7 +4178,11 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
                     p.word_chars[k],
                     p.fuzzy_min,
                 ) || p.word_chars[k] >= GLYPH_MIN_CHARS
-                    && glyphs[i + k].as_ref() == Some(&p.glyph_words[k]))
+                    && (glyphs[i + k].as_ref() == Some(&p.glyph_words[k])
+                        || k > 0
+                            && word_chars[i + k] > 0
+                            && words[i].text == p.words[0]
+                            && glyph_fold(&words[i + k].text) == p.glyph_words[k]))
                     && (k == 0
                         || !index.by_first.contains_key(&words[i + k].text)
                         || !text[words[i + k - 1].end..words[i + k].start].contains("  "))
@@ -4627,6 +4631,10 @@ mod tests {
         assert!(keys("5UBTOTAL  10.00").contains(&K::Subtotal));
         assert!(glyph_suspect("TOTA1") && glyph_suspect("5UBTOTAL") && glyph_suspect("CA5H"));
         assert!(!glyph_suspect("RM10") && !glyph_suspect("A1") && !glyph_suspect("12AB"));
+        // After a phrase's first word spelled right, a short word by look-alike glyphs too
+        // (`Číslo bioku` for `číslo bloku`); alone it stays itself.
+        assert!(keys("Číslo bioku 081855").contains(&K::Number));
+        assert!(keys("bioku").is_empty());
     }
 
     /// A word OCR split with one space is one word where together it is a vocabulary word and
