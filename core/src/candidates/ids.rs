@@ -103,6 +103,50 @@ fn with_country_lookalikes(
     out
 }
 
+/// The letter OCR reads most for a digit, `O` for 0: the digit. (`I` for 1, `B` for 8 and the
+/// like are left: with them the checksum alone took a misread Italian account, `...B471 1B16`,
+/// for a valid one.)
+fn digit_of_lookalike(c: char) -> Option<char> {
+    (c == 'O').then_some('0')
+}
+
+/// Look-alike letters ([`digit_of_lookalike`]) of an IBAN's account part (after the check
+/// digits) that OCR may have read for digits, at most this many: every choice of them read as
+/// digits is tried.
+const MAX_BBAN_LOOKALIKES: usize = 3;
+
+/// An IBAN whose checksum fails, with some of the look-alike letters of its account part read
+/// as the digits they resemble (`UA54 8607 9178 O1RW ...` for `...9178 01RW...`), where exactly
+/// one such reading makes the checksum hold: letters stand in some countries' account numbers
+/// (`RW` above), so only the checksum decides which are digits. At most
+/// [`MAX_BBAN_LOOKALIKES`] candidate letters.
+fn bban_lookalikes(iban: &str) -> Option<String> {
+    let chars: Vec<char> = iban.chars().collect();
+    let at: Vec<usize> = (4..chars.len())
+        .filter(|&i| digit_of_lookalike(chars[i]).is_some())
+        .collect();
+    if at.is_empty() || at.len() > MAX_BBAN_LOOKALIKES {
+        return None;
+    }
+    let mut found: Option<String> = None;
+    for mask in 1u32..(1 << at.len()) {
+        let mut v = chars.clone();
+        for (k, &i) in at.iter().enumerate() {
+            if mask & (1 << k) != 0 {
+                v[i] = digit_of_lookalike(v[i])?;
+            }
+        }
+        let candidate: String = v.into_iter().collect();
+        if checks::iban_is_valid(&candidate) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(candidate);
+        }
+    }
+    found
+}
+
 /// IBANs as [`find_ibans`] reads them, without the country-code repair.
 fn ibans_as_printed(text: &str) -> Vec<IdMatch> {
     let mut out = Vec::new();
@@ -142,7 +186,14 @@ fn ibans_as_printed(text: &str) -> Vec<IdMatch> {
             }
         }
         let next_alnum = b.get(j).is_some_and(u8::is_ascii_alphanumeric);
-        let valid = chars.len() == len && checks::iban_is_valid(&chars);
+        let mut valid = chars.len() == len && checks::iban_is_valid(&chars);
+        if chars.len() == len
+            && !valid
+            && let Some(fixed) = bban_lookalikes(&chars)
+        {
+            chars = fixed;
+            valid = true;
+        }
         if chars.len() == len && !next_alnum && (valid || !noisy) {
             out.push(IdMatch {
                 start: i,
@@ -367,6 +418,18 @@ mod tests {
             Some(false),
             "without punctuation a failing checksum is still reported"
         );
+        // Letters OCR read for digits of the account part: the one reading the checksum holds.
+        let v = find_ibans("IBAN: DE89 3704 OO44 0532 0130 00");
+        assert_eq!(v[0].value, "DE89370400440532013000");
+        assert_eq!(v[0].checksum_valid, Some(true));
+        // Letters of the account number itself stay (`RW`), the look-alike `O` is read as 0.
+        let truth = "UA548607917801RW465D112412064";
+        assert!(checks::iban_is_valid(truth));
+        let v = find_ibans("IBAN: UA54 8607 9178 O1RW 465D 1124 1206 4");
+        assert_eq!(v[0].value, truth);
+        // More look-alikes than are tried: as read, its checksum failing.
+        let v = find_ibans("IBAN: DE89 37O4 OO44 O532 0130 00");
+        assert_eq!(v[0].checksum_valid, Some(false));
     }
 
     #[test]
