@@ -624,7 +624,92 @@ impl TesseractOcr {
     }
 }
 
-/// Whether a reading looks like a word: 2 to 20 letters or digits, no character making up more
+/// Segments of a page read in one script that [`TesseractOcr::reread_segments`] reads again
+/// at most.
+const MAX_REREADS: usize = 12;
+
+/// Lines above and below a segment read again in the other script within which the segments of
+/// its column are read again too.
+const REREAD_REACH: usize = 4;
+
+/// Whether a reading by the Cyrillic models is Cyrillic text: Cyrillic letters, not only the
+/// look-alikes of Latin ones ([`lang::homoglyph_share`] at most [`LOOK_ALIKE_SHARE`]).
+fn real_cyrillic(r: &Reading) -> bool {
+    lang::homoglyph_share(&r.text()).is_some_and(|h| h <= LOOK_ALIKE_SHARE)
+}
+
+/// How much more confident the other script's reading of a segment must be.
+const REREAD_MARGIN: f32 = 0.05;
+
+/// Runs of words in reading order on one line with no gap wider than twice their height
+/// between neighbours (a column of a two-column party block is a segment of its own), as
+/// index ranges into `words`.
+fn line_segments(words: &[Word]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=words.len() {
+        let split = i == words.len() || {
+            let (a, b) = (&words[i - 1].bbox, &words[i].bbox);
+            let h = a.height().max(b.height()).max(1.0);
+            let same_line = (a.y0 + a.y1) / 2.0 > b.y0 && (a.y0 + a.y1) / 2.0 < b.y1;
+            !same_line || b.x0 - a.x1 > 2.0 * h || b.x0 < a.x0
+        };
+        if split {
+            if i > start {
+                out.push(start..i);
+            }
+            start = i;
+        }
+    }
+    out
+}
+
+/// Whether a segment read in one script shows the other's hand. Read as Cyrillic, Latin text
+/// comes out as look-alike letters only (`ТгапброгІ5`: [`lang::homoglyph_share`] above
+/// [`LOOK_ALIKE_SHARE`]); read as Latin, Cyrillic text comes out as letters whose case flips
+/// inside a word, digits among letters and symbols of neither script (`HoBMKOB`,
+/// `HoBocn6npCK`, `K∏n`), read with low confidence.
+fn other_script_suspect(words: &[Word], page_cyrillic: bool) -> bool {
+    let text: String = words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    if letters < 4 {
+        return false;
+    }
+    if page_cyrillic {
+        return lang::homoglyph_share(&text).is_some_and(|h| h > LOOK_ALIKE_SHARE)
+            && !text.chars().any(|c| c.is_ascii_alphabetic());
+    }
+    let odd_word = |w: &str| {
+        let chars: Vec<char> = w.chars().collect();
+        let flip = chars
+            .windows(2)
+            .any(|p| p[0].is_lowercase() && p[1].is_uppercase());
+        let digit_inside = chars
+            .windows(3)
+            .any(|p| p[0].is_alphabetic() && p[1].is_ascii_digit() && p[2].is_alphabetic());
+        let foreign = chars
+            .iter()
+            .any(|c| c.is_alphabetic() && !c.is_ascii_alphabetic() && !is_latin_letter(*c))
+            || chars.iter().any(|c| matches!(c, '∏' | '∑' | '√'));
+        flip || digit_inside || foreign
+    };
+    let conf = words.iter().map(|w| w.confidence).sum::<f32>() / words.len() as f32;
+    words.iter().any(|w| odd_word(&w.text)) && conf < SUSPECT_CONF
+}
+
+/// Mean word confidence under which a Latin reading with odd words is read again in Cyrillic.
+const SUSPECT_CONF: f32 = 0.85;
+
+/// A letter of the Latin script (with its diacritics: `ä`, `ł`, `ő`, `ș`).
+fn is_latin_letter(c: char) -> bool {
+    c.is_ascii_alphabetic() || ('\u{00C0}'..='\u{024F}').contains(&c)
+}
+
+/// Whether a reading looks like a word:/// Whether a reading looks like a word: 2 to 20 letters or digits, no character making up more
 /// than half of it (rows of `*****` or `-----` read as `ЖЖЖЖЖЖ`, `BRERRRERR`).
 fn word_shaped(text: &str) -> bool {
     let chars: Vec<char> = text
@@ -821,6 +906,9 @@ impl TesseractOcr {
                 reading = other;
             }
         }
+        if !set.latin.is_empty() && !set.cyrillic.is_empty() {
+            self.reread_other_script(base, &mut reading, &plan.langs, set)?;
+        }
         if let Ok(dir) = std::env::var("FOLIO_OCR_DUMP") {
             let mut t = String::new();
             let mut last = f32::MIN;
@@ -865,6 +953,158 @@ impl TesseractOcr {
 }
 
 impl TesseractOcr {
+    /// Segments of a page read in one script that the other script's models read better: a
+    /// Russian buyer's block on an Estonian invoice, a Latvian company's name on a Ukrainian
+    /// one (`ТгапброгІ5 Веггіп5`). Each segment ([`line_segments`]) that `suspect` names is
+    /// read again alone with `other` (tesseract models), and replaced where `accept` takes the
+    /// new reading over the old and, with a `control` (models, margin), the new reading is the
+    /// more confident by the margin than the control models' reading of the same crop (read only
+    /// where `accept` took it); then the segments set in the same column within
+    /// [`REREAD_REACH`] lines of a replaced one, which a block of the other script holds too
+    /// (`пр-т Мира, д. 81` read `np-T Mupa, A. 81` shows no sign of its own), where `accept`
+    /// takes them. At most [`MAX_REREADS`] segments per page are read again. Boxes in `base`
+    /// coordinates.
+    fn reread_segments(
+        &self,
+        base: &GrayImage,
+        reading: &mut Reading,
+        other: &str,
+        control: Option<(&str, f32)>,
+        suspect: impl Fn(&[Word]) -> bool,
+        accept: impl Fn(&Reading, &Reading) -> bool,
+    ) -> Result<()> {
+        let segments = line_segments(&reading.words);
+        let bbox = |seg: &std::ops::Range<usize>| {
+            let words = &reading.words[seg.clone()];
+            words
+                .iter()
+                .skip(1)
+                .fold(words[0].bbox, |b, w| b.union(&w.bbox))
+        };
+        let mut reads = 0usize;
+        let mut replaced: Vec<(usize, Vec<Word>)> = Vec::new();
+        let try_segment = |k: usize, reads: &mut usize| -> Result<Option<Vec<Word>>> {
+            if *reads >= MAX_REREADS {
+                return Ok(None);
+            }
+            *reads += 1;
+            let b = bbox(&segments[k]);
+            let pad = b.height() * 0.35;
+            let x0 = (b.x0 - pad).max(0.0) as u32;
+            let y0 = (b.y0 - pad).max(0.0) as u32;
+            let x1 = ((b.x1 + pad) as u32).min(base.width());
+            let y1 = ((b.y1 + pad) as u32).min(base.height());
+            if x1 <= x0 + 4 || y1 <= y0 + 4 {
+                return Ok(None);
+            }
+            let crop = image::imageops::crop_imm(base, x0, y0, x1 - x0, y1 - y0).to_image();
+            let mut again = self.read(&crop, other, TessPageSegMode::PSM_SINGLE_LINE, 1.0)?;
+            // Words within the segment's own height: a single line's boxes may take the crop's
+            // padding, and would join the lines above and below.
+            for w in &mut again.words {
+                w.bbox = BBox::new(
+                    w.bbox.x0 + x0 as f32,
+                    (w.bbox.y0 + y0 as f32).clamp(b.y0, b.y1),
+                    w.bbox.x1 + x0 as f32,
+                    (w.bbox.y1 + y0 as f32).clamp(b.y0, b.y1),
+                );
+                if w.bbox.height() < b.height() * 0.5 {
+                    w.bbox = BBox::new(w.bbox.x0, b.y0, w.bbox.x1, b.y1);
+                }
+            }
+            let ours = Reading {
+                words: reading.words[segments[k].clone()].to_vec(),
+            };
+            let mut taken = !again.words.is_empty() && accept(&ours, &again);
+            if taken && let Some((langs, margin)) = control {
+                let c = self.read(&crop, langs, TessPageSegMode::PSM_SINGLE_LINE, 1.0)?;
+                taken = again.mean_conf() > c.mean_conf() + margin;
+            }
+            if std::env::var_os("FOLIO_OCR_DBG").is_some() {
+                eprintln!(
+                    "DBG reread {:?} ({:.3}) -> {:?} ({:.3}) taken={taken}",
+                    ours.text(),
+                    ours.mean_conf(),
+                    again.text(),
+                    again.mean_conf()
+                );
+            }
+            Ok(taken.then_some(again.words))
+        };
+        // Each segment is read again once at most.
+        let mut tried = vec![false; segments.len()];
+        for (k, seg) in segments.iter().enumerate() {
+            if !suspect(&reading.words[seg.clone()]) {
+                continue;
+            }
+            tried[k] = true;
+            if let Some(words) = try_segment(k, &mut reads)? {
+                replaced.push((k, words));
+            }
+        }
+        // Neighbours in the same column of each replaced segment.
+        let anchors: Vec<usize> = replaced.iter().map(|r| r.0).collect();
+        for &a in &anchors {
+            let ab = bbox(&segments[a]);
+            let h = ab.height().max(1.0);
+            for (k, seg) in segments.iter().enumerate() {
+                let kb = bbox(seg);
+                let near = (kb.y0 - ab.y0).abs() <= REREAD_REACH as f32 * 1.6 * h;
+                let same_column = (kb.x0 - ab.x0).abs() <= 2.0 * h;
+                if tried[k] || !near || !same_column {
+                    continue;
+                }
+                tried[k] = true;
+                if let Some(words) = try_segment(k, &mut reads)? {
+                    replaced.push((k, words));
+                }
+            }
+        }
+        replaced.sort_by_key(|r| std::cmp::Reverse(r.0));
+        for (k, words) in replaced {
+            reading.words.splice(segments[k].clone(), words);
+        }
+        Ok(())
+    }
+
+    /// [`Self::reread_segments`] for a page tesseract read in one script with both scripts'
+    /// models enabled: Latin text read by the Cyrillic models ([`other_script_suspect`]) is read
+    /// with `eng` (or the first Latin model), Cyrillic text read by a Latin model with the
+    /// Cyrillic models, the new reading taken where it is the more confident by
+    /// [`REREAD_MARGIN`] (and, read as Cyrillic, no look-alike reading of Latin letters of its
+    /// own, [`lang::homoglyph_share`]).
+    fn reread_other_script(
+        &self,
+        base: &GrayImage,
+        reading: &mut Reading,
+        langs: &str,
+        set: &LanguageSet,
+    ) -> Result<()> {
+        let page_cyrillic = langs
+            .split('+')
+            .any(|l| lang::script_of(l) == Script::Cyrillic);
+        let other = if page_cyrillic {
+            if set.latin.contains(&"eng") {
+                "eng".to_string()
+            } else {
+                set.latin[0].to_string()
+            }
+        } else {
+            lang::join(&set.cyrillic)
+        };
+        self.reread_segments(
+            base,
+            reading,
+            &other,
+            None,
+            |w| other_script_suspect(w, page_cyrillic),
+            |ours, again| {
+                let look_alike = !page_cyrillic && !real_cyrillic(again);
+                !look_alike && again.mean_conf() > ours.mean_conf() + REREAD_MARGIN
+            },
+        )
+    }
+
     /// The enabled languages of a request, their models checked.
     fn language_set(&self, req: &OcrRequest<'_>) -> Result<LanguageSet> {
         let set = LanguageSet::from_iso(req.languages);
@@ -970,6 +1210,53 @@ mod tests {
     pub(super) fn joined(p: &TextPage) -> String {
         let v: Vec<&str> = p.words.iter().map(|w| w.text.as_str()).collect();
         v.join(" ")
+    }
+
+    #[test]
+    fn segments_are_runs_of_a_line_without_a_wide_gap() {
+        let w = |t: &str, x0: f32, y0: f32| Word {
+            text: t.into(),
+            bbox: BBox::new(x0, y0, x0 + 10.0 * t.len() as f32, y0 + 20.0),
+            confidence: 0.9,
+        };
+        // Two columns on one line, then a line below.
+        let words = [
+            w("ИП", 100.0, 100.0),
+            w("Новиков", 130.0, 101.0),
+            w("Elekter", 600.0, 100.0),
+            w("Nord", 680.0, 99.0),
+            w("Narva", 100.0, 140.0),
+        ];
+        assert_eq!(line_segments(&words), [0..2, 2..4, 4..5]);
+        assert!(line_segments(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_other_scripts_hand_shows_in_a_segment() {
+        let w = |t: &str, confidence: f32| Word {
+            text: t.into(),
+            bbox: BBox::new(0.0, 0.0, 10.0, 10.0),
+            confidence,
+        };
+        // Latin read by the Cyrillic models: look-alike letters only.
+        assert!(other_script_suspect(
+            &[w("ТОРО", 0.7), w("СЕНТЕР", 0.7)],
+            true
+        ));
+        assert!(!other_script_suspect(&[w("Постачальник", 0.7)], true));
+        // Cyrillic read by a Latin model: case flips, digits among letters, low confidence.
+        assert!(other_script_suspect(
+            &[w("VN", 0.6), w("HoBMKOB", 0.6)],
+            false
+        ));
+        assert!(!other_script_suspect(
+            &[w("VN", 0.95), w("HoBMKOB", 0.95)],
+            false
+        ));
+        assert!(!other_script_suspect(
+            &[w("Weber", 0.6), w("Software", 0.6)],
+            false
+        ));
     }
 
     #[test]

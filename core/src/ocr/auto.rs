@@ -14,7 +14,13 @@
 //!   0.49-0.76, the 88 SROIE tuning receipts at most 0.11. Until 2026-11-29 tesseract's probe of
 //!   the page's densest band decided first; dropping it read better (it had taken a Czech scan
 //!   for Cyrillic: synthetic training scans macro F1 96.1 -> 96.4, SROIE tuning receipts 93.3 ->
-//!   93.6) and saves its time on every Latin page (the 88 receipts' run 61 -> 49 s).
+//!   93.6) and saves its time on every Latin page (the 88 receipts' run 61 -> 49 s). On a
+//!   Latin page, a segment (a line's run of words, one column of a two-column block) spelt so
+//!   (half its words of four letters or more flipped) is read again by tesseract with the
+//!   Cyrillic models and a Latin one, and the Cyrillic reading replaces PP-OCR's where it holds
+//!   Cyrillic letters beyond the look-alikes and is the more confident by 0.1; the segments of
+//!   its column a few lines around it are tried the same way (a Russian buyer's block on an
+//!   Estonian invoice: `ИП Новиков Б.О.` and its address, read `VN HoBMKOB 5.0.`).
 //!
 //! Every page PP-OCR may read is first turned upright (0/90/180/270) by PP-OCR's reading of its
 //! longest lines as they stand and turned half round ([`PpOcr::orientation`]; upright lines
@@ -193,7 +199,32 @@ impl OcrEngine for AutoOcr {
             small.second_look(page, &mut lines)?;
             small.date_look(page, &mut lines)?;
         }
-        let reading = lines.reading();
+        let mut reading = lines.reading();
+        // A Latin page's segments that PP-OCR spelt in Latin look-alikes of Cyrillic words (a
+        // Russian buyer's block on an Estonian invoice): tesseract reads them with the Cyrillic
+        // models and, as the control, a Latin one; the Cyrillic reading replaces PP-OCR's where
+        // it is Cyrillic text and the more confident by [`SEGMENT_SCRIPT_MARGIN`].
+        if cyrillic {
+            let latin = if set.latin.contains(&"eng") {
+                "eng"
+            } else {
+                set.latin[0]
+            };
+            self.tesseract.reread_segments(
+                page,
+                &mut reading,
+                &super::lang::join(&set.cyrillic),
+                Some((latin, SEGMENT_SCRIPT_MARGIN)),
+                |words| segment_flip_share(words) >= SEGMENT_FLIP_SHARE,
+                |ours, cyr| {
+                    let letters =
+                        |r: &Reading| r.text().chars().filter(|c| c.is_alphabetic()).count();
+                    super::real_cyrillic(cyr)
+                        && cyr.mean_conf() >= SEGMENT_CYRILLIC_CONF
+                        && letters(cyr) * 5 >= letters(ours) * 3
+                },
+            )?;
+        }
         Ok(reading.into_page(req.page, page, OcrEngineName::PpOcr, turn))
     }
 }
@@ -209,6 +240,39 @@ const SCRIPT_SAMPLE: usize = 24;
 /// synthetic training scans, the 82 Latin pages read at most 0.15, the 15 Cyrillic ones
 /// 0.49-0.76; the 88 SROIE tuning receipts at most 0.11.
 const CYRILLIC_FLIP_SHARE: f32 = 0.3;
+
+/// [`case_flip_share`] from which a segment of a Latin page (a line's run of words, see
+/// [`TesseractOcr::reread_segments`](super::TesseractOcr)) is read again with the Cyrillic
+/// models.
+const SEGMENT_FLIP_SHARE: f32 = 0.5;
+
+/// How much more confident tesseract's Cyrillic reading of such a segment must be than its
+/// Latin one (the margin of [`super::lang::decide_script_by_confidence`]).
+const SEGMENT_SCRIPT_MARGIN: f32 = 0.1;
+
+/// The least mean confidence of tesseract's Cyrillic reading of a segment that replaces
+/// PP-OCR's (which keeps at least three fifths of its letters): Cyrillic print reads above 0.85;
+/// a till slip's Latin header read so, about 0.5.
+const SEGMENT_CYRILLIC_CONF: f32 = 0.7;
+
+/// [`case_flip_share`] of a segment's words, taking each run of letters between other
+/// characters as a word (`Tax(RM)` is `Tax` and `RM`, no flip).
+fn segment_flip_share(words: &[crate::types::Word]) -> f32 {
+    let runs: Vec<crate::types::Word> = words
+        .iter()
+        .flat_map(|w| {
+            w.text
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|r| !r.is_empty())
+                .map(|r| crate::types::Word {
+                    text: r.to_string(),
+                    bbox: w.bbox,
+                    confidence: w.confidence,
+                })
+        })
+        .collect();
+    case_flip_share(&Reading { words: runs })
+}
 
 /// Share of a reading's words of four or more letters with a capital after a small letter
 /// inside them ("PaxyHOK", "TepMiH"): how PP-OCR's Latin recogniser spells Cyrillic words. Real
@@ -298,6 +362,38 @@ mod tests {
         let en = vec!["en".to_string()];
         let page = ocr.recognize(&latin_page(), &req(&en)).unwrap();
         assert_eq!(page.engine, Some(OcrEngineName::PpOcr));
+    }
+
+    #[test]
+    fn a_cyrillic_block_on_a_latin_page_is_read_by_the_cyrillic_models() {
+        // An Estonian invoice whose buyer is a Russian company: PP-OCR reads the page, and the
+        // lines it spells in Latin look-alikes of Cyrillic words go to tesseract's Cyrillic
+        // models (and the lines of their column with them).
+        let ocr = auto(OcrEngineKind::Auto);
+        let langs = all_languages();
+        let page = text_image(&[
+            "Vastuvõtuakt nr 68653, koostatud Tallinnas 03.05.2025",
+            "Müüja: Elekter Nord AS, Narva maantee 96, Pärnu",
+            "Ostja:",
+            "ИП Новиков Б.О., Новосибирск",
+            "Tööde nimetus: elektritööd ja paigaldus hoones",
+            "Kokku tasuda: 1 234,56 EUR pangaülekandega",
+            "Tasumise tähtaeg kolmkümmend päeva arve kuupäevast",
+        ])
+        .unwrap();
+        let read = ocr.recognize(&page, &req(&langs)).unwrap();
+        assert_eq!(read.engine, Some(OcrEngineName::PpOcr));
+        let text = joined(&read);
+        for w in [
+            "Новиков",
+            "Новосибирск",
+            "Elekter",
+            "Ostja:",
+            "1 234,56",
+            "EUR",
+        ] {
+            assert!(text.contains(w), "{w} not in {text}");
+        }
     }
 
     #[test]
