@@ -680,7 +680,24 @@ fn other_script_suspect(words: &[Word], page_cyrillic: bool) -> bool {
         return false;
     }
     if page_cyrillic {
-        return lang::homoglyph_share(&text).is_some_and(|h| h > LOOK_ALIKE_SHARE)
+        // Latin small letters read as Cyrillic come out as other letters and digits glued to
+        // them (`Тгапброгі5`, `52аБбо`): a word of four letters or more with a capital after a
+        // small letter, or ending in a digit after three letters.
+        let odd_word = |w: &str| {
+            let chars: Vec<char> = w.chars().collect();
+            let run = chars.iter().filter(|c| c.is_alphabetic()).count() >= 4;
+            let flip = chars
+                .windows(2)
+                .any(|p| p[0].is_lowercase() && p[1].is_uppercase());
+            let digit_end = chars.len() >= 4
+                && chars[chars.len() - 1].is_ascii_digit()
+                && chars[chars.len() - 4..chars.len() - 1]
+                    .iter()
+                    .all(|c| c.is_alphabetic());
+            run && (flip || digit_end)
+        };
+        return (lang::homoglyph_share(&text).is_some_and(|h| h > LOOK_ALIKE_SHARE)
+            || words.iter().any(|w| odd_word(&w.text)))
             && !text.chars().any(|c| c.is_ascii_alphabetic());
     }
     let odd_word = |w: &str| {
@@ -1244,6 +1261,18 @@ mod tests {
             true
         ));
         assert!(!other_script_suspect(&[w("Постачальник", 0.7)], true));
+        assert!(other_script_suspect(
+            &[w("Тгапброгі5", 0.7), w("Веггіп5", 0.7)],
+            true
+        ));
+        assert!(other_script_suspect(
+            &[w("Іпбіаіасіе", 0.7), w("52аБбо", 0.7)],
+            true
+        ));
+        assert!(!other_script_suspect(
+            &[w("Кількість", 0.7), w("10шт", 0.7)],
+            true
+        ));
         // Cyrillic read by a Latin model: case flips, digits among letters, low confidence.
         assert!(other_script_suspect(
             &[w("VN", 0.6), w("HoBMKOB", 0.6)],
