@@ -686,9 +686,7 @@ fn other_script_suspect(words: &[Word], page_cyrillic: bool) -> bool {
         let odd_word = |w: &str| {
             let chars: Vec<char> = w.chars().collect();
             let run = chars.iter().filter(|c| c.is_alphabetic()).count() >= 4;
-            let flip = chars
-                .windows(2)
-                .any(|p| p[0].is_lowercase() && p[1].is_uppercase());
+            let flip = flips_case(&chars);
             let digit_end = chars.len() >= 4
                 && chars[chars.len() - 1].is_ascii_digit()
                 && chars[chars.len() - 4..chars.len() - 1]
@@ -702,9 +700,7 @@ fn other_script_suspect(words: &[Word], page_cyrillic: bool) -> bool {
     }
     let odd_word = |w: &str| {
         let chars: Vec<char> = w.chars().collect();
-        let flip = chars
-            .windows(2)
-            .any(|p| p[0].is_lowercase() && p[1].is_uppercase());
+        let flip = flips_case(&chars);
         let digit_inside = chars
             .windows(3)
             .any(|p| p[0].is_alphabetic() && p[1].is_ascii_digit() && p[2].is_alphabetic());
@@ -718,6 +714,14 @@ fn other_script_suspect(words: &[Word], page_cyrillic: bool) -> bool {
     words.iter().any(|w| odd_word(&w.text)) && conf < SUSPECT_CONF
 }
 
+/// Whether a capital follows a small letter among `chars` (`HoBMKOB`, `PaxyHOK`): how one
+/// script's models spell the other's words.
+fn flips_case(chars: &[char]) -> bool {
+    chars
+        .windows(2)
+        .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
+}
+
 /// Mean word confidence under which a Latin reading with odd words is read again in Cyrillic.
 const SUSPECT_CONF: f32 = 0.85;
 
@@ -726,7 +730,7 @@ fn is_latin_letter(c: char) -> bool {
     c.is_ascii_alphabetic() || ('\u{00C0}'..='\u{024F}').contains(&c)
 }
 
-/// Whether a reading looks like a word:/// Whether a reading looks like a word: 2 to 20 letters or digits, no character making up more
+/// Whether a reading looks like a word: 2 to 20 letters or digits, no character making up more
 /// than half of it (rows of `*****` or `-----` read as `ЖЖЖЖЖЖ`, `BRERRRERR`).
 fn word_shaped(text: &str) -> bool {
     let chars: Vec<char> = text
@@ -991,13 +995,16 @@ impl TesseractOcr {
         accept: impl Fn(&Reading, &Reading) -> bool,
     ) -> Result<()> {
         let segments = line_segments(&reading.words);
-        let bbox = |seg: &std::ops::Range<usize>| {
-            let words = &reading.words[seg.clone()];
-            words
-                .iter()
-                .skip(1)
-                .fold(words[0].bbox, |b, w| b.union(&w.bbox))
-        };
+        let boxes: Vec<BBox> = segments
+            .iter()
+            .map(|seg| {
+                let words = &reading.words[seg.clone()];
+                words
+                    .iter()
+                    .skip(1)
+                    .fold(words[0].bbox, |b, w| b.union(&w.bbox))
+            })
+            .collect();
         let mut reads = 0usize;
         let mut replaced: Vec<(usize, Vec<Word>)> = Vec::new();
         let try_segment = |k: usize, reads: &mut usize| -> Result<Option<Vec<Word>>> {
@@ -1005,7 +1012,7 @@ impl TesseractOcr {
                 return Ok(None);
             }
             *reads += 1;
-            let b = bbox(&segments[k]);
+            let b = boxes[k];
             let pad = b.height() * 0.35;
             let x0 = (b.x0 - pad).max(0.0) as u32;
             let y0 = (b.y0 - pad).max(0.0) as u32;
@@ -1062,10 +1069,9 @@ impl TesseractOcr {
         // Neighbours in the same column of each replaced segment.
         let anchors: Vec<usize> = replaced.iter().map(|r| r.0).collect();
         for &a in &anchors {
-            let ab = bbox(&segments[a]);
+            let ab = boxes[a];
             let h = ab.height().max(1.0);
-            for (k, seg) in segments.iter().enumerate() {
-                let kb = bbox(seg);
+            for (k, kb) in boxes.iter().enumerate() {
                 let near = (kb.y0 - ab.y0).abs() <= REREAD_REACH as f32 * 1.6 * h;
                 let same_column = (kb.x0 - ab.x0).abs() <= 2.0 * h;
                 if tried[k] || !near || !same_column {
@@ -1100,14 +1106,9 @@ impl TesseractOcr {
         let page_cyrillic = langs
             .split('+')
             .any(|l| lang::script_of(l) == Script::Cyrillic);
-        let other = if page_cyrillic {
-            if set.latin.contains(&"eng") {
-                "eng".to_string()
-            } else {
-                set.latin[0].to_string()
-            }
-        } else {
-            lang::join(&set.cyrillic)
+        let other = match (page_cyrillic, set.reading_latin()) {
+            (true, Some(latin)) => latin.to_string(),
+            _ => lang::join(&set.cyrillic),
         };
         self.reread_segments(
             base,

@@ -684,6 +684,12 @@ fn structural_split(
     )
 }
 
+/// Whether a line's labels name something other than a VAT (a rounding, a discount, a payment,
+/// a service charge): such a line holds no VAT part.
+fn names_no_vat(cands: &Candidates, line: usize) -> bool {
+    cands.labels_of(line).iter().any(|h| h.key != LabelKey::Vat)
+}
+
 /// A net and the VAT amounts of two to four rates printed one per line between it and the
 /// chosen total, outside table bodies, each line's last money amount: the net on the line
 /// right above the first VAT line, the total right below the last (its first print where it
@@ -709,8 +715,6 @@ fn split_over_lines(
             .filter_map(|(i, c)| dec(c).map(|d| (i, d)))
             .next_back()
     };
-    // A line naming something else (a rounding, a discount, a payment) holds no VAT part.
-    let other_label = |line: usize| cands.labels_of(line).iter().any(|h| h.key != LabelKey::Vat);
     let sign = total.2.is_sign_negative();
     let mut parts: Vec<(usize, Decimal)> = Vec::new();
     // Up from the total's first print (`Кизира: 33811176,53` over `Всього на суму: 33811176,53`).
@@ -728,7 +732,7 @@ fn split_over_lines(
                 return Some((i, d, parts.last()?.0, vat));
             }
         }
-        if parts.len() == 4 || other_label(line) {
+        if parts.len() == 4 || names_no_vat(cands, line) {
             return None;
         }
         parts.push((i, d));
@@ -768,7 +772,6 @@ fn rows_net_split(
     // row's base is no total), and a line naming anything but a VAT (a service charge, a
     // discount) holds no VAT.
     let last = |i: usize, line: usize| !below.iter().any(|&(j, l, _)| l == line && j > i);
-    let other_label = |line: usize| cands.labels_of(line).iter().any(|h| h.key != LabelKey::Vat);
     let rate_line_of = |i: usize| cands.amount_at(i).map(|c| c.span.line);
     below.iter().find_map(|&(ti, t_line, t)| {
         let v = t - n;
@@ -778,7 +781,7 @@ fn rows_net_split(
         }
         let printed = below
             .iter()
-            .find(|&&(vi, l, d)| l < t_line && d == v && last(vi, l) && !other_label(l))
+            .find(|&&(vi, l, d)| l < t_line && d == v && last(vi, l) && !names_no_vat(cands, l))
             .map(|&(vi, _, _)| (v, vi));
         let by_rates = || {
             rate_lines_explain(cands, v)

@@ -204,12 +204,7 @@ impl OcrEngine for AutoOcr {
         // Russian buyer's block on an Estonian invoice): tesseract reads them with the Cyrillic
         // models and, as the control, a Latin one; the Cyrillic reading replaces PP-OCR's where
         // it is Cyrillic text and the more confident by [`SEGMENT_SCRIPT_MARGIN`].
-        if cyrillic {
-            let latin = if set.latin.contains(&"eng") {
-                "eng"
-            } else {
-                set.latin[0]
-            };
+        if cyrillic && let Some(latin) = set.reading_latin() {
             self.tesseract.reread_segments(
                 page,
                 &mut reading,
@@ -258,38 +253,31 @@ const SEGMENT_CYRILLIC_CONF: f32 = 0.7;
 /// [`case_flip_share`] of a segment's words, taking each run of letters between other
 /// characters as a word (`Tax(RM)` is `Tax` and `RM`, no flip).
 fn segment_flip_share(words: &[crate::types::Word]) -> f32 {
-    let runs: Vec<crate::types::Word> = words
-        .iter()
-        .flat_map(|w| {
-            w.text
-                .split(|c: char| !c.is_alphabetic())
-                .filter(|r| !r.is_empty())
-                .map(|r| crate::types::Word {
-                    text: r.to_string(),
-                    bbox: w.bbox,
-                    confidence: w.confidence,
-                })
-        })
-        .collect();
-    case_flip_share(&Reading { words: runs })
+    flip_share(
+        words
+            .iter()
+            .flat_map(|w| w.text.split(|c: char| !c.is_alphabetic())),
+    )
 }
 
 /// Share of a reading's words of four or more letters with a capital after a small letter
 /// inside them ("PaxyHOK", "TepMiH"): how PP-OCR's Latin recogniser spells Cyrillic words. Real
 /// Latin-script text has few ("McDonald", "GmbH").
 fn case_flip_share(r: &Reading) -> f32 {
+    flip_share(r.words.iter().map(|w| w.text.as_str()))
+}
+
+/// [`case_flip_share`] of words given as texts.
+fn flip_share<'a>(texts: impl Iterator<Item = &'a str>) -> f32 {
     let mut words = 0usize;
     let mut flipped = 0usize;
-    for w in &r.words {
-        let letters: Vec<char> = w.text.chars().filter(|c| c.is_alphabetic()).collect();
+    for text in texts {
+        let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
         if letters.len() < 4 {
             continue;
         }
         words += 1;
-        if letters
-            .windows(2)
-            .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
-        {
+        if super::flips_case(&letters) {
             flipped += 1;
         }
     }

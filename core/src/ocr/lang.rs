@@ -55,6 +55,16 @@ pub struct LanguageSet {
 }
 
 impl LanguageSet {
+    /// The Latin model that reads a Latin segment of a mixed page: English where enabled (names,
+    /// ids and addresses read well with it), else the first enabled Latin model.
+    pub fn reading_latin(&self) -> Option<&'static str> {
+        if self.latin.contains(&"eng") {
+            Some("eng")
+        } else {
+            self.latin.first().copied()
+        }
+    }
+
     /// From ISO codes (unknown codes are ignored; the engine validated them).
     pub fn from_iso(codes: &[String]) -> LanguageSet {
         let mut set = LanguageSet::default();
