@@ -1522,6 +1522,7 @@ fn build_row(
         q.map(|q| &u.nums[q]),
         discount.map(|d| &u.nums[d]),
     );
+    borrowed_words(doc, u, &mut row, [q, p, Some(a)]);
     let columns = [
         (LabelKey::ColQty, q),
         (LabelKey::ColUnitPrice, p),
@@ -1542,6 +1543,57 @@ fn build_row(
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
     row
+}
+
+/// A row whose numbers sit on the line under its name (a cell of several lines with its
+/// numbers set at its foot: `Mineralwasser Medium  5,49  20` over `4000001234561  12 x 1,0l
+/// PET  109,80`): that line's words under the description, left of the numbers, are the
+/// name's next line (the article number left of the description column is none of it, nor a
+/// date or period, nor a `Key: value` attribute line: `EAN: 3620323003387  250,00`).
+fn borrowed_words(doc: &CleanDocument, u: &Unit, row: &mut Row, used: [Option<usize>; 3]) {
+    let Some(b) = u.borrowed else { return };
+    let Some(desc) = row.cells.iter().position(|c| c.key == LabelKey::ColDesc) else {
+        return;
+    };
+    let Some(until) = used
+        .into_iter()
+        .flatten()
+        .map(|i| &u.nums[i])
+        .filter(|n| n.line == b)
+        .map(|n| n.x0)
+        .reduce(f32::min)
+    else {
+        return;
+    };
+    let l = &doc.lines[b];
+    if is_keyed(l) {
+        return;
+    }
+    let h = l.bbox.height().max(1.0);
+    let x0 = row.cells[desc].span.bbox.x0;
+    let mut span: Option<(usize, usize)> = None;
+    for (t, &(s, e)) in l.tokens.iter().zip(&l.token_spans) {
+        if t.bbox.x1 > until || is_rotated(t) {
+            continue;
+        }
+        if span.is_none() && (t.bbox.x0 < x0 - 0.5 * h || is_code(&t.text)) {
+            continue;
+        }
+        span = Some(span.map_or((s, e), |(a, _)| (a, e)));
+    }
+    let Some((s, e)) = span else { return };
+    let text = l.text[s..e].split_whitespace().collect::<Vec<_>>().join(" ");
+    let worded = text
+        .split(|c: char| !c.is_alphabetic())
+        .any(|w| w.chars().count() >= 3);
+    if !worded || !super::dates::find_dates(&text, false).is_empty() {
+        return;
+    }
+    let cell = &mut row.cells[desc];
+    if !cell.text.ends_with(['-', '/']) {
+        cell.text.push(' ');
+    }
+    cell.text.push_str(&text);
 }
 
 /// Lines set tight under (or, for a row without words, just above) a row continue its
@@ -2063,6 +2115,50 @@ mod tests {
         let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
         assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
         assert!(t.sums);
+    }
+
+    /// A row's name over two lines, its amount set at the foot of the cell (on the second line,
+    /// right of all the first line's words): the second line's words under the name continue
+    /// it; the article number left of the name column, or a `Key: value` line, does not.
+    #[test]
+    fn words_on_the_line_of_a_rows_amount_continue_its_name() {
+        let desc = |second: Vec<Word>| {
+            let mut words = vec![
+                w("Mineralwasser", 120.0, 100.0),
+                w("Medium", 190.0, 100.0),
+                r("5,49", 400.0, 100.0),
+                r("20", 460.0, 100.0),
+            ];
+            words.extend(second);
+            words.extend([
+                w("Pfand", 120.0, 130.0),
+                r("2,77", 400.0, 130.0),
+                r("10", 460.0, 130.0),
+                r("27,70", 540.0, 130.0),
+                w("Summe", 400.0, 160.0),
+                r("137,50", 540.0, 160.0),
+            ]);
+            let t = read(words).expect("rows");
+            assert_eq!(t.rows.len(), 2);
+            let amount = t.rows[0].cell(LabelKey::ColAmount).and_then(|c| c.amount);
+            assert_eq!(amount, Some(Decimal::new(10980, 2)));
+            cell(&t.rows[0], LabelKey::ColDesc).map(str::to_string)
+        };
+        let name = desc(vec![
+            w("4000001234561", 20.0, 109.0),
+            w("12", 120.0, 109.0),
+            w("x", 135.0, 109.0),
+            w("1,0l", 145.0, 109.0),
+            w("PET", 170.0, 109.0),
+            r("109,80", 540.0, 109.0),
+        ]);
+        assert_eq!(name.as_deref(), Some("Mineralwasser Medium 12 x 1,0l PET"));
+        let name = desc(vec![
+            w("EAN:", 120.0, 109.0),
+            w("4000001234561", 145.0, 109.0),
+            r("109,80", 540.0, 109.0),
+        ]);
+        assert_eq!(name.as_deref(), Some("Mineralwasser Medium"));
     }
 
     /// A header over two lines whose second names only units (`(RM) (RM)` under price and
