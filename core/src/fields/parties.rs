@@ -343,7 +343,7 @@ fn model_picks(
         .filter(|(_, p)| *p >= top - BANK_MARGIN)
         .map(|(i, _)| *i)
         .collect();
-    let banked = bank_country_seller(cands, &near);
+    let banked = bank_country_seller(cands, &near).or_else(|| repeated_id_seller(cands, &near));
     // Each near-best seller with the best buyer it leaves.
     let pairings: Vec<Pairing> = sellers
         .iter()
@@ -462,6 +462,44 @@ fn bank_country_seller(cands: &Candidates, near: &[usize]) -> Option<usize> {
         .iter()
         .all(|&i| same_party(&cands.parties[i], &cands.parties[first]));
     let other = countries.iter().any(|(_, c)| *c != bank);
+    (one_party && other).then_some(first)
+}
+
+/// Among sellers the model scores near the best (`near`), the one party whose tax id is printed
+/// again apart from their blocks (a signature line's `Aussteller ... USt-ID DE741034976`, a
+/// footer's register line the OCR garbled the name of), where no other near party's is: the
+/// issuer prints its own ids again where it signs or in its footer. An id's value compares
+/// exactly (the OCR misreads a name more often than a checksummed id).
+fn repeated_id_seller(cands: &Candidates, near: &[usize]) -> Option<usize> {
+    let ids = |party: &PartyCandidate| -> Vec<&str> {
+        cands
+            .items
+            .iter()
+            .filter(|c| c.kind == CandidateKind::TaxId && party.contains(&c.span))
+            .map(|c| c.value.as_str())
+            .collect()
+    };
+    let apart: Vec<&str> = cands
+        .items
+        .iter()
+        .filter(|c| {
+            c.kind == CandidateKind::TaxId
+                && !near.iter().any(|&i| cands.parties[i].contains(&c.span))
+        })
+        .map(|c| c.value.as_str())
+        .collect();
+    let repeated: Vec<usize> = near
+        .iter()
+        .copied()
+        .filter(|&i| ids(&cands.parties[i]).iter().any(|v| apart.contains(v)))
+        .collect();
+    let first = *repeated.first()?;
+    let one_party = repeated
+        .iter()
+        .all(|&i| same_party(&cands.parties[i], &cands.parties[first]));
+    let other = near
+        .iter()
+        .any(|&i| !same_party(&cands.parties[i], &cands.parties[first]));
     (one_party && other).then_some(first)
 }
 
@@ -966,6 +1004,57 @@ mod tests {
                 .any(|&i| inside.parties[i].region.iter().any(|s| s.line == 5))
         );
         assert_eq!(bank_country_seller(&inside, &near), None);
+    }
+
+    #[test]
+    fn of_sellers_scored_alike_the_one_whose_id_is_printed_again_issues() {
+        // Two German company blocks side by side under keys no vocabulary knows; the signature
+        // line under the totals prints the issuer's VAT id again (its name garbled by the OCR).
+        let rows = |signature: &'static str| {
+            vec![
+                ("Gudu:", 48.0, 44.0, 8.0),
+                ("Vector Software AG", 48.0, 54.0, 10.0),
+                ("Hauptstraße 115", 48.0, 68.0, 9.0),
+                ("04109 Leipzig", 48.0, 79.0, 9.0),
+                ("USt-ID DE290843924", 48.0, 90.0, 9.0),
+                ("Gigi:", 48.0, 112.0, 8.0),
+                ("Weber Software e.K.", 48.0, 122.0, 10.0),
+                ("Am Markt 114", 48.0, 136.0, 9.0),
+                ("20095 Hamburg", 48.0, 147.0, 9.0),
+                ("USt-IdNr. DE811907980", 48.0, 158.0, 9.0),
+                ("Rechnung", 253.0, 189.0, 17.0),
+                ("Beratung  2  400,00  800,00", 51.0, 279.0, 8.5),
+                ("Pezobu:  952,00 EUR", 300.0, 401.0, 9.0),
+                (signature, 48.0, 520.0, 9.0),
+            ]
+        };
+        let near_of = |cands: &Candidates| -> Vec<usize> {
+            (0..cands.parties.len())
+                .filter(|&i| {
+                    cands.parties[i].name.as_ref().is_some_and(|(x, _)| {
+                        x == "Vector Software AG" || x == "Weber Software e.K."
+                    })
+                })
+                .collect()
+        };
+        let pick = |signature: &'static str| {
+            let cands = candidates::extract(&doc(&rows(signature)));
+            let near = near_of(&cands);
+            assert!(near.len() >= 2);
+            repeated_id_seller(&cands, &near)
+                .and_then(|i| cands.parties[i].name.as_ref().map(|(n, _)| n.clone()))
+        };
+        assert_eq!(
+            pick("Aussteller  yector  USt-ID DE290843924").as_deref(),
+            Some("Vector Software AG")
+        );
+        assert_eq!(
+            pick("Empfänger  USt-IdNr. DE811907980").as_deref(),
+            Some("Weber Software e.K.")
+        );
+        // Both parties' ids printed again, or neither: it decides nothing.
+        assert_eq!(pick("DE290843924  DE811907980"), None);
+        assert_eq!(pick("Vielen Dank für Ihren Auftrag"), None);
     }
 
     #[test]
