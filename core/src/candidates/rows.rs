@@ -195,7 +195,7 @@ fn balanced_with(
 ) -> Option<(Vec<Num>, Vec<Triple>)> {
     let mut with = unit_nums.to_vec();
     with.push(d.clone());
-    let found: Vec<Triple> = triples(&with, money, own)
+    let found: Vec<Triple> = triples(&with, money, own, &[])
         .into_iter()
         .filter(|t| t.discount == Some(with.len() - 1))
         .collect();
@@ -398,6 +398,8 @@ struct Triple {
     p: usize,
     a: usize,
     discount: Option<usize>,
+    /// The price basis the reading divides by ([`price_bases`]).
+    basis: Option<Decimal>,
 }
 
 /// A line (or a line and the numbers printed just below it) with its numbers.
@@ -450,8 +452,9 @@ fn holds(q: Decimal, p: Decimal, factor: Decimal, a: &Num) -> bool {
 }
 
 /// The readings `q x p = a` of a unit's numbers; `own` is the unit's line (numbers taken from
-/// the line below serve as the amount only).
-fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Vec<Triple> {
+/// the line below serve as the amount only); `bases` the price bases its line prints
+/// ([`price_bases`]), tried where no reading holds without them.
+fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize, bases: &[Decimal]) -> Vec<Triple> {
     let mut out = Vec::new();
     let n = nums.len().min(14);
     for a in 0..n {
@@ -482,43 +485,90 @@ fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Vec<Triple> 
                 if an.value.is_zero() && qn.decimals == 0 && qn.value == Decimal::ONE {
                     continue;
                 }
-                if holds(qn.value, pn.value, Decimal::ONE, an) {
-                    out.push(Triple {
-                        q,
-                        p,
-                        a,
-                        discount: None,
-                    });
-                    continue;
-                }
-                for (d, dn) in nums.iter().enumerate().take(n) {
-                    // `10%`, `-10%`, `(-10%)`: a discount of ten percent; so is a bare `10`
-                    // printed between the price and the amount (a discount column).
-                    let rate = dn.value.abs();
-                    if rate.is_zero() || rate >= Decimal::ONE_HUNDRED {
+                let per_unit = std::iter::once(None).chain(bases.iter().copied().map(Some));
+                for basis in per_unit {
+                    let base = basis.map_or(Decimal::ONE, |b| Decimal::ONE / b);
+                    // The basis printed is no quantity of the row (`500 Stk  12,50 /100`).
+                    if basis.is_some_and(|b| qn.value == b && qn.decimals == 0) {
                         continue;
                     }
-                    let in_column = d != q
-                        && d != p
-                        && dn.line == own
-                        && dn.decimals <= 2
-                        && dn.x0 >= pn.x1
-                        && dn.x1 <= an.x0;
-                    if !dn.percent && !in_column {
-                        continue;
-                    }
-                    let f = Decimal::ONE - rate / Decimal::ONE_HUNDRED;
-                    if holds(qn.value, pn.value, f, an) {
-                        out.push(Triple {
-                            q,
-                            p,
-                            a,
-                            discount: Some(d),
-                        });
+                    if let Some(t) = reading(nums, (q, p, a), base, own) {
+                        out.push(Triple { basis, ..t });
                         break;
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// The reading `q x p x base (x (1 - d/100)) = a` of three of a unit's numbers (`qpa`), a
+/// discount among the others where none balances without one.
+fn reading(nums: &[Num], qpa: (usize, usize, usize), base: Decimal, own: usize) -> Option<Triple> {
+    let (q, p, a) = qpa;
+    let (qn, pn, an) = (&nums[q], &nums[p], &nums[a]);
+    let triple = |discount| Triple {
+        q,
+        p,
+        a,
+        discount,
+        basis: None,
+    };
+    if holds(qn.value, pn.value, base, an) {
+        return Some(triple(None));
+    }
+    for (d, dn) in nums.iter().enumerate().take(nums.len().min(14)) {
+        // `10%`, `-10%`, `(-10%)`: a discount of ten percent; so is a bare `10`
+        // printed between the price and the amount (a discount column).
+        let rate = dn.value.abs();
+        if rate.is_zero() || rate >= Decimal::ONE_HUNDRED {
+            continue;
+        }
+        let in_column = d != q
+            && d != p
+            && dn.line == own
+            && dn.decimals <= 2
+            && dn.x0 >= pn.x1
+            && dn.x1 <= an.x0;
+        if !dn.percent && !in_column {
+            continue;
+        }
+        let f = Decimal::ONE - rate / Decimal::ONE_HUNDRED;
+        if holds(qn.value, pn.value, f * base, an) {
+            return Some(triple(Some(d)));
+        }
+    }
+    None
+}
+
+/// The price bases a line prints (`12,50 /100`, `3,20 per 100`, `je 1000`): its prices are for
+/// that many units, and `quantity x price / basis` is the amount. Ten, a hundred or a thousand,
+/// written right after a slash or a word for "per".
+fn price_bases(line: &Line) -> Vec<Decimal> {
+    const PER: &[&str] = &["per", "pro", "je", "pour", "für", "à", "za", "за", "на"];
+    let basis = |t: &str| -> Option<Decimal> {
+        let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+        let rest = &t[digits.len()..];
+        let unit_after = rest.is_empty() || rest.chars().all(char::is_alphabetic);
+        match digits.as_str() {
+            "10" | "100" | "1000" if unit_after => digits.parse().ok(),
+            _ => None,
+        }
+    };
+    let mut out: Vec<Decimal> = Vec::new();
+    for (k, t) in line.tokens.iter().enumerate() {
+        let b = match t.text.strip_prefix('/') {
+            Some(rest) => basis(rest),
+            None if PER.contains(&t.text.to_lowercase().as_str()) => {
+                line.tokens.get(k + 1).and_then(|n| basis(&n.text))
+            }
+            None => None,
+        };
+        if let Some(b) = b
+            && !out.contains(&b)
+        {
+            out.push(b);
         }
     }
     out
@@ -667,10 +717,11 @@ pub fn find(
                 }
             }
         }
+        let bases = price_bases(line);
         let mut t = if totals[i] {
             Vec::new()
         } else {
-            triples(&unit_nums, style.money, i)
+            triples(&unit_nums, style.money, i, &bases)
         };
         // No reading balances: a discount printed last on the tight line under the row is the
         // row's where it makes the row balance: alone (`(-15%)`, `Rabatt -15 %` under the
@@ -715,7 +766,7 @@ pub fn find(
                 split_number_readings(line, &unit_nums, style)
                     .into_iter()
                     .map(|v| {
-                        let t = triples(&v, style.money, i);
+                        let t = triples(&v, style.money, i, &bases);
                         (v, t)
                     })
                     .filter(|(_, t)| !t.is_empty())
@@ -1206,11 +1257,12 @@ fn words_of(
     let qty_here = qty.filter(|q| q.line == line);
     // Right after a quantity the row uses (printed first): its unit or `x` is no description.
     let mut after_qty = false;
+    let periods = period_segments(&l.text);
     for (t, &(s, e)) in l.tokens.iter().zip(&l.token_spans) {
         if t.bbox.x1 > left_of + 0.5 {
             break;
         }
-        if is_rotated(t) {
+        if is_rotated(t) || periods.iter().any(|&(a, b)| s >= a && e <= b) {
             continue;
         }
         // The discount the row's arithmetic used (`LED-paneeli (-10%)`) is no description; a
@@ -1366,6 +1418,7 @@ fn arith_row(
         p: Some(t.p),
         a: t.a,
         discount: t.discount,
+        basis: t.basis,
     };
     build_row(
         doc,
@@ -1436,6 +1489,7 @@ fn flat_row(
         p,
         a: k,
         discount: None,
+        basis: None,
     };
     build_row(doc, headers, u, numbers, left_of, source, rates)
 }
@@ -1461,6 +1515,9 @@ struct RowNumbers {
     p: Option<usize>,
     a: usize,
     discount: Option<usize>,
+    /// The price basis of the printed price (`12,50 /100`): the unit price is the printed one
+    /// divided by it.
+    basis: Option<Decimal>,
 }
 
 /// A row's cells: its words left of `left_of` ([`words_of`]), its quantity, price and amount,
@@ -1479,7 +1536,13 @@ fn build_row(
         cells: Vec::new(),
         source,
     };
-    let RowNumbers { q, p, a, discount } = numbers;
+    let RowNumbers {
+        q,
+        p,
+        a,
+        discount,
+        basis,
+    } = numbers;
     // A quantity printed first (`10  Stk  Kaffeebohnen  5,00  50,00`, `QTY  DESCRIPTION  PRICE
     // AMOUNT`): the words run up to the price and amount, the quantity's token passed over.
     let line0 = u.lines[0];
@@ -1531,7 +1594,14 @@ fn build_row(
     ];
     for (key, i) in columns {
         if let Some(i) = i {
-            row.cells.push(num_cell(doc, key, &u.nums[i]));
+            let mut cell = num_cell(doc, key, &u.nums[i]);
+            // The price of one unit, the printed price for `basis` units (its text as printed).
+            if key == LabelKey::ColUnitPrice
+                && let Some(b) = basis
+            {
+                cell.amount = cell.amount.map(|v| (v / b).normalize());
+            }
+            row.cells.push(cell);
         }
     }
     let used: Vec<usize> = [q, p, Some(a), discount].into_iter().flatten().collect();
@@ -1582,7 +1652,10 @@ fn borrowed_words(doc: &CleanDocument, u: &Unit, row: &mut Row, used: [Option<us
         span = Some(span.map_or((s, e), |(a, _)| (a, e)));
     }
     let Some((s, e)) = span else { return };
-    let text = l.text[s..e].split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = l.text[s..e]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let worded = text
         .split(|c: char| !c.is_alphabetic())
         .any(|w| w.chars().count() >= 3);
@@ -1614,6 +1687,32 @@ struct Continuation<'a> {
 /// it bills, an attribute of the row, not its name's next line. Besides its dates the line holds
 /// at most one short connecting word (`bis`, `to`, `au`, `до`).
 pub(super) fn period_line(l: &Line) -> bool {
+    period_text(&l.text)
+}
+
+/// The parts of a line, between column gaps (two spaces or more), that print only a date or a
+/// period (`VPS Medium  01-03-2026 - 31-03-2026  € 24,00`, a folio's `11/02/2026  Chambre`):
+/// a column of dates, when the item was delivered or the period it bills, not its name, its
+/// article number or its numbers.
+pub(super) fn period_segments(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = text[start..].find("  ").map_or(text.len(), |g| start + g);
+        let part = &text[start..end];
+        if !part.trim().is_empty() && period_text(part.trim()) {
+            out.push((start, end));
+        }
+        start = end + 2;
+        while text[start.min(text.len())..].starts_with(' ') {
+            start += 1;
+        }
+    }
+    out
+}
+
+/// Whether a text prints only a date or a period ([`period_line`]).
+fn period_text(text: &str) -> bool {
     let dates_of = |text: &str| {
         let day_first = super::dates::find_dates(text, false);
         if day_first.is_empty() {
@@ -1633,8 +1732,7 @@ pub(super) fn period_line(l: &Line) -> bool {
         })
     };
     let mut any_glued = false;
-    let text: String = l
-        .text
+    let text: String = text
         .split(' ')
         .map(|t| {
             let g = glued(t);
@@ -2115,6 +2213,101 @@ mod tests {
         let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
         assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
         assert!(t.sums);
+    }
+
+    /// Prices for a hundred units (`12,50 /100`, `3,20 per 100`): the rows balance with the
+    /// basis, the unit price is the price of one unit, and the basis is no quantity.
+    #[test]
+    fn a_price_for_a_hundred_units_balances_its_row() {
+        let t = read(vec![
+            w("Sechskantschraube", 60.0, 100.0),
+            w("M8x40", 150.0, 100.0),
+            r("500", 300.0, 100.0),
+            w("Stk", 305.0, 100.0),
+            r("12,50", 400.0, 100.0),
+            w("/100", 405.0, 100.0),
+            r("62,50", 540.0, 100.0),
+            w("Unterlegscheibe", 60.0, 115.0),
+            r("1.000", 300.0, 115.0),
+            w("Stk", 305.0, 115.0),
+            r("3,20", 400.0, 115.0),
+            w("per", 405.0, 115.0),
+            w("100", 425.0, 115.0),
+            r("32,00", 540.0, 115.0),
+            w("Gewindestange", 60.0, 130.0),
+            r("20", 300.0, 130.0),
+            w("Stk", 305.0, 130.0),
+            r("2,95", 400.0, 130.0),
+            r("59,00", 540.0, 130.0),
+            w("Nettobetrag", 400.0, 160.0),
+            r("153,50", 540.0, 160.0),
+        ])
+        .expect("rows");
+        let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
+        let col = |key: LabelKey| -> Vec<Option<Decimal>> {
+            t.rows
+                .iter()
+                .map(|r| r.cell(key).and_then(|c| c.amount))
+                .collect()
+        };
+        assert_eq!(col(LabelKey::ColQty), [d("500"), d("1000"), d("20")]);
+        assert_eq!(
+            col(LabelKey::ColUnitPrice),
+            [d("0.125"), d("0.032"), d("2.95")]
+        );
+        assert_eq!(
+            col(LabelKey::ColAmount),
+            [d("62.50"), d("32.00"), d("59.00")]
+        );
+        assert_eq!(cell(&t.rows[0], LabelKey::ColUnitPrice), Some("12,50"));
+        assert!(t.sums);
+        // A slash before a number that is no basis (`1/2`), or none at all: nothing to divide.
+        let line = |words: Vec<Word>| page_doc(words).lines.remove(0);
+        assert_eq!(
+            price_bases(&line(vec![w("12,50", 10.0, 10.0), w("/100", 45.0, 10.0)])),
+            [Decimal::ONE_HUNDRED]
+        );
+        assert_eq!(
+            price_bases(&line(vec![w("je", 10.0, 10.0), w("1000", 25.0, 10.0)])),
+            [Decimal::ONE_THOUSAND]
+        );
+        assert!(price_bases(&line(vec![w("Rohr", 10.0, 10.0), w("/2", 35.0, 10.0)])).is_empty());
+        assert!(price_bases(&line(vec![w("per", 10.0, 10.0), w("Stück", 30.0, 10.0)])).is_empty());
+    }
+
+    /// A column of dates the header does not name (a hosting invoice's billing period, a
+    /// folio's date): not the row's name, nor its article number.
+    #[test]
+    fn a_period_in_a_column_of_its_own_is_not_the_name() {
+        assert_eq!(
+            period_segments("VPS Medium  01-03-2026 - 31-03-2026  € 24,00"),
+            [(12, 35)]
+        );
+        assert_eq!(period_segments("11/02/2026  Chambre Double"), [(0, 10)]);
+        assert!(period_segments("Miete März 2026  100,00").is_empty());
+        let t = read(vec![
+            w("VPS", 40.0, 100.0),
+            w("Medium", 60.0, 100.0),
+            w("01-03-2026", 300.0, 100.0),
+            w("-", 355.0, 100.0),
+            w("31-03-2026", 362.0, 100.0),
+            r("2", 440.0, 100.0),
+            r("12,00", 480.0, 100.0),
+            r("24,00", 540.0, 100.0),
+            w("Backup", 40.0, 115.0),
+            w("storage", 75.0, 115.0),
+            w("01-03-2026", 300.0, 115.0),
+            w("-", 355.0, 115.0),
+            w("31-03-2026", 362.0, 115.0),
+            r("1", 440.0, 115.0),
+            r("5,00", 480.0, 115.0),
+            r("5,00", 540.0, 115.0),
+            w("Subtotaal", 400.0, 145.0),
+            r("29,00", 540.0, 145.0),
+        ])
+        .expect("rows");
+        let names: Vec<Option<&str>> = t.rows.iter().map(|r| cell(r, LabelKey::ColDesc)).collect();
+        assert_eq!(names, [Some("VPS Medium"), Some("Backup storage")]);
     }
 
     /// A row's name over two lines, its amount set at the foot of the cell (on the second line,

@@ -502,7 +502,17 @@ fn assign(cols: &[Column], bb: &BBox, numeric: bool) -> Option<usize> {
 fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
     let mut parts: Vec<Option<(usize, usize)>> = vec![None; cols.len()];
     let mut prev: Option<usize> = None;
+    let periods = super::rows::period_segments(&line.text);
     for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
+        // A date or a period in a column the header does not name (`Periode`, a folio's date):
+        // no column's value.
+        if periods.iter().any(|&(a, b)| s >= a && e <= b)
+            && !cols
+                .iter()
+                .any(|c| t.bbox.x1.min(c.x1) > t.bbox.x0.max(c.x0))
+        {
+            continue;
+        }
         let numeric = is_numeric_token(&t.text);
         let overlaps = cols
             .iter()
@@ -1023,6 +1033,41 @@ mod tests {
     use crate::types::Word;
 
     use crate::candidates::tests::{page_doc as page_of, word as w};
+
+    /// A date or a period under no column's name (a `Periode` column the header names in words
+    /// no vocabulary knows) is no column's value: neither the name's nor the amount's.
+    #[test]
+    fn a_period_under_no_columns_name_is_no_cell() {
+        let doc = page_of(vec![
+            w("VPS", 40.0, 100.0),
+            w("Medium", 60.0, 100.0),
+            w("01-03-2026", 300.0, 100.0),
+            w("-", 355.0, 100.0),
+            w("31-03-2026", 362.0, 100.0),
+            w("24,00", 515.0, 100.0),
+        ]);
+        let cols = [
+            Column {
+                key: LabelKey::ColDesc,
+                x0: 40.0,
+                x1: 120.0,
+            },
+            Column {
+                key: LabelKey::ColAmount,
+                x0: 500.0,
+                x1: 540.0,
+            },
+        ];
+        let cells = line_cells(&doc.lines[0], &cols);
+        let texts: Vec<(LabelKey, &str)> = cells.iter().map(|c| (c.key, c.text.as_str())).collect();
+        assert_eq!(
+            texts,
+            [
+                (LabelKey::ColDesc, "VPS Medium"),
+                (LabelKey::ColAmount, "24,00")
+            ]
+        );
+    }
 
     /// A header over several lines: the article number's name stacked left of the description,
     /// the amount's name (`Positions` / `betrag`) over and under the header line at the right.
