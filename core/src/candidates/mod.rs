@@ -388,6 +388,15 @@ fn continues_label(text: &str, hits: &[LabelHit], h: &LabelHit) -> bool {
     })
 }
 
+/// The cell of a line that holds a label: between the column gaps (two spaces) around it (`5 rue
+/// de la Paix, 75002 Paris  N° 88213`: the address in the column left of the number's is not
+/// the label's cell).
+fn label_cell<'t>(text: &'t str, h: &LabelHit) -> &'t str {
+    let start = text[..h.start].rfind("  ").map_or(0, |g| g + 2);
+    let end = text[h.end..].find("  ").map_or(text.len(), |g| h.end + g);
+    &text[start..end]
+}
+
 /// The text of the cell after a label ending at `from`: up to a column gap (two spaces).
 fn cell_after(text: &str, from: usize) -> &str {
     let rest = text.get(from..).unwrap_or("");
@@ -1056,7 +1065,7 @@ fn extract_line(
             h.key,
             LabelKey::Number | LabelKey::NumberGeneric | LabelKey::Title
         ) && !(h.key == LabelKey::NumberGeneric
-            && (parties::has_street_word(text) || !starts_token(text, h)))
+            && (parties::has_street_word(label_cell(text, h)) || !starts_token(text, h)))
             && !continues_label(text, hits, h))
             || (h.key == LabelKey::Account
                 && labels::names_invoice_or_account(&text[h.start..h.end])
@@ -2011,6 +2020,22 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(numbers, ["FCT88186"]);
+        // The street in the column left of the number's cell is not the label's: the number
+        // beside an address line (`5 rue de la Paix, 75002 Paris  N° 88213`) is the document's.
+        let beside = |line: &str| -> Vec<String> {
+            extract(&doc_from(&[
+                ("Hôtel Le Parc SARL  FACTURE", 10.0, 40.0),
+                (line, 10.0, 55.0),
+            ]))
+            .of(CandidateKind::DocNumber)
+            .map(|c| c.value.clone())
+            .collect()
+        };
+        assert_eq!(
+            beside("5 rue de la Paix, 75002 Paris      N° 88213"),
+            ["88213"]
+        );
+        assert!(beside("5 rue de la Paix N° 12, 75002 Paris").is_empty());
     }
 
     #[test]
