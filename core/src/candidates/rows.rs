@@ -1609,10 +1609,66 @@ fn build_row(
         rate_column(doc, headers, u.lines[0]),
         header_column(doc, headers, u.lines[0], LabelKey::ColDiscount),
     );
-    if let Some(r) = vat_rate(&u.nums, &used, rates, cols) {
+    let rate = vat_rate(&u.nums, &used, rates, cols);
+    if let Some(r) = rate {
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
+    let rate = rate.map(|r| r.value);
+    for (key, i) in vat_columns(&u.nums, &used, a, rate, rates) {
+        row.cells.push(num_cell(doc, key, &u.nums[i]));
+    }
     row
+}
+
+/// A row's VAT amount and amount with VAT among the numbers it leaves over (indices into
+/// `nums`, none of `used`), by the arithmetic they must satisfy with its amount `a`: `a + vat =
+/// gross` to the cent, `vat` the row's rate of `a` (of the document's `rates` where the row
+/// prints none); or, printed alone, a gross of `a` plus its rate, a VAT of its rate.
+fn vat_columns(
+    nums: &[Num],
+    used: &[usize],
+    a: usize,
+    rate: Option<Decimal>,
+    rates: &[Decimal],
+) -> Vec<(LabelKey, usize)> {
+    let amount = nums[a].value;
+    let cent = Decimal::new(1, 2);
+    let free: Vec<usize> = (0..nums.len())
+        .filter(|i| {
+            let n = &nums[*i];
+            !used.contains(i) && !n.percent && n.decimals == 2 && !n.value.is_zero()
+        })
+        .collect();
+    let share = |v: Decimal, r: Decimal| {
+        let expected = amount * r / Decimal::ONE_HUNDRED;
+        (v - expected).abs() <= cent.max(expected.abs() * Decimal::new(5, 3))
+    };
+    let of_rate = |v: Decimal| match rate {
+        Some(r) => share(v, r),
+        None => rates.iter().any(|&r| !r.is_zero() && share(v, r)),
+    };
+    for &v in &free {
+        for &g in &free {
+            let (vv, gv) = (nums[v].value, nums[g].value);
+            if v != g && (amount + vv - gv).abs() <= cent && of_rate(vv) {
+                return vec![(LabelKey::ColVatAmount, v), (LabelKey::ColAmountGross, g)];
+            }
+        }
+    }
+    let Some(r) = rate.filter(|r| !r.is_zero()) else {
+        return Vec::new();
+    };
+    let gross = amount + amount * r / Decimal::ONE_HUNDRED;
+    if let Some(&g) = free
+        .iter()
+        .find(|&&g| (nums[g].value - gross).abs() <= cent)
+    {
+        return vec![(LabelKey::ColAmountGross, g)];
+    }
+    free.iter()
+        .find(|&&v| share(nums[v].value, r) && nums[v].value != r)
+        .map(|&v| vec![(LabelKey::ColVatAmount, v)])
+        .unwrap_or_default()
 }
 
 /// A row whose numbers sit on the line under its name (a cell of several lines with its
@@ -2213,6 +2269,77 @@ mod tests {
         let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
         assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
         assert!(t.sums);
+    }
+
+    /// A row that prints its VAT and its amount with VAT right of its net (a credit note's,
+    /// negative): the columns whose arithmetic holds (net + VAT = gross, VAT the row's rate of
+    /// the net) are the VAT amount and the amount with VAT.
+    #[test]
+    fn a_rows_vat_and_gross_are_the_numbers_its_arithmetic_names() {
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Kabeltrommel", 45.0, 100.0),
+            r("-2", 280.0, 100.0),
+            r("39,99", 330.0, 100.0),
+            r("-79,98", 390.0, 100.0),
+            r("19%", 420.0, 100.0),
+            r("-15,20", 480.0, 100.0),
+            r("-95,18", 540.0, 100.0),
+            w("2", 30.0, 115.0),
+            w("Steckdosenleiste", 45.0, 115.0),
+            r("-5", 280.0, 115.0),
+            r("8,49", 330.0, 115.0),
+            r("-42,45", 390.0, 115.0),
+            r("19%", 420.0, 115.0),
+            r("-8,07", 480.0, 115.0),
+            r("-50,52", 540.0, 115.0),
+            w("Summe", 300.0, 145.0),
+            w("netto", 340.0, 145.0),
+            r("-122,43", 540.0, 145.0),
+        ])
+        .expect("rows");
+        let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
+        let col = |key: LabelKey| -> Vec<Option<Decimal>> {
+            t.rows
+                .iter()
+                .map(|r| r.cell(key).and_then(|c| c.amount))
+                .collect()
+        };
+        assert_eq!(col(LabelKey::ColAmount), [d("-79.98"), d("-42.45")]);
+        assert_eq!(col(LabelKey::ColVatAmount), [d("-15.20"), d("-8.07")]);
+        assert_eq!(col(LabelKey::ColAmountGross), [d("-95.18"), d("-50.52")]);
+        // Numbers that do not add up to the net are neither.
+        let nums = |values: &[(&str, u32)]| -> Vec<Num> {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, (v, decimals))| Num {
+                    line: 0,
+                    start: i * 10,
+                    end: i * 10 + 5,
+                    x0: i as f32 * 50.0,
+                    x1: i as f32 * 50.0 + 30.0,
+                    value: v.parse().expect("decimal"),
+                    decimals: *decimals,
+                    percent: false,
+                })
+                .collect()
+        };
+        let rate = Some(Decimal::from(19));
+        let row = nums(&[("100.00", 2), ("19.00", 2), ("119.00", 2)]);
+        assert_eq!(
+            vat_columns(&row, &[0], 0, rate, &[]),
+            [(LabelKey::ColVatAmount, 1), (LabelKey::ColAmountGross, 2)]
+        );
+        let row = nums(&[("100.00", 2), ("12.00", 2), ("112.50", 2)]);
+        assert!(vat_columns(&row, &[0], 0, rate, &[]).is_empty());
+        // Alone: a gross of the row's rate, or nothing without a rate to check it.
+        let row = nums(&[("100.00", 2), ("119.00", 2)]);
+        assert_eq!(
+            vat_columns(&row, &[0], 0, rate, &[]),
+            [(LabelKey::ColAmountGross, 1)]
+        );
+        assert!(vat_columns(&row, &[0], 0, None, &[]).is_empty());
     }
 
     /// Prices for a hundred units (`12,50 /100`, `3,20 per 100`): the rows balance with the
