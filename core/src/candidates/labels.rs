@@ -247,6 +247,7 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "gesamtbetrag",
             "rechnungsbetrag",
             "rechnungssumme",
+            "gutschriftsbetrag",
             "endbetrag",
             "bruttobetrag",
             "brutto",

@@ -361,7 +361,8 @@ impl<'a> FeatureContext<'a> {
             .filter(|c| {
                 c.decimals > 0 && c.scheme.as_deref() != Some("percent") || cands.is_money(c)
             })
-            .filter_map(|c| c.value.parse().ok())
+            .filter_map(|c| c.value.parse::<rust_decimal::Decimal>().ok())
+            .map(|v| v.abs())
             .collect();
         amounts_sorted.sort();
         amounts_sorted.reverse();
@@ -552,9 +553,10 @@ pub fn candidate_features(
     } else {
         None
     };
-    // The first amount not above `v` (the list is sorted largest first).
+    // The first amount not above `v` in size (the list is sorted largest first): a credit
+    // note's total, printed negative, is its largest amount.
     let amount_rank = value
-        .map(|v| ctx.amounts_sorted.partition_point(|x| *x > v) as u32)
+        .map(|v| ctx.amounts_sorted.partition_point(|x| *x > v.abs()) as u32)
         .unwrap_or(u32::MAX);
     let is_largest = c.kind == CandidateKind::Amount
         && (c.decimals > 0 || cands.is_money(c))
@@ -690,5 +692,31 @@ mod tests {
             ..percent
         };
         assert_eq!(RuleScorer.score(Field::Total, &labelled), 0.0);
+    }
+
+    /// A credit note prints its amounts negative: its total is its largest amount in size.
+    #[test]
+    fn a_credit_notes_negative_total_is_its_largest_amount() {
+        let doc = crate::candidates::tests::doc_from(&[
+            ("Gutschrift Nr. GS-17", 10.0, 10.0),
+            ("Summe netto      -242,43 €", 300.0, 200.0),
+            ("USt. 19 %      -46,07 €", 300.0, 215.0),
+            ("Gutschriftsbetrag      -288,50 €", 300.0, 230.0),
+        ]);
+        let cands = crate::candidates::extract(&doc);
+        let ctx = FeatureContext::new(&doc, &cands);
+        let of = |value: &str| {
+            let i = cands
+                .items
+                .iter()
+                .position(|c| c.kind == CandidateKind::Amount && c.value == value)
+                .expect("amount candidate");
+            candidate_features(&ctx, &cands, i).expect("features")
+        };
+        let total = of("-288.50");
+        assert!(total.is_largest && total.negative);
+        assert_eq!(total.amount_rank, 0);
+        assert_eq!(of("-242.43").amount_rank, 1);
+        assert_eq!(of("-46.07").amount_rank, 2);
     }
 }
