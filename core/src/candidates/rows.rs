@@ -2235,6 +2235,18 @@ mod tests {
         row.cell(key).map(|c| c.text.as_str())
     }
 
+    /// Each row's value in a column.
+    fn column(t: &TableLayout, key: LabelKey) -> Vec<Option<Decimal>> {
+        t.rows
+            .iter()
+            .map(|r| r.cell(key).and_then(|c| c.amount))
+            .collect()
+    }
+
+    fn d(s: &str) -> Option<Decimal> {
+        Some(s.parse().expect("decimal"))
+    }
+
     #[test]
     fn a_number_ocr_split_with_a_space_is_read_whole_where_that_balances_the_row() {
         // `5944 1,15` is 59441,15 (2,5 x 23776,46); `1966 800,00` is 1966800,00 (40 x 49170,00),
@@ -2261,13 +2273,10 @@ mod tests {
             r("2028481,64", 540.0, 160.0),
         ])
         .expect("rows");
-        let amounts: Vec<Option<Decimal>> = t
-            .rows
-            .iter()
-            .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
-            .collect();
-        let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
-        assert_eq!(amounts, [d("2240.49"), d("59441.15"), d("1966800.00")]);
+        assert_eq!(
+            column(&t, LabelKey::ColAmount),
+            [d("2240.49"), d("59441.15"), d("1966800.00")]
+        );
         assert!(t.sums);
     }
 
@@ -2298,13 +2307,7 @@ mod tests {
             r("-122,43", 540.0, 145.0),
         ])
         .expect("rows");
-        let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
-        let col = |key: LabelKey| -> Vec<Option<Decimal>> {
-            t.rows
-                .iter()
-                .map(|r| r.cell(key).and_then(|c| c.amount))
-                .collect()
-        };
+        let col = |key: LabelKey| column(&t, key);
         assert_eq!(col(LabelKey::ColAmount), [d("-79.98"), d("-42.45")]);
         assert_eq!(col(LabelKey::ColVatAmount), [d("-15.20"), d("-8.07")]);
         assert_eq!(col(LabelKey::ColAmountGross), [d("-95.18"), d("-50.52")]);
@@ -2370,13 +2373,7 @@ mod tests {
             r("153,50", 540.0, 160.0),
         ])
         .expect("rows");
-        let d = |s: &str| Some(s.parse::<Decimal>().expect("decimal"));
-        let col = |key: LabelKey| -> Vec<Option<Decimal>> {
-            t.rows
-                .iter()
-                .map(|r| r.cell(key).and_then(|c| c.amount))
-                .collect()
-        };
+        let col = |key: LabelKey| column(&t, key);
         assert_eq!(col(LabelKey::ColQty), [d("500"), d("1000"), d("20")]);
         assert_eq!(
             col(LabelKey::ColUnitPrice),
