@@ -1755,8 +1755,11 @@ pub(super) fn period_segments(text: &str) -> Vec<(usize, usize)> {
     let mut start = 0;
     while start < text.len() {
         let end = text[start..].find("  ").map_or(text.len(), |g| start + g);
-        let part = &text[start..end];
-        if !part.trim().is_empty() && period_text(part.trim()) {
+        let part = text[start..end].trim();
+        // A date prints four digits at least (`1.2.24`); most cells are no date (cheap test
+        // first: this runs on every row).
+        let digits = part.bytes().filter(u8::is_ascii_digit).count();
+        if digits >= 4 && period_text(part) {
             out.push((start, end));
         }
         start = end + 2;
