@@ -296,8 +296,11 @@ pub struct FeatureContext<'a> {
     pub median_height: f32,
     /// Lines that are table bodies.
     pub table_lines: Vec<bool>,
-    /// Largest absolute amount value (decimal amounts only).
+    /// The document's money amounts, largest first, in the document's own sign: negated where
+    /// most of them are printed negative (a credit note's), so that its total ranks first.
     pub amounts_sorted: Vec<rust_decimal::Decimal>,
+    /// Whether most money amounts are printed negative ([`FeatureContext::amounts_sorted`]).
+    pub negated: bool,
     /// Line index of the bottom-most total/payable-labelled amount.
     pub bottom_total: Option<(usize, usize)>,
     /// Mean OCR confidence of all tokens (1.0 for text layers).
@@ -362,8 +365,17 @@ impl<'a> FeatureContext<'a> {
                 c.decimals > 0 && c.scheme.as_deref() != Some("percent") || cands.is_money(c)
             })
             .filter_map(|c| c.value.parse::<rust_decimal::Decimal>().ok())
-            .map(|v| v.abs())
             .collect();
+        // A credit note prints its amounts negative: ranked by their size (a till slip's cash
+        // tendered printed `-50.00` among positive amounts is no largest amount).
+        let negatives = amounts_sorted
+            .iter()
+            .filter(|v| v.is_sign_negative())
+            .count();
+        let negated = 2 * negatives > amounts_sorted.len();
+        if negated {
+            amounts_sorted.iter_mut().for_each(|v| *v = -*v);
+        }
         amounts_sorted.sort();
         amounts_sorted.reverse();
         let mut bottom_total = None;
@@ -389,6 +401,7 @@ impl<'a> FeatureContext<'a> {
             median_height,
             table_lines,
             amounts_sorted,
+            negated,
             bottom_total,
             doc_ocr_confidence,
             index: CandidateIndex::new(doc.lines.len(), cands),
@@ -553,10 +566,11 @@ pub fn candidate_features(
     } else {
         None
     };
-    // The first amount not above `v` in size (the list is sorted largest first): a credit
-    // note's total, printed negative, is its largest amount.
+    // The first amount not above `v` (the list is sorted largest first, in the document's sign:
+    // a credit note's total, printed negative, is its largest amount).
     let amount_rank = value
-        .map(|v| ctx.amounts_sorted.partition_point(|x| *x > v.abs()) as u32)
+        .map(|v| if ctx.negated { -v } else { v })
+        .map(|v| ctx.amounts_sorted.partition_point(|x| *x > v) as u32)
         .unwrap_or(u32::MAX);
     let is_largest = c.kind == CandidateKind::Amount
         && (c.decimals > 0 || cands.is_money(c))
@@ -694,29 +708,49 @@ mod tests {
         assert_eq!(RuleScorer.score(Field::Total, &labelled), 0.0);
     }
 
+    /// The features of the amount candidates of `values` in a document of `lines`.
+    fn amount_features(lines: &[(&str, f32, f32)], values: &[&str]) -> Vec<CandidateFeatures> {
+        let doc = crate::candidates::tests::doc_from(lines);
+        let cands = crate::candidates::extract(&doc);
+        let ctx = FeatureContext::new(&doc, &cands);
+        values
+            .iter()
+            .map(|value| {
+                let i = cands
+                    .items
+                    .iter()
+                    .position(|c| c.kind == CandidateKind::Amount && c.value == *value)
+                    .expect("amount candidate");
+                candidate_features(&ctx, &cands, i).expect("features")
+            })
+            .collect()
+    }
+
     /// A credit note prints its amounts negative: its total is its largest amount in size.
     #[test]
     fn a_credit_notes_negative_total_is_its_largest_amount() {
-        let doc = crate::candidates::tests::doc_from(&[
-            ("Gutschrift Nr. GS-17", 10.0, 10.0),
-            ("Summe netto      -242,43 €", 300.0, 200.0),
-            ("USt. 19 %      -46,07 €", 300.0, 215.0),
-            ("Gutschriftsbetrag      -288,50 €", 300.0, 230.0),
-        ]);
-        let cands = crate::candidates::extract(&doc);
-        let ctx = FeatureContext::new(&doc, &cands);
-        let of = |value: &str| {
-            let i = cands
-                .items
-                .iter()
-                .position(|c| c.kind == CandidateKind::Amount && c.value == value)
-                .expect("amount candidate");
-            candidate_features(&ctx, &cands, i).expect("features")
-        };
-        let total = of("-288.50");
-        assert!(total.is_largest && total.negative);
-        assert_eq!(total.amount_rank, 0);
-        assert_eq!(of("-242.43").amount_rank, 1);
-        assert_eq!(of("-46.07").amount_rank, 2);
+        let f = amount_features(
+            &[
+                ("Gutschrift Nr. GS-17", 10.0, 10.0),
+                ("Summe netto      -242,43 €", 300.0, 200.0),
+                ("USt. 19 %      -46,07 €", 300.0, 215.0),
+                ("Gutschriftsbetrag      -288,50 €", 300.0, 230.0),
+            ],
+            &["-288.50", "-242.43", "-46.07"],
+        );
+        assert!(f[0].is_largest && f[0].negative);
+        let ranks: Vec<u32> = f.iter().map(|f| f.amount_rank).collect();
+        assert_eq!(ranks, [0, 1, 2]);
+        // Among positive amounts, one printed negative (the cash tendered) is no largest.
+        let f = amount_features(
+            &[
+                ("DOCUMENT HOLDER A4      5.75", 10.0, 100.0),
+                ("TOTAL      5.75", 300.0, 120.0),
+                ("CASH      -50.00", 300.0, 135.0),
+                ("CHANGE      44.25", 300.0, 150.0),
+            ],
+            &["44.25", "-50.00"],
+        );
+        assert!(f[0].is_largest && !f[1].is_largest);
     }
 }
