@@ -26,6 +26,7 @@
 use super::labels::{LabelHit, LabelKey};
 use super::tables::{Cell, Column, Row, RowSource, TableLayout, is_keyed};
 use super::{DocStyle, amounts};
+use crate::preprocess::collapse_spaces;
 use crate::types::{CleanDocument, Line, Span, Token, median_size};
 use rust_decimal::Decimal;
 
@@ -1138,10 +1139,7 @@ fn text_cell(doc: &CleanDocument, key: LabelKey, line: usize, s: usize, e: usize
     let l = &doc.lines[line];
     Cell {
         key,
-        text: l.text[s..e]
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" "),
+        text: collapse_spaces(&l.text[s..e]),
         span: Span::from_line(l, s, e),
         amount: None,
     }
@@ -1708,21 +1706,23 @@ fn borrowed_words(doc: &CleanDocument, u: &Unit, row: &mut Row, used: [Option<us
         span = Some(span.map_or((s, e), |(a, _)| (a, e)));
     }
     let Some((s, e)) = span else { return };
-    let text = l.text[s..e]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let text = collapse_spaces(&l.text[s..e]);
     let worded = text
         .split(|c: char| !c.is_alphabetic())
         .any(|w| w.chars().count() >= 3);
     if !worded || !super::dates::find_dates(&text, false).is_empty() {
         return;
     }
-    let cell = &mut row.cells[desc];
-    if !cell.text.ends_with(['-', '/']) {
-        cell.text.push(' ');
+    continue_name(&mut row.cells[desc].text, &text);
+}
+
+/// A description's next line added to its text: after a space, or glued to a word broken at its
+/// hyphen or slash (`Beamer-` / `Deckenhalterung`).
+fn continue_name(name: &mut String, more: &str) {
+    if !name.ends_with(['-', '/']) {
+        name.push(' ');
     }
-    cell.text.push_str(&text);
+    name.push_str(more);
 }
 
 /// Lines set tight under (or, for a row without words, just above) a row continue its
@@ -2007,19 +2007,10 @@ fn continue_description(
             row.cells.push(text_cell(doc, LabelKey::ColSku, l, s, e));
         }
         if let Some((s, e)) = desc {
-            let text = line.text[s..e]
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let text = collapse_spaces(&line.text[s..e]);
             match row.cells.iter_mut().find(|c| c.key == LabelKey::ColDesc) {
                 Some(c) if l < first => c.text = format!("{text} {}", c.text),
-                Some(c) => {
-                    // `Beamer-` / `Deckenhalterung`: a word broken at its hyphen or slash.
-                    if !c.text.ends_with(['-', '/']) {
-                        c.text.push(' ');
-                    }
-                    c.text.push_str(&text);
-                }
+                Some(c) => continue_name(&mut c.text, &text),
                 None => row.cells.push(text_cell(doc, LabelKey::ColDesc, l, s, e)),
             }
         }

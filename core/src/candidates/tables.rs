@@ -504,19 +504,15 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
     let mut prev: Option<usize> = None;
     let periods = super::rows::period_segments(&line.text);
     for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
-        // A date or a period in a column the header does not name (`Periode`, a folio's date):
-        // no column's value.
-        if periods.iter().any(|&(a, b)| s >= a && e <= b)
-            && !cols
-                .iter()
-                .any(|c| t.bbox.x1.min(c.x1) > t.bbox.x0.max(c.x0))
-        {
-            continue;
-        }
-        let numeric = is_numeric_token(&t.text);
         let overlaps = cols
             .iter()
             .any(|c| t.bbox.x1.min(c.x1) > t.bbox.x0.max(c.x0));
+        // A date or a period in a column the header does not name (`Periode`, a folio's date):
+        // no column's value.
+        if !overlaps && periods.iter().any(|&(a, b)| s >= a && e <= b) {
+            continue;
+        }
+        let numeric = is_numeric_token(&t.text);
         let gap = line.text.get(..s).is_some_and(|x| x.ends_with("  "));
         // A number inside a description's words (`Kopierpapier A4, 500 Blatt`: no column gap
         // before it, under no column's name) is part of the description.

@@ -418,11 +418,7 @@ fn vat_country<'c>(cands: &'c Candidates, party: &PartyCandidate) -> Option<&'c 
             _ => None,
         }
     };
-    let mut countries = cands
-        .items
-        .iter()
-        .filter(|c| c.kind == CandidateKind::TaxId && party.contains(&c.span))
-        .filter_map(country);
+    let mut countries = tax_ids_in(cands, party).filter_map(country);
     let first = countries.next()?;
     countries.all(|c| c == first).then_some(first)
 }
@@ -457,12 +453,29 @@ fn bank_country_seller(cands: &Candidates, near: &[usize]) -> Option<usize> {
         .filter(|(_, c)| *c == bank)
         .map(|(i, _)| *i)
         .collect();
-    let first = *matching.first()?;
-    let one_party = matching
-        .iter()
-        .all(|&i| same_party(&cands.parties[i], &cands.parties[first]));
+    let first = one_party(cands, &matching)?;
     let other = countries.iter().any(|(_, c)| *c != bank);
-    (one_party && other).then_some(first)
+    other.then_some(first)
+}
+
+/// The tax id candidates printed in a party's block.
+fn tax_ids_in<'c>(
+    cands: &'c Candidates,
+    party: &PartyCandidate,
+) -> impl Iterator<Item = &'c Candidate> {
+    cands
+        .items
+        .iter()
+        .filter(|c| c.kind == CandidateKind::TaxId && party.contains(&c.span))
+}
+
+/// The first of candidates (indices into `cands.parties`) that all name one party; none where
+/// they are empty or name several.
+fn one_party(cands: &Candidates, of: &[usize]) -> Option<usize> {
+    let first = *of.first()?;
+    of.iter()
+        .all(|&i| same_party(&cands.parties[i], &cands.parties[first]))
+        .then_some(first)
 }
 
 /// Among sellers the model scores near the best (`near`), the one party whose tax id is printed
@@ -471,14 +484,6 @@ fn bank_country_seller(cands: &Candidates, near: &[usize]) -> Option<usize> {
 /// issuer prints its own ids again where it signs or in its footer. An id's value compares
 /// exactly (the OCR misreads a name more often than a checksummed id).
 fn repeated_id_seller(cands: &Candidates, near: &[usize]) -> Option<usize> {
-    let ids = |party: &PartyCandidate| -> Vec<&str> {
-        cands
-            .items
-            .iter()
-            .filter(|c| c.kind == CandidateKind::TaxId && party.contains(&c.span))
-            .map(|c| c.value.as_str())
-            .collect()
-    };
     let apart: Vec<&str> = cands
         .items
         .iter()
@@ -491,16 +496,15 @@ fn repeated_id_seller(cands: &Candidates, near: &[usize]) -> Option<usize> {
     let repeated: Vec<usize> = near
         .iter()
         .copied()
-        .filter(|&i| ids(&cands.parties[i]).iter().any(|v| apart.contains(v)))
+        .filter(|&i| {
+            tax_ids_in(cands, &cands.parties[i]).any(|c| apart.contains(&c.value.as_str()))
+        })
         .collect();
-    let first = *repeated.first()?;
-    let one_party = repeated
-        .iter()
-        .all(|&i| same_party(&cands.parties[i], &cands.parties[first]));
+    let first = one_party(cands, &repeated)?;
     let other = near
         .iter()
         .any(|&i| !same_party(&cands.parties[i], &cands.parties[first]));
-    (one_party && other).then_some(first)
+    other.then_some(first)
 }
 
 /// The block a seller's label heads (`Izpildītājs:`, `Lieferant:`, in any language of the
