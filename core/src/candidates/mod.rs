@@ -17,6 +17,7 @@
 pub mod amounts;
 pub mod dates;
 pub mod ids;
+pub mod item_blocks;
 pub mod labels;
 pub mod language;
 pub mod parties;
@@ -643,7 +644,26 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     let rate_sums = taxes::rate_sums(&rate_lines, &items, &ocr_amounts);
     let code_rates = taxes::code_rates(doc, &items, style.money);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
-    let item_table = rows::find(doc, &style, &line_labels, &rates, &tables);
+    // Items printed as `Key: value` blocks, where neither arithmetic rows nor a header's
+    // columns hold any.
+    let mut item_table = rows::find(doc, &style, &line_labels, &rates, &tables).or_else(|| {
+        tables
+            .iter()
+            .all(|t| t.rows.is_empty())
+            .then(|| item_blocks::find(doc, &style, &line_labels))
+            .flatten()
+    });
+    for cell in tables
+        .iter_mut()
+        .chain(item_table.as_mut())
+        .flat_map(|t| &mut t.rows)
+        .flat_map(|r| &mut r.cells)
+        .filter(|c| c.key == LabelKey::ColSku)
+    {
+        if let Some(sku) = tables::bare_sku(&cell.text) {
+            cell.text = sku.to_string();
+        }
+    }
     let (parties, addresses) = parties::find_with_addresses(doc);
     let party_name_labels = parties
         .iter()

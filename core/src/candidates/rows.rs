@@ -56,7 +56,7 @@ fn is_currency_sign(c: char) -> bool {
 }
 
 /// The value of one printed token: `(value, decimals, percent)`.
-fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool)> {
+pub(super) fn token_number(text: &str, decimal: Option<char>) -> Option<(Decimal, u32, bool)> {
     let mut s = text
         .trim_end_matches([':', ';'])
         .trim_matches(is_currency_sign);
@@ -639,12 +639,20 @@ fn words_left_of(line: &Line, x: f32) -> bool {
 
 /// Whether the first token of a line of several reads as a row's position (`1`, `12.`).
 fn is_position(token: &str, line: &Line) -> bool {
-    token.len() <= 4
-        && token
-            .trim_end_matches('.')
-            .chars()
-            .all(|c| c.is_ascii_digit())
-        && line.tokens.len() > 1
+    let t = token.trim_end_matches('.');
+    // An outline number (`1.1`, `01.02.0010`: title, section, item of a bill of quantities)
+    // is the row's position too, not its article number; of two groups only in a column of
+    // its own (`2.5 mm Kabel` is a description).
+    let groups = t.split('.').count();
+    let apart = line
+        .text
+        .trim_start()
+        .strip_prefix(token)
+        .is_some_and(|rest| rest.starts_with("  "));
+    let outline = (groups >= 3 || groups == 2 && apart)
+        && t.split('.')
+            .all(|g| (1..=4).contains(&g.len()) && g.chars().all(|c| c.is_ascii_digit()));
+    (token.len() <= 4 && t.chars().all(|c| c.is_ascii_digit()) || outline) && line.tokens.len() > 1
 }
 
 fn has_word(line: &Line) -> bool {
@@ -1072,6 +1080,7 @@ pub fn find(
         ));
     }
     rows.sort_by_key(|(l, _)| *l);
+    discount_lines(&mut rows, &nums);
     let end_line = end.max(table_end + 1);
     // A line with an amount in the amount column (a carried-over subtotal, a row) never
     // continues a description.
@@ -1252,6 +1261,7 @@ fn words_of(
     let mut unit: Option<(usize, usize)> = None;
     let unit_col = header_column(doc, headers, line, LabelKey::ColUnit);
     let sku_col = header_column(doc, headers, line, LabelKey::ColSku);
+    let pos_col = header_column(doc, headers, line, LabelKey::ColPos);
     let qty_here = qty.filter(|q| q.line == line);
     // Right after a quantity the row uses (printed first): its unit or `x` is no description.
     let mut after_qty = false;
@@ -1290,9 +1300,13 @@ fn words_of(
                 continue;
             }
         }
-        // A leading integer is the position.
+        // A leading integer is the position; under the header's position column also one of
+        // up to six digits (`000010`, as ERP systems number items in steps of ten).
         let leading = std::mem::replace(&mut first_word, false);
-        if leading && is_position(&t.text, l) {
+        let under_pos = pos_col.is_some_and(|(x0, x1)| t.bbox.x1.min(x1) > t.bbox.x0.max(x0))
+            && t.text.len() <= 6
+            && t.text.chars().all(|c| c.is_ascii_digit());
+        if leading && (is_position(&t.text, l) || under_pos) {
             row.cells.push(text_cell(doc, LabelKey::ColPos, line, s, e));
             continue;
         }
@@ -1366,11 +1380,14 @@ fn words_of(
             .zip(&l.token_spans)
             .find(|(t, (s, _))| *s >= q.end && t.text.chars().any(char::is_alphanumeric))
             .filter(|(t, (s, _))| {
+                // A unit of the vocabulary (or a UN/ECE code: `C62`) may stand in a column of
+                // its own, past the right-aligned quantity's gap.
+                let known = is_unit_word(&t.text);
                 !in_desc(*s)
-                    && t.bbox.x0 - q.x1 < 3.0 * h
+                    && t.bbox.x0 - q.x1 < if known { 8.0 } else { 3.0 } * h
                     && t.text.chars().any(char::is_alphabetic)
                     && !matches!(t.text.as_str(), "x" | "X" | "×")
-                    && !t.text.chars().any(|c| c.is_ascii_digit())
+                    && (known || !t.text.chars().any(|c| c.is_ascii_digit()))
                     && t.text.chars().count() <= 10
             })
             .map(|(_, &(s, e))| (s, e));
@@ -1507,6 +1524,58 @@ fn discounted(q: Decimal, p: Decimal, a: &Num) -> bool {
     })
 }
 
+/// A discount printed on a line of its own under its row (`abzüglich 10 % Rabatt  -49,80`) is
+/// no row but the row's: its amount comes off the row's amount and its percentage is the row's
+/// discount. The line must print the percentage its amount is of the row's (a discount of the
+/// whole table is of the sum, not of the row above); an amount off without its rate stays a
+/// line of its own.
+fn discount_lines(rows: &mut Vec<(usize, Row)>, nums: &[Vec<Num>]) {
+    let amount_of = |r: &Row| r.cell(LabelKey::ColAmount).and_then(|c| c.amount);
+    let mut i = 1;
+    while i < rows.len() {
+        let (line, sub) = (rows[i].0, &rows[i].1);
+        let prev = &rows[i - 1].1;
+        let merged = (|| {
+            let off = amount_of(sub).filter(|v| v.is_sign_negative())?;
+            let base = amount_of(prev).filter(|v| v.is_sign_positive() && *v > -off)?;
+            let alone = sub.source == RowSource::Aligned
+                && sub.cell(LabelKey::ColQty).is_none()
+                && sub.cell(LabelKey::ColUnitPrice).is_none()
+                && prev.source == RowSource::Balanced
+                && prev.cell(LabelKey::ColDiscount).is_none()
+                && prev.lines.iter().max().is_some_and(|&l| l + 1 == line);
+            if !alone {
+                return None;
+            }
+            let of = |rate: Decimal| (base * rate / Decimal::ONE_HUNDRED).round_dp(2) == -off;
+            let rate = nums
+                .get(line)?
+                .iter()
+                .find(|n| n.percent && !n.value.is_zero() && of(n.value))?
+                .value;
+            Some((base + off, rate))
+        })();
+        let Some((net, rate)) = merged else {
+            i += 1;
+            continue;
+        };
+        let (_, sub) = rows.remove(i);
+        let prev = &mut rows[i - 1].1;
+        if let Some(c) = prev.cells.iter_mut().find(|c| c.key == LabelKey::ColAmount) {
+            c.amount = Some(net);
+        }
+        if let Some(c) = sub.cell(LabelKey::ColAmount) {
+            prev.cells.push(Cell {
+                key: LabelKey::ColDiscount,
+                text: format!("{}%", rate.normalize()),
+                span: c.span.clone(),
+                amount: Some(rate),
+            });
+        }
+        prev.lines.extend(sub.lines);
+    }
+}
+
 /// The numbers a row uses (indices into its unit's numbers).
 struct RowNumbers {
     q: Option<usize>,
@@ -1607,7 +1676,23 @@ fn build_row(
         rate_column(doc, headers, u.lines[0]),
         header_column(doc, headers, u.lines[0], LabelKey::ColDiscount),
     );
-    let rate = vat_rate(&u.nums, &used, rates, cols);
+    // A rate printed as a bare number that no column name or tax summary marks as one (`23`
+    // between `860,00` and `197,80  1 057,80`) is the row's where the VAT and the amount with
+    // VAT it leaves over are of that rate: amount x rate = VAT, amount + VAT = gross.
+    let rate = vat_rate(&u.nums, &used, rates, cols).or_else(|| {
+        (0..u.nums.len())
+            .filter(|i| !used.contains(i))
+            .map(|i| (i, &u.nums[i]))
+            .find(|&(i, n)| {
+                let with: Vec<usize> = used.iter().copied().chain([i]).collect();
+                !n.percent
+                    && n.decimals <= 1
+                    && n.value > Decimal::ZERO
+                    && n.value < Decimal::ONE_HUNDRED
+                    && vat_columns(&u.nums, &with, a, Some(n.value), &[]).len() == 2
+            })
+            .map(|(_, n)| n)
+    });
     if let Some(r) = rate {
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
@@ -2048,6 +2133,127 @@ mod tests {
         // A scan's short word boxed the height of its line, about square, is upright.
         assert!(!is_rotated(&token("top", 37.2, 37.5)));
         assert!(!is_rotated(&token("A4,", 37.2, 37.5)));
+    }
+
+    #[test]
+    fn a_bare_rate_is_the_rows_where_its_vat_and_gross_hold() {
+        let row = |y: f32, name: &str, nums: [&str; 6]| {
+            let mut v = vec![w(name, 45.0, y)];
+            for (n, x) in nums.iter().zip([260.0, 320.0, 380.0, 410.0, 460.0, 540.0]) {
+                v.push(r(n, x, y));
+            }
+            v
+        };
+        let mut words = row(
+            100.0,
+            "Cement",
+            ["20", "21,50", "430,00", "23", "98,90", "528,90"],
+        );
+        words.extend(row(
+            115.0,
+            "Poradnik",
+            ["2", "59,00", "118,00", "5", "5,90", "123,90"],
+        ));
+        words.extend([w("Razem", 300.0, 140.0), r("548,00", 380.0, 140.0)]);
+        let t = read(words).expect("rows");
+        assert_eq!(column(&t, LabelKey::ColVatRate), [d("23"), d("5")]);
+        assert_eq!(column(&t, LabelKey::ColVatAmount), [d("98.90"), d("5.90")]);
+        assert_eq!(
+            column(&t, LabelKey::ColAmountGross),
+            [d("528.90"), d("123.90")]
+        );
+    }
+
+    #[test]
+    fn six_digits_under_the_position_header_are_the_position() {
+        let t = read(vec![
+            w("Pos", 30.0, 85.0),
+            w("Material", 80.0, 85.0),
+            w("Bezeichnung", 150.0, 85.0),
+            r("Menge", 280.0, 85.0),
+            r("Preis", 360.0, 85.0),
+            r("Wert", 540.0, 85.0),
+            w("000010", 30.0, 100.0),
+            w("100234", 80.0, 100.0),
+            w("Hydraulikzylinder", 150.0, 100.0),
+            r("2", 280.0, 100.0),
+            r("412,00", 360.0, 100.0),
+            r("824,00", 540.0, 100.0),
+            w("000020", 30.0, 115.0),
+            w("100871", 80.0, 115.0),
+            w("Dichtungssatz", 150.0, 115.0),
+            r("10", 280.0, 115.0),
+            r("18,75", 360.0, 115.0),
+            r("187,50", 540.0, 115.0),
+            w("Nettowert", 300.0, 140.0),
+            r("1.011,50", 540.0, 140.0),
+        ])
+        .expect("rows");
+        let texts = |key| -> Vec<Option<&str>> { t.rows.iter().map(|r| cell(r, key)).collect() };
+        assert_eq!(texts(LabelKey::ColPos), [Some("000010"), Some("000020")]);
+        assert_eq!(texts(LabelKey::ColSku), [Some("100234"), Some("100871")]);
+    }
+
+    #[test]
+    fn an_outline_number_is_the_rows_position() {
+        let line = |text: &str| {
+            let words: Vec<Word> = text
+                .split_whitespace()
+                .enumerate()
+                .map(|(i, t)| w(t, 30.0 + i as f32 * 60.0, 100.0))
+                .collect();
+            page_doc(words).lines.remove(0)
+        };
+        assert!(is_position("1.1", &line("1.1 Steckdose")));
+        assert!(is_position("01.02.0010", &line("01.02.0010 Erdaushub")));
+        assert!(is_position("12", &line("12 Steckdose")));
+        // Two groups with one space after them: a size in the description.
+        let doc = page_doc(vec![w("2.5", 30.0, 100.0), w("mm", 46.0, 100.0)]);
+        assert!(!is_position("2.5", &doc.lines[0]));
+        assert!(!is_position("1.1.", &line("1.1.")));
+        assert!(!is_position("1.12345", &line("1.12345 Steckdose")));
+    }
+
+    #[test]
+    fn a_discount_line_under_its_row_is_the_rows() {
+        let words = |sub: &str, pct: Option<&str>, off: &str| {
+            let mut v = vec![
+                w("1", 30.0, 100.0),
+                w("Bürostuhl", 45.0, 100.0),
+                r("2", 280.0, 100.0),
+                r("249,00", 360.0, 100.0),
+                r("498,00", 540.0, 100.0),
+                w(sub, 45.0, 111.0),
+            ];
+            if let Some(p) = pct {
+                v.extend([w(p, 100.0, 111.0), w("Rabatt", 130.0, 111.0)]);
+            }
+            v.extend([
+                r(off, 540.0, 111.0),
+                w("2", 30.0, 125.0),
+                w("Lampe", 45.0, 125.0),
+                r("3", 280.0, 125.0),
+                r("39,90", 360.0, 125.0),
+                r("119,70", 540.0, 125.0),
+                w("Summe", 300.0, 150.0),
+                w("netto", 340.0, 150.0),
+            ]);
+            v
+        };
+        // `abzüglich 10 % Rabatt  -49,80`: the row's discount, its amount 448,20.
+        let mut v = words("abzüglich", Some("10%"), "-49,80");
+        v.push(r("567,90", 540.0, 150.0));
+        let t = read(v).expect("rows");
+        assert_eq!(column(&t, LabelKey::ColAmount), [d("448.20"), d("119.70")]);
+        assert_eq!(column(&t, LabelKey::ColDiscount), [d("10"), None]);
+        // An amount off that is not the printed percentage of the row stays a line of its own.
+        let mut v = words("abzüglich", Some("5%"), "-20,00");
+        v.push(r("597,70", 540.0, 150.0));
+        let t = read(v).expect("rows");
+        assert_eq!(
+            column(&t, LabelKey::ColAmount),
+            [d("498.00"), d("-20.00"), d("119.70")]
+        );
     }
 
     #[test]

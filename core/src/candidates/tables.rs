@@ -612,6 +612,19 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
     Some(first.value)
 }
 
+/// An article number printed after its own name (`Réf. FLY-A5`, `Art.-Nr.: 4711-08`, `SKU
+/// 88213`): the number alone (one token with a digit, or capitals), the name being the
+/// column's, not the article's.
+pub(super) fn bare_sku(text: &str) -> Option<&str> {
+    let hit = labels::find_labels(text)
+        .into_iter()
+        .find(|h| h.start == 0 && h.key == LabelKey::ColSku)?;
+    let rest = text[hit.end..].trim_start_matches(['.', ':', '#', ' ', '-']);
+    let code = rest.chars().any(|c| c.is_ascii_digit())
+        || rest.chars().any(char::is_alphabetic) && !rest.chars().any(char::is_lowercase);
+    (code && !rest.contains(' ')).then_some(rest)
+}
+
 /// Most trailing rows [`drop_summary_rows`] takes off a table.
 const MAX_SUMMARY_ROWS: usize = 2;
 
@@ -619,7 +632,9 @@ const MAX_SUMMARY_ROWS: usize = 2;
 /// `Discount:  €261.47`, read as rows where no label the vocabulary knows ends the table): rows
 /// of a description and an amount only, after which the rows above them sum to an amount
 /// printed further down, where all the rows together sum to none. Amounts are the cells'
-/// values (`cell.amount`), the lines' amounts read in the document's `decimal` style.
+/// values (`cell.amount`), the lines' amounts read in the document's `decimal` style. A table
+/// whose rows (all, or all but the summary) sum to an amount printed under them is complete:
+/// [`TableLayout::sums`].
 pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decimal: Option<char>) {
     let n = t.rows.len();
     let amount = |r: &Row| {
@@ -653,6 +668,7 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
         })
     };
     if last_line(&t.rows).is_none_or(|l| printed_after(all.iter().sum(), l)) {
+        t.sums = !t.rows.is_empty();
         return;
     }
     for k in 1..=MAX_SUMMARY_ROWS.min(n.saturating_sub(1)) {
@@ -663,6 +679,7 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
         if tail.iter().all(summary_like) && printed_after(all[..n - k].iter().sum(), end) {
             t.end_line = tail[0].lines.iter().copied().min().unwrap_or(t.end_line);
             t.rows.truncate(n - k);
+            t.sums = true;
             return;
         }
     }
@@ -1481,11 +1498,15 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(amounts, ["-10.32", "-212.70", "-503.40"]);
+        // The rows left sum to a printed amount: the table is complete.
+        assert!(t[0].sums);
         // Where the rows together sum to a printed amount, they all stay.
         let mut t = t[0].clone();
         let rows = t.rows.len();
+        t.sums = false;
         drop_summary_rows(&mut t, &doc, Some('.'));
         assert_eq!(t.rows.len(), rows);
+        assert!(t.sums);
     }
 
     #[test]
@@ -1704,6 +1725,18 @@ mod tests {
             w("12,00", 430.0, 132.0),
         ]);
         assert_eq!(find_tables(&doc)[0].rows.len(), 2, "{}", doc.plain_text());
+    }
+
+    #[test]
+    fn an_article_number_loses_its_printed_name() {
+        assert_eq!(bare_sku("Réf. FLY-A5"), Some("FLY-A5"));
+        assert_eq!(bare_sku("Art.-Nr.: 4711-08"), Some("4711-08"));
+        assert_eq!(bare_sku("SKU 88213"), Some("88213"));
+        assert_eq!(bare_sku("Réf. LIV"), Some("LIV"));
+        // Not a name followed by words or by a word, nor no name at all.
+        assert_eq!(bare_sku("Code promo ETE"), None);
+        assert_eq!(bare_sku("Ref Fracht"), None);
+        assert_eq!(bare_sku("4711-08"), None);
     }
 
     #[test]

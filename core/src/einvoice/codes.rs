@@ -291,6 +291,18 @@ pub fn unit_code_of_printed(unit: &str) -> Option<&'static str> {
         .iter()
         .find(|(_, words)| words.contains(&w))
         .map(|(code, _)| *code)
+        .or_else(|| printed_code(unit.trim()))
+}
+
+/// A UN/ECE code printed as it is (`C62`, `XPK`, `HUR`: e-invoice renderings print the XML's
+/// unit code): three capitals or digits, exactly as the table spells it.
+fn printed_code(w: &str) -> Option<&'static str> {
+    (w.len() == 3
+        && w.starts_with(|c: char| c.is_ascii_uppercase())
+        && w.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
+    .then(|| UNITS.iter().find(|(c, _)| *c == w).map(|(c, _)| *c))
+    .flatten()
 }
 
 /// The name of an EN 16931 VAT category code (UNTDID 5305 subset, BT-118 / BT-151).
@@ -347,6 +359,13 @@ mod tests {
         assert_eq!(unit_code_of_printed("Std"), Some("HUR"));
         assert_eq!(unit_code_of_printed("кг"), Some("KGM"));
         assert_eq!(unit_code_of_printed("Stahlcoil"), None);
+        // The code itself, as e-invoice renderings print it; not in lower case, not a word.
+        assert_eq!(unit_code_of_printed("C62"), Some("C62"));
+        assert_eq!(unit_code_of_printed("XPK"), Some("XPK"));
+        assert_eq!(unit_code_of_printed("E48"), Some("E48"));
+        assert_eq!(unit_code_of_printed("c62"), None);
+        assert_eq!(unit_code_of_printed("Q99"), None);
+        assert_eq!(unit_code_of_printed("ZZ"), None);
         assert_eq!(unit_name("KGM"), "kilogram");
         assert_eq!(unit_name("MTK"), "square metre");
         assert_eq!(unit_name("XBX"), "box");

@@ -26,6 +26,7 @@ const ROW_CONFIDENCE: &[(RowSource, bool, f32)] = &[
     (RowSource::Balanced, false, 0.97),
     (RowSource::Aligned, true, 0.97),
     (RowSource::Aligned, false, 0.45),
+    (RowSource::Header, true, 0.95),
     (RowSource::Header, false, 0.5),
 ];
 
@@ -78,7 +79,10 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
                         let unit: String = cell
                             .text
                             .split_whitespace()
-                            .filter(|w| w.chars().all(char::is_alphabetic))
+                            .filter(|w| {
+                                w.chars().all(char::is_alphabetic)
+                                    || codes::unit_code_of_printed(w).is_some()
+                            })
                             .collect::<Vec<_>>()
                             .join(" ");
                         if q.is_some() && !unit.is_empty() {
