@@ -109,7 +109,9 @@ pub struct CandidateFeatures {
     pub order: u32,
     /// A date that could be read with day and month swapped.
     pub ambiguous: bool,
-    /// A negative amount.
+    /// An amount of the sign against the document's: printed negative, or, in a document whose
+    /// money amounts are mostly negative (a credit note's, [`FeatureContext::negated`]),
+    /// printed positive.
     pub negative: bool,
     /// The amount sits right below a rounding line (the rounded, final total on receipts).
     pub after_rounding: bool,
@@ -621,7 +623,7 @@ pub fn candidate_features(
         rightmost_on_line,
         order,
         ambiguous: c.ambiguous,
-        negative: c.kind == CandidateKind::Amount && c.value.starts_with('-'),
+        negative: c.kind == CandidateKind::Amount && c.value.starts_with('-') != ctx.negated,
         after_rounding,
         doc_ocr_confidence: ctx.doc_ocr_confidence,
     })
@@ -738,7 +740,8 @@ mod tests {
             ],
             &["-288.50", "-242.43", "-46.07"],
         );
-        assert!(f[0].is_largest && f[0].negative);
+        // Negative is the document's own sign: the total is no amount against it.
+        assert!(f[0].is_largest && !f[0].negative);
         let ranks: Vec<u32> = f.iter().map(|f| f.amount_rank).collect();
         assert_eq!(ranks, [0, 1, 2]);
         // Among positive amounts, one printed negative (the cash tendered) is no largest.

@@ -115,6 +115,7 @@ pub fn extract(
     bank::bank_accounts(&mut ctx, cands);
     items::line_items(&mut ctx, cands);
     totals::adjustments(&mut ctx, &feats, cands, scorer);
+    totals::confirmed_by_rows(&mut ctx);
     extras::signatories_and_extras(&mut ctx, cands);
     receipt::refine(&mut ctx, cands);
     // Last: the currency's evidence includes the total's line, the accounts' owners read the

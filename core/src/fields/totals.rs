@@ -613,6 +613,34 @@ fn best_split(
     best.map(|b| b.1)
 }
 
+/// The candidate of the net a total and its VAT leave: printed at or above the VAT's line with
+/// the value `total - vat` (a plausible share: [`plausible_vat`]), of the total's sign, outside
+/// the item rows (`rows`) before within them, the nearest to the VAT's line.
+fn net_of_total(
+    cands: &Candidates,
+    rows: &[usize],
+    total: Decimal,
+    (vat, vat_idx): (Decimal, usize),
+) -> Option<usize> {
+    let net = total - vat;
+    if net.is_zero()
+        || net.is_sign_negative() != total.is_sign_negative()
+        || !plausible_vat(net, vat)
+    {
+        return None;
+    }
+    let v_line = cands.items.get(vat_idx)?.span.line;
+    cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            *i != vat_idx && c.span.line <= v_line && cands.is_money(c) && dec(c) == Some(net)
+        })
+        .min_by_key(|(_, c)| (rows.contains(&c.span.line), v_line - c.span.line))
+        .map(|(i, _)| i)
+}
+
 /// The score the scorer gave candidate `i` in `list`, else [`STRUCTURAL_CONFIDENCE`] (a
 /// candidate only the printed arithmetic supports).
 fn score_in(list: &[Scored], i: usize) -> f32 {
@@ -1360,6 +1388,16 @@ pub(super) fn totals(
             choose_payable(&mut chosen, &pays, &pres);
         }
     }
+    // A total and a VAT chosen without a net (no candidate scored as one): the amount printed
+    // at or above the VAT's line that is total - VAT, the nearest to it, outside the item rows
+    // where one is.
+    if chosen.net.is_none()
+        && let (Some(t), Some((_, v, Some(vi)))) = (chosen.total, chosen.vat)
+        && let Some(ni) = net_of_total(cands, &rows, t.2, (v, vi))
+    {
+        chosen.net = Some((score_in(&nets, ni), ni, t.2 - v));
+        chosen.consistent = true;
+    }
     // Net and VAT of several rates whose rate OCR garbled (`Сиго: 2096  4904006,49` over `биго:
     // 790  287009,00`: `20%`, `7%`), so no rate line says so: the net printed right above the
     // VAT lines, the total right below them.
@@ -1900,6 +1938,50 @@ fn printed_reconciliation(
 /// The sum of the line items' net amounts, the net they must make (`totals.net`, else total -
 /// VAT) and the rounding the sum may carry ([`DocumentResult::line_sum_tolerance`]); `None`
 /// where a priced line has no net amount or the Result has no net to compare with.
+/// The confidence of a net and a VAT that a complete table of balanced rows confirms
+/// ([`confirmed_by_rows`]).
+const ROWS_CONFIRM: f32 = 0.8;
+
+/// A net and a VAT the item rows confirm, however they were chosen (a structural pick has
+/// [`STRUCTURAL_CONFIDENCE`]): the table is complete (every row balanced, the rows summing to an
+/// amount printed under them: [`crate::validate::VERIFIED_LINE`]), its amounts sum to the net
+/// to the cent, its rows' VAT amounts (all printed) sum to the VAT to the cent, and net + VAT is
+/// the total. Two readings of the document agree: each of the two is at least [`ROWS_CONFIRM`].
+pub(super) fn confirmed_by_rows(ctx: &mut Ctx<'_>) {
+    let r = &ctx.result;
+    let complete = r
+        .confidence
+        .fields
+        .get("/line_items")
+        .is_some_and(|c| *c >= crate::validate::VERIFIED_LINE);
+    let sum = |f: fn(&crate::result::LineItem) -> &Option<String>| {
+        r.line_items
+            .iter()
+            .map(|li| decimal(f(li)))
+            .try_fold(Decimal::ZERO, |a, b| a.checked_add(b?))
+    };
+    let t = &r.totals;
+    let (Some(n), Some(v), Some(total)) = (decimal(&t.net), decimal(&t.vat), decimal(&t.total))
+    else {
+        return;
+    };
+    let holds = complete
+        && !r.line_items.is_empty()
+        && sum(|li| &li.amount) == Some(n)
+        && sum(|li| &li.vat_amount) == Some(v)
+        && n + v == total;
+    if !holds {
+        return;
+    }
+    for pointer in ["/totals/net", "/totals/vat"] {
+        if let Some(c) = ctx.result.confidence.fields.get(pointer).copied()
+            && c < f64::from(ROWS_CONFIRM)
+        {
+            ctx.confidence(pointer, ROWS_CONFIRM);
+        }
+    }
+}
+
 fn lines_and_net(r: &DocumentResult) -> Option<(Decimal, Decimal, Decimal)> {
     let priced = r.priced_lines();
     if priced.is_empty() {
@@ -2094,11 +2176,80 @@ fn single_rate_line<'c>(ctx: &Ctx<'_>, cands: &'c Candidates) -> Option<(&'c Rat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A structural net and VAT (0.35) that the complete table's rows confirm to the cent.
+    #[test]
+    fn rows_that_sum_to_net_and_vat_confirm_them() {
+        let doc = crate::types::CleanDocument::default();
+        let conf = |rows: &[(&str, &str)], line_items: f64, vat: &str| {
+            let mut ctx = Ctx {
+                doc: &doc,
+                result: DocumentResult::empty(),
+            };
+            let r = &mut ctx.result;
+            for (a, v) in rows {
+                r.line_items.push(crate::result::LineItem {
+                    amount: Some((*a).into()),
+                    vat_amount: Some((*v).into()),
+                    ..Default::default()
+                });
+            }
+            r.totals.net = Some("978.00".into());
+            r.totals.vat = Some(vat.into());
+            r.totals.total = Some("1203.70".into());
+            r.confidence.fields.insert("/line_items".into(), line_items);
+            r.confidence.fields.insert("/totals/net".into(), 0.35);
+            r.confidence.fields.insert("/totals/vat".into(), 0.35);
+            confirmed_by_rows(&mut ctx);
+            let f = &ctx.result.confidence.fields;
+            (f["/totals/net"], f["/totals/vat"])
+        };
+        let rows = [("860.00", "197.80"), ("118.00", "27.90")];
+        assert_eq!(conf(&rows, 0.99, "225.70"), (0.8, 0.8));
+        // Rows of a table that sums to nothing printed, or VAT that is not the rows': unchanged.
+        assert_eq!(conf(&rows, 0.6, "225.70"), (0.35, 0.35));
+        assert_eq!(
+            conf(&[("860.00", "197.80"), ("118.00", "")], 0.99, "225.70"),
+            (0.35, 0.35)
+        );
+    }
     use crate::candidates::extract;
     use crate::candidates::tests::doc_from;
 
     fn d(s: &str) -> Decimal {
         s.parse().unwrap()
+    }
+
+    /// A total and its VAT without a net: the amount printed above that is their difference,
+    /// outside the item rows before a row's amount.
+    #[test]
+    fn a_total_and_its_vat_find_their_net() {
+        let cands = extract(&doc_from(&[
+            ("Usługa doradcza  5  -492,43  23%  -2462,15", 100.0, 100.0),
+            ("Wartość bez VAT:  -2462,15 zł", 100.0, 120.0),
+            ("Razem VAT 23%  -566,29 zł", 100.0, 135.0),
+            ("Ogółem:  -3028,44 zł", 100.0, 150.0),
+        ]));
+        let at = |v: &str, line: usize| {
+            cands
+                .items
+                .iter()
+                .position(|c| c.value == v && c.span.line == line)
+                .expect("candidate")
+        };
+        let vat = (d("-566.29"), at("-566.29", 2));
+        assert_eq!(
+            net_of_total(&cands, &[0], d("-3028.44"), vat),
+            Some(at("-2462.15", 1))
+        );
+        // Outside the item rows before within them, however far from the VAT.
+        assert_eq!(
+            net_of_total(&cands, &[1], d("-3028.44"), vat),
+            Some(at("-2462.15", 0))
+        );
+        // A difference printed nowhere, or a total of the other sign: none.
+        assert_eq!(net_of_total(&cands, &[0], d("-2480.00"), vat), None);
+        assert_eq!(net_of_total(&cands, &[0], d("3028.44"), vat), None);
     }
 
     /// (rate, base, amount) of each summary row.
