@@ -632,9 +632,7 @@ const MAX_SUMMARY_ROWS: usize = 2;
 /// `Discount:  €261.47`, read as rows where no label the vocabulary knows ends the table): rows
 /// of a description and an amount only, after which the rows above them sum to an amount
 /// printed further down, where all the rows together sum to none. Amounts are the cells'
-/// values (`cell.amount`), the lines' amounts read in the document's `decimal` style. A table
-/// whose rows (all, or all but the summary) sum to an amount printed under them is complete:
-/// [`TableLayout::sums`].
+/// values (`cell.amount`), the lines' amounts read in the document's `decimal` style.
 pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decimal: Option<char>) {
     let n = t.rows.len();
     let amount = |r: &Row| {
@@ -668,7 +666,6 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
         })
     };
     if last_line(&t.rows).is_none_or(|l| printed_after(all.iter().sum(), l)) {
-        t.sums = !t.rows.is_empty();
         return;
     }
     for k in 1..=MAX_SUMMARY_ROWS.min(n.saturating_sub(1)) {
@@ -679,7 +676,6 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
         if tail.iter().all(summary_like) && printed_after(all[..n - k].iter().sum(), end) {
             t.end_line = tail[0].lines.iter().copied().min().unwrap_or(t.end_line);
             t.rows.truncate(n - k);
-            t.sums = true;
             return;
         }
     }
@@ -1498,15 +1494,11 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(amounts, ["-10.32", "-212.70", "-503.40"]);
-        // The rows left sum to a printed amount: the table is complete.
-        assert!(t[0].sums);
         // Where the rows together sum to a printed amount, they all stay.
         let mut t = t[0].clone();
         let rows = t.rows.len();
-        t.sums = false;
         drop_summary_rows(&mut t, &doc, Some('.'));
         assert_eq!(t.rows.len(), rows);
-        assert!(t.sums);
     }
 
     #[test]

@@ -26,7 +26,6 @@ const ROW_CONFIDENCE: &[(RowSource, bool, f32)] = &[
     (RowSource::Balanced, false, 0.97),
     (RowSource::Aligned, true, 0.97),
     (RowSource::Aligned, false, 0.45),
-    (RowSource::Header, true, 0.95),
     (RowSource::Header, false, 0.5),
 ];
 

@@ -1442,6 +1442,22 @@ pub(super) fn totals(
         chosen.total = Some((STRUCTURAL_CONFIDENCE, xi, x));
         structural = true;
     }
+    // Still no net and VAT that make the chosen total: those the printed arithmetic finds for
+    // its value among all the amounts, OCR's broken ones read whole (`-106.443, 38 kr.`), each
+    // at its score where the scorer ranked it.
+    if !chosen.consistent
+        && let Some(t) = chosen.total
+        && let Some((n, v, _)) =
+            structural_triple(cands, &body_lines(cands, &table_lines), &rows, |d| d == t.2)
+        && let (Some(nd), Some(vd)) = (
+            cands.amount_at(n).and_then(dec),
+            cands.amount_at(v).and_then(dec),
+        )
+    {
+        chosen.net = Some((score_in(&nets, n), n, nd));
+        chosen.vat = Some((score_in(&vats, v), vd, Some(v)));
+        chosen.consistent = true;
+    }
     // Still no total: the amount that the cash paid less the change, or the VAT summary rows
     // (bases and amounts), make.
     if chosen.total.is_none()
