@@ -11,8 +11,9 @@
 //!   where a discount or prepaid amount is present, `payable` is not `total` minus them (nor that
 //!   rounded for cash).
 //! - `LINE_ITEMS_SUM_MISMATCH`: the sum of the line `amount`s is not `totals.net`, nor the sum
-//!   plus the document-level `charges` and/or less the `discount` (EN 16931 BR-CO-13); when
-//!   `net` is absent and `vat` present it is compared with `total` (lines carrying gross
+//!   plus the document-level `charges` and/or less the `discount` (EN 16931 BR-CO-13), nor,
+//!   where a `vat` is printed, the `total` (lines carrying gross amounts beside a printed net);
+//!   when `net` is absent and `vat` present it is compared with `total` (lines carrying gross
 //!   amounts, or net lines plus `vat`); the sum of `amount_with_vat` is
 //!   compared with `total`. Against a total, a cash rounding (0.05, 0.10, 0.50, 1) is no mismatch.
 //!   Tolerance max(0.01, 0.005 per line) for rounding of each line; in whole units where the
@@ -436,9 +437,18 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
     if let Some(s) = net_sum {
         if let Some(net) = net {
             f.ran("LINE_ITEMS_SUM");
-            let ok = adjusted(s, discount, charges)
-                .into_iter()
-                .any(|x| close(x, net, tol));
+            // Lines that carry gross amounts beside a printed net (a till slip's prices with
+            // VAT, its net in the VAT summary) make the total instead.
+            let gross_lines = vat.is_some_and(|v| !v.is_zero())
+                && total.is_some_and(|t| {
+                    adjusted(s, discount, charges)
+                        .into_iter()
+                        .any(|x| close_or_cash_rounded(x, t, tol))
+                });
+            let ok = gross_lines
+                || adjusted(s, discount, charges)
+                    .into_iter()
+                    .any(|x| close(x, net, tol));
             if !ok {
                 f.error(
                     LINE_ITEMS_SUM_MISMATCH,
@@ -1220,6 +1230,36 @@ mod tests {
             "{:?}",
             r.validation
         );
+    }
+
+    #[test]
+    fn gross_lines_beside_a_printed_net_make_the_total() {
+        // A till slip: two items priced with 6 % GST (101.76), its net (96.00) from the GST
+        // summary. The lines make the total: no mismatch.
+        let mut r = good();
+        r.taxes.clear();
+        r.totals = Default::default();
+        r.totals.net = s("96.00");
+        r.totals.vat = s("5.76");
+        r.totals.total = s("101.76");
+        r.line_items = vec![
+            LineItem {
+                amount: s("63.60"),
+                ..LineItem::default()
+            },
+            LineItem {
+                amount: s("38.16"),
+                ..LineItem::default()
+            },
+        ];
+        assert!(!has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+        // Lines that make neither the net nor the total disagree.
+        r.line_items[1].amount = s("38.00");
+        assert!(has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+        // Without a VAT, the net is the only sum the lines may make.
+        r.line_items[1].amount = s("38.16");
+        r.totals.vat = None;
+        assert!(has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
     }
 
     #[test]
