@@ -439,16 +439,10 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
             f.ran("LINE_ITEMS_SUM");
             // Lines that carry gross amounts beside a printed net (a till slip's prices with
             // VAT, its net in the VAT summary) make the total instead.
+            let sums = adjusted(s, discount, charges);
             let gross_lines = vat.is_some_and(|v| !v.is_zero())
-                && total.is_some_and(|t| {
-                    adjusted(s, discount, charges)
-                        .into_iter()
-                        .any(|x| close_or_cash_rounded(x, t, tol))
-                });
-            let ok = gross_lines
-                || adjusted(s, discount, charges)
-                    .into_iter()
-                    .any(|x| close(x, net, tol));
+                && total.is_some_and(|t| sums.iter().any(|&x| close_or_cash_rounded(x, t, tol)));
+            let ok = gross_lines || sums.iter().any(|&x| close(x, net, tol));
             if !ok {
                 f.error(
                     LINE_ITEMS_SUM_MISMATCH,

@@ -20,9 +20,9 @@
 use rust_decimal::Decimal;
 
 use super::DocStyle;
-use super::amounts;
 use super::labels::{LabelHit, LabelKey};
-use super::tables::{Cell, Row, RowSource, TableLayout, cell_value};
+use super::rows::continue_name;
+use super::tables::{Cell, Row, RowSource, TableLayout, cell_value, printed_amounts};
 use crate::preprocess::collapse_spaces;
 use crate::types::{CleanDocument, Span};
 
@@ -157,11 +157,11 @@ pub(super) fn find(
             None => {
                 let continues = desc_x.is_some_and(|x| {
                     (line.bbox.x0 - x).abs() <= line.bbox.height().max(1.0) * 0.5
-                        && cur.1.last() == Some(&(i - 1))
+                        && cur.1.last().is_some_and(|&l| l + 1 == i)
                 });
                 match cur.0.last_mut() {
                     Some(last) if continues && last.key == LabelKey::ColDesc => {
-                        last.text = format!("{} {}", last.text, collapse_spaces(&line.text));
+                        continue_name(&mut last.text, &collapse_spaces(&line.text));
                         cur.1.push(i);
                     }
                     _ => {
@@ -187,11 +187,9 @@ pub(super) fn find(
                 .and_then(|c| c.amount)
         })
         .sum();
-    let printed = doc.lines.iter().skip(last + 1).any(|l| {
-        amounts::find_amounts(&l.text, style.decimal, &[])
-            .iter()
-            .any(|a| a.value == sum)
-    });
+    let printed = printed_amounts(doc, style.decimal, last + 1)
+        .iter()
+        .any(|&(_, v)| v == sum);
     printed.then(|| TableLayout {
         header_line: first,
         columns: Vec::new(),

@@ -1189,9 +1189,19 @@ fn vat_rate<'a>(
         })
 }
 
+/// Whether a horizontal extent overlaps a column's x-range.
+fn overlaps((x0, x1): XRange, col: Option<XRange>) -> bool {
+    col.is_some_and(|(c0, c1)| x1.min(c1) > x0.max(c0))
+}
+
 /// Whether a number stands under a column's x-range.
 fn under(n: &Num, col: Option<XRange>) -> bool {
-    col.is_some_and(|(x0, x1)| n.x1.min(x1) > n.x0.max(x0))
+    overlaps((n.x0, n.x1), col)
+}
+
+/// Whether a token stands under a column's x-range.
+fn token_under(t: &Token, col: Option<XRange>) -> bool {
+    overlaps((t.bbox.x0, t.bbox.x1), col)
 }
 
 /// The x-range of a column of the header row nearest above `line` (on its page, or before it
@@ -1303,7 +1313,7 @@ fn words_of(
         // A leading integer is the position; under the header's position column also one of
         // up to six digits (`000010`, as ERP systems number items in steps of ten).
         let leading = std::mem::replace(&mut first_word, false);
-        let under_pos = pos_col.is_some_and(|(x0, x1)| t.bbox.x1.min(x1) > t.bbox.x0.max(x0))
+        let under_pos = token_under(t, pos_col)
             && t.text.len() <= 6
             && t.text.chars().all(|c| c.is_ascii_digit());
         if leading && (is_position(&t.text, l) || under_pos) {
@@ -1313,7 +1323,7 @@ fn words_of(
         // A unit in a column of its own, before the numbers: under the header's unit column,
         // or a unit word set apart from the description by a column gap.
         let gap_before = l.text.get(..s).is_some_and(|x| x.ends_with("  "));
-        let under_unit = unit_col.is_some_and(|(x0, x1)| t.bbox.x1.min(x1) > t.bbox.x0.max(x0));
+        let under_unit = token_under(t, unit_col);
         if desc.is_some() && (under_unit || gap_before && is_unit_word(&t.text)) {
             unit = Some((s, e));
             continue;
@@ -1393,15 +1403,13 @@ fn words_of(
             .map(|(_, &(s, e))| (s, e));
     }
     // Or whatever word stands under the header's unit column.
-    if unit.is_none()
-        && let Some((x0, x1)) = unit_col
-    {
+    if unit.is_none() && unit_col.is_some() {
         unit = l
             .tokens
             .iter()
             .zip(&l.token_spans)
             .find(|(t, _)| {
-                t.bbox.x1.min(x1) > t.bbox.x0.max(x0)
+                token_under(t, unit_col)
                     && t.text.chars().any(char::is_alphabetic)
                     && !t.text.chars().any(|c| c.is_ascii_digit())
             })
@@ -1530,32 +1538,9 @@ fn discounted(q: Decimal, p: Decimal, a: &Num) -> bool {
 /// whole table is of the sum, not of the row above); an amount off without its rate stays a
 /// line of its own.
 fn discount_lines(rows: &mut Vec<(usize, Row)>, nums: &[Vec<Num>]) {
-    let amount_of = |r: &Row| r.cell(LabelKey::ColAmount).and_then(|c| c.amount);
     let mut i = 1;
     while i < rows.len() {
-        let (line, sub) = (rows[i].0, &rows[i].1);
-        let prev = &rows[i - 1].1;
-        let merged = (|| {
-            let off = amount_of(sub).filter(|v| v.is_sign_negative())?;
-            let base = amount_of(prev).filter(|v| v.is_sign_positive() && *v > -off)?;
-            let alone = sub.source == RowSource::Aligned
-                && sub.cell(LabelKey::ColQty).is_none()
-                && sub.cell(LabelKey::ColUnitPrice).is_none()
-                && prev.source == RowSource::Balanced
-                && prev.cell(LabelKey::ColDiscount).is_none()
-                && prev.lines.iter().max().is_some_and(|&l| l + 1 == line);
-            if !alone {
-                return None;
-            }
-            let of = |rate: Decimal| (base * rate / Decimal::ONE_HUNDRED).round_dp(2) == -off;
-            let rate = nums
-                .get(line)?
-                .iter()
-                .find(|n| n.percent && !n.value.is_zero() && of(n.value))?
-                .value;
-            Some((base + off, rate))
-        })();
-        let Some((net, rate)) = merged else {
+        let Some((net, rate)) = row_discount(&rows[i - 1].1, &rows[i].1, nums) else {
             i += 1;
             continue;
         };
@@ -1574,6 +1559,32 @@ fn discount_lines(rows: &mut Vec<(usize, Row)>, nums: &[Vec<Num>]) {
         }
         prev.lines.extend(sub.lines);
     }
+}
+
+/// The amount net of its discount and the discount's rate, where `sub` is a discount line of
+/// the balanced row `prev` printed right above it ([`discount_lines`]; `nums`: each line's
+/// numbers).
+fn row_discount(prev: &Row, sub: &Row, nums: &[Vec<Num>]) -> Option<(Decimal, Decimal)> {
+    let amount_of = |r: &Row| r.cell(LabelKey::ColAmount).and_then(|c| c.amount);
+    let line = *sub.lines.first()?;
+    let off = amount_of(sub).filter(|v| v.is_sign_negative())?;
+    let base = amount_of(prev).filter(|v| v.is_sign_positive() && *v > -off)?;
+    let alone = sub.source == RowSource::Aligned
+        && sub.cell(LabelKey::ColQty).is_none()
+        && sub.cell(LabelKey::ColUnitPrice).is_none()
+        && prev.source == RowSource::Balanced
+        && prev.cell(LabelKey::ColDiscount).is_none()
+        && prev.lines.iter().max().is_some_and(|&l| l + 1 == line);
+    if !alone {
+        return None;
+    }
+    let of = |rate: Decimal| (base * rate / Decimal::ONE_HUNDRED).round_dp(2) == -off;
+    let rate = nums
+        .get(line)?
+        .iter()
+        .find(|n| n.percent && !n.value.is_zero() && of(n.value))?
+        .value;
+    Some((base + off, rate))
 }
 
 /// The numbers a row uses (indices into its unit's numbers).
@@ -1676,23 +1687,7 @@ fn build_row(
         rate_column(doc, headers, u.lines[0]),
         header_column(doc, headers, u.lines[0], LabelKey::ColDiscount),
     );
-    // A rate printed as a bare number that no column name or tax summary marks as one (`23`
-    // between `860,00` and `197,80  1 057,80`) is the row's where the VAT and the amount with
-    // VAT it leaves over are of that rate: amount x rate = VAT, amount + VAT = gross.
-    let rate = vat_rate(&u.nums, &used, rates, cols).or_else(|| {
-        (0..u.nums.len())
-            .filter(|i| !used.contains(i))
-            .map(|i| (i, &u.nums[i]))
-            .find(|&(i, n)| {
-                let with: Vec<usize> = used.iter().copied().chain([i]).collect();
-                !n.percent
-                    && n.decimals <= 1
-                    && n.value > Decimal::ZERO
-                    && n.value < Decimal::ONE_HUNDRED
-                    && vat_columns(&u.nums, &with, a, Some(n.value), &[]).len() == 2
-            })
-            .map(|(_, n)| n)
-    });
+    let rate = vat_rate(&u.nums, &used, rates, cols).or_else(|| confirmed_rate(&u.nums, &used, a));
     if let Some(r) = rate {
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
@@ -1701,6 +1696,24 @@ fn build_row(
         row.cells.push(num_cell(doc, key, &u.nums[i]));
     }
     row
+}
+
+/// A rate printed as a bare number that no column name or tax summary marks as one (`23`
+/// between `860,00` and `197,80  1 057,80`): the row's where the VAT and the amount with VAT it
+/// leaves over are of that rate (amount x rate = VAT, amount + VAT = gross: [`vat_columns`]).
+fn confirmed_rate<'a>(nums: &'a [Num], used: &[usize], a: usize) -> Option<&'a Num> {
+    (0..nums.len())
+        .filter(|i| !used.contains(i))
+        .find(|&i| {
+            let n = &nums[i];
+            let with: Vec<usize> = used.iter().copied().chain([i]).collect();
+            !n.percent
+                && n.decimals <= 1
+                && n.value > Decimal::ZERO
+                && n.value < Decimal::ONE_HUNDRED
+                && vat_columns(nums, &with, a, Some(n.value), &[]).len() == 2
+        })
+        .map(|i| &nums[i])
 }
 
 /// A row's VAT amount and amount with VAT among the numbers it leaves over (indices into
@@ -1803,7 +1816,7 @@ fn borrowed_words(doc: &CleanDocument, u: &Unit, row: &mut Row, used: [Option<us
 
 /// A description's next line added to its text: after a space, or glued to a word broken at its
 /// hyphen or slash (`Beamer-` / `Deckenhalterung`).
-fn continue_name(name: &mut String, more: &str) {
+pub(super) fn continue_name(name: &mut String, more: &str) {
     if !name.ends_with(['-', '/']) {
         name.push(' ');
     }

@@ -625,6 +625,26 @@ pub(super) fn bare_sku(text: &str) -> Option<&str> {
     (code && !rest.contains(' ')).then_some(rest)
 }
 
+/// The amounts printed from line `from` on, `(line, value)`: no percentage, no date (the
+/// amounts a table's rows may sum to).
+pub(super) fn printed_amounts(
+    doc: &CleanDocument,
+    decimal: Option<char>,
+    from: usize,
+) -> Vec<(usize, Decimal)> {
+    doc.lines
+        .iter()
+        .enumerate()
+        .skip(from)
+        .flat_map(|(i, l)| {
+            cell_amounts(&l.text, decimal)
+                .into_iter()
+                .filter(|a| !a.percent)
+                .map(move |a| (i, a.value))
+        })
+        .collect()
+}
+
 /// Most trailing rows [`drop_summary_rows`] takes off a table.
 const MAX_SUMMARY_ROWS: usize = 2;
 
@@ -644,20 +664,9 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
     let Some(all) = t.rows.iter().map(amount).collect::<Option<Vec<Decimal>>>() else {
         return;
     };
-    // The amounts printed from the table's first row on, read once: (line, value).
+    // The amounts printed from the table's first row on, read once.
     let first_row = t.rows.iter().flat_map(|r| r.lines.iter()).copied().min();
-    let printed: Vec<(usize, Decimal)> = doc
-        .lines
-        .iter()
-        .enumerate()
-        .skip(first_row.unwrap_or(doc.lines.len()))
-        .flat_map(|(i, l)| {
-            cell_amounts(&l.text, decimal)
-                .into_iter()
-                .filter(|a| !a.percent)
-                .map(move |a| (i, a.value))
-        })
-        .collect();
+    let printed = printed_amounts(doc, decimal, first_row.unwrap_or(doc.lines.len()));
     let printed_after = |v: Decimal, line: usize| printed.iter().any(|&(l, x)| l > line && x == v);
     let last_line = |rows: &[Row]| rows.iter().flat_map(|r| r.lines.iter()).copied().max();
     let summary_like = |r: &Row| {
