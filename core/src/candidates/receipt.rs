@@ -297,20 +297,22 @@ fn printed_unpaid(
     from: usize,
     amount: Decimal,
 ) -> Option<(usize, usize, usize)> {
-    let pays = |i: usize| {
-        TENDERED
-            .iter()
-            .chain(&["CHANGE", "CARD", "VISA"])
-            .any(|w| norms[i].contains(w))
-    };
     first_printing(
         lines
             .iter()
             .enumerate()
             .skip(from)
-            .filter(|&(i, _)| !pays(i)),
+            .filter(|&(i, _)| !pays(&norms[i])),
         amount,
     )
+}
+
+/// Whether a line, as [`norm_label`] gives it, pays (cash tendered, change, a card).
+fn pays(norm: &str) -> bool {
+    TENDERED
+        .iter()
+        .chain(&["CHANGE", "CARD", "VISA"])
+        .any(|w| norm.contains(w))
 }
 
 /// The grand total of a receipt with the span it was read from.
@@ -422,23 +424,26 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             found.push((4, owed, i, s, e));
         }
     }
-    // An amount, then two amounts alone on the next lines, the first of them a cash rounding of
-    // under 5 sen that takes it onto the 0.05 grid (`GRAND TOTAL : 87.08`, `0.02`, `87.10`: the
-    // labels printed in a column of their own, or lost): the last is the total after rounding.
+    // An amount, then on the next two lines a cash rounding of under 5 sen and the amount it
+    // takes onto the 0.05 grid (`GRAND TOTAL : 87.08`, `0.02`, `87.10`; `TOTAL SALES 88.97`,
+    // `ROUNDING ADJ -0.02`, `TOTAL AFTER ADJ 88.95`): the last is the total after rounding. The
+    // arithmetic names the lines, whatever their labels say (lost, garbled: `ROUNING ADJUSTMENT
+    // .02`, `RONDING RM 37.45`; or printed in a column of their own): the adjustment is the one
+    // amount of its line, the rounded amount the last of a line that pays nothing (cash, change,
+    // card), and the adjustment takes an amount off the grid onto it, added or, printed without
+    // its sign, taken off.
     let five = Decimal::new(5, 2);
     let rounded = lines.windows(3).enumerate().find_map(|(j, w)| {
         let a = line_amounts(&w[0]).last().copied()?;
-        // The rounding alone, or under its own label (`ROUNDING ADJ  -0.02`).
-        let r = amount_only(&w[1]).or_else(|| {
-            norm_label(&w[1].text)
-                .contains("ROUND")
-                .then(|| line_amounts(&w[1]).last().copied())
-                .flatten()
-        })?;
-        let b = amount_only(&w[2])?;
+        let r = match line_amounts(&w[1])[..] {
+            [one] => one,
+            _ => amount_only(&w[1])?,
+        };
+        let b = amount_only(&w[2])
+            .or_else(|| (!pays(&norms[j + 2])).then(|| line_amounts(&w[2]).last().copied())?)?;
         (!r.0.is_zero()
             && r.0.abs() < five
-            && a.0 + r.0 == b.0
+            && (a.0 + r.0 == b.0 || (r.0 > Decimal::ZERO && a.0 - r.0 == b.0))
             && b.0 > Decimal::ZERO
             && (b.0 % five).is_zero()
             && !(a.0 % five).is_zero())
@@ -540,7 +545,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // rounded amount is the total.
     if let Some(((before, from), total)) = rounded
         && (before == best.1 || from > best.2)
-        && paid.is_none_or(|p| p == total.1)
+        && (change.is_none() || paid.is_none_or(|p| p == total.1))
     {
         best = total;
     }
@@ -1024,6 +1029,54 @@ mod tests {
             "0.02",
             "12.51",
             "CASH 20.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(1248, 2));
+    }
+
+    #[test]
+    fn a_rounding_chain_is_read_by_its_arithmetic_whatever_its_labels() {
+        // The adjustment's and the rounded amount's labels garbled, a payment by card after.
+        let doc = receipt(&[
+            "GIANT HYPERMARKET SDN BHD",
+            "261 HELANG MINYAK MASAK 5KG RM48.70 Z",
+            "551 NESCAFE CLASSIC ARABICA RM67.80 Z",
+            "TOTAL SALES (INCLUSIVE GST) RM 181.98",
+            "ROUNING ADJUSTMENT RM .02",
+            "ROUNDING RM 182.00",
+            "CREDIT RM 182.00",
+            "CHANGE RM .00",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(18200, 2), 5));
+        // Both amounts under total labels, the change's label garbled: cash alone does not say
+        // what was owed, the chain does.
+        let doc = receipt(&[
+            "AEON CO. (M) BHD",
+            "PLASTICS BAG 0.20",
+            "TOTAL SALES I NCL GST 88.97",
+            "ROUDING ADJ -0.02",
+            "TOTAL ATTER ADJ INCL GST 88.95",
+            "CASH 100.00",
+            "ITEM COUNT 12 CHA RGE AMT 11.05",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(8895, 2), 4));
+        // The rounding printed without its sign, on a line with a count, the rounded amount
+        // beside a zero.
+        let doc = receipt(&[
+            "KEDAI MAJU ENTERPRISE",
+            "ITEM 3 TOTAL WITH GST @ 6% 41.48",
+            "QTY 8 ROUNDING 0.02",
+            "0.00 41.50",
+            "CHANGE 0.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(4150, 2));
+        // Two prices and an item of 0.02: neither price is on the grid, no chain.
+        let doc = receipt(&[
+            "KEDAI MAJU ENTERPRISE",
+            "TOTAL : 12.48",
+            "SWEET 0.02",
+            "TEA 2.13",
         ]);
         assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(1248, 2));
     }
