@@ -43,7 +43,85 @@ fn norm_label(s: &str) -> String {
         };
         out.push(fixed);
     }
-    out.replace("TOTAI", "TOTAL")
+    restore_words(&out.replace("TOTAI", "TOTAL"))
+}
+
+/// The words of a till's labels that OCR damages by dropping a letter (`TOAL`, `PYABLE`,
+/// `CHANE`) or by a space inside them (`TO TAL`, `S UPPLIES`).
+const LABEL_WORDS: &[&str] = &[
+    "TOTAL",
+    "SUBTOTAL",
+    "CHANGE",
+    "ROUNDING",
+    "PAYABLE",
+    "AMOUNT",
+    "TENDERED",
+    "SUPPLIES",
+    "INCLUSIVE",
+    "INCLUDING",
+    "EXCLUSIVE",
+    "EXCLUDING",
+    "DISCOUNT",
+    "SUMMARY",
+    "ADJUSTMENT",
+    "GRAND",
+];
+
+/// The letters of a word, less the punctuation around it (`(INC.` -> `INC`).
+fn word_core(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+}
+
+/// The [`LABEL_WORDS`] entry that `w` is with one letter dropped (one only; four letters at
+/// least, none of them a digit).
+fn dropped_letter(w: &str) -> Option<&'static str> {
+    if w.len() < 4 || !w.bytes().all(|b| b.is_ascii_uppercase()) || LABEL_WORDS.contains(&w) {
+        return None;
+    }
+    let mut hits = LABEL_WORDS.iter().filter(|k| {
+        k.len() == w.len() + 1 && (0..k.len()).any(|i| k[..i] == w[..i] && k[i + 1..] == w[i..])
+    });
+    let hit = hits.next()?;
+    hits.next().is_none().then_some(*hit)
+}
+
+/// Upper-case label text with [`LABEL_WORDS`] restored: two pieces that join into one of them
+/// where neither piece is one itself, and a word that is one with a letter dropped. Only
+/// labels are read from the result (amounts are parsed from the line's own text).
+fn restore_words(up: &str) -> String {
+    let words: Vec<&str> = up.split(' ').collect();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if let Some(next) = words.get(i + 1) {
+            let joined = format!(
+                "{}{}",
+                w.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()),
+                next
+            );
+            let core = word_core(&joined);
+            if LABEL_WORDS.contains(&core)
+                && !LABEL_WORDS.contains(&word_core(w))
+                && !LABEL_WORDS.contains(&word_core(next))
+                && !word_core(w).is_empty()
+            {
+                let lead = &w[..w.len()
+                    - w.trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
+                        .len()];
+                out.push(format!("{lead}{joined}"));
+                i += 2;
+                continue;
+            }
+        }
+        let core = word_core(w);
+        match dropped_letter(core) {
+            Some(k) => out.push(w.replacen(core, k, 1)),
+            None => out.push(w.to_string()),
+        }
+        i += 1;
+    }
+    out.join(" ")
 }
 
 /// Whether the document reads as a till receipt.
@@ -497,6 +575,30 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     {
         best = (3, p, i, s, e);
     }
+    // Only a subtotal was labelled, and a line under it that pays nothing prints the subtotal
+    // plus the amounts of the lines between (`SUB-TOTAL 74.06`, `DISC 0.00`, `GST 4.04`,
+    // `ROUNDING 0.00`, `78.10`): the till's running sum, its total's label lost. A discount's
+    // amount is taken off whatever its sign; at least one amount between is not zero.
+    if best.0 <= 1 {
+        let mut sum = best.1;
+        let mut moved = false;
+        for i in best.2 + 1..lines.len().min(best.2 + 7) {
+            let Some(&(v, s, e)) = line_amounts(&lines[i]).last() else {
+                break;
+            };
+            if pays(&norms[i]) {
+                break;
+            }
+            if moved && v == sum && v > Decimal::ZERO {
+                best = (3, v, i, s, e);
+                break;
+            }
+            let off = ["DISC", "LESS"].iter().any(|w| norms[i].contains(w));
+            let d = if off { -v.abs() } else { v };
+            moved |= !d.is_zero();
+            sum += d;
+        }
+    }
     // A discount under the total, and what was paid is the total less it, printed again under
     // the discount on a line that pays nothing (`Total 277.90`, `Discount: 0.90`, `Tofal
     // Inchusive GST: 277.00`, `CASH 277.00`): that line is the total after the discount, its
@@ -513,9 +615,13 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // grand total of the parts, its label lost to OCR.
     // A part may be negative (goods taken back: `TOTAL 6% SUPPLIES (INC. GST): -7.89`, `TOTAL 0%
     // SUPPLIES: 11.10`, then `3.21`), and the grand total then less than the other part.
+    // Or under a label too garbled to read (`TOAL PYABLE: 50.60`), on a line that pays nothing.
     if let Some(last) = parts.iter().map(|f| f.1).max()
-        && let Some((i, (v, s, e))) = (last + 1..lines.len().min(last + 3))
-            .find_map(|i| amount_only(&lines[i]).map(|a| (i, a)))
+        && let Some((i, (v, s, e))) = (last + 1..lines.len().min(last + 3)).find_map(|i| {
+            amount_only(&lines[i])
+                .or_else(|| (!pays(&norms[i])).then(|| line_amounts(&lines[i]).last().copied())?)
+                .map(|a| (i, a))
+        })
         && v > Decimal::ZERO
         && v != best.1
         && parts.iter().enumerate().any(|(k, a)| {
@@ -1079,6 +1185,76 @@ mod tests {
             "TEA 2.13",
         ]);
         assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(1248, 2));
+    }
+
+    #[test]
+    fn label_words_with_a_letter_dropped_or_split_are_restored() {
+        assert_eq!(norm_label("TOAL PYABLE: 50.60"), "TOTAL PAYABLE: 50.60");
+        assert_eq!(
+            norm_label("TO TAL SALES (INC. GST)"),
+            "TOTAL SALES (INC. GST)"
+        );
+        assert_eq!(
+            norm_label("OTAL 6% S UPPLIES (EXCL. GST):"),
+            "TOTAL 6% SUPPLIES (EXCL. GST):"
+        );
+        assert_eq!(norm_label("CHANE : 25.80"), "CHANGE : 25.80");
+        // Words of their own stay: a label word, a short word, one two label words could be.
+        assert_eq!(norm_label("SUB TOTAL"), "SUB TOTAL");
+        assert_eq!(norm_label("TOTAL AMOUNT"), "TOTAL AMOUNT");
+        assert_eq!(norm_label("TEA 2.13"), "TEA 2.13");
+        assert_eq!(norm_label("COTTAGE"), "COTTAGE");
+    }
+
+    #[test]
+    fn the_sum_of_two_supply_totals_under_a_garbled_label_is_the_total() {
+        let doc = receipt(&[
+            "GARDENIA BAKERIES (KL) SDN BHD",
+            "O.C JUMBO 2.97 5 0 0 5 14.85",
+            "TOTA L 0% SPPLIES: 27.45",
+            "CR-B'SCOTCH 0.72 20 0 0 20 14.40",
+            "TOTAL 6% SUPPLIES (XCL. GST): 21.84",
+            "GST: 1.31",
+            "TOTAL 6% SUPPLIE S (INC. GST): 23.15",
+            "TOTAL 0% SUPP1IES: 27.45",
+            "TAL PAYBLE: 50.60",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(5060, 2), 8));
+    }
+
+    #[test]
+    fn a_subtotal_and_the_amounts_under_it_sum_to_the_unlabelled_total() {
+        let doc = receipt(&[
+            "SEMUA HARDWARE SDN BHD",
+            "PAINT BRUSH 2 37.03 74.06",
+            "SUB-TOTAL 74.06",
+            "DISC 0.00",
+            "GST 4.04",
+            "ROUNDING 0.00",
+            "78.10",
+            "DEBIT CARD 78.10",
+            "CHANGE 0.00",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(7810, 2), 6));
+        // A discount printed without its sign is taken off.
+        let doc = receipt(&[
+            "SEMUA HARDWARE SDN BHD",
+            "SUB-TOTAL 80.00",
+            "DISCOUNT 5.00",
+            "75.00",
+            "DEBIT CARD 75.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(7500, 2));
+        // Nothing between that moves the sum: the subtotal stays.
+        let doc = receipt(&[
+            "SEMUA HARDWARE SDN BHD",
+            "SUB-TOTAL 80.00",
+            "DISC 0.00",
+            "80.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").1.line, 1);
     }
 
     #[test]
