@@ -168,11 +168,16 @@ pub fn parse_receipt_amount(tok: &str) -> Option<Decimal> {
         return None;
     }
     // OCR letters in digits.
+    let chars: Vec<char> = t.chars().collect();
+    let digit_at = |i: usize| chars.get(i).is_some_and(char::is_ascii_digit);
     let fixed: String = t
         .chars()
-        .map(|c| match c {
+        .enumerate()
+        .map(|(i, c)| match c {
             'O' | 'o' | 'D' => '0',
             'l' | 'I' | '|' => '1',
+            // `S` for 5 only between two digits (`1S3.35`): alone at an end it may be a `$`.
+            'S' if i > 0 && digit_at(i - 1) && digit_at(i + 1) => '5',
             _ => c,
         })
         .collect();
@@ -298,6 +303,7 @@ fn total_priority(t: &str) -> Option<u8> {
         return Some(5);
     }
     if t.contains("GRAND TOTAL")
+        || owed(t)
         || t.contains("AMOUNT DUE")
         || t.contains("AMT DUE")
         || t.contains("TOTAL AMOUNT")
@@ -321,6 +327,12 @@ fn total_priority(t: &str) -> Option<u8> {
 
 /// Labels of the amount tendered (cash handed over, paid).
 const TENDERED: &[&str] = &["CASH", "TENDER", "PAID", "PAYMENT"];
+
+/// Whether a label names what is still to be paid (`AMOUNT TO BE PAID`, `TO PAY`): a total,
+/// not the cash tendered.
+fn owed(t: &str) -> bool {
+    t.contains("TO BE PAID") || t.contains("TO PAY")
+}
 
 /// The rate of a tax a label names (`GST @6% INCLUDED IN TOTAL`, `TOTAL INCLUDES 6% GST`): the
 /// percentage printed in a label that also names a tax, between 1 and 30.
@@ -387,10 +399,11 @@ fn printed_unpaid(
 
 /// Whether a line, as [`norm_label`] gives it, pays (cash tendered, change, a card).
 fn pays(norm: &str) -> bool {
-    TENDERED
-        .iter()
-        .chain(&["CHANGE", "CARD", "VISA"])
-        .any(|w| norm.contains(w))
+    !owed(norm)
+        && TENDERED
+            .iter()
+            .chain(&["CHANGE", "CARD", "VISA"])
+            .any(|w| norm.contains(w))
 }
 
 /// The grand total of a receipt with the span it was read from.
@@ -448,6 +461,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 change = Some(d);
                 change_line = Some(li);
             } else if TENDERED.iter().any(|w| up.contains(w))
+                && !owed(&up)
                 && cash.is_none()
                 && !(up.contains("PAYMENT") && total_priority(&up).is_some())
             {
@@ -575,11 +589,14 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     {
         best = (3, p, i, s, e);
     }
-    // Only a subtotal was labelled, and a line under it that pays nothing prints the subtotal
-    // plus the amounts of the lines between (`SUB-TOTAL 74.06`, `DISC 0.00`, `GST 4.04`,
-    // `ROUNDING 0.00`, `78.10`): the till's running sum, its total's label lost. A discount's
-    // amount is taken off whatever its sign; at least one amount between is not zero.
-    if best.0 <= 1 {
+    // A line under the chosen total that pays nothing prints it plus the amounts of the lines
+    // between (`SUB-TOTAL 74.06`, `DISC 0.00`, `GST 4.04`, `ROUNDING 0.00`, `78.10`; `TOTAL
+    // SALES AMOUNT 33.00`, `GST 6% 1.98`, `ROUNDING ADJUSTMENT 0.02`, `TOTAL 35.00`): the till's
+    // running sum, and the amount it reaches is the total. Under a subtotal that line may carry
+    // any label (the total's, garbled); under another total it is a total line or an amount
+    // alone. A discount's amount is taken off whatever its sign; at least one amount between is
+    // not zero.
+    {
         let mut sum = best.1;
         let mut moved = false;
         for i in best.2 + 1..lines.len().min(best.2 + 7) {
@@ -589,8 +606,11 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             if pays(&norms[i]) {
                 break;
             }
-            if moved && v == sum && v > Decimal::ZERO {
-                best = (3, v, i, s, e);
+            let sums_up = best.0 <= 1
+                || amount_only(&lines[i]).is_some()
+                || total_priority(&norms[i]).is_some_and(|p| p >= 3);
+            if moved && v == sum && v > Decimal::ZERO && sums_up {
+                best = (best.0.max(3), v, i, s, e);
                 break;
             }
             let off = ["DISC", "LESS"].iter().any(|w| norms[i].contains(w));
@@ -1255,6 +1275,67 @@ mod tests {
             "80.00",
         ]);
         assert_eq!(receipt_total(&doc).expect("total").1.line, 1);
+    }
+
+    #[test]
+    fn a_total_before_tax_and_the_amounts_under_it_sum_to_the_total() {
+        // A total without its tax, the tax and a rounding under it, the sum alone, its label lost.
+        let doc = receipt(&[
+            "RESTORAN WAN SHENG",
+            "(B03) JASMINE GREEN 2.0 2.30 4.60",
+            "TOTAL SALES (EXCLUDING GST) : 51.42",
+            "DISCOUNT : 0.00",
+            "TOTAL GST : 3.08",
+            "ROUNDING : 0.00",
+            "54.50",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(5450, 2), 6));
+        // A total that the tax and the rounding under it take to a total line; the cash is
+        // unreadable.
+        let doc = receipt(&[
+            "MR D.I.Y. (M) SDN BHD",
+            "1 106 33.00 SR",
+            "TOTAL SALES AMOUNT 33.00",
+            "GST 6% 1.98",
+            "ROUNDING ADJUSTMENT 0.02",
+            "TOTAL 35.00",
+            "CASH S5.00",
+            "CHANGE RETURNED 20.00-",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(3500, 2), 5));
+        // Under a total, a line with another label is no sum of it.
+        let doc = receipt(&[
+            "MR D.I.Y. (M) SDN BHD",
+            "TOTAL 33.00",
+            "GST 6% 1.98",
+            "POINTS BALANCE 34.98",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(3300, 2));
+    }
+
+    #[test]
+    fn an_amount_to_be_paid_is_owed_not_tendered() {
+        let doc = receipt(&[
+            "POPULAR BOOK CO. (M) SDN BHD",
+            "TOTAL 25.44",
+            "0.01",
+            "AMOUNT TO BE PAID : 25.45",
+            "CASH RECEIVED : 25.50",
+            "CHANGE : 0.05",
+        ]);
+        let (d, span, conf) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2545, 2), 3));
+        assert!(conf >= 0.9, "confirmed by the cash less the change: {conf}");
+    }
+
+    #[test]
+    fn an_s_between_digits_is_a_five() {
+        assert_eq!(parse_receipt_amount("1S3.35"), Some(Decimal::new(15335, 2)));
+        // At an end it may be a dollar sign, or a tax code.
+        assert_eq!(parse_receipt_amount("S5.00"), None);
+        assert_eq!(parse_receipt_amount("3.56S"), Some(Decimal::new(356, 2)));
     }
 
     #[test]
