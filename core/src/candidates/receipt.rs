@@ -43,7 +43,13 @@ fn norm_label(s: &str) -> String {
         };
         out.push(fixed);
     }
-    restore_words(&out.replace("TOTAI", "TOTAL"))
+    out.replace("TOTAI", "TOTAL")
+}
+
+/// [`norm_label`] with [`LABEL_WORDS`] restored ([`restore_words`]): a receipt's labels as its
+/// reading compares them (not in [`is_receipt`], which reads every document's lines).
+fn read_label(s: &str) -> String {
+    restore_words(&norm_label(s))
 }
 
 /// The words of a till's labels that OCR damages by dropping a letter (`TOAL`, `PYABLE`,
@@ -87,41 +93,47 @@ fn dropped_letter(w: &str) -> Option<&'static str> {
 
 /// Upper-case label text with [`LABEL_WORDS`] restored: two pieces that join into one of them
 /// where neither piece is one itself, and a word that is one with a letter dropped. Only
-/// labels are read from the result (amounts are parsed from the line's own text).
+/// labels are read from the result (amounts are parsed from the line's own text). Runs on every
+/// line of every document ([`is_receipt`]): one string, no allocation per word.
 fn restore_words(up: &str) -> String {
+    let alnum = |c: char| c.is_ascii_alphanumeric();
     let words: Vec<&str> = up.split(' ').collect();
-    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut out = String::with_capacity(up.len() + 4);
     let mut i = 0;
     while i < words.len() {
+        if i > 0 {
+            out.push(' ');
+        }
         let w = words[i];
         if let Some(next) = words.get(i + 1) {
-            let joined = format!(
-                "{}{}",
-                w.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()),
-                next
-            );
-            let core = word_core(&joined);
-            if LABEL_WORDS.contains(&core)
+            let a = w.trim_start_matches(|c: char| !alnum(c));
+            let b = next.trim_end_matches(|c: char| !alnum(c));
+            let joined = (!a.is_empty() && !b.is_empty() && a.chars().chain(b.chars()).all(alnum))
+                .then(|| {
+                    LABEL_WORDS.iter().find(|k| {
+                        k.len() == a.len() + b.len() && k.starts_with(a) && k.ends_with(b)
+                    })
+                })
+                .flatten();
+            if let Some(k) = joined
                 && !LABEL_WORDS.contains(&word_core(w))
                 && !LABEL_WORDS.contains(&word_core(next))
-                && !word_core(w).is_empty()
             {
-                let lead = &w[..w.len()
-                    - w.trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
-                        .len()];
-                out.push(format!("{lead}{joined}"));
+                out.push_str(&w[..w.len() - a.len()]);
+                out.push_str(k);
+                out.push_str(&next[b.len()..]);
                 i += 2;
                 continue;
             }
         }
         let core = word_core(w);
         match dropped_letter(core) {
-            Some(k) => out.push(w.replacen(core, k, 1)),
-            None => out.push(w.to_string()),
+            Some(k) => out.push_str(&w.replacen(core, k, 1)),
+            None => out.push_str(w),
         }
         i += 1;
     }
-    out.join(" ")
+    out
 }
 
 /// Whether the document reads as a till receipt.
@@ -410,7 +422,7 @@ fn pays(norm: &str) -> bool {
 pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let lines = &doc.lines;
     // Each line's text with its label words repaired, once ([`norm_label`]).
-    let norms: Vec<String> = lines.iter().map(|l| norm_label(&l.text)).collect();
+    let norms: Vec<String> = lines.iter().map(|l| read_label(&l.text)).collect();
     let mut in_summary = false;
     // (priority, amount, line, start, end)
     let mut found: Vec<(u8, Decimal, usize, usize, usize)> = Vec::new();
@@ -449,7 +461,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 let li = if amts.is_empty() { i + 1 } else { i };
                 (a, li)
             });
-        let up = norm_label(label);
+        let up = read_label(label);
         if let Some(((d, s, e), li)) = amount {
             if up.contains("ROUND") && !up.contains("TOTAL") && rounding.is_none() {
                 rounding = Some(d.abs());
@@ -1209,21 +1221,21 @@ mod tests {
 
     #[test]
     fn label_words_with_a_letter_dropped_or_split_are_restored() {
-        assert_eq!(norm_label("TOAL PYABLE: 50.60"), "TOTAL PAYABLE: 50.60");
+        assert_eq!(read_label("TOAL PYABLE: 50.60"), "TOTAL PAYABLE: 50.60");
         assert_eq!(
-            norm_label("TO TAL SALES (INC. GST)"),
+            read_label("TO TAL SALES (INC. GST)"),
             "TOTAL SALES (INC. GST)"
         );
         assert_eq!(
-            norm_label("OTAL 6% S UPPLIES (EXCL. GST):"),
+            read_label("OTAL 6% S UPPLIES (EXCL. GST):"),
             "TOTAL 6% SUPPLIES (EXCL. GST):"
         );
-        assert_eq!(norm_label("CHANE : 25.80"), "CHANGE : 25.80");
+        assert_eq!(read_label("CHANE : 25.80"), "CHANGE : 25.80");
         // Words of their own stay: a label word, a short word, one two label words could be.
-        assert_eq!(norm_label("SUB TOTAL"), "SUB TOTAL");
-        assert_eq!(norm_label("TOTAL AMOUNT"), "TOTAL AMOUNT");
-        assert_eq!(norm_label("TEA 2.13"), "TEA 2.13");
-        assert_eq!(norm_label("COTTAGE"), "COTTAGE");
+        assert_eq!(read_label("SUB TOTAL"), "SUB TOTAL");
+        assert_eq!(read_label("TOTAL AMOUNT"), "TOTAL AMOUNT");
+        assert_eq!(read_label("TEA 2.13"), "TEA 2.13");
+        assert_eq!(read_label("COTTAGE"), "COTTAGE");
     }
 
     #[test]
