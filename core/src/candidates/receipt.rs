@@ -340,6 +340,12 @@ fn total_priority(t: &str) -> Option<u8> {
 /// Labels of the amount tendered (cash handed over, paid).
 const TENDERED: &[&str] = &["CASH", "TENDER", "PAID", "PAYMENT"];
 
+/// Whether a label names an amount taken off (`DISC`, `LESS`, `CASH PROMOTION`): a discount,
+/// not cash tendered, whatever other word it carries.
+fn taken_off(t: &str) -> bool {
+    ["DISC", "LESS", "PROMO"].iter().any(|w| t.contains(w))
+}
+
 /// Whether a label names what is still to be paid (`AMOUNT TO BE PAID`, `TO PAY`): a total,
 /// not the cash tendered.
 fn owed(t: &str) -> bool {
@@ -412,6 +418,7 @@ fn printed_unpaid(
 /// Whether a line, as [`norm_label`] gives it, pays (cash tendered, change, a card).
 fn pays(norm: &str) -> bool {
     !owed(norm)
+        && !taken_off(norm)
         && TENDERED
             .iter()
             .chain(&["CHANGE", "CARD", "VISA"])
@@ -474,6 +481,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 change_line = Some(li);
             } else if TENDERED.iter().any(|w| up.contains(w))
                 && !owed(&up)
+                && !taken_off(&up)
                 && cash.is_none()
                 && !(up.contains("PAYMENT") && total_priority(&up).is_some())
             {
@@ -625,7 +633,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 best = (best.0.max(3), v, i, s, e);
                 break;
             }
-            let off = ["DISC", "LESS"].iter().any(|w| norms[i].contains(w));
+            let off = taken_off(&norms[i]);
             let d = if off { -v.abs() } else { v };
             moved |= !d.is_zero();
             sum += d;
@@ -1325,6 +1333,24 @@ mod tests {
             "POINTS BALANCE 34.98",
         ]);
         assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(3300, 2));
+    }
+
+    #[test]
+    fn a_cash_promotion_is_taken_off_not_tendered() {
+        // The total's label lost: the subtotal less the promotion is the amount under it, paid
+        // by card.
+        let doc = receipt(&[
+            "UNIQLO (MALAYSIA) SDN BHD",
+            "1 349000 76.00 76 SR",
+            "1 184810 165.00 165 SR",
+            "SUBTOTAL: 251.00",
+            "CASH PROMOTION 34.00",
+            "0.00",
+            "217.00",
+            "MASTER 217.00",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(21700, 2), 6));
     }
 
     #[test]
