@@ -1226,6 +1226,17 @@ mod tests {
         );
     }
 
+    /// Line items with only their net amounts.
+    fn amount_rows(amounts: &[&str]) -> Vec<LineItem> {
+        amounts
+            .iter()
+            .map(|a| LineItem {
+                amount: s(a),
+                ..LineItem::default()
+            })
+            .collect()
+    }
+
     #[test]
     fn gross_lines_beside_a_printed_net_make_the_total() {
         // A till slip: two items priced with 6 % GST (101.76), its net (96.00) from the GST
@@ -1236,16 +1247,7 @@ mod tests {
         r.totals.net = s("96.00");
         r.totals.vat = s("5.76");
         r.totals.total = s("101.76");
-        r.line_items = vec![
-            LineItem {
-                amount: s("63.60"),
-                ..LineItem::default()
-            },
-            LineItem {
-                amount: s("38.16"),
-                ..LineItem::default()
-            },
-        ];
+        r.line_items = amount_rows(&["63.60", "38.16"]);
         assert!(!has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
         // Lines that make neither the net nor the total disagree.
         r.line_items[1].amount = s("38.00");
@@ -1263,16 +1265,7 @@ mod tests {
         r.taxes.clear();
         r.totals = Default::default();
         r.totals.net = s("9610");
-        r.line_items = vec![
-            LineItem {
-                amount: s("4805"),
-                ..LineItem::default()
-            },
-            LineItem {
-                amount: s("4804"),
-                ..LineItem::default()
-            },
-        ];
+        r.line_items = amount_rows(&["4805", "4804"]);
         assert!(!has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
         assert!(
             r.validation

@@ -94,7 +94,7 @@ fn dropped_letter(w: &str) -> Option<&'static str> {
 /// Upper-case label text with [`LABEL_WORDS`] restored: two pieces that join into one of them
 /// where neither piece is one itself, and a word that is one with a letter dropped. Only
 /// labels are read from the result (amounts are parsed from the line's own text). Runs on every
-/// line of every document ([`is_receipt`]): one string, no allocation per word.
+/// line of a receipt ([`read_label`]): one string, no allocation per word.
 fn restore_words(up: &str) -> String {
     let alnum = |c: char| c.is_ascii_alphanumeric();
     let words: Vec<&str> = up.split(' ').collect();
@@ -425,6 +425,12 @@ fn pays(norm: &str) -> bool {
             .any(|w| norm.contains(w))
 }
 
+/// The amount a line closes a sum with: the amount alone on it, or the last amount of a line
+/// that pays nothing ([`pays`], `norm` its [`read_label`] text), whatever its label.
+fn closing_amount(line: &Line, norm: &str) -> Option<(Decimal, usize, usize)> {
+    amount_only(line).or_else(|| (!pays(norm)).then(|| line_amounts(line).last().copied())?)
+}
+
 /// The grand total of a receipt with the span it was read from.
 pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let lines = &doc.lines;
@@ -468,7 +474,12 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 let li = if amts.is_empty() { i + 1 } else { i };
                 (a, li)
             });
-        let up = read_label(label);
+        // A line without amounts is all label: its text is read once, in `norms`.
+        let up = if label.len() == line.text.len() {
+            norms[i].clone()
+        } else {
+            read_label(label)
+        };
         if let Some(((d, s, e), li)) = amount {
             if up.contains("ROUND") && !up.contains("TOTAL") && rounding.is_none() {
                 rounding = Some(d.abs());
@@ -547,12 +558,10 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let five = Decimal::new(5, 2);
     let rounded = lines.windows(3).enumerate().find_map(|(j, w)| {
         let a = line_amounts(&w[0]).last().copied()?;
-        let r = match line_amounts(&w[1])[..] {
-            [one] => one,
-            _ => amount_only(&w[1])?,
+        let [r] = line_amounts(&w[1])[..] else {
+            return None;
         };
-        let b = amount_only(&w[2])
-            .or_else(|| (!pays(&norms[j + 2])).then(|| line_amounts(&w[2]).last().copied())?)?;
+        let b = closing_amount(&w[2], &norms[j + 2])?;
         (!r.0.is_zero()
             && r.0.abs() < five
             && (a.0 + r.0 == b.0 || (r.0 > Decimal::ZERO && a.0 - r.0 == b.0))
@@ -657,11 +666,8 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // SUPPLIES: 11.10`, then `3.21`), and the grand total then less than the other part.
     // Or under a label too garbled to read (`TOAL PYABLE: 50.60`), on a line that pays nothing.
     if let Some(last) = parts.iter().map(|f| f.1).max()
-        && let Some((i, (v, s, e))) = (last + 1..lines.len().min(last + 3)).find_map(|i| {
-            amount_only(&lines[i])
-                .or_else(|| (!pays(&norms[i])).then(|| line_amounts(&lines[i]).last().copied())?)
-                .map(|a| (i, a))
-        })
+        && let Some((i, (v, s, e))) = (last + 1..lines.len().min(last + 3))
+            .find_map(|i| closing_amount(&lines[i], &norms[i]).map(|a| (i, a)))
         && v > Decimal::ZERO
         && v != best.1
         && parts.iter().enumerate().any(|(k, a)| {
