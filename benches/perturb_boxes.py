@@ -18,6 +18,8 @@ KIND:
   droplabel   each label box (no digit) naming TOTAL, AMOUNT or ROUND lost with probability 0.5
   amtnoise    each amount, with probability 0.3, misread once (0->O, 1->l, 5->S, a comma for
               the point, a space after it)
+  dropline[P] each box lost with probability P (default 0.1): an OCR that misses a line or a
+              piece of one, the total's own line among them
   merge       boxes of one line joined into one box
   wordsplit   every box split into one box per word
 
@@ -77,6 +79,9 @@ def perturb(rows, kind: str, arg: float | None, rng: random.Random):
             if (re.search(r"TOTAL|AMOUNT|ROUND", text.upper()) and not re.search(r"\d", text)
                     and rng.random() < 0.5):
                 continue
+        elif kind == "dropline":
+            if rng.random() < (0.1 if arg is None else arg):
+                continue
         elif kind == "amtnoise":
             if AMOUNT.match(text.strip()) and rng.random() < 0.3:
                 text = rng.choice([text.replace("0", "O", 1), text.replace(".", ",", 1),
@@ -117,7 +122,7 @@ def main() -> int:
     ap.add_argument("--split", default="benches/splits/sroie.json")
     ap.add_argument("--seed", default="0")
     a = ap.parse_args()
-    m = re.fullmatch(r"(noise|skew|droplabel|amtnoise|merge|wordsplit)(-?[0-9.]+)?", a.kind)
+    m = re.fullmatch(r"(noise|skew|droplabel|dropline|amtnoise|merge|wordsplit)(-?[0-9.]+)?", a.kind)
     if not m:
         ap.error(f"unknown kind {a.kind}")
     kind, arg = m.group(1), float(m.group(2)) if m.group(2) else None

@@ -158,8 +158,10 @@ pub fn is_receipt(doc: &CleanDocument) -> bool {
     let has_total = text
         .iter()
         .any(|t| t.contains("TOTAL") || t.contains("AMOUNT DUE"));
-    let cash_and_change =
-        text.iter().any(|t| t.contains("CASH")) && text.iter().any(|t| t.contains("CHANGE"));
+    // Cash and change, or a line of the change given back alone (the cash's line lost).
+    let cash_and_change = (text.iter().any(|t| t.contains("CASH"))
+        && text.iter().any(|t| t.contains("CHANGE")))
+        || text.iter().any(|t| t.starts_with("CHANGE"));
     (has_total || cash_and_change) && hits >= 3
 }
 
@@ -439,7 +441,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut in_summary = false;
     // (priority, amount, line, start, end)
     let mut found: Vec<(u8, Decimal, usize, usize, usize)> = Vec::new();
-    let mut cash: Option<Decimal> = None;
+    let mut cash: Option<(Decimal, usize)> = None;
     let mut change: Option<Decimal> = None;
     let mut change_line: Option<usize> = None;
     let mut rounding: Option<Decimal> = None;
@@ -497,7 +499,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 && !(up.contains("PAYMENT") && total_priority(&up).is_some())
             {
                 // Some tills print the cash handed over negative (`CASH  -50.00`).
-                cash = Some(d.abs());
+                cash = Some((d.abs(), li));
             }
             if !in_summary && let Some(p) = total_priority(&up) {
                 parts.push((d, li));
@@ -510,6 +512,49 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             }
         }
     }
+    // The change's label lost to OCR (`CASH 50.00`, then `41.00` alone): an amount alone on one
+    // of the two lines under the cash, less than it, is the change where the cash less it is
+    // printed above the cash on a line that pays nothing (`TOTAL INCLUDES GST 6% 9.00`).
+    if change.is_none()
+        && let Some((c, cl)) = cash
+        && let Some((v, l)) =
+            (cl + 1..lines.len().min(cl + 3)).find_map(|i| amount_only(&lines[i]).map(|a| (a.0, i)))
+        && v > Decimal::ZERO
+        && v < c
+        && printed_unpaid(&lines[..cl], &norms, 0, c - v).is_some()
+    {
+        change = Some(v);
+        change_line = Some(l);
+    }
+    // The cash's label lost to OCR (`21.00`, then `CHANGE RM .10`): an amount alone on one of
+    // the two lines over the change, more than it and under no total's label, is the cash where
+    // it less the change is printed above it on a line that pays nothing (`20.90`).
+    if cash.is_none()
+        && let (Some(ch), Some(cl)) = (change, change_line)
+        && ch > Decimal::ZERO
+        && let Some(found_cash) = (cl.saturating_sub(2)..cl).rev().find_map(|i| {
+            let v = amount_only(&lines[i])?.0;
+            // (Under a total's label it is the rule of the amount tendered below.)
+            let totalled = found.iter().any(|f| f.2 == i);
+            (v > ch && !totalled && printed_unpaid(&lines[..i], &norms, 0, v - ch).is_some())
+                .then_some((v, i))
+        })
+    {
+        cash = Some(found_cash);
+    }
+    // Where the cash stands: its line and the amount's byte range.
+    let cash_at = cash.and_then(|(c, l)| {
+        let (_, s, e) = line_amounts(&lines[l])
+            .into_iter()
+            .find(|a| a.0.abs() == c)?;
+        Some((l, s, e))
+    });
+    let cash = cash.map(|c| c.0);
+    let mut paid = match (cash, change) {
+        (Some(c), Some(ch)) if c > ch => Some(c - ch),
+        (Some(c), None) => Some(c),
+        _ => None,
+    };
     // A tax note that names the total (`GST @6% INCLUDED IN TOTAL  2.43`, `TOTAL INCLUDES 6% GST
     // 3.98`) prints the tax contained in an amount printed elsewhere (42.90 x 6/106 = 2.43): that
     // amount is the total, whatever its own label (lost to OCR, or none), and the note is none.
@@ -523,13 +568,15 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             .max_by_key(|a| (a.0, std::cmp::Reverse(a.1)));
         if let Some(&(g, gl, s, e)) = gross {
             found[k] = (4, g, gl, s, e);
+        } else if let (Some(p), Some((cl, s, e))) = (paid, cash_at)
+            && change.is_some()
+            && is_tax_in(tax, p, rate)
+        {
+            // The total's own amount lost: what cash less change paid is the amount the tax is
+            // in (`CASH 50.00`, `CHANGE 45.00`, `GST @6% INCLUDED IN TOTAL 0.28`).
+            found[k] = (4, p, cl, s, e);
         }
     }
-    let mut paid = match (cash, change) {
-        (Some(c), Some(ch)) if c > ch => Some(c - ch),
-        (Some(c), None) => Some(c),
-        _ => None,
-    };
     // The amount tendered under a total's label (`ACCEPTED TOTAL 10.00`, then `CHANGE 5.00`):
     // a total line right above the change whose amount less the change is printed above it
     // (`AMOUNT INCL. GST 5.00`) was the cash; what it paid is that amount, the total.
@@ -544,6 +591,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         let owed = t.1 - ch;
         if let Some((i, s, e)) = first_printing(lines[..t.2].iter().enumerate().rev(), owed) {
             paid = Some(owed);
+            // What was handed over is no total, whatever label stands over it (`TOTAL ROUNDED`,
+            // the cash's own label lost).
+            found.retain(|f| (f.1, f.2) != (t.1, t.2));
             found.push((4, owed, i, s, e));
         }
     }
@@ -629,10 +679,22 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         let mut sum = best.1;
         let mut moved = false;
         for i in best.2 + 1..lines.len().min(best.2 + 7) {
+            // A line of label alone (the total's, its amount lost) is passed over.
             let Some(&(v, s, e)) = line_amounts(&lines[i]).last() else {
-                break;
+                continue;
             };
             if pays(&norms[i]) {
+                // The sum reaches what was paid, the change printed: the total's own line was
+                // lost, and the paying line prints it (`NET TOTAL 19.01`, `-0.01`, `CASH
+                // 19.00`, `CHANGE 0.00`).
+                if moved
+                    && change.is_some()
+                    && sum > Decimal::ZERO
+                    && paid == Some(sum)
+                    && let Some((cl, cs, ce)) = cash_at.filter(|c| c.0 == i)
+                {
+                    best = (best.0.max(3), sum, cl, cs, ce);
+                }
                 break;
             }
             let sums_up = best.0 <= 1
@@ -1409,6 +1471,161 @@ mod tests {
             receipt_total(&doc).map(|t| t.0),
             Some(Decimal::new(27790, 2))
         );
+    }
+
+    /// The change's label lost to OCR: the amount alone under the cash is the change where
+    /// the cash less it is printed above, on a line that pays nothing; what it paid is the
+    /// total.
+    #[test]
+    fn an_amount_alone_under_the_cash_that_leaves_a_printed_total_is_the_change() {
+        let doc = receipt(&[
+            "FUYI MINI MARKET",
+            "TAX INVOICE",
+            "1 KOTA 8.49 8.49 9.00 SR",
+            "GST 6% + 0.51",
+            "9.00",
+            "TOTAL INCLUDES GST 6% 9.00",
+            "CUSTOMER'S PAYMENT",
+            "CASH 50.00",
+            "41.00",
+            "THANK YOU",
+        ]);
+        let (d, _, conf) = receipt_total(&doc).expect("total");
+        assert_eq!(d, Decimal::new(900, 2));
+        assert!(conf >= 0.9);
+        // A later total (after its rounding, the adjustment's amount lost) is what was paid.
+        let doc = receipt(&[
+            "POPULAR BOOK CO SDN BHD",
+            "2PC @ 13.69 27.38 T",
+            "STAT-GREAT SAVING -6.40",
+            "TOTAL RM INCL. OF GST 20.98",
+            "ROUNDING ADJ",
+            "TOTAL RM 21.00",
+            "CASH -50.00",
+            "29.00",
+            "GST SUMMARY AMOUNT (RM) TAX (RM)",
+            "T @ 6% 19.79 1.19",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2100, 2), 5));
+        // An amount alone that leaves nothing printed is no change: cash alone pays.
+        let doc = receipt(&["KEDAI RUNCIT MAJU", "TOTAL 7.40", "CASH 10.00", "3.00"]);
+        let (d, _, _) = receipt_total(&doc).expect("total");
+        assert_eq!(d, Decimal::new(740, 2));
+    }
+
+    /// The cash's label lost to OCR (`20.90`, `21.00`, `CHANGE RM .10`): an amount alone on one
+    /// of the two lines over the change, more than it, is the cash where it less the change is
+    /// printed above it on a line that pays nothing.
+    #[test]
+    fn an_amount_alone_over_the_change_that_leaves_a_printed_amount_is_the_cash() {
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "0715 KNORR CHICKEN STOCK 1K RM15.90 Z",
+            "20.90",
+            "21.00",
+            "CHANGE RM .10",
+            "GST SUMMARY AMOUNT (RM) TAX (RM)",
+            "Z = 0% 20.90 .00",
+            "THANK YOU. PLEASE COME AGAIN",
+        ]);
+        // No total and no cash read: the change given back still makes it a till receipt.
+        assert!(is_receipt(&doc));
+        let (d, span, conf) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2090, 2), 2));
+        assert!(conf >= 0.6);
+    }
+
+    /// The till's running sum reaches what was paid (cash less the change printed) on the
+    /// paying line, the total's own amount lost (`NET TOTAL 19.01`, `-0.01`, `NET TOTAL
+    /// ROUNDED :`, `CASH 19.00`, `CHANGE 0.00`); a line of label alone is passed over.
+    #[test]
+    fn the_running_sum_that_reaches_what_was_paid_is_the_total() {
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "1 6.40 6.40 SR",
+            "1 11.53 11.53 SR",
+            "TOTAL (MYR) : 17.93",
+            "GST @ 6% : 1.08",
+            "NET TOTAL (MYR) : 19.01",
+            "-0.01",
+            "NET TOTAL ROUNDED (MYR) :",
+            "CASH : 19.00",
+            "CHANGE : 0.00",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(1900, 2), 8));
+        // Only a subtotal labelled, the tax and rounding under it, the total line's amount lost.
+        let doc = receipt(&[
+            "KEDAI MAKAN",
+            "1 FISHBALL NOODLE 7.00",
+            "1 SUB TOTAL 7.00",
+            "GST 6% 0.42",
+            "ROUNDING ADJ -0.02",
+            "NET TOTAL",
+            "CASH 7.40",
+            "CHANGE 0.00",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(740, 2));
+        // The total line's own amount passed over a label line: the sum reaches it.
+        let doc = receipt(&[
+            "SPAGHETTI HOUSE",
+            "TOTAL AMOUNT : 155.50",
+            "9.31",
+            "ROUNDING ADJ : -0.01",
+            "TOTAL AMOUNT:",
+            "TOTAL: RM 164.80",
+            "SR 6% 155.50 9.31",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(16480, 2), 5));
+        // Cash without a change line proves nothing: the sum that reaches it is not taken.
+        let doc = receipt(&[
+            "KEDAI MAKAN",
+            "SUB TOTAL 7.00",
+            "GST 6% 0.42",
+            "ROUNDING ADJ -0.02",
+            "CASH 7.40",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(700, 2));
+    }
+
+    /// A tax note that names the total (`GST @6% INCLUDED IN TOTAL RM 0.28`) where the total's
+    /// own amount was lost: what cash less change paid (5.00, 6/106 of it 0.28) is the total.
+    #[test]
+    fn a_tax_note_of_what_was_paid_names_the_total() {
+        let doc = receipt(&[
+            "MR. D.I.Y. (M) SDN BHD",
+            "9555047302026 1 X 1.80 1.80",
+            "9555047301890 2 X 1.60 3.20",
+            "TOTAL INCL. GST@6%",
+            "CASH RM 50.00",
+            "CHANGE RM 45.00",
+            "GST @6% INCLUDED IN TOTAL RM 0.28",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(500, 2));
+    }
+
+    /// A total's label over the cash handed over, the cash's own label lost to OCR (`TOTAL
+    /// ROUNDED`, `50.00`, `CHANGE 21.50`): the amount less the change is printed above as a
+    /// total; that is the total.
+    #[test]
+    fn cash_under_a_total_label_whose_own_label_was_lost_is_no_total() {
+        let doc = receipt(&[
+            "GERBANG ALAF RESTAURANTS SDN BHD",
+            "QTY ITEM TOTAL",
+            "1 L MCCHICKEN 11.10",
+            "1 6NUGGETS 7.50",
+            "1 AYAMGORENG (TA) 9.90",
+            "TAKEOUT TOTAL (INCL GST) 28.50",
+            "TOTAL ROUNDED",
+            "50.00",
+            "CHANGE 21.50",
+            "TOTAL INCLUDES 6% GST 1.61",
+            "THANK YOU AND PLEASE COME AGAIN.",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2850, 2), 5));
     }
 
     #[test]
