@@ -376,12 +376,16 @@ fn is_tax_in(tax: Decimal, gross: Decimal, rate: Decimal) -> bool {
 }
 
 /// Whether a line, as [`norm_label`] gives it, starts a GST / tax summary table (its TOTAL row is
-/// no grand total).
+/// no grand total). A header naming a quantity, a price or the item (`QTY S/PRICE AMOUNT TAX`)
+/// heads the item rows, not the summary.
 fn starts_tax_summary(t: &str) -> bool {
+    let item_head = ["QTY", "PRICE", "ITEM", "DESC"]
+        .iter()
+        .any(|w| t.contains(w));
     t.contains("GST SUMMARY")
         || t.contains("TAX SUMMARY")
         || t.contains("TAX CODE")
-        || (t.contains("AMOUNT") && t.contains("TAX") && !t.contains("TOTAL"))
+        || (t.contains("AMOUNT") && t.contains("TAX") && !t.contains("TOTAL") && !item_head)
         || t.contains("GST ANALYSIS")
 }
 
@@ -676,9 +680,13 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // alone. A discount's amount is taken off whatever its sign; at least one amount between is
     // not zero.
     {
+        let start = best;
         let mut sum = best.1;
         let mut moved = false;
         for i in best.2 + 1..lines.len().min(best.2 + 7) {
+            if starts_tax_summary(&norms[i]) {
+                break;
+            }
             // A line of label alone (the total's, its amount lost) is passed over.
             let Some(&(v, s, e)) = line_amounts(&lines[i]).last() else {
                 continue;
@@ -708,6 +716,34 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             let d = if off { -v.abs() } else { v };
             moved |= !d.is_zero();
             sum += d;
+        }
+        // A total before tax (`TOTAL SALES (EXCLUDING GST) : 165.00`) that no line under it
+        // completes: it plus the tax (the amounts under it, else the tax its summary row prints
+        // beside it: `SR 6 20.00 1.20`) is the total where that sum is printed, under it, on the
+        // paying line, or anywhere else (an item row) on a line that pays nothing.
+        if best == start && norms[start.2].contains("EXCL") {
+            let summary_row = lines[start.2 + 1..]
+                .iter()
+                .find_map(|l| match line_amounts(l)[..] {
+                    [(net, ..), (tax, ..)] if net == start.1 && tax > Decimal::ZERO => {
+                        Some(net + tax)
+                    }
+                    _ => None,
+                });
+            let grosses = [moved.then_some(sum), summary_row];
+            let at = grosses
+                .into_iter()
+                .flatten()
+                .filter(|g| *g > start.1)
+                .find_map(|g| {
+                    printed_unpaid(lines, &norms, start.2 + 1, g)
+                        .or(cash_at.filter(|_| paid == Some(g)))
+                        .or_else(|| printed_unpaid(lines, &norms, 0, g))
+                        .map(|(i, s, e)| (g, i, s, e))
+                });
+            if let Some((g, i, s, e)) = at {
+                best = (start.0.max(3), g, i, s, e);
+            }
         }
     }
     // A discount under the total, and what was paid is the total less it, printed again under
@@ -1604,6 +1640,87 @@ mod tests {
             "GST @6% INCLUDED IN TOTAL RM 0.28",
         ]);
         assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(500, 2));
+    }
+
+    /// An item table's header that names the amount and the tax (`QTY S/PRICE AMOUNT TAX`)
+    /// starts no tax summary: the total lines under it are read.
+    #[test]
+    fn an_item_header_with_amount_and_tax_starts_no_summary() {
+        let doc = receipt(&[
+            "KEDAI PAPAN YEW CHUAN",
+            "TAX INVOICE",
+            "QTY S/PRICE S/PRICE AMOUNT TAX",
+            "100140 4 24.00 25.44 101.76 SR",
+            "TOTAL QTY: 4 101.76",
+            "TOTAL SALES (EXCLUDING GST) : 96.00",
+            "TOTAL GST : 5.76",
+            "ROUNDING : 0.00",
+            "TOTAL SALES (INCLUSIVE OF GST) : 101.76",
+            "CASH : 150.00",
+            "GST SUMMARY",
+            "TAX CODE AMT (RM) TAX (RM)",
+            "SR 6 96.00 5.76",
+            "TOTAL : 96.00 5.76",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(10176, 2), 8));
+        assert!(starts_tax_summary("AMOUNT (RM) TAX (RM)"));
+    }
+
+    /// A total before tax is completed by its tax where no line under it prints the sum: the
+    /// sum printed on the paying line, or the tax of its summary row, the sum printed alone.
+    #[test]
+    fn a_total_before_tax_is_completed_by_its_tax() {
+        let doc = receipt(&[
+            "KEDAI PAPAN YEW CHUAN",
+            "ITEM QTY S/PRICE S/PRICE AMOUNT TAX",
+            "101756 10 16.50 17.49 174.90 SR",
+            "TOTAL QTY: 10 174.90",
+            "TOTAL SALES (EXCLUDING GST) : 165.00",
+            "DISCOUNT :",
+            "TOTAL GST : 9.90",
+            "ROUNDING :",
+            "TOTAL SALES (INCLUSIVE OF GST) :",
+            "CASH : 174.90",
+            "CHANGE :",
+            "GST SUMMARY",
+            "TAX CODE % AMT (RM) TAX (RM)",
+            "6 165.00 9.90",
+            "TOTAL : 165.00 9.90",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(17490, 2), 9));
+        // The tax line's amount lost: the summary row's tax completes it.
+        let doc = receipt(&[
+            "KEDAI PAPAN YEW CHUAN",
+            "ITEM QTY S/PRICE AMOUNT TAX",
+            "1512 2 21.20 SR",
+            "TOTAL QTY: 2 21.20",
+            "TOTAL SALES (EXCLUDING GST) : 20.00",
+            "DISCOUNT : 0.00",
+            "TOTAL GST :",
+            "ROUNDING : 0.00",
+            "21.20",
+            "CASH :",
+            "0.00",
+            "TAX CODE % AMT (RM) TAX (RM)",
+            "SR 6 20.00 1.20",
+            "TOTAL : 20.00 1.20",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2120, 2), 8));
+        // The sum printed nowhere: the total before tax stays (nothing proves the sum).
+        let doc = receipt(&[
+            "KEDAI PAPAN YEW CHUAN",
+            "TOTAL SALES (EXCLUDING GST) : 120.00",
+            "TOTAL GST : 7.20",
+            "TOTAL SALES (INCLUSIVE OF GST) :",
+            "CHANGE : 22.80",
+        ]);
+        assert_eq!(
+            receipt_total(&doc).expect("total").0,
+            Decimal::new(12000, 2)
+        );
     }
 
     /// A total's label over the cash handed over, the cash's own label lost to OCR (`TOTAL
