@@ -382,10 +382,13 @@ fn starts_tax_summary(t: &str) -> bool {
     let item_head = ["QTY", "PRICE", "ITEM", "DESC"]
         .iter()
         .any(|w| t.contains(w));
+    let amount = t.contains("AMOUNT") || t.contains("AMT");
     t.contains("GST SUMMARY")
         || t.contains("TAX SUMMARY")
         || t.contains("TAX CODE")
-        || (t.contains("AMOUNT") && t.contains("TAX") && !t.contains("TOTAL") && !item_head)
+        || (amount && t.contains("TAX") && !t.contains("TOTAL") && !item_head)
+        // A tax column named with its currency, no amount on the line (`% TAX (RM)`).
+        || (t.contains("TAX (") && !t.contains("TOTAL") && !t.chars().any(|c| c.is_ascii_digit()))
         || t.contains("GST ANALYSIS")
 }
 
@@ -517,12 +520,13 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         }
     }
     // The change's label lost to OCR (`CASH 50.00`, then `41.00` alone): an amount alone on one
-    // of the two lines under the cash, less than it, is the change where the cash less it is
+    // of the two lines under the cash (above any tax summary), less than it, is the change where the cash less it is
     // printed above the cash on a line that pays nothing (`TOTAL INCLUDES GST 6% 9.00`).
     if change.is_none()
         && let Some((c, cl)) = cash
-        && let Some((v, l)) =
-            (cl + 1..lines.len().min(cl + 3)).find_map(|i| amount_only(&lines[i]).map(|a| (a.0, i)))
+        && let Some((v, l)) = (cl + 1..lines.len().min(cl + 3))
+            .take_while(|&i| !starts_tax_summary(&norms[i]))
+            .find_map(|i| amount_only(&lines[i]).map(|a| (a.0, i)))
         && v > Decimal::ZERO
         && v < c
         && printed_unpaid(&lines[..cl], &norms, 0, c - v).is_some()
@@ -730,7 +734,13 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                     }
                     _ => None,
                 });
-            let grosses = [moved.then_some(sum), summary_row];
+            // Else the tax line's amount lost: an amount alone under it, more than it, above
+            // the paying lines and any summary (`TOTAL SALES(EXCLUDING GST) : 45.00`, `TOTAL GST
+            // :`, `ROUNDING : 0.00`, `47.70`).
+            let alone = (start.2 + 1..lines.len().min(start.2 + 7))
+                .take_while(|&i| !starts_tax_summary(&norms[i]) && !pays(&norms[i]))
+                .find_map(|i| amount_only(&lines[i]).map(|a| a.0).filter(|v| *v > start.1));
+            let grosses = [moved.then_some(sum), summary_row, alone];
             let at = grosses
                 .into_iter()
                 .flatten()
@@ -1529,6 +1539,18 @@ mod tests {
         let (d, _, conf) = receipt_total(&doc).expect("total");
         assert_eq!(d, Decimal::new(900, 2));
         assert!(conf >= 0.9);
+        // An amount of the tax summary under the cash is no change, whatever it leaves.
+        let doc = receipt(&[
+            "KEDAI PAPAN YEW CHUAN",
+            "TOTAL SALES (EXCLUDING GST) : 7.50",
+            "TOTAL GST : 0.45",
+            "TOTAL SALES (INCLUSIVE OF GST) : 7.95",
+            "CASH : 7.95",
+            "AMT (RM) TAX (RM)",
+            "0.45",
+            "7.50 0.45",
+        ]);
+        assert_eq!(receipt_total(&doc).expect("total").0, Decimal::new(795, 2));
         // A later total (after its rounding, the adjustment's amount lost) is what was paid.
         let doc = receipt(&[
             "POPULAR BOOK CO SDN BHD",
@@ -1665,6 +1687,9 @@ mod tests {
         let (d, span, _) = receipt_total(&doc).expect("total");
         assert_eq!((d, span.line), (Decimal::new(10176, 2), 8));
         assert!(starts_tax_summary("AMOUNT (RM) TAX (RM)"));
+        assert!(starts_tax_summary("AMT (RM) TAX (RM)"));
+        assert!(starts_tax_summary("% TAX (RM)"));
+        assert!(!starts_tax_summary("TOTAL TAX (RM) 1.20"));
     }
 
     /// A total before tax is completed by its tax where no line under it prints the sum: the
@@ -1721,6 +1746,23 @@ mod tests {
             receipt_total(&doc).expect("total").0,
             Decimal::new(12000, 2)
         );
+        // The tax's amount lost and no summary row: the amount alone under it is the total.
+        let doc = receipt(&[
+            "KEDAI PAPAN YEW CHUAN",
+            "QTY AMOUNT TAX",
+            "3 15.90 47.70 SR",
+            "TOTAL SALES(EXCLUDING GST) : 45.00",
+            "DISCOUNT :",
+            "TOTAL GST :",
+            "ROUNDING : 0.00",
+            "47.70",
+            "CHANGE :",
+            "GST SUMMARY",
+            "SR 6 45.00",
+            "TOTAL: 45.00",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(4770, 2), 7));
     }
 
     /// A total's label over the cash handed over, the cash's own label lost to OCR (`TOTAL
