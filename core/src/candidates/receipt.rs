@@ -440,6 +440,13 @@ fn closing_amount(line: &Line, norm: &str) -> Option<(Decimal, usize, usize)> {
     amount_only(line).or_else(|| (!pays(norm)).then(|| line_amounts(line).last().copied())?)
 }
 
+/// Whether `to` is `amount` rounded for cash: `to` on the 0.05 grid, `amount` off it and less
+/// than 3 sen away (a 5-sen rounding moves 1 or 2 sen).
+fn off_grid_by_rounding(amount: Decimal, to: Decimal) -> bool {
+    let five = Decimal::new(5, 2);
+    (to % five).is_zero() && !(amount % five).is_zero() && (to - amount).abs() < Decimal::new(3, 2)
+}
+
 /// The grand total of a receipt with the span it was read from.
 pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let lines = &doc.lines;
@@ -452,6 +459,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut change: Option<Decimal> = None;
     let mut change_line: Option<usize> = None;
     let mut rounding: Option<Decimal> = None;
+    // The amount a rounding line takes the total to (`ROUNDING RM 37.45`, 5 sen or more: no
+    // adjustment): (amount, line, start, end).
+    let mut rounded_to: Option<(Decimal, usize, usize, usize)> = None;
     let mut discount: Option<(Decimal, usize)> = None;
     // Total lines of either sign (the parts a grand total may add up), and the labelled amounts
     // that name a tax rate (a tax note may read as a total): (amount, line, rate).
@@ -490,8 +500,12 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
             read_label(label)
         };
         if let Some(((d, s, e), li)) = amount {
-            if up.contains("ROUND") && !up.contains("TOTAL") && rounding.is_none() {
-                rounding = Some(d.abs());
+            if up.contains("ROUND") && !up.contains("TOTAL") {
+                if d.abs() >= Decimal::new(5, 2) {
+                    rounded_to = rounded_to.or(Some((d, li, s, e)));
+                } else if rounding.is_none() {
+                    rounding = Some(d.abs());
+                }
             }
             if up.contains("DISCOUNT") && !up.contains("ITEM") && !d.is_zero() {
                 discount = Some((d.abs(), li));
@@ -699,13 +713,15 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 // The sum reaches what was paid, the change printed: the total's own line was
                 // lost, and the paying line prints it (`NET TOTAL 19.01`, `-0.01`, `CASH
                 // 19.00`, `CHANGE 0.00`).
+                // Or reaches it but for the cash rounding, its line lost (`SUB-TOTAL 27.27`, `GST
+                // 1.64`, `CASH 28.90`, `CHANGE 0.00`).
                 if moved
                     && change.is_some()
                     && sum > Decimal::ZERO
-                    && paid == Some(sum)
+                    && let Some(p) = paid.filter(|p| *p == sum || off_grid_by_rounding(sum, *p))
                     && let Some((cl, cs, ce)) = cash_at.filter(|c| c.0 == i)
                 {
-                    best = (best.0.max(3), sum, cl, cs, ce);
+                    best = (best.0.max(3), p, cl, cs, ce);
                 }
                 break;
             }
@@ -834,6 +850,15 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 best = (best.0, v, i, s, e);
             }
         }
+    }
+    // A total off the grid and, under it, a rounding line printing an amount on the grid less
+    // than 5 sen from it (`TOTAL SALES (INCLUSIVE GST) RM 37.44`, `ROUNDING RM 37.45`, the
+    // adjustment's amount lost): that amount is the total after rounding.
+    if let Some(r) = rounded_to
+        && r.1 > best.2
+        && off_grid_by_rounding(best.1, r.0)
+    {
+        best = (best.0.max(4), r.0, r.1, r.2, r.3);
     }
     let line = lines.get(best.2)?;
     let span = Span::from_line(line, best.3, best.4);
@@ -1763,6 +1788,57 @@ mod tests {
         ]);
         let (d, span, _) = receipt_total(&doc).expect("total");
         assert_eq!((d, span.line), (Decimal::new(4770, 2), 7));
+    }
+
+    /// The cash rounding's adjustment lost to OCR: the amount a rounding line takes the total
+    /// to, or what was paid less than 3 sen from the running sum, on the grid, is the total.
+    #[test]
+    fn a_rounding_whose_adjustment_was_lost_still_rounds_the_total() {
+        let doc = receipt(&[
+            "99 SPEED MART S/B",
+            "0857 INDOCAFE COFFEEMIX 3IN RM29.95 S",
+            "407 CADBURY CHOCOLATE HAZEL RM7.49 S",
+            "TOTAL SALES (INCLUSIVE GST) RM 37.44",
+            "ROUNDING ADJUSTMENT RM",
+            "ROUNDING RM 37.45",
+            "CHANGE RM .00",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(3745, 2), 5));
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "03022 1 14.00",
+            "SUB-TOTAL 27.27",
+            "DISC 0.00",
+            "GST 1.64",
+            "ROUNDING",
+            "TOTAL",
+            "CASH 28.90",
+            "CHANGE 0.00",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(2890, 2), 7));
+        // Further than a rounding moves: the sum is not what was paid.
+        let doc = receipt(&[
+            "KEDAI RUNCIT MAJU",
+            "SUB-TOTAL 27.27",
+            "GST 1.64",
+            "CASH 29.00",
+            "CHANGE 0.00",
+        ]);
+        assert_ne!(receipt_total(&doc).expect("total").0, Decimal::new(2900, 2));
+        assert!(off_grid_by_rounding(
+            Decimal::new(3744, 2),
+            Decimal::new(3745, 2)
+        ));
+        assert!(!off_grid_by_rounding(
+            Decimal::new(3740, 2),
+            Decimal::new(3745, 2)
+        ));
+        assert!(!off_grid_by_rounding(
+            Decimal::new(3741, 2),
+            Decimal::new(3745, 2)
+        ));
     }
 
     /// A total's label over the cash handed over, the cash's own label lost to OCR (`TOTAL
