@@ -947,6 +947,25 @@ pub fn clean_seller(name: &str) -> String {
             break;
         }
     }
+    // The address read onto the name's line (`BEMED (SP) SDN. BHD. No.49. Jalan ...`): the name
+    // ends with its company form where an address word or a house number follows it.
+    for form in ["SDN BHD", "SDN. BHD", "S/B", " BHD"] {
+        let Some(p) = up.find(form) else {
+            continue;
+        };
+        let end = p + form.len();
+        let end = end + usize::from(up.get(end..).is_some_and(|r| r.starts_with('.')));
+        let first = up.get(end..).unwrap_or("").split_whitespace().next();
+        if let Some(w) = first {
+            let word = w.trim_end_matches(['.', ',']);
+            if w.chars().any(|c| c.is_ascii_digit())
+                || ["NO", "LOT", "JALAN", "JLN"].contains(&word)
+            {
+                cut = cut.min(end);
+            }
+        }
+        break;
+    }
     let mut out = s.get(..cut).unwrap_or(&s).to_string();
     // A bare registration number: "KING'S CONFECTIONERY S/B 273500-U".
     let words: Vec<&str> = out.split_whitespace().collect();
@@ -1978,6 +1997,20 @@ mod tests {
         assert_eq!(
             clean_seller("KING'S CONFECTIONERY S/B 273500-U (KSB)"),
             "KING'S CONFECTIONERY S/B"
+        );
+        // The address read onto the name's line is cut at the company form; what is no
+        // address (a branch in parentheses) stays.
+        assert_eq!(
+            clean_seller("BEMED (SP} SDN. BHD. No.49. Jalan Olnar G J3/G"),
+            "BEMED (SP} SDN. BHD."
+        );
+        assert_eq!(
+            clean_seller("KEDAI MAJU SDN BHD LOT 5, JALAN BESAR"),
+            "KEDAI MAJU SDN BHD"
+        );
+        assert_eq!(
+            clean_seller("CHECKERS HYPERMARKET SDN BHD (JALAN KLANG LAMA)"),
+            "CHECKERS HYPERMARKET SDN BHD (JALAN KLANG LAMA)"
         );
         let doc = receipt(&[
             "POPULAR BOOK",
