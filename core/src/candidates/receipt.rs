@@ -534,8 +534,9 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         }
     }
     // The change's label lost to OCR (`CASH 50.00`, then `41.00` alone): an amount alone on one
-    // of the two lines under the cash (above any tax summary), less than it, is the change where the cash less it is
-    // printed above the cash on a line that pays nothing (`TOTAL INCLUDES GST 6% 9.00`).
+    // of the two lines under the cash (above any tax summary), less than it, is the change where
+    // the cash less it is printed above the cash on a line that pays nothing (`TOTAL INCLUDES
+    // GST 6% 9.00`).
     if change.is_none()
         && let Some((c, cl)) = cash
         && let Some((v, l)) = (cl + 1..lines.len().min(cl + 3))
@@ -852,7 +853,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         }
     }
     // A total off the grid and, under it, a rounding line printing an amount on the grid less
-    // than 5 sen from it (`TOTAL SALES (INCLUSIVE GST) RM 37.44`, `ROUNDING RM 37.45`, the
+    // than 3 sen from it (`TOTAL SALES (INCLUSIVE GST) RM 37.44`, `ROUNDING RM 37.45`, the
     // adjustment's amount lost): that amount is the total after rounding.
     if let Some(r) = rounded_to
         && r.1 > best.2
