@@ -440,11 +440,15 @@ fn closing_amount(line: &Line, norm: &str) -> Option<(Decimal, usize, usize)> {
     amount_only(line).or_else(|| (!pays(norm)).then(|| line_amounts(line).last().copied())?)
 }
 
+/// The grid cash totals are rounded onto: 5 sen.
+const FIVE_SEN: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
+
 /// Whether `to` is `amount` rounded for cash: `to` on the 0.05 grid, `amount` off it and less
 /// than 3 sen away (a 5-sen rounding moves 1 or 2 sen).
 fn off_grid_by_rounding(amount: Decimal, to: Decimal) -> bool {
-    let five = Decimal::new(5, 2);
-    (to % five).is_zero() && !(amount % five).is_zero() && (to - amount).abs() < Decimal::new(3, 2)
+    (to % FIVE_SEN).is_zero()
+        && !(amount % FIVE_SEN).is_zero()
+        && (to - amount).abs() < Decimal::new(3, 2)
 }
 
 /// The grand total of a receipt with the span it was read from.
@@ -455,7 +459,8 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     let mut in_summary = false;
     // (priority, amount, line, start, end)
     let mut found: Vec<(u8, Decimal, usize, usize, usize)> = Vec::new();
-    let mut cash: Option<(Decimal, usize)> = None;
+    // The cash tendered and where it is printed: (amount, line, start, end).
+    let mut cash: Option<(Decimal, usize, usize, usize)> = None;
     let mut change: Option<Decimal> = None;
     let mut change_line: Option<usize> = None;
     let mut rounding: Option<Decimal> = None;
@@ -501,7 +506,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         };
         if let Some(((d, s, e), li)) = amount {
             if up.contains("ROUND") && !up.contains("TOTAL") {
-                if d.abs() >= Decimal::new(5, 2) {
+                if d.abs() >= FIVE_SEN {
                     rounded_to = rounded_to.or(Some((d, li, s, e)));
                 } else if rounding.is_none() {
                     rounding = Some(d.abs());
@@ -520,7 +525,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 && !(up.contains("PAYMENT") && total_priority(&up).is_some())
             {
                 // Some tills print the cash handed over negative (`CASH  -50.00`).
-                cash = Some((d.abs(), li));
+                cash = Some((d.abs(), li, s, e));
             }
             if !in_summary && let Some(p) = total_priority(&up) {
                 parts.push((d, li));
@@ -538,7 +543,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // the cash less it is printed above the cash on a line that pays nothing (`TOTAL INCLUDES
     // GST 6% 9.00`).
     if change.is_none()
-        && let Some((c, cl)) = cash
+        && let Some((c, cl, ..)) = cash
         && let Some((v, l)) = (cl + 1..lines.len().min(cl + 3))
             .take_while(|&i| !starts_tax_summary(&norms[i]))
             .find_map(|i| amount_only(&lines[i]).map(|a| (a.0, i)))
@@ -556,22 +561,17 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         && let (Some(ch), Some(cl)) = (change, change_line)
         && ch > Decimal::ZERO
         && let Some(found_cash) = (cl.saturating_sub(2)..cl).rev().find_map(|i| {
-            let v = amount_only(&lines[i])?.0;
+            let (v, s, e) = amount_only(&lines[i])?;
             // (Under a total's label it is the rule of the amount tendered below.)
             let totalled = found.iter().any(|f| f.2 == i);
             (v > ch && !totalled && printed_unpaid(&lines[..i], &norms, 0, v - ch).is_some())
-                .then_some((v, i))
+                .then_some((v, i, s, e))
         })
     {
         cash = Some(found_cash);
     }
     // Where the cash stands: its line and the amount's byte range.
-    let cash_at = cash.and_then(|(c, l)| {
-        let (_, s, e) = line_amounts(&lines[l])
-            .into_iter()
-            .find(|a| a.0.abs() == c)?;
-        Some((l, s, e))
-    });
+    let cash_at = cash.map(|(_, l, s, e)| (l, s, e));
     let cash = cash.map(|c| c.0);
     let mut paid = match (cash, change) {
         (Some(c), Some(ch)) if c > ch => Some(c - ch),
@@ -628,7 +628,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // amount of its line, the rounded amount the last of a line that pays nothing (cash, change,
     // card), and the adjustment takes an amount off the grid onto it, added or, printed without
     // its sign, taken off.
-    let five = Decimal::new(5, 2);
+    let five = FIVE_SEN;
     let rounded = lines.windows(3).enumerate().find_map(|(j, w)| {
         let a = line_amounts(&w[0]).last().copied()?;
         let [r] = line_amounts(&w[1])[..] else {
@@ -871,12 +871,12 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     Some((best.1, span, conf.min(0.9)))
 }
 
-/// Company-form endings of a receipt's seller line (after [`clean_seller`]).
+/// The legal forms a receipt's seller name ends with (Malaysian private and public companies).
+const LEGAL_FORMS: &[&str] = &["SDN BHD", "SDN. BHD", "S/B", " BHD"];
+
+/// Besides the [`LEGAL_FORMS`], company-form endings of a receipt's seller line (after
+/// [`clean_seller`]).
 const COMPANY_ENDINGS: &[&str] = &[
-    "SDN BHD",
-    "SDN. BHD",
-    "S/B",
-    " BHD",
     "ENTERPRISE",
     "TRADING",
     "RESTAURANT",
@@ -950,14 +950,10 @@ pub fn clean_seller(name: &str) -> String {
     }
     // The address read onto the name's line (`BEMED (SP) SDN. BHD. No.49. Jalan ...`): the name
     // ends with its company form where an address word or a house number follows it.
-    for form in ["SDN BHD", "SDN. BHD", "S/B", " BHD"] {
-        let Some(p) = up.find(form) else {
-            continue;
-        };
+    if let Some((p, form)) = LEGAL_FORMS.iter().find_map(|f| up.find(f).map(|p| (p, f))) {
         let end = p + form.len();
         let end = end + usize::from(up.get(end..).is_some_and(|r| r.starts_with('.')));
-        let first = up.get(end..).unwrap_or("").split_whitespace().next();
-        if let Some(w) = first {
+        if let Some(w) = up.get(end..).unwrap_or("").split_whitespace().next() {
             let word = w.trim_end_matches(['.', ',']);
             if w.chars().any(|c| c.is_ascii_digit())
                 || ["NO", "LOT", "JALAN", "JLN"].contains(&word)
@@ -965,7 +961,6 @@ pub fn clean_seller(name: &str) -> String {
                 cut = cut.min(end);
             }
         }
-        break;
     }
     let mut out = s.get(..cut).unwrap_or(&s).to_string();
     // A bare registration number: "KING'S CONFECTIONERY S/B 273500-U".
@@ -1040,7 +1035,10 @@ pub fn read(doc: &CleanDocument) -> ReceiptReading {
 /// Whether a party name ends in a company form (`SDN BHD`, `S/B`, `ENTERPRISE` ...).
 pub fn has_company_ending(s: &str) -> bool {
     let up = clean_seller(&s.to_uppercase());
-    COMPANY_ENDINGS.iter().any(|e| up.contains(e))
+    LEGAL_FORMS
+        .iter()
+        .chain(COMPANY_ENDINGS)
+        .any(|e| up.contains(e))
 }
 
 #[cfg(test)]
