@@ -22,6 +22,10 @@ KIND:
               piece of one, the total's own line among them
   merge       boxes of one line joined into one box
   wordsplit   every box split into one box per word
+  nohead      the line-item table's header lost: every text line (boxes whose vertical
+              centres fall within one another's box) with two or more column-header words
+              (position, description, quantity, unit, price, rate, amount, in de/en/fr/nl/...)
+              and no digit is removed: tables read without a header
 
 Deterministic: each document's random stream is seeded by KIND, the seed and its id.
 """
@@ -34,20 +38,34 @@ import shutil
 import sys
 
 AMOUNT = re.compile(r"^(RM\s?)?-?\d{1,6}[.,]\d{2}$")
+HEADER_WORDS = re.compile(
+    r"\b(pos(ition)?|nr|art(ikel)?(-?nr)?|beschreibung|bezeichnung|leistung|description|item|"
+    r"menge|anzahl|qty|quantity|einheit|unit|me|preis|einzelpreis|nettopreis|price|"
+    r"ust|mwst|steuersatz|vat|tax|betrag|nettobetrag|gesamt|amount|total|rabatt|discount|"
+    r"désignation|quantité|prix|montant|omschrijving|aantal|prijs|bedrag)\b",
+    re.IGNORECASE)
 LOOK_ALIKE = {"O": "0", "L": "1", "I": "1", "S": "5", "B": "8", "l": "1", "i": "1", "o": "0"}
 
 
-def read_boxes(path: pathlib.Path):
-    rows = []
+PAGE_MARK = "#page"
+
+
+def read_pages(path: pathlib.Path):
+    """The boxes of a file page by page: [(mark line or None, rows)], a `#page W H` line
+    starting each page (SROIE files have none: one page without a mark)."""
+    pages = [(None, [])]
     for line in path.read_text(errors="replace").splitlines():
+        if line.startswith(PAGE_MARK):
+            pages.append((line, []))
+            continue
         parts = line.split(",", 8)
         try:
             coords = list(map(int, parts[:8]))
         except ValueError:
             continue
         if len(parts) == 9:
-            rows.append((coords, parts[8]))
-    return rows
+            pages[-1][1].append((coords, parts[8]))
+    return [p for p in pages if p[0] is not None or p[1]]
 
 
 def ocr_slip(word: str, rng: random.Random) -> str:
@@ -88,6 +106,15 @@ def perturb(rows, kind: str, arg: float | None, rng: random.Random):
                                    text.replace(".", ". ", 1), text.replace("1", "l", 1),
                                    text.replace("5", "S", 1)])
         out.append((c, text))
+    if kind == "nohead":
+        drop = set()
+        for i, (c, _) in enumerate(out):
+            cy = (c[1] + c[5]) / 2
+            line = [j for j, (d, _) in enumerate(out) if d[1] <= cy <= d[5]]
+            text = " ".join(out[j][1] for j in line)
+            if len(HEADER_WORDS.findall(text)) >= 2 and not re.search(r"\d", text):
+                drop.add(i)
+        out = [r for i, r in enumerate(out) if i not in drop]
     if kind == "merge":
         out.sort(key=lambda r: ((r[0][1] + r[0][5]) / 2, r[0][0]))
         merged = []
@@ -122,7 +149,7 @@ def main() -> int:
     ap.add_argument("--split", default="benches/splits/sroie.json")
     ap.add_argument("--seed", default="0")
     a = ap.parse_args()
-    m = re.fullmatch(r"(noise|skew|droplabel|dropline|amtnoise|merge|wordsplit)(-?[0-9.]+)?", a.kind)
+    m = re.fullmatch(r"(noise|skew|droplabel|dropline|amtnoise|merge|wordsplit|nohead)(-?[0-9.]+)?", a.kind)
     if not m:
         ap.error(f"unknown kind {a.kind}")
     kind, arg = m.group(1), float(m.group(2)) if m.group(2) else None
@@ -132,8 +159,10 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     for doc in tune:
         rng = random.Random(f"{a.kind}/{a.seed}/{doc}")
-        rows = perturb(read_boxes(src / f"{doc}.boxes.txt"), kind, arg, rng)
-        lines = [",".join(map(str, c)) + "," + t for c, t in rows]
+        lines = []
+        for mark, rows in read_pages(src / f"{doc}.boxes.txt"):
+            lines += [mark] if mark else []
+            lines += [",".join(map(str, c)) + "," + t for c, t in perturb(rows, kind, arg, rng)]
         (out / f"{doc}.boxes.txt").write_text("\n".join(lines) + "\n")
         shutil.copy(src / f"{doc}.truth.json", out / f"{doc}.truth.json")
     print(f"{a.kind}: {len(tune)} tuning documents in {out}", file=sys.stderr)

@@ -1,18 +1,64 @@
 //! SROIE `*.boxes.txt` files (`x1,y1,x2,y2,x3,y3,x4,y4,text` per line, image pixels) as a
 //! [`TextPage`]: each line becomes one [`Word`] holding the whole text (cleaning splits it) with
 //! the axis-aligned box of its four points; the page size is the largest coordinate seen.
+//!
+//! A file may hold several pages (text-layer documents dumped by `inspect --dump-boxes`): a line
+//! `#page W H` starts a new page of that size in pixels ([`PAGE_MARK`]; `W H` optional). SROIE
+//! files have no such line and read as one page.
 
 use folio::types::{BBox, Source, TextPage, Unit, Word};
 
 /// Confidence given to every word (the dataset's OCR gives none).
 pub const BOX_CONFIDENCE: f32 = 0.9;
 
-/// Parses the text of a boxes file. Lines that do not have eight numbers and a text, or whose
-/// text is blank, are skipped; `None` when no line is usable.
+/// The line that starts a new page, followed by its width and height.
+pub const PAGE_MARK: &str = "#page";
+
+/// Parses the text of a boxes file as one page (page marks are skipped like any other line
+/// without eight numbers). Lines that do not have eight numbers and a text, or whose text is
+/// blank, are skipped; `None` when no line is usable.
 pub fn parse_boxes(content: &str) -> Option<TextPage> {
-    let mut words = Vec::new();
-    let (mut width, mut height) = (0f32, 0f32);
+    parse_page(content.lines(), None)
+}
+
+/// Parses a boxes file page by page: each `#page W H` line starts a page (the lines before the
+/// first mark, if any, are a page of their own). Pages without a usable line are dropped and
+/// the rest numbered from 1; empty when no line is usable.
+pub fn parse_boxes_pages(content: &str) -> Vec<TextPage> {
+    let mut chunks: Vec<(Option<(f32, f32)>, Vec<&str>)> = vec![(None, Vec::new())];
     for line in content.lines() {
+        if let Some(rest) = line.trim_start_matches('\u{feff}').strip_prefix(PAGE_MARK) {
+            let dims: Vec<f32> = rest
+                .split_whitespace()
+                .filter_map(|v| v.parse().ok())
+                .collect();
+            let size = match dims[..] {
+                [w, h] if w > 0.0 && h > 0.0 => Some((w, h)),
+                _ => None,
+            };
+            chunks.push((size, Vec::new()));
+        } else if let Some(last) = chunks.last_mut() {
+            last.1.push(line);
+        }
+    }
+    let mut pages: Vec<TextPage> = chunks
+        .into_iter()
+        .filter_map(|(size, lines)| parse_page(lines.into_iter(), size))
+        .collect();
+    for (k, p) in pages.iter_mut().enumerate() {
+        p.page = k as u32 + 1;
+    }
+    pages
+}
+
+/// One page from its lines; `size` (width, height) when known, else the largest coordinates.
+fn parse_page<'a>(
+    lines: impl Iterator<Item = &'a str>,
+    size: Option<(f32, f32)>,
+) -> Option<TextPage> {
+    let mut words = Vec::new();
+    let (mut width, mut height) = size.unwrap_or((0.0, 0.0));
+    for line in lines {
         let line = line.trim_start_matches('\u{feff}');
         let mut parts = line.splitn(9, ',');
         let mut xs = [0f32; 4];
@@ -85,5 +131,23 @@ mod tests {
         assert!(page.words.iter().all(|w| w.confidence == BOX_CONFIDENCE));
         assert!(parse_boxes("garbage\n").is_none());
         assert!(parse_boxes("").is_none());
+    }
+
+    #[test]
+    fn page_marks_start_pages_of_their_size() {
+        let content = "#page 100 200\n\
+                       1,2,30,2,30,9,1,9,Rechnung\n\
+                       #page 100 200\n\
+                       #page 100 200\n\
+                       5,6,40,6,40,12,5,12,Summe 10,00\n";
+        let pages = parse_boxes_pages(content);
+        assert_eq!(pages.len(), 2, "the empty page is dropped");
+        assert_eq!((pages[0].page, pages[1].page), (1, 2));
+        assert_eq!((pages[1].width, pages[1].height), (100.0, 200.0));
+        assert_eq!(pages[1].words[0].text, "Summe 10,00");
+        let one = parse_boxes_pages("1,2,30,2,30,9,1,9,Total 5.00\n");
+        assert_eq!((one.len(), one[0].width, one[0].height), (1, 30.0, 9.0));
+        assert!(parse_boxes_pages("#page 1 2\n").is_empty());
+        assert_eq!(parse_boxes(content).map(|p| p.words.len()), Some(2));
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! Every `<id>.truth.json` in DIR (recursively) with its document beside it (`<id>.pdf`,
 //! `<id>.jpg`, ...) is recognised with `Engine::new(EngineConfig::default())`; with `--boxes`,
-//! `<id>.boxes.txt` (SROIE OCR lines) is turned into a text page and run through
+//! `<id>.boxes.txt` (SROIE OCR lines; `#page W H` lines start pages) is turned into text pages and run through
 //! `Engine::recognize_text_pages` instead. With `--visual`, a document file is read into pages by
 //! `Engine::extract_text_pages` and recognised by `Engine::recognize_text_pages`, which never
 //! read an embedded e-invoice XML: on the zugferd set this scores the visual field stage, not the
@@ -39,7 +39,7 @@
 use clap::Parser;
 use folio::config::OcrEngineKind;
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind, einvoice};
-use folio_bench::boxes::parse_boxes;
+use folio_bench::boxes::parse_boxes_pages;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
     DocScore, EXTRA_FIELDS, FIELDS, FieldTally, LINE_ITEM_FIELDS, Scoreboard, Strictness,
@@ -564,9 +564,11 @@ fn recognize(engine: &Engine, doc: &LabelledDoc, args: &Args) -> Result<Value, (
     let result = if args.boxes {
         let content = std::fs::read_to_string(&doc.input)
             .map_err(|e| ("IO_ERROR".to_string(), e.to_string()))?;
-        let page = parse_boxes(&content)
-            .ok_or_else(|| ("BAD_BOXES".to_string(), "no usable box line".to_string()))?;
-        engine.recognize_text_pages(&[page], &opts, &progress, &cancel)
+        let pages = parse_boxes_pages(&content);
+        if pages.is_empty() {
+            return Err(("BAD_BOXES".to_string(), "no usable box line".to_string()));
+        }
+        engine.recognize_text_pages(&pages, &opts, &progress, &cancel)
     } else if args.visual {
         let bytes =
             std::fs::read(&doc.input).map_err(|e| ("IO_ERROR".to_string(), e.to_string()))?;

@@ -11,7 +11,7 @@
 
 use clap::Parser;
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, candidates, clean};
-use folio_bench::boxes::parse_boxes;
+use folio_bench::boxes::{PAGE_MARK, parse_boxes_pages};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,6 +48,12 @@ struct Args {
     /// Print the line-item tables (by header and by arithmetic) with their cells.
     #[arg(long)]
     items: bool,
+    /// Print the extracted words as SROIE `*.boxes.txt` lines (`x1,y1,...,x4,y4,text`) and
+    /// nothing else: each page after a `#page W H` line, coordinates in points scaled by 4 (a PDF
+    /// point becomes a pixel of a 288 dpi scan). Robustness sets of text-layer documents start from
+    /// these.
+    #[arg(long, conflicts_with = "boxes")]
+    dump_boxes: bool,
     /// The document.
     file: PathBuf,
 }
@@ -72,8 +78,14 @@ fn main() -> ExitCode {
     let pages = if args.boxes {
         std::fs::read_to_string(&args.file)
             .map_err(|e| e.to_string())
-            .and_then(|t| parse_boxes(&t).ok_or_else(|| "no boxes".to_string()))
-            .map(|p| vec![p])
+            .map(|t| parse_boxes_pages(&t))
+            .and_then(|p| {
+                if p.is_empty() {
+                    Err("no boxes".to_string())
+                } else {
+                    Ok(p)
+                }
+            })
     } else {
         std::fs::read(&args.file)
             .map_err(|e| e.to_string())
@@ -90,6 +102,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.dump_boxes {
+        print!("{}", boxes_lines(&pages));
+        return ExitCode::SUCCESS;
+    }
     let doc = clean::clean(&pages);
     if args.lines {
         for l in &doc.lines {
@@ -221,4 +237,28 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The words of `pages` as boxes lines, each page after its `#page W H` mark, coordinates in
+/// points times 4 (pixels as they are), rounded.
+fn boxes_lines(pages: &[folio::types::TextPage]) -> String {
+    let mut out = String::new();
+    for p in pages {
+        let scale = if p.unit == folio::types::Unit::Pt {
+            4.0
+        } else {
+            1.0
+        };
+        let px = |v: f32| (v * scale).round() as i64;
+        out.push_str(&format!("{PAGE_MARK} {} {}\n", px(p.width), px(p.height)));
+        for w in &p.words {
+            let text = w.text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            let [x0, y0, x1, y1] = [w.bbox.x0, w.bbox.y0, w.bbox.x1, w.bbox.y1].map(px);
+            out.push_str(&format!("{x0},{y0},{x1},{y0},{x1},{y1},{x0},{y1},{text}\n"));
+        }
+    }
+    out
 }
