@@ -25,7 +25,9 @@ pub fn parse_boxes(content: &str) -> Option<TextPage> {
 /// first mark, if any, are a page of their own). Pages without a usable line are dropped and
 /// the rest numbered from 1; empty when no line is usable.
 pub fn parse_boxes_pages(content: &str) -> Vec<TextPage> {
-    let mut chunks: Vec<(Option<(f32, f32)>, Vec<&str>)> = vec![(None, Vec::new())];
+    // Each page's size (where its mark gives one) and lines.
+    type Chunk<'a> = (Option<(f32, f32)>, Vec<&'a str>);
+    let mut chunks: Vec<Chunk<'_>> = vec![(None, Vec::new())];
     for line in content.lines() {
         if let Some(rest) = line.trim_start_matches('\u{feff}').strip_prefix(PAGE_MARK) {
             let dims: Vec<f32> = rest
