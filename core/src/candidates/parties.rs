@@ -82,6 +82,14 @@ impl PartyCandidate {
         self.name.as_ref().is_some_and(|(n, _)| is_company_like(n))
     }
 
+    /// Whether the party's whole area is one line printed as `name · street · town` without
+    /// a label: a sender's return address or a register line, the way an issuer prints itself,
+    /// never an addressee's block.
+    pub fn is_sender_line(&self) -> bool {
+        self.label_line.is_none()
+            && matches!(&self.region[..], [line] if sender_parts(&line.text).is_some())
+    }
+
     /// Whether a span lies inside the party's area.
     pub fn contains(&self, span: &Span) -> bool {
         self.region
@@ -172,12 +180,18 @@ pub fn has_legal_form(text: &str) -> bool {
 /// Whether a name ends in a legal form (`Catering LLP`, `El HB`, `S.A.`, `Sp. z o.o.`,
 /// `Sp. k.`).
 pub fn ends_with_legal_form(text: &str) -> bool {
+    ends_with_spaced_form(text)
+        || name_words(text)
+            .last()
+            .is_some_and(|x| LEGAL_FORMS.contains(&x.as_str()) || x == "oo")
+}
+
+/// Whether a name ends in a legal form printed as separate letters ([`SPACED_FORMS`]).
+fn ends_with_spaced_form(text: &str) -> bool {
     let w = name_words(text);
     SPACED_FORMS
         .iter()
         .any(|f| same_words(w.len().checked_sub(f.len()).map(|s| &w[s..]), f))
-        || w.last()
-            .is_some_and(|x| LEGAL_FORMS.contains(&x.as_str()) || x == "oo")
 }
 
 static LEGAL: &[&str] = &[
@@ -601,7 +615,11 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
     // printed as large, has its first words on the line above.
     let short_head = |p: &Line, t: &str| {
         labels::norm_words(t).len() <= 2
-            && labels::norm_words(&name_span.text).len() <= 3
+            && name_words(&name_span.text)
+                .iter()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count()
+                <= 3
             && ends_with_legal_form(&name_span.text)
             && !has_legal_form(t)
             && !is_company_like(t)
@@ -632,38 +650,44 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
         let legal_next = ((labels::norm_words(&ns.text).len() <= 4 && starts_with_legal(&ns.text))
             || completes_name(&name_span.text, &ns.text))
             && !is_address_like(&ns.text);
-        // `AS Tipogrāfija` / `Liepiņš` / `Brīvības iela 111`: a name that opens with its legal
-        // form, its last word on a short line of letters as large under it, the address next.
-        let form_first = || {
-            let words = name_words(&name_span.text);
-            (2..=3).contains(&words.len())
-                && LEGAL_FORMS.contains(&words[0].as_str())
-                && !ends_with_legal_form(&name_span.text)
-        };
+        // The name's last word on a short line of letters as large under it.
         let tail_word = || {
-            let t = ns.text.trim();
-            (1..=2).contains(&t.split_whitespace().count())
-                && t.chars().next().is_some_and(char::is_uppercase)
-                && t.chars()
-                    .all(|c| c.is_alphabetic() || " -'\"”»".contains(c))
-                && next.bbox.height() >= 0.8 * h
-                && !is_address_like(t)
-                && !is_company_like(t)
-                && labels::find_labels(t).is_empty()
-                && doc.lines.get(next.index + 1).is_some_and(|after| {
-                    after.page == next.page
-                        && after.bbox.y0 - next.bbox.y1 < 1.0 * h
-                        && is_address_like(&seg(after).text)
-                })
+            let after = doc
+                .lines
+                .get(next.index + 1)
+                .filter(|a| a.page == next.page && a.bbox.y0 - next.bbox.y1 < 1.0 * h)
+                .map(|a| seg(a).text);
+            next.bbox.height() >= 0.8 * h
+                && form_first_tail(&name_span.text, &ns.text, after.as_deref())
         };
         if (ends_open && meaningful(&ns.text))
             || (legal_next && !is_id_line(&ns.text))
-            || (form_first() && tail_word())
+            || tail_word()
         {
             name_span = merge_spans(&name_span, &ns);
         }
     }
     Some(name_span)
+}
+
+/// `AS Tipogrāfija` / `Liepiņš` / `Brīvības iela 111`: whether `next` holds the last word of
+/// `name`, a name of two or three words that opens with its legal form and has none closing
+/// it, where `next` is a short line of letters (one or two capitalised words, no address, no
+/// company, no label) and `after`, the line under it, is the address.
+fn form_first_tail(name: &str, next: &str, after: Option<&str>) -> bool {
+    let words = name_words(name);
+    let t = next.trim();
+    (2..=3).contains(&words.len())
+        && LEGAL_FORMS.contains(&words[0].as_str())
+        && !ends_with_legal_form(name)
+        && (1..=2).contains(&t.split_whitespace().count())
+        && t.chars().next().is_some_and(char::is_uppercase)
+        && t.chars()
+            .all(|c| c.is_alphabetic() || " -'\"”»".contains(c))
+        && !is_address_like(t)
+        && !is_company_like(t)
+        && labels::find_labels(t).is_empty()
+        && after.is_some_and(is_address_like)
 }
 
 /// Whether a segment is a line of a name printed over several lines (inside the name's box, its
@@ -1244,7 +1268,13 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
                 let (fixed, next) = ampersand_at_break(&n, next);
                 let next = &next;
                 let open = ends_open(&fixed.text) || next.text.starts_with('&');
-                let tail = is_legal_tail(&next.text) || completes_name(&n.text, &next.text);
+                let tail = is_legal_tail(&next.text)
+                    || completes_name(&n.text, &next.text)
+                    || form_first_tail(
+                        &n.text,
+                        &next.text,
+                        lines.get(i + 1).map(|a| a.text.as_str()),
+                    );
                 if (open || tail) && !is_id_line(&next.text) && !is_address_like(&next.text) {
                     n = merge_spans(&fixed, next);
                     i += 1;
@@ -1762,21 +1792,31 @@ fn bare_dots(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Where a name that a legal form closes ends in `text` followed by an address (`Kiss és Szabó
-/// Nyrt. Fő utca 88.`): the end of the form and the start of the address. The form follows at
-/// least one word of the name (a form that opens a name, `SIA Baltija`, closes nothing).
+/// Where a name that a legal form or a closing quote closes ends in `text` followed by an
+/// address (`Kiss és Szabó Nyrt. Fő utca 88.`, `IĮ "Elektra Stankevičius" Pramonės g. 48`):
+/// the end of the form or quote and the start of the address. The form follows at least one
+/// word of the name (a form that opens a name, `SIA Baltija`, closes nothing); the quote closes
+/// one opened before it.
 fn after_closing_form(text: &str) -> Option<(usize, usize)> {
     let words: Vec<(usize, &str)> = text
         .split_whitespace()
         .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
         .collect();
-    words.iter().enumerate().skip(1).find_map(|(i, &(at, w))| {
+    words.iter().enumerate().find_map(|(i, &(at, w))| {
         let (next_at, next) = *words.get(i + 1)?;
         let form = name_words(w).concat();
         let rest = &text[next_at..];
-        (LEGAL_FORMS.contains(&form.as_str())
-            && form.chars().count() >= 2
-            && next.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+        let closing_form = i > 0
+            && ((LEGAL_FORMS.contains(&form.as_str()) && form.chars().count() >= 2)
+                || ends_with_spaced_form(&text[..at + w.len()]));
+        let open = w.trim_end_matches(['"', '”', '“', '»']);
+        let closing_quote =
+            open.len() < w.len() && text[..at + open.len()].contains(['"', '„', '“', '«']);
+        // The address opens with a capital, a number or a street's abbreviation (`al.`, `ul.`).
+        let street_abbreviation = next.ends_with('.') && (2..=3).contains(&next.chars().count());
+        ((closing_form || closing_quote)
+            && (next.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+                || street_abbreviation)
             && is_address_like(rest)
             && !is_address_like(&text[..at + w.len()]))
         .then_some((at + w.len(), next_at))
@@ -1798,6 +1838,14 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     for (p, _) in text.match_indices(" -") {
         if text[p + 2..].starts_with(char::is_uppercase) {
             cuts.push((p, p + 2));
+        }
+    }
+    // A dot OCR read as a full stop spaced on both sides (`Oliveira & Silva Lda. Rua Augusta,
+    // 131 . 8000-001 Faro`): a full stop never stands alone between words, but one spaced off
+    // a lone word is its abbreviation's (`Musterstr . 5`), unless the line is already cut.
+    for (p, _) in text.match_indices(" . ") {
+        if !cuts.is_empty() || text[..p].split_whitespace().count() >= 2 {
+            cuts.push((p, p + 3));
         }
     }
     if cuts.is_empty() {
@@ -1936,6 +1984,11 @@ fn windows(p: &Page<'_>, taken: &[PartyCandidate], out: &mut Vec<PartyCandidate>
                 region: vec![sl.clone()],
                 label_line: None,
             });
+        }
+        // A document's title printed at the top of the block (`Kassebon` over a shop's name)
+        // is no line of the name.
+        while lines.len() > 1 && super::titles::title_phrase(&lines[0].text) {
+            lines.remove(0);
         }
         let postcode = lines.iter().any(|s| POSTCODE.is_match(&s.text));
         let streets = lines.iter().filter(|s| is_address_like(&s.text)).count();
@@ -2802,6 +2855,26 @@ mod tests {
     }
 
     #[test]
+    fn a_title_over_an_address_block_is_no_line_of_its_name() {
+        // A receipt: its title, then the shop's name and address, set as one block.
+        let d = doc(&[
+            ("Kassebon", 120.0, 60.0),
+            ("Prime IT A/S", 110.0, 74.0),
+            ("Søndergade 157", 106.0, 88.0),
+            ("1620 København V", 100.0, 102.0),
+            ("Ebler  3 × 56,19  168,57", 20.0, 150.0),
+            ("Til betaling:  202,50 kr.", 20.0, 200.0),
+        ]);
+        let c = find(&d);
+        let windows: Vec<String> = c
+            .iter()
+            .filter(|c| c.source == PartySource::AddressWindow)
+            .filter_map(|c| c.name.as_ref().map(|n| n.0.clone()))
+            .collect();
+        assert_eq!(windows, ["Prime IT A/S"], "{c:#?}");
+    }
+
+    #[test]
     fn letterhead_sender_style_line_is_cut_to_the_name() {
         let d = doc(&[
             (
@@ -2869,6 +2942,8 @@ mod tests {
             ("Alpha", "El HB", "Alpha El HB"),
             ("Elekter Kukk", "MTÜ", "Elekter Kukk MTÜ"),
             ("Fjord Bygg", "ANS", "Fjord Bygg ANS"),
+            // A spaced or dotted form is one word of the name (`s.r.o.`).
+            ("Horváth", "Stavby s.r.o.", "Horváth Stavby s.r.o."),
         ] {
             let d = doc(&[
                 (first, 50.0, 30.0),
@@ -3638,6 +3713,26 @@ mod tests {
             texts[..3],
             ["Kiss és Szabó Nyrt.", "Fő utca 88.", "4024 Debrecen"]
         );
+        // A quoted name closes at its closing quote.
+        let t = "I! \"Elektra Stankevičius\" Pramonės g. 48 · LT-92100 Klaipėda · PVM kodas";
+        let parts = sender_parts(t).expect("parts");
+        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        assert_eq!(
+            texts[..2],
+            ["I! \"Elektra Stankevičius\"", "Pramonės g. 48"]
+        );
+        // A form of separate letters closes a name too, before a street's abbreviation.
+        let t = "Kowalski Drukarnia Sp. j. al. Jerozolimskie 162 90-001 Łódź· NIP 5602914459";
+        let parts = sender_parts(t).expect("parts");
+        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        assert_eq!(
+            texts,
+            [
+                "Kowalski Drukarnia Sp. j.",
+                "al. Jerozolimskie 162 90-001 Łódź",
+                "NIP 5602914459"
+            ]
+        );
         let t = "SIA Baltija Brīvības iela 3 · LV-1010 Rīga";
         let parts = sender_parts(t).expect("parts");
         assert_eq!(&t[parts[0].0..parts[0].1], "SIA Baltija Brīvības iela 3");
@@ -3654,6 +3749,24 @@ mod tests {
         assert!(texts[2].starts_with("1620 København V"), "{texts:?}");
         assert_eq!(sender_parts("Preis -10 % Rabatt"), None);
         assert_eq!(sender_parts("Tel : 030 1234567"), None);
+        // Dots read as spaced full stops, alone or beside a middle dot read as one.
+        let t = "Oliveira & Silva Lda. Rua Augusta, 131 . 8000-001 Faro . Contribuinte 589669150";
+        let parts = sender_parts(t).expect("parts");
+        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        assert_eq!(
+            texts,
+            [
+                "Oliveira & Silva Lda.",
+                "Rua Augusta, 131",
+                "8000-001 Faro",
+                "Contribuinte 589669150"
+            ]
+        );
+        let t = "SIA \"Būvniecība Nord\" . Elizabetes iela 125 · LV-3601 Ventspils";
+        let parts = sender_parts(t).expect("parts");
+        assert_eq!(&t[parts[0].0..parts[0].1], "SIA \"Būvniecība Nord\"");
+        // A full stop spaced off a lone word is an abbreviation's.
+        assert_eq!(sender_parts("Musterstr . 5, 12345 Berlin"), None);
         assert_eq!(sender_parts("Müller-Lüdenscheidt GmbH"), None);
     }
 
@@ -3958,6 +4071,21 @@ mod tests {
         assert_eq!(
             letterhead(&d).map(|s| s.text),
             Some("SIA Baltija".to_string())
+        );
+        // The same name under a party's label.
+        let d = doc(&[
+            ("Paslaugų teikėjas:", 50.0, 50.0),
+            ("AB Elektra", 50.0, 62.0),
+            ("Žukauskas", 50.0, 74.0),
+            ("Laisvės al. 37", 50.0, 86.0),
+            ("LT-92100 Klaipėda", 50.0, 98.0),
+        ]);
+        let c = find(&d);
+        assert!(
+            names(&c, LabelKey::Seller)
+                .contains(&(PartySource::Labelled, "AB Elektra Žukauskas".to_string())),
+            "{:?}",
+            names(&c, LabelKey::Seller)
         );
     }
 }

@@ -53,6 +53,55 @@ fn fill_party(
     p
 }
 
+/// A party's tax id whose checksum fails takes the one printed elsewhere (outside the other
+/// party's area) that differs from it by one character and passes: the same id read twice,
+/// once misread (`ESR89117978` in a scanned letterhead, `ESR8911797B` in the footer).
+fn reread_ids(
+    ctx: &mut Ctx<'_>,
+    role: &str,
+    p: &mut Party,
+    cands: &Candidates,
+    other: Option<&PartyCandidate>,
+) {
+    let ids = || {
+        cands
+            .items
+            .iter()
+            .filter(|c| c.kind == CandidateKind::TaxId)
+    };
+    for (slot, key) in [
+        (&mut p.vat_id, "vat_id"),
+        (&mut p.tax_id, "tax_id"),
+        (&mut p.registration_id, "registration_id"),
+    ] {
+        let Some(value) = slot.as_deref() else {
+            continue;
+        };
+        let Some(misread) = ids().find(|c| c.value == value && c.checksum_valid == Some(false))
+        else {
+            continue;
+        };
+        let reread = ids().find(|c| {
+            c.checksum_valid == Some(true)
+                && c.scheme == misread.scheme
+                && !other.is_some_and(|o| o.contains(&c.span))
+                && crate::candidates::labels::within_one_edit(&c.value, value)
+        });
+        if let Some(c) = reread {
+            *slot = Some(c.value.clone());
+            let pointer = format!("/parties/{role}/{key}");
+            let conf = ctx
+                .result
+                .confidence
+                .fields
+                .get(&pointer)
+                .copied()
+                .unwrap_or(0.5);
+            ctx.put(&pointer, conf as f32, &c.span);
+        }
+    }
+}
+
 /// Sets a party's address from address lines (cleaned, joined by commas), with the first
 /// line's evidence; lines that clean to nothing are left out.
 fn put_address(
@@ -322,11 +371,14 @@ fn model_picks(
             ((i, model.score(&s)), (i, model.score(&b)))
         })
         .unzip();
+    // A sender line names no buyer (the issuer's return address over the window, read apart
+    // from the issuer's block when OCR spells the name differently).
     let best_buyer = |seller: Option<usize>| {
         buyers
             .iter()
             .filter(|(j, _)| {
-                seller.is_none_or(|i| !same_party(&cands.parties[*j], &cands.parties[i]))
+                !cands.parties[*j].is_sender_line()
+                    && seller.is_none_or(|i| !same_party(&cands.parties[*j], &cands.parties[i]))
             })
             .copied()
             .fold(None, |best: Option<(usize, f32)>, x| match best {
@@ -548,14 +600,17 @@ fn footer_seller(
 }
 
 /// The seller candidate (index, probability) whose name a footer's register line prints with
-/// its address, when all companies the footer names are that one party.
+/// its address, when all companies the footer names are that one party. A name without a
+/// legal form counts where its line prints a tax id too (`Statyba Jankauskas · Konstitucijos
+/// pr. 74 · LT-76001 Šiauliai · PVM mok. kodas LT739228163`, the form `IĮ` lost to OCR or
+/// never printed): a register line is a company's.
 fn register_seller(
     ctx: &PartyContext<'_>,
     cands: &Candidates,
     sellers: &[(usize, f32)],
 ) -> Option<(usize, f32)> {
     footer_party(ctx, cands, sellers, |c| {
-        c.is_company() && !c.address.is_empty()
+        !c.address.is_empty() && (c.is_company() || tax_ids_in(cands, c).next().is_some())
     })
 }
 
@@ -648,6 +703,8 @@ pub(super) fn party_fields(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<
         }
         assign_id(ctx, "seller", &mut seller, c, 0.5);
     }
+    reread_ids(ctx, "seller", &mut seller, cands, buyer_c);
+    reread_ids(ctx, "buyer", &mut buyer, cands, seller_c);
     // A seller printed without its address (a logo or a name alone at the top, a receipt's
     // head with registration lines between) takes the address of a nameless candidate outside
     // the buyer's area: the nearest below the seller's name, else the topmost.
@@ -1268,6 +1325,51 @@ mod tests {
             7.0,
         ));
         assert_eq!(register(&two), None);
+        // A name whose legal form OCR lost still names the seller where its register line
+        // prints a tax id; without the id it is no company's line.
+        let mut formless = rows.to_vec();
+        formless[8].0 = "Jacobs Transport · Brusselsesteenweg 80 · 3000 Leuven · BTW BE0443450247";
+        assert_eq!(register(&formless).as_deref(), Some("Jacobs Transport"));
+        formless[8].0 = "Jacobs Transport · Brusselsesteenweg 80 · 3000 Leuven";
+        assert_eq!(register(&formless), None);
+    }
+
+    #[test]
+    fn a_misread_tax_id_takes_its_reading_that_passes_the_checksum() {
+        let rows = |footer_id: &'static str| {
+            vec![
+                ("Fernández Informática S.L.U.", 48.0, 40.0, 14.0),
+                ("Polígono Industrial Sur, nave 121", 48.0, 58.0, 10.0),
+                ("08007 Barcelona", 48.0, 70.0, 10.0),
+                ("CIF ESR89117978", 48.0, 82.0, 10.0),
+                ("Factura", 400.0, 40.0, 17.0),
+                ("Total: 1.000,00 EUR", 300.0, 400.0, 10.0),
+                (footer_id, 60.0, 800.0, 7.0),
+            ]
+        };
+        let reread = |rows: &[(&str, f32, f32, f32)]| {
+            let d = doc(rows);
+            let cands = candidates::extract(&d);
+            let mut ctx = Ctx {
+                doc: &d,
+                result: DocumentResult::empty(),
+            };
+            let mut p = Party {
+                vat_id: Some("ESR89117978".into()),
+                ..Party::default()
+            };
+            reread_ids(&mut ctx, "seller", &mut p, &cands, None);
+            p.vat_id
+        };
+        assert_eq!(
+            reread(&rows("Fernández Informática S.L.U. · CIF ESR8911797B")).as_deref(),
+            Some("ESR8911797B")
+        );
+        // Another valid id two characters away is another party's.
+        assert_eq!(
+            reread(&rows("Fernández Informática S.L.U. · CIF ESQ2818002D")).as_deref(),
+            Some("ESR89117978")
+        );
     }
 
     #[test]
