@@ -675,19 +675,22 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
 /// it, where `next` is a short line of letters (one or two capitalised words, no address, no
 /// company, no label) and `after`, the line under it, is the address.
 fn form_first_tail(name: &str, next: &str, after: Option<&str>) -> bool {
-    let words = name_words(name);
     let t = next.trim();
+    let short_word_line = (1..=2).contains(&t.split_whitespace().count())
+        && t.chars().next().is_some_and(char::is_uppercase)
+        && t.chars()
+            .all(|c| c.is_alphabetic() || " -'\"”»".contains(c));
+    if !short_word_line {
+        return false;
+    }
+    let words = name_words(name);
     (2..=3).contains(&words.len())
         && LEGAL_FORMS.contains(&words[0].as_str())
         && !ends_with_legal_form(name)
-        && (1..=2).contains(&t.split_whitespace().count())
-        && t.chars().next().is_some_and(char::is_uppercase)
-        && t.chars()
-            .all(|c| c.is_alphabetic() || " -'\"”»".contains(c))
+        && after.is_some_and(is_address_like)
         && !is_address_like(t)
         && !is_company_like(t)
         && labels::find_labels(t).is_empty()
-        && after.is_some_and(is_address_like)
 }
 
 /// Whether a segment is a line of a name printed over several lines (inside the name's box, its
@@ -3707,24 +3710,21 @@ mod tests {
     #[test]
     fn a_register_line_without_its_first_separator_ends_the_name_at_its_form() {
         let t = "Kiss és Szabó Nyrt. Fő utca 88. · 4024 Debrecen · Közösségi adószám HU26623338";
-        let parts = sender_parts(t).expect("parts");
-        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        let texts = part_texts(t);
         assert_eq!(
             texts[..3],
             ["Kiss és Szabó Nyrt.", "Fő utca 88.", "4024 Debrecen"]
         );
         // A quoted name closes at its closing quote.
         let t = "I! \"Elektra Stankevičius\" Pramonės g. 48 · LT-92100 Klaipėda · PVM kodas";
-        let parts = sender_parts(t).expect("parts");
-        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        let texts = part_texts(t);
         assert_eq!(
             texts[..2],
             ["I! \"Elektra Stankevičius\"", "Pramonės g. 48"]
         );
         // A form of separate letters closes a name too, before a street's abbreviation.
         let t = "Kowalski Drukarnia Sp. j. al. Jerozolimskie 162 90-001 Łódź· NIP 5602914459";
-        let parts = sender_parts(t).expect("parts");
-        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        let texts = part_texts(t);
         assert_eq!(
             texts,
             [
@@ -3734,8 +3734,13 @@ mod tests {
             ]
         );
         let t = "SIA Baltija Brīvības iela 3 · LV-1010 Rīga";
+        assert_eq!(part_texts(t)[0], "SIA Baltija Brīvības iela 3");
+    }
+
+    /// The parts of a sender line, as texts.
+    fn part_texts(t: &str) -> Vec<&str> {
         let parts = sender_parts(t).expect("parts");
-        assert_eq!(&t[parts[0].0..parts[0].1], "SIA Baltija Brīvības iela 3");
+        parts.iter().map(|&(s, e)| &t[s..e]).collect()
     }
 
     /// Dots between a register line's parts that OCR read as a dash glued to the next word or a
@@ -3743,16 +3748,14 @@ mod tests {
     #[test]
     fn a_register_lines_dots_misread_as_dashes_or_colons_still_cut_it() {
         let t = "T Nielsen A/S -Industrivej 176 : 1620 København V:SE-nr. 39098547";
-        let parts = sender_parts(t).expect("parts");
-        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        let texts = part_texts(t);
         assert_eq!(texts[..2], ["T Nielsen A/S", "Industrivej 176"]);
         assert!(texts[2].starts_with("1620 København V"), "{texts:?}");
         assert_eq!(sender_parts("Preis -10 % Rabatt"), None);
         assert_eq!(sender_parts("Tel : 030 1234567"), None);
         // Dots read as spaced full stops, alone or beside a middle dot read as one.
         let t = "Oliveira & Silva Lda. Rua Augusta, 131 . 8000-001 Faro . Contribuinte 589669150";
-        let parts = sender_parts(t).expect("parts");
-        let texts: Vec<&str> = parts.iter().map(|&(s, e)| &t[s..e]).collect();
+        let texts = part_texts(t);
         assert_eq!(
             texts,
             [
@@ -3763,8 +3766,7 @@ mod tests {
             ]
         );
         let t = "SIA \"Būvniecība Nord\" . Elizabetes iela 125 · LV-3601 Ventspils";
-        let parts = sender_parts(t).expect("parts");
-        assert_eq!(&t[parts[0].0..parts[0].1], "SIA \"Būvniecība Nord\"");
+        assert_eq!(part_texts(t)[0], "SIA \"Būvniecība Nord\"");
         // A full stop spaced off a lone word is an abbreviation's.
         assert_eq!(sender_parts("Musterstr . 5, 12345 Berlin"), None);
         assert_eq!(sender_parts("Müller-Lüdenscheidt GmbH"), None);

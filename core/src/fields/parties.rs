@@ -373,12 +373,15 @@ fn model_picks(
         .unzip();
     // A sender line names no buyer (the issuer's return address over the window, read apart
     // from the issuer's block when OCR spells the name differently).
+    let buyers: Scores = buyers
+        .into_iter()
+        .filter(|(j, _)| !cands.parties[*j].is_sender_line())
+        .collect();
     let best_buyer = |seller: Option<usize>| {
         buyers
             .iter()
             .filter(|(j, _)| {
-                !cands.parties[*j].is_sender_line()
-                    && seller.is_none_or(|i| !same_party(&cands.parties[*j], &cands.parties[i]))
+                seller.is_none_or(|i| !same_party(&cands.parties[*j], &cands.parties[i]))
             })
             .copied()
             .fold(None, |best: Option<(usize, f32)>, x| match best {
