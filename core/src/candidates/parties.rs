@@ -180,15 +180,19 @@ pub fn has_legal_form(text: &str) -> bool {
 /// Whether a name ends in a legal form (`Catering LLP`, `El HB`, `S.A.`, `Sp. z o.o.`,
 /// `Sp. k.`).
 pub fn ends_with_legal_form(text: &str) -> bool {
-    ends_with_spaced_form(text)
-        || name_words(text)
-            .last()
+    let w = name_words(text);
+    spaced_form_at_end(&w)
+        || w.last()
             .is_some_and(|x| LEGAL_FORMS.contains(&x.as_str()) || x == "oo")
 }
 
 /// Whether a name ends in a legal form printed as separate letters ([`SPACED_FORMS`]).
 fn ends_with_spaced_form(text: &str) -> bool {
-    let w = name_words(text);
+    spaced_form_at_end(&name_words(text))
+}
+
+/// Whether name words (`name_words`) end in one of the [`SPACED_FORMS`].
+fn spaced_form_at_end(w: &[String]) -> bool {
     SPACED_FORMS
         .iter()
         .any(|f| same_words(w.len().checked_sub(f.len()).map(|s| &w[s..]), f))

@@ -628,7 +628,6 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // amount of its line, the rounded amount the last of a line that pays nothing (cash, change,
     // card), and the adjustment takes an amount off the grid onto it, added or, printed without
     // its sign, taken off.
-    let five = FIVE_SEN;
     let rounded = lines.windows(3).enumerate().find_map(|(j, w)| {
         let a = line_amounts(&w[0]).last().copied()?;
         let [r] = line_amounts(&w[1])[..] else {
@@ -636,11 +635,11 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         };
         let b = closing_amount(&w[2], &norms[j + 2])?;
         (!r.0.is_zero()
-            && r.0.abs() < five
+            && r.0.abs() < FIVE_SEN
             && (a.0 + r.0 == b.0 || (r.0 > Decimal::ZERO && a.0 - r.0 == b.0))
             && b.0 > Decimal::ZERO
-            && (b.0 % five).is_zero()
-            && !(a.0 % five).is_zero())
+            && (b.0 % FIVE_SEN).is_zero()
+            && !(a.0 % FIVE_SEN).is_zero())
         .then_some(((a.0, j), (4, b.0, j + 2, b.1, b.2)))
     });
     // (Cash without a change line is what was handed over, no proof of what was owed.)
@@ -831,18 +830,18 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // before rounding; take the rounded one (printed, else the sum the receipt states).
     if let Some(r) = rounding
         && r > Decimal::ZERO
-        && r < five
-        && !(best.1 % five).is_zero()
+        && r < FIVE_SEN
+        && !(best.1 % FIVE_SEN).is_zero()
         && paid.is_none_or(|p| p != best.1)
     {
         if let Some(alt) = found
             .iter()
-            .find(|f| (f.1 - best.1).abs() == r && (f.1 % five).is_zero())
+            .find(|f| (f.1 - best.1).abs() == r && (f.1 % FIVE_SEN).is_zero())
         {
             best = *alt;
         } else if let Some(v) = [best.1 + r, best.1 - r]
             .into_iter()
-            .find(|v| (*v % five).is_zero())
+            .find(|v| (*v % FIVE_SEN).is_zero())
         {
             best.1 = v;
             // The evidence is where the rounded amount is printed below (the cash paid, `CASH
