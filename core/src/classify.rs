@@ -488,6 +488,7 @@ mod tests {
                 unit: Unit::Pt,
                 source: Source::TextLayer,
                 engine: None,
+                shear: Default::default(),
             }],
             lines: out,
         }
@@ -887,6 +888,7 @@ mod tests {
                     unit: Unit::Px,
                     source: Source::Ocr,
                     engine: None,
+                    shear: Default::default(),
                 }],
                 lines,
             };

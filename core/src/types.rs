@@ -185,6 +185,39 @@ pub struct PageInfo {
     /// The OCR engine that read the page (`None` unless `source` is OCR).
     #[serde(default)]
     pub engine: Option<OcrEngineName>,
+    /// How the page's boxes were straightened (level for pages read level).
+    #[serde(default)]
+    pub shear: Shear,
+}
+
+/// The straightening of a page whose words an OCR read askew (word boxes of a page it did not
+/// straighten, [`crate::clean::page_shear`]): every box was moved up by `slope` times how far its
+/// centre lies right of `origin`, so that later stages see level lines. Level: slope 0.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Shear {
+    /// Rise of the printed lines per unit of width (positive: they descend to the right).
+    pub slope: f32,
+    /// The x about which the page was turned.
+    pub origin: f32,
+}
+
+impl Shear {
+    /// How far a box centred at `x` was moved up.
+    pub fn shift(&self, x: f32) -> f32 {
+        self.slope * (x - self.origin)
+    }
+
+    /// A box of the page as read, straightened.
+    pub fn straighten(&self, b: BBox) -> BBox {
+        let dy = self.shift(b.cx());
+        BBox::new(b.x0, b.y0 - dy, b.x1, b.y1 - dy)
+    }
+
+    /// A straightened box back where the input put it (moved by the shift at its centre).
+    pub fn as_read(&self, b: BBox) -> BBox {
+        let dy = self.shift(b.cx());
+        BBox::new(b.x0, b.y0 + dy, b.x1, b.y1 + dy)
+    }
 }
 
 /// The cleaned document: all lines of all pages in reading order.
@@ -260,7 +293,8 @@ impl Span {
         let p = doc.page(self.page)?;
         Some(crate::result::Evidence {
             page: self.page,
-            bbox: self.bbox.to_array(),
+            // Where the input put it: a page read askew was straightened for the stages only.
+            bbox: p.shear.as_read(self.bbox).to_array(),
             unit: p.unit,
             text: self.text.clone(),
             source: p.source,

@@ -1084,6 +1084,7 @@ mod tests {
                 unit: crate::result::Unit::Px,
                 source: crate::result::Source::Ocr,
                 engine: None,
+                shear: Default::default(),
             }],
             lines: out,
         }
