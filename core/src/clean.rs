@@ -12,7 +12,7 @@
 //!   the first part's token carries the whole word, the continuation token is dropped.
 
 use crate::result::Source;
-use crate::types::{BBox, CleanDocument, Line, PageInfo, Shear, TextPage, Token};
+use crate::types::{BBox, CleanDocument, Line, PageInfo, Shear, TextPage, Token, median_size};
 use regex::Regex;
 use std::sync::LazyLock;
 use unicode_normalization::UnicodeNormalization;
@@ -472,15 +472,8 @@ fn shear_origin(boxes: &[BBox]) -> f32 {
 fn moves_a_line(boxes: &[BBox], slope: f32) -> bool {
     let xs = boxes.iter().map(BBox::cx).filter(|x| x.is_finite());
     let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
-    let mut heights: Vec<f32> = boxes
-        .iter()
-        .map(BBox::height)
-        .filter(|h| h.is_finite() && *h > 0.0)
-        .collect();
-    heights.sort_by(f32::total_cmp);
-    heights
-        .get(heights.len() / 2)
-        .is_some_and(|&h| hi > lo && slope.abs() * (hi - lo) >= 0.5 * h)
+    median_size(boxes.iter().map(BBox::height).collect())
+        .is_some_and(|h| hi > lo && slope.abs() * (hi - lo) >= 0.5 * h)
 }
 
 /// The steepest line slope [`page_shear`] looks for (rise per unit of width, about 2.9°).
@@ -510,13 +503,7 @@ pub fn page_shear(boxes: &[BBox]) -> f32 {
     if pts.len() < SHEAR_MIN_BOXES {
         return 0.0;
     }
-    let mut heights: Vec<f32> = boxes
-        .iter()
-        .map(BBox::height)
-        .filter(|h| h.is_finite() && *h > 0.0)
-        .collect();
-    heights.sort_by(f32::total_cmp);
-    let Some(&h) = heights.get(heights.len() / 2) else {
+    let Some(h) = median_size(boxes.iter().map(BBox::height).collect()) else {
         return 0.0;
     };
     let band = h / 3.0;
