@@ -369,7 +369,7 @@ pub fn build_lines_shifted(
         tokens
             .iter()
             .zip(shifts)
-            .map(|(t, dy)| BBox::new(t.bbox.x0, t.bbox.y0 - dy, t.bbox.x1, t.bbox.y1 - dy))
+            .map(|(t, dy)| t.bbox.raised(*dy))
             .collect()
     } else {
         tokens.iter().map(|t| t.bbox).collect()
@@ -550,7 +550,11 @@ pub fn page_shear(boxes: &[BBox]) -> f32 {
     if best_score < level * 1.05 || best.abs() < MIN_SHEAR {
         return 0.0;
     }
-    let refined = within_line_slope(boxes, best).unwrap_or(best);
+    let rough = Shear {
+        slope: best,
+        origin: x0,
+    };
+    let refined = within_line_slope(boxes, rough).unwrap_or(best);
     if refined.abs() < MIN_SHEAR {
         0.0
     } else {
@@ -559,19 +563,15 @@ pub fn page_shear(boxes: &[BBox]) -> f32 {
 }
 
 /// The slope of a page's lines measured inside them: the words grouped into lines under the
-/// profile's slope `rough` (bands a third of a box high tell it to about 0.001, and an error of
-/// 0.001 moves the far end of an A4 line by two and a half pixels of a 300 dpi scan, enough to
-/// join a label printed half a line above a value to it), then the median slope between
+/// profile's slope (`rough`, about the profile's origin; bands a third of a box high tell it to
+/// about 0.001, and an error of 0.001 moves the far end of an A4 line by two and a half pixels of
+/// a 300 dpi scan, enough to join a label printed half a line above a value to it), then the median slope between
 /// neighbouring words of one line of the same height at least a height apart (words of one
 /// size sit on one baseline; a label joined to a value half a line lower, or a word of another
 /// size, is outvoted). `None` where fewer than [`SHEAR_MIN_BOXES`] such pairs exist, or the
 /// median leaves `rough` by more than one coarse step (lines formed wrongly).
-fn within_line_slope(boxes: &[BBox], rough: f32) -> Option<f32> {
-    let level = Shear {
-        slope: rough,
-        origin: shear_origin(boxes),
-    };
-    let straight: Vec<BBox> = boxes.iter().map(|b| level.straighten(*b)).collect();
+fn within_line_slope(boxes: &[BBox], rough: Shear) -> Option<f32> {
+    let straight: Vec<BBox> = boxes.iter().map(|b| rough.straighten(*b)).collect();
     let mut slopes: Vec<f32> = Vec::new();
     for line in group_lines(&straight, &CleanParams::default()) {
         for pair in line.windows(2) {
@@ -589,7 +589,7 @@ fn within_line_slope(boxes: &[BBox], rough: f32) -> Option<f32> {
     }
     slopes.sort_by(f32::total_cmp);
     let slope = slopes[slopes.len() / 2];
-    ((slope - rough).abs() <= MAX_SHEAR / 10.0).then_some(slope)
+    ((slope - rough.slope).abs() <= MAX_SHEAR / 10.0).then_some(slope)
 }
 
 /// What [`build_lines`] keeps of a line's tokens to find the one nearest to a new token: while
@@ -767,14 +767,14 @@ pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
         let mut tokens: Vec<Token> = Vec::new();
         let mut shifts: Vec<f32> = Vec::new();
         for w in &p.words {
-            let (bbox, dy) = if straighten {
-                (shear.straighten(w.bbox), 0.0)
+            let bbox = if straighten {
+                shear.straighten(w.bbox)
             } else {
-                (w.bbox, shear.shift(w.bbox.cx()))
+                w.bbox
             };
             let parts = split_word(&w.text, bbox, w.confidence.clamp(0.0, 1.0));
             if shear.slope != 0.0 && !straighten {
-                shifts.extend(std::iter::repeat_n(dy, parts.len()));
+                shifts.extend(std::iter::repeat_n(shear.shift(w.bbox.cx()), parts.len()));
             }
             tokens.extend(parts);
         }

@@ -29,6 +29,10 @@ impl BBox {
             y1: y0.max(y1),
         }
     }
+    /// The box moved up by `dy` (down where negative).
+    pub fn raised(&self, dy: f32) -> BBox {
+        BBox::new(self.x0, self.y0 - dy, self.x1, self.y1 - dy)
+    }
     /// Width.
     pub fn width(&self) -> f32 {
         self.x1 - self.x0
@@ -209,14 +213,12 @@ impl Shear {
 
     /// A box of the page as read, straightened.
     pub fn straighten(&self, b: BBox) -> BBox {
-        let dy = self.shift(b.cx());
-        BBox::new(b.x0, b.y0 - dy, b.x1, b.y1 - dy)
+        b.raised(self.shift(b.cx()))
     }
 
     /// A straightened box back where the input put it (moved by the shift at its centre).
     pub fn as_read(&self, b: BBox) -> BBox {
-        let dy = self.shift(b.cx());
-        BBox::new(b.x0, b.y0 + dy, b.x1, b.y1 + dy)
+        b.raised(-self.shift(b.cx()))
     }
 }
 
