@@ -48,7 +48,7 @@ use folio::fields::{Field, FieldScorer};
 use folio::result::{DocumentType, PartyRole};
 use folio::types::{CleanDocument, TextPage};
 use folio::{CancelToken, Engine, EngineConfig, RecognizeOptions, ScorerKind};
-use folio_bench::boxes::parse_boxes;
+use folio_bench::boxes::parse_boxes_pages;
 use folio_bench::dataset::{LabelledDoc, discover};
 use folio_bench::score::{
     COMPLETE_WHEN_GENERATED, amounts_match, ibans_match, ids_match, normalize_text, parse_decimal,
@@ -202,9 +202,13 @@ fn vat_lines(truth: &Value, vat: &str) -> VatLines {
 fn pages_of(engine: &Engine, doc: &LabelledDoc, boxes: bool) -> Result<Vec<TextPage>, String> {
     if boxes {
         let text = std::fs::read_to_string(&doc.input).map_err(|e| e.to_string())?;
-        parse_boxes(&text)
-            .map(|p| vec![p])
-            .ok_or_else(|| "no usable boxes".to_string())
+        // Page by page, as `accuracy --boxes` reads them (text-layer documents dumped by
+        // `inspect --dump-boxes` have a `#page` mark per page).
+        let pages = parse_boxes_pages(&text);
+        if pages.is_empty() {
+            return Err("no usable boxes".to_string());
+        }
+        Ok(pages)
     } else {
         let bytes = std::fs::read(&doc.input).map_err(|e| e.to_string())?;
         engine

@@ -5,9 +5,9 @@
 //! probability that the candidate's name is the party's.
 //!
 //! The features are layout-invariant: where the block sits on its page (relative position and
-//! size, page index), how large its name is printed against the median line, legal-form words of
-//! many countries, the party label on or above it, the ids, IBAN and contacts inside it and how
-//! near the closest tax id is, address-like lines, the name's repetition elsewhere in the
+//! width, page index), its height in median lines, how large its name is printed against the
+//! median line, legal-form words of many countries, the party label on or above it, the ids,
+//! IBAN and contacts inside it and how many lines away the closest tax id is, address-like lines, the name's repetition elsewhere in the
 //! document, label or title words inside the name, the name's word count and letter case, and
 //! the rules' own choice. Training export (`export_features --parties`) and inference call the
 //! same function, so they cannot drift apart.
@@ -176,6 +176,10 @@ impl<'a> PartyContext<'a> {
     }
 }
 
+/// Where heights and distances measured in median lines stop counting (a block's height, the
+/// nearest tax id): farther than a page's worth of lines is as far as none.
+const FAR_LINES: f32 = 60.0;
+
 /// Label classes of the label on or above a block.
 const LABEL_CLASSES: usize = 6;
 
@@ -209,7 +213,7 @@ pub fn feature_names() -> Vec<String> {
         "rel_x1",
         "rel_y1",
         "rel_width",
-        "rel_height",
+        "height_lines",
         "name_height_ratio",
         "name_taller_share",
         "name_rel_cx",
@@ -235,7 +239,7 @@ pub fn feature_names() -> Vec<String> {
         "iban_inside",
         "phone_inside",
         "email_inside",
-        "nearest_tax_id_distance",
+        "nearest_tax_id_lines",
         "address_lines",
         "address_like_region_lines",
         "region_lines",
@@ -300,11 +304,14 @@ pub fn party_vector(
     v.push(page_pos.min(3) as f32);
     v.push(b(page_pos + 1 == doc.pages.len()));
     v.push(doc.pages.len().min(4) as f32);
+    // Heights and distances in median lines, not page fractions: a block or a gap of one line
+    // reads the same on an A4 page, a receipt and pages printed as one long page.
+    let in_lines = |d: f32| (d / ctx.median_height).min(FAR_LINES);
     let bbox = c.bbox().or(anchor.map(|s| s.bbox));
     match bbox {
         Some(bb) => {
             v.extend([bb.x0 / pw, bb.y0 / ph, bb.x1 / pw, bb.y1 / ph]);
-            v.extend([bb.width() / pw, bb.height() / ph]);
+            v.extend([bb.width() / pw, in_lines(bb.height())]);
         }
         None => v.extend([-1.0; 6]),
     }
@@ -430,7 +437,7 @@ pub fn party_vector(
     v.push(b(inside.iter().any(|x| x.kind == CandidateKind::Iban)));
     v.push(b(inside.iter().any(|x| x.kind == CandidateKind::Phone)));
     v.push(b(inside.iter().any(|x| x.kind == CandidateKind::Email)));
-    let nearest = bbox.map_or(1.0, |bb| {
+    let nearest = bbox.map_or(FAR_LINES, |bb| {
         cands
             .of(CandidateKind::TaxId)
             .filter(|x| x.span.page == page_no)
@@ -441,9 +448,9 @@ pub fn party_vector(
                 let dx = (x.span.bbox.x0 - bb.x1)
                     .max(bb.x0 - x.span.bbox.x1)
                     .max(0.0);
-                (dy / ph).max(dx / pw)
+                in_lines(dy.max(dx))
             })
-            .fold(1.0f32, f32::min)
+            .fold(FAR_LINES, f32::min)
     });
     v.push(nearest);
     v.push(c.address.len().min(5) as f32);
@@ -670,6 +677,60 @@ mod tests {
         );
         assert_eq!(v[col("name_in_a_footer")], 1.0);
         assert!(v[col("rel_y0")] < 0.1);
+    }
+
+    /// The same page printed four times as tall (one long page, as a web shop's invoice saved
+    /// as one page or pages joined by a scanner): every feature of the letterhead but its
+    /// vertical position on the page reads the same. Heights and distances are counted in
+    /// lines; as page fractions a one-line block on a tall page looked like nothing the model
+    /// had seen but a receipt's one-line seller.
+    #[test]
+    fn a_taller_page_changes_only_the_vertical_position() {
+        let rows = [
+            ("Nordlicht Handels GmbH", 40.0, 30.0, 18.0),
+            ("Hafenstraße 12", 40.0, 52.0, 10.0),
+            ("20457 Hamburg", 40.0, 64.0, 10.0),
+            ("USt-IdNr. DE123456789", 40.0, 76.0, 10.0),
+            ("Rechnung", 40.0, 140.0, 14.0),
+            ("Kunde AG", 40.0, 170.0, 10.0),
+            ("Gartenweg 3", 40.0, 182.0, 10.0),
+            ("10115 Berlin", 40.0, 194.0, 10.0),
+        ];
+        let names = feature_names();
+        let col = |n: &str| names.iter().position(|x| x == n).expect(n);
+        let vector = |scale: f32| {
+            let mut d = doc(&rows);
+            d.pages[0].height *= scale;
+            let cands = candidates::extract(&d);
+            let ctx = PartyContext::new(&d, &cands);
+            let head = cands
+                .parties
+                .iter()
+                .position(|c| {
+                    c.name
+                        .as_ref()
+                        .is_some_and(|(n, _)| n == "Nordlicht Handels GmbH")
+                })
+                .expect("letterhead candidate");
+            party_vector(&ctx, &cands, head, LabelKey::Seller)
+        };
+        let (a4, tall) = (vector(1.0), vector(4.0));
+        // The other candidates are found in bands of the page (the address window's), so how
+        // many there are and this one's rank among them may differ.
+        let of_the_set = ["candidates", "order_from_top", "same_name_candidates"];
+        for (k, name) in names.iter().enumerate() {
+            if of_the_set.contains(&name.as_str()) {
+                continue;
+            }
+            if name == "rel_y0" || name == "rel_y1" {
+                assert!((tall[k] - a4[k] / 4.0).abs() < 1e-4, "{name}");
+            } else {
+                assert_eq!(a4[k], tall[k], "{name}");
+            }
+        }
+        // The block: the name and three lines under it; the tax id inside it.
+        assert!((2.5..6.0).contains(&a4[col("height_lines")]), "{a4:?}");
+        assert_eq!(a4[col("nearest_tax_id_lines")], 0.0);
     }
 
     /// Two party labels on one line head two columns: each block takes the class of the label
