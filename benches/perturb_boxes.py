@@ -22,6 +22,9 @@ KIND:
               piece of one, the total's own line among them
   merge       boxes of one line joined into one box
   wordsplit   every box split into one box per word
+  joinpages   the pages joined into one long page (no `#page` marks; each page's boxes moved
+              down by the heights of the pages above it): a document printed or scanned as one
+              tall page, as a web shop's invoice saved as a single page
   nohead      the line-item table's header lost: every text line (boxes whose vertical
               centres fall within one another's box) with two or more column-header words
               (position, description, quantity, unit, price, rate, amount, in de/en/fr/nl/...)
@@ -149,7 +152,7 @@ def main() -> int:
     ap.add_argument("--split", default="benches/splits/sroie.json")
     ap.add_argument("--seed", default="0")
     a = ap.parse_args()
-    m = re.fullmatch(r"(noise|skew|droplabel|dropline|amtnoise|merge|wordsplit|nohead)(-?[0-9.]+)?", a.kind)
+    m = re.fullmatch(r"(noise|skew|droplabel|dropline|amtnoise|merge|wordsplit|nohead|joinpages)(-?[0-9.]+)?", a.kind)
     if not m:
         ap.error(f"unknown kind {a.kind}")
     kind, arg = m.group(1), float(m.group(2)) if m.group(2) else None
@@ -160,7 +163,14 @@ def main() -> int:
     for doc in tune:
         rng = random.Random(f"{a.kind}/{a.seed}/{doc}")
         lines = []
+        top = 0
         for mark, rows in read_pages(src / f"{doc}.boxes.txt"):
+            if kind == "joinpages":
+                lines += [",".join(str(v + top if k % 2 else v) for k, v in enumerate(c)) + "," + t
+                          for c, t in rows]
+                dims = mark.split()[1:] if mark else []
+                top += int(float(dims[1])) if len(dims) == 2 else max((c[5] for c, _ in rows), default=0)
+                continue
             lines += [mark] if mark else []
             lines += [",".join(map(str, c)) + "," + t for c, t in perturb(rows, kind, arg, rng)]
         (out / f"{doc}.boxes.txt").write_text("\n".join(lines) + "\n")

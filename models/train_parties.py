@@ -12,8 +12,8 @@ Evaluation: grouped cross-validation over the split's own folds of the tuning pa
 whole: a seller, scenario or shop never sits in training and test at once); each synthetic
 document is its own group, spread over the same number of folds. Reported: top-1 accuracy of the
 chosen candidate per set and role, rules (the candidate the rule scorer picks) -> model.
-Calibration: an isotonic map fitted on the out-of-fold scores of each document's chosen
-candidate; per role the fill threshold is half the best F1 the calibrated out-of-fold choices
+Calibration: a centered isotonic map (`trainers.CenteredIsotonic`) fitted on the out-of-fold
+scores of each document's chosen candidate; per role the fill threshold is half the best F1 the calibrated out-of-fold choices
 reach (filling a value right with probability p pays for F1 when p is above half the F1). The final model is fitted on every row and exported with skl2onnx.
 
     .venv/bin/python models/train_parties.py [--synth DIR] [--reuse-rows]
@@ -147,7 +147,8 @@ def main() -> int:
 
     # Calibration of the chosen candidates' scores and per-role fill thresholds (`seller`,
     # `buyer`): half each role's best out-of-fold F1.
-    iso, fill, ece = trainers.calibrate({role.split("_")[0]: v for role, v in chosen.items()})
+    iso, fill, ece = trainers.calibrate({role.split("_")[0]: v for role, v in chosen.items()},
+                                        centered=True)
 
     if args.cv_only:
         return 0
