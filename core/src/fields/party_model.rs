@@ -659,15 +659,7 @@ mod tests {
                 assert_eq!(v[col("role_seller")], f32::from(role == LabelKey::Seller));
             }
         }
-        let head = cands
-            .parties
-            .iter()
-            .position(|c| {
-                c.name
-                    .as_ref()
-                    .is_some_and(|(n, s)| n == "Nordlicht Handels GmbH" && s.bbox.y0 < 100.0)
-            })
-            .expect("letterhead candidate");
+        let head = letterhead(&cands, "Nordlicht Handels GmbH");
         let v = party_vector(&ctx, &cands, head, LabelKey::Seller);
         assert_eq!(v[col("legal_form")], 1.0);
         assert!(
@@ -677,6 +669,19 @@ mod tests {
         );
         assert_eq!(v[col("name_in_a_footer")], 1.0);
         assert!(v[col("rel_y0")] < 0.1);
+    }
+
+    /// The candidate naming `name` near the top of the page (a letterhead, not a footer line).
+    fn letterhead(cands: &Candidates, name: &str) -> usize {
+        cands
+            .parties
+            .iter()
+            .position(|c| {
+                c.name
+                    .as_ref()
+                    .is_some_and(|(n, s)| n == name && s.bbox.y0 < 100.0)
+            })
+            .expect("letterhead candidate")
     }
 
     /// The same page printed four times as tall (one long page, as a web shop's invoice saved
@@ -703,15 +708,7 @@ mod tests {
             d.pages[0].height *= scale;
             let cands = candidates::extract(&d);
             let ctx = PartyContext::new(&d, &cands);
-            let head = cands
-                .parties
-                .iter()
-                .position(|c| {
-                    c.name
-                        .as_ref()
-                        .is_some_and(|(n, _)| n == "Nordlicht Handels GmbH")
-                })
-                .expect("letterhead candidate");
+            let head = letterhead(&cands, "Nordlicht Handels GmbH");
             party_vector(&ctx, &cands, head, LabelKey::Seller)
         };
         let (a4, tall) = (vector(1.0), vector(4.0));
