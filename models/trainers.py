@@ -64,14 +64,11 @@ class CenteredIsotonic:
     at the ends."""
 
     def __init__(self, iso: IsotonicRegression, s: np.ndarray):
+        # The fit does not decrease, so each of its values is one run of sorted scores, and the
+        # runs' means rise with the values.
         fitted = iso.predict(s)
-        xs, ys = [], []
-        for value in np.unique(fitted):
-            xs.append(float(s[fitted == value].mean()))
-            ys.append(float(value))
-        order = np.argsort(xs)
-        self.X_thresholds_ = np.array(xs)[order]
-        self.y_thresholds_ = np.maximum.accumulate(np.array(ys)[order])
+        self.y_thresholds_ = np.unique(fitted)
+        self.X_thresholds_ = np.array([s[fitted == v].mean() for v in self.y_thresholds_])
 
     def predict(self, p):
         return np.interp(np.asarray(p, dtype=float), self.X_thresholds_, self.y_thresholds_)

@@ -732,15 +732,6 @@ const MAX_LINE_TOKENS: usize = 256;
 pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
     let mut doc = CleanDocument::default();
     for p in pages {
-        doc.pages.push(PageInfo {
-            page: p.page,
-            width: p.width,
-            height: p.height,
-            unit: p.unit,
-            source: p.source,
-            engine: p.engine,
-            shear: Shear::default(),
-        });
         // Word boxes of an OCR that did not straighten the page (text layers and office
         // documents are level) form lines along the page's slope, each box moved with its
         // centre. Where the slope moves a box by half a line or more across the page, the boxes
@@ -761,9 +752,15 @@ pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
         } else {
             (Shear::default(), false)
         };
-        if straighten && let Some(info) = doc.pages.last_mut() {
-            info.shear = shear;
-        }
+        doc.pages.push(PageInfo {
+            page: p.page,
+            width: p.width,
+            height: p.height,
+            unit: p.unit,
+            source: p.source,
+            engine: p.engine,
+            shear: if straighten { shear } else { Shear::default() },
+        });
         let mut tokens: Vec<Token> = Vec::new();
         let mut shifts: Vec<f32> = Vec::new();
         for w in &p.words {
@@ -805,6 +802,13 @@ mod tests {
             bbox: BBox::new(x0, y0, x1, y1),
             confidence: 1.0,
         }
+    }
+
+    /// A word of `width` x `height` whose box a page read askew by `slope` put `slope * x` lower
+    /// than its level place at (`x`, `y`).
+    fn askew(text: &str, x: f32, y: f32, width: f32, height: f32, slope: f32) -> Word {
+        let y = y + slope * x;
+        w(text, x, y, x + width, y + height)
     }
 
     fn page(words: Vec<Word>) -> TextPage {
@@ -1091,8 +1095,7 @@ mod tests {
         {
             let y = 100.0 + i as f32 * 16.0;
             for (x, text) in [(20.0, *label), (520.0, *amount)] {
-                let dy = slope * x;
-                words.push(w(text, x, y + dy, x + 60.0, y + dy + 12.0));
+                words.push(askew(text, x, y, 60.0, 12.0, slope));
             }
         }
         let mut level = page(words.clone());
@@ -1139,8 +1142,7 @@ mod tests {
         for i in 0..10 {
             let y = 100.0 + i as f32 * 30.0;
             for (x, text) in [(20.0, "ITEM"), (200.0, "1.00")] {
-                let dy = slope * x;
-                words.push(w(text, x, y + dy, x + 40.0, y + dy + 20.0));
+                words.push(askew(text, x, y, 40.0, 20.0, slope));
             }
         }
         let boxes: Vec<BBox> = words.iter().map(|w| w.bbox).collect();
@@ -1166,17 +1168,14 @@ mod tests {
             let y = 100.0 + row as f32 * 60.0;
             for k in 0..8 {
                 let x = 100.0 + k as f32 * 260.0;
-                let dy = slope * x;
-                words.push(w("Wort", x, y + dy, x + 230.0, y + dy + 44.0));
+                words.push(askew("Wort", x, y, 230.0, 44.0, slope));
             }
         }
         // The label: 22.5 px above the next row (overlapping it by 21.5 of 44 px, under half).
-        let dy = slope * 100.0;
-        words.push(w("Zahlung", 100.0, 797.5 + dy, 330.0, 841.5 + dy));
+        words.push(askew("Zahlung", 100.0, 797.5, 230.0, 44.0, slope));
         for k in 1..8 {
             let x = 100.0 + k as f32 * 260.0;
-            let dy = slope * x;
-            words.push(w("1242", x, 820.0 + dy, x + 230.0, 864.0 + dy));
+            words.push(askew("1242", x, 820.0, 230.0, 44.0, slope));
         }
         let boxes: Vec<BBox> = words.iter().map(|w| w.bbox).collect();
         let found = page_shear(&boxes);
