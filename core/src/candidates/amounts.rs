@@ -850,6 +850,15 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
             }
         }
     }
+    // A number grouped twice shows the grouping separator; as many two-decimal readings of that
+    // separator or fewer are OCR's (`465.221` read as `465.22 1` on a page of whole forints
+    // grouped `1.085.412`), not the document's decimals.
+    if comma == 0 && grouped_comma == 0 && dot <= grouped_dot {
+        dot = 0;
+    }
+    if dot == 0 && grouped_dot == 0 && comma <= grouped_comma {
+        comma = 0;
+    }
     let decimal = match (dot, comma) {
         (0, 0) if grouped_dot > grouped_comma => Some(','),
         (0, 0) if grouped_comma > grouped_dot => Some('.'),
@@ -1156,6 +1165,18 @@ mod tests {
             Some(',')
         );
         assert_eq!(decimal(&["Total 1,323,919 KRW"]), Some('.'));
+        // A two-decimal reading of the grouping separator no more frequent than the grouped
+        // numbers is OCR's: the page prints whole units.
+        let page = [
+            "Irodai szék  2  183.158  27%  366.316  465.22 1",
+            "Bruttó:  1.085.412Ft",
+        ];
+        assert_eq!(decimal(&page), Some(','));
+        assert!(number_style(page.iter().copied()).whole_units);
+        assert_eq!(
+            decimal(&["Netto 12.50", "Brutto 14.88", "Ref 1.085.412"]),
+            Some('.')
+        );
         let whole = |t: &[&str]| number_style(t.iter().copied()).whole_units;
         assert!(whole(&["2025.05.15", "ÖSSZESEN 9123 Ft", "1,25 x 421 526"]));
         assert!(!whole(&["Summe 12,50 EUR"]));

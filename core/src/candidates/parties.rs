@@ -133,11 +133,12 @@ pub const LEGAL_FORMS: &[&str] = &[
 ];
 
 /// Normalised words of a name: lower case, dots and brackets dropped. A slash form whose `I`
-/// OCR read as its look-alike (`l/S`, `1/S` for Denmark's `I/S`) is the form.
+/// OCR read as its look-alike (`l/S`, `1/S` for Denmark's `I/S`) is the form, and so is a dotted
+/// form whose letters it read as digits (`5.r.0.`).
 pub fn name_words(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '«' | '»' | '"' | '“'))
-        .map(|w| {
-            let mut w = w
+        .map(|raw| {
+            let mut w = raw
                 .chars()
                 .filter(|c| !matches!(c, '.' | '(' | ')' | '\'' | '`' | '„'))
                 .flat_map(char::to_lowercase)
@@ -148,6 +149,24 @@ pub fn name_words(text: &str) -> Vec<String> {
                 && rest.ends_with(|c: char| c.is_ascii_alphabetic())
             {
                 w = format!("i{rest}");
+            }
+            // A dotted form whose letters OCR read as look-alike digits (`5.r.0.` for `s.r.o.`).
+            if raw.contains('.')
+                && w.chars().any(char::is_alphabetic)
+                && w.chars().any(|c| matches!(c, '0' | '1' | '5'))
+            {
+                let read: String = w
+                    .chars()
+                    .map(|c| match c {
+                        '0' => 'o',
+                        '1' => 'l',
+                        '5' => 's',
+                        c => c,
+                    })
+                    .collect();
+                if LEGAL_FORMS.contains(&read.as_str()) {
+                    w = read;
+                }
             }
             w
         })
@@ -458,7 +477,14 @@ fn is_party_id_line(text: &str) -> bool {
 /// Whether a label stands alone: followed by `:`, a wide gap or the end of the line (so that
 /// `Lieferant GmbH` is a name, not the label `Lieferant`).
 fn stands_alone(text: &str, end: usize) -> bool {
-    let rest = &text[end..];
+    let mut rest = &text[end..];
+    // The hook of `ľ`, `ť`, `ď` read apart by OCR, an apostrophe between the label and its
+    // colon (`Zhotovitel':` for `Zhotoviteľ:`).
+    if let Some(r) = rest.strip_prefix(['\'', '’', '`', '´'])
+        && r.starts_with(':')
+    {
+        rest = r;
+    }
     let t = rest.trim_start_matches(' ');
     t.is_empty()
         || t.starts_with([':', '/', '|'])
@@ -569,15 +595,24 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
             .first()
             .is_some_and(|h| h.word == 0 && h.key.is_party() && stands_alone(text, h.end));
         // A name right under a key of its own (`Kunde:`, a label of any language) heads a
-        // labelled block, not the letterhead.
-        let under_key = rank.checked_sub(1).map(|r| lines[r]).is_some_and(|above| {
-            let head = above.text[..above.text.find("  ").unwrap_or(above.text.len())].trim_end();
-            head.ends_with(':')
+        // labelled block, and one right under a sender line (`Firma · Straße 1 · Ort`) is the
+        // addressee in a window: neither is the letterhead.
+        let above_head = rank
+            .checked_sub(1)
+            .map(|r| lines[r])
+            .filter(|above| {
+                l.bbox.y0 - above.bbox.y1 < 1.5 * l.bbox.height()
+                    && above.bbox.x0 < l.bbox.x1
+                    && l.bbox.x0 < above.bbox.x1
+            })
+            .map(|above| {
+                above.text[..above.text.find("  ").unwrap_or(above.text.len())].trim_end()
+            });
+        let under_key = above_head.is_some_and(|head| {
+            (head.ends_with(':')
                 && labels::norm_words(head).len() <= 3
-                && !head.chars().any(|c| c.is_ascii_digit())
-                && l.bbox.y0 - above.bbox.y1 < 1.5 * l.bbox.height()
-                && above.bbox.x0 < l.bbox.x1
-                && l.bbox.x0 < above.bbox.x1
+                && !head.chars().any(|c| c.is_ascii_digit()))
+                || sender_parts(head).is_some()
         });
         if !meaningful(text)
             || boilerplate(text)
@@ -1159,7 +1194,15 @@ fn is_legal_tail(text: &str) -> bool {
 /// Cuts a name at the first comma that starts address or id details
 /// (`ООО «СтройМонтаж», г. Казань, ул. Баумана, д. 19, ИНН …`).
 fn cut_details(span: &Span) -> Span {
-    let t = &span.text;
+    match details_comma(&span.text) {
+        Some(at) => sub_span(span, 0, at),
+        None => span.clone(),
+    }
+}
+
+/// Where [`cut_details`] cuts `t`: the first comma after at least three letters that starts
+/// address or id details.
+fn details_comma(t: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(p) = t[from..].find(',') {
         let at = from + p;
@@ -1172,11 +1215,11 @@ fn cut_details(span: &Span) -> Span {
                 .is_some_and(|h| h.word == 0 && h.key.is_tax_id())
             || ADDRESS_START.is_match(next_part);
         if details && letters(&t[..at]) >= 3 {
-            return sub_span(span, 0, at);
+            return Some(at);
         }
         from = at + 1;
     }
-    span.clone()
+    None
 }
 
 static ADDRESS_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -1816,9 +1859,11 @@ fn after_closing_form(text: &str) -> Option<(usize, usize)> {
         let closing_form = i > 0
             && ((LEGAL_FORMS.contains(&form.as_str()) && form.chars().count() >= 2)
                 || ends_with_spaced_form(&text[..at + w.len()]));
-        let open = w.trim_end_matches(['"', '”', '“', '»']);
+        // The quote may carry the full stop or comma that ended the name (`"Tipogrāfija Nord".`).
+        let quoted = w.trim_end_matches(['.', ',']);
+        let open = quoted.trim_end_matches(['"', '”', '“', '»']);
         let closing_quote =
-            open.len() < w.len() && text[..at + open.len()].contains(['"', '„', '“', '«']);
+            open.len() < quoted.len() && text[..at + open.len()].contains(['"', '„', '“', '«']);
         // The address opens with a capital, a number or a street's abbreviation (`al.`, `ul.`).
         let street_abbreviation = next.ends_with('.') && (2..=3).contains(&next.chars().count());
         ((closing_form || closing_quote)
@@ -1826,7 +1871,10 @@ fn after_closing_form(text: &str) -> Option<(usize, usize)> {
                 || street_abbreviation)
             && is_address_like(rest)
             && !is_address_like(&text[..at + w.len()]))
-        .then_some((at + w.len(), next_at))
+        .then_some((
+            at + if closing_form { w.len() } else { quoted.len() },
+            next_at,
+        ))
     })
 }
 
@@ -1845,6 +1893,13 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     for (p, _) in text.match_indices(" -") {
         if text[p + 2..].starts_with(char::is_uppercase) {
             cuts.push((p, p + 2));
+        }
+    }
+    // Or glued to the full stop before it (`Veselý & Svoboda k.s.- Masarykova 76`): a dash
+    // after a full stop and before a space is no hyphen either.
+    for (p, _) in text.match_indices(".- ") {
+        if text[p + 3..].starts_with(char::is_uppercase) {
+            cuts.push((p + 1, p + 3));
         }
     }
     // A dot OCR read as a full stop spaced on both sides (`Oliveira & Silva Lda. Rua Augusta,
@@ -1879,10 +1934,20 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     }
     // The separator after the name lost to OCR (`Kiss és Szabó Nyrt. Fő utca 88. · 4024
     // Debrecen`): the name ends at the legal form that closes it, where an address follows.
-    if let Some(&(s, e)) = parts.first()
-        && let Some(cut) = after_closing_form(&text[s..e])
-    {
-        parts.splice(0..1, [(s, s + cut.0), (s + cut.1, e)]);
+    // Or at a comma before its address (`AB Elektra Group, Konstitucijos pr. 137 · …`).
+    if let Some(&(s, e)) = parts.first() {
+        let first = &text[s..e];
+        let cut = after_closing_form(first).or_else(|| {
+            details_comma(first)
+                .filter(|&at| !is_address_like(&first[..at]))
+                .map(|at| {
+                    let after = &first[at + 1..];
+                    (at, at + 1 + after.len() - after.trim_start().len())
+                })
+        });
+        if let Some(cut) = cut {
+            parts.splice(0..1, [(s, s + cut.0), (s + cut.1, e)]);
+        }
     }
     let addressy = parts
         .iter()
@@ -1919,12 +1984,40 @@ fn before_ids(part: &Span) -> Span {
 fn head_name(head: &Segment) -> Span {
     match sender_parts(&head.text) {
         Some(parts) => sub_span(head, parts[0].0, parts[0].1),
-        None => cut_details(head),
+        None => {
+            let name = cut_details(head);
+            // A name its legal form closes before an address on the same line, the
+            // separators lost (`Inštalácie Baláž k.s. Štúrova 55 974 01 Banská Bystrica`).
+            match after_closing_form(&name.text) {
+                Some((end, _)) => sub_span(&name, 0, end),
+                None => name,
+            }
+        }
     }
 }
 
+/// Whether a line prints a party's name and its address: a sender line, or a name its legal
+/// form closes before the address ([`glued_address`]).
+fn one_line_party(head: &Segment) -> bool {
+    sender_parts(&head.text).is_some() || glued_address(head).is_some()
+}
+
+/// The address printed on a name's own line without separators (`Inštalácie Baláž k.s.
+/// Štúrova 55 974 01 Banská Bystrica .IČ DPH SK…`, a register line whose dots OCR lost): what
+/// follows the legal form that closes the name ([`head_name`]), before its ids.
+fn glued_address(head: &Segment) -> Option<(String, Span)> {
+    if sender_parts(&head.text).is_some() {
+        return None;
+    }
+    let name = cut_details(head);
+    let (_, start) = after_closing_form(&name.text)?;
+    let rest = before_ids(&sub_span(head, start, head.text.len()));
+    Some((clean_text(&rest.text), rest))
+}
+
 /// The address of a block whose name stands on `head`: the address parts after the name when
-/// `head` is a sender line, else the address run of the lines `below` it.
+/// `head` is a sender line, or the address the name's line prints after its legal form
+/// ([`glued_address`]), else the address run of the lines `below` it.
 fn head_address(head: Option<&Segment>, below: &[Segment]) -> Vec<(String, Span)> {
     let inline: Vec<(String, Span)> = head
         .and_then(|h| {
@@ -1940,10 +2033,12 @@ fn head_address(head: Option<&Segment>, below: &[Segment]) -> Vec<(String, Span)
             )
         })
         .unwrap_or_default();
-    if inline.is_empty() {
-        address_run(below)
-    } else {
-        inline
+    if !inline.is_empty() {
+        return inline;
+    }
+    match head.and_then(glued_address) {
+        Some(a) => vec![a],
+        None => address_run(below),
     }
 }
 
@@ -2525,7 +2620,7 @@ fn plain_blocks(p: &Page<'_>, out: &mut Vec<PartyCandidate>) {
         }
         // A sender line on top of a window names the sender; the lines under it are the
         // addressee's, a block of their own.
-        let addressee = (sender_parts(&segs[at].text).is_some())
+        let addressee = one_line_party(&segs[at])
             .then(|| {
                 segs[at + 1..]
                     .iter()
@@ -2616,7 +2711,7 @@ fn block_variants(
     let address = inline.unwrap_or_else(|| head_address(Some(head), rest));
     let mut variants = vec![name.clone()];
     if let Some(next) = rest.first()
-        && sender_parts(&head.text).is_none()
+        && !one_line_party(head)
         && (may_name(&next.text) || is_legal_tail(&next.text))
         && !quoted_whole(&next.text)
         && !is_id_line(&next.text)
@@ -2757,6 +2852,39 @@ mod tests {
     }
 
     #[test]
+    fn a_hook_read_as_an_apostrophe_keeps_the_party_label() {
+        // `Zhotoviteľ:` / `Objednávateľ:` whose `ľ` OCR read as `l'`.
+        let d = doc(&[
+            ("Zhotovitel':", 40.0, 100.0),
+            ("Objednávatel':", 320.0, 100.0),
+            ("Horváth Elektro a.s.", 40.0, 114.0),
+            ("Nord Tlač s.r.o.", 320.0, 114.0),
+            ("Priemyselná 29", 40.0, 128.0),
+            ("Mlynská 6", 320.0, 128.0),
+            ("974 01 Banská Bystrica", 40.0, 142.0),
+            ("811 01 Bratislava", 320.0, 142.0),
+            ("Popis Množstvo Cena Suma", 40.0, 260.0),
+        ]);
+        let c = find(&d);
+        let labelled = |role| {
+            c.iter()
+                .find(|c| c.role == role && c.source == PartySource::Labelled)
+                .and_then(|c| c.name.as_ref())
+                .map(|n| n.0.clone())
+        };
+        assert_eq!(
+            labelled(LabelKey::Seller).as_deref(),
+            Some("Horváth Elektro a.s.")
+        );
+        assert_eq!(
+            labelled(LabelKey::Buyer).as_deref(),
+            Some("Nord Tlač s.r.o.")
+        );
+        // An apostrophe of a word is no hook (`Lieferant's GmbH` names no label).
+        assert!(!stands_alone("Lieferant's GmbH", "Lieferant".len()));
+    }
+
+    #[test]
     fn form_rows_with_a_two_line_name_cell() {
         // The key `Name:` sits on the second line of its value cell.
         let d = doc(&[
@@ -2858,6 +2986,41 @@ mod tests {
         assert_eq!(
             names(&c, LabelKey::Buyer),
             [(PartySource::AddressWindow, "Theodor Est".to_string())]
+        );
+    }
+
+    #[test]
+    fn a_sender_line_whose_dots_ocr_lost_still_heads_the_addressees_block() {
+        // `AB "Statyba Baltic" · Gedimino pr. 126 · LT-01103 Vilnius`, its dots read as a full
+        // stop or lost, over the window: the addressee is a block of its own, never joined to
+        // the sender's name.
+        let d = doc(&[
+            (
+                "AB \"Statyba Baltic\". Gedimino pr. 126 LT-01103 Vilnius",
+                70.0,
+                150.0,
+            ),
+            ("UAB Baldai", 70.0, 166.0),
+            ("Kazlauskas", 70.0, 181.0),
+            ("Pramonės g. 39", 70.0, 196.0),
+            ("LT-76001 Šiauliai", 70.0, 211.0),
+            ("Sąskaita 19062357", 70.0, 300.0),
+        ]);
+        let blocks: Vec<String> = names(&find(&d), LabelKey::Seller)
+            .into_iter()
+            .filter(|(s, _)| *s == PartySource::Block)
+            .map(|(_, n)| n)
+            .collect();
+        assert!(
+            blocks.contains(&"AB \"Statyba Baltic\"".to_string()),
+            "{blocks:?}"
+        );
+        assert!(blocks.contains(&"UAB Baldai".to_string()), "{blocks:?}");
+        assert!(
+            !blocks
+                .iter()
+                .any(|n| n.contains("Statyba") && n.contains("Baldai")),
+            "{blocks:?}"
         );
     }
 
@@ -3057,6 +3220,24 @@ mod tests {
             ("(113825-W)", 80.0, 51.0),
         ]);
         assert_eq!(letterhead(&d).unwrap().text, "POPULAR BOOK CO. (M) SDN BHD");
+    }
+
+    #[test]
+    fn the_addressee_under_a_sender_line_is_no_letterhead() {
+        let d = doc(&[
+            ("IK Būvniecība Nord", 48.0, 20.0),
+            ("Elizabetes iela 83, LV-1050 Rīga", 48.0, 32.0),
+            ("PVN maksātāja Nr. LV45753012952", 48.0, 44.0),
+            (
+                "IK Būvniecība Nord · Elizabetes iela 83 · LV-1050 Rīga",
+                320.0,
+                60.0,
+            ),
+            ("AS \"Elektro Krūmiņš\"", 320.0, 72.0),
+            ("Rūpniecības iela 8", 320.0, 84.0),
+            ("LV-3601 Ventspils", 320.0, 96.0),
+        ]);
+        assert_eq!(letterhead(&d).unwrap().text, "IK Būvniecība Nord");
     }
 
     #[test]
@@ -3704,6 +3885,12 @@ mod tests {
             assert!(is_company_like(n), "{n}");
         }
         assert_eq!(name_words("Hansen l/S"), ["hansen", "i/s"]);
+        // A dotted form read with look-alike digits.
+        assert!(ends_with_legal_form("Horváth Inštalácie 5.r.0."));
+        assert_eq!(name_words("Horváth 5.r.0."), ["horváth", "sro"]);
+        for n in ["Halle 5.1a", "Raum 1.05", "Kabel 5.0l"] {
+            assert!(!has_legal_form(n), "{n}");
+        }
         for n in ["Pumpe 1/2", "Flow l/min", "Ventil 1/4 Zoll"] {
             assert!(!has_legal_form(n), "{n}");
         }
@@ -3739,6 +3926,29 @@ mod tests {
         );
         let t = "SIA Baltija Brīvības iela 3 · LV-1010 Rīga";
         assert_eq!(part_texts(t)[0], "SIA Baltija Brīvības iela 3");
+        // A closing quote that carries the name's full stop.
+        let t = "SIA \"Tipogrāfija Nord\". Brīvības iela 37 · LV-5401 Daugavpils";
+        assert_eq!(
+            part_texts(t),
+            [
+                "SIA \"Tipogrāfija Nord\"",
+                "Brīvības iela 37",
+                "LV-5401 Daugavpils"
+            ]
+        );
+        // A comma before the address ends a name without a closing form.
+        let t = "AB Elektra Group, Konstitucijos pr. 137 · LT-92100 Klaipėda · PVM kodas LT1";
+        assert_eq!(
+            part_texts(t)[..3],
+            [
+                "AB Elektra Group",
+                "Konstitucijos pr. 137",
+                "LT-92100 Klaipėda"
+            ]
+        );
+        // An address's own comma is no name's end.
+        let t = "Rua Augusta, 131 · 8000-001 Faro";
+        assert_eq!(part_texts(t), ["Rua Augusta, 131", "8000-001 Faro"]);
     }
 
     /// The parts of a sender line, as texts.
@@ -3757,6 +3967,14 @@ mod tests {
         assert!(texts[2].starts_with("1620 København V"), "{texts:?}");
         assert_eq!(sender_parts("Preis -10 % Rabatt"), None);
         assert_eq!(sender_parts("Tel : 030 1234567"), None);
+        // A dot read as a dash glued to the full stop before it.
+        let t = "Veselý & Svoboda k.s.- Masarykova 76 · 602 00 Brno DIČ CZ35723755";
+        assert_eq!(
+            part_texts(t)[..2],
+            ["Veselý & Svoboda k.s.", "Masarykova 76"]
+        );
+        assert_eq!(sender_parts("Dipl.-Ing. Müller GmbH"), None);
+        assert_eq!(sender_parts("Ein- und Ausfuhr GmbH"), None);
         // Dots read as spaced full stops, alone or beside a middle dot read as one.
         let t = "Oliveira & Silva Lda. Rua Augusta, 131 . 8000-001 Faro . Contribuinte 589669150";
         let texts = part_texts(t);
@@ -3804,6 +4022,35 @@ mod tests {
             .collect();
         assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
         assert_eq!(lines_of(footer[0]), ["Industriestraße 50", "80331 München"]);
+    }
+
+    #[test]
+    fn a_footer_register_line_without_separators_ends_the_name_at_its_form() {
+        // Every `·` of the register line lost to OCR; the legal form still closes the name.
+        let d = doc(&[
+            ("Príjemca:", 48.0, 56.0),
+            ("Horváth & Molnár a.s.", 48.0, 68.0),
+            ("Priemyselná 71", 48.0, 80.0),
+            ("811 01 Bratislava", 48.0, 92.0),
+            ("Suma spolu:  -57,91 EUR", 313.0, 243.0),
+            (
+                "Inštalácie Baláž k.s. Štúrova 55 974 01 Banská Bystrica .IČ DPH SK1960480859",
+                100.0,
+                760.0,
+            ),
+        ]);
+        let c = find(&d);
+        let footer = named(&c, "Inštalácie Baláž k.s.");
+        assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
+        for c in footer {
+            assert_eq!(lines_of(c), ["Štúrova 55 974 01 Banská Bystrica"]);
+        }
+        // A name without a closing form keeps its line whole (no address is split off).
+        let line = &doc(&[("SIA Baltija Brīvības iela 3", 100.0, 760.0)]).lines[0];
+        assert_eq!(
+            glued_address(&Span::from_line(line, 0, line.text.len())),
+            None
+        );
     }
 
     /// The seller candidates named `name`, as (address lines, region texts).

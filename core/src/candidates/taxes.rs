@@ -129,8 +129,16 @@ pub fn find(
     };
     for LineAmounts { rates, money, .. } in by_line(items, joined, money_print, &vat_line) {
         // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
-        // amount: any base times zero is zero.
-        let zero_row = money.len() == 2 && money.iter().filter(|m| m.1.is_zero()).count() == 1;
+        // amount, or those and the gross that repeats the base (`0%  67.87  0.00  67.87`): any
+        // base times zero is zero.
+        let zeros = money.iter().filter(|m| m.1.is_zero()).count();
+        let zero_row = zeros == 1
+            && (money.len() == 2
+                || (money.len() == 3 && {
+                    let others: Vec<Decimal> =
+                        money.iter().map(|m| m.1).filter(|v| !v.is_zero()).collect();
+                    others[0] == others[1]
+                }));
         let rates = rates
             .into_iter()
             .filter(|r| is_vat_rate(r.1) || r.1.is_zero() && zero_row);

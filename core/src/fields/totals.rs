@@ -23,6 +23,23 @@ fn max_amount(cands: &Candidates) -> Decimal {
         .unwrap_or(Decimal::ZERO)
 }
 
+/// `value` without the first digit of its whole part (`616558.87` -> `16558.87`), for a value
+/// of two whole digits or more.
+fn without_first_digit(value: Decimal) -> Option<Decimal> {
+    let whole = value.abs().trunc();
+    let digits = whole.to_string().len();
+    if digits < 2 {
+        return None;
+    }
+    let first = (whole / Decimal::from(10u64.pow(digits as u32 - 1))).trunc();
+    let rest = value.abs() - first * Decimal::from(10u64.pow(digits as u32 - 1));
+    Some(if value.is_sign_negative() {
+        -rest
+    } else {
+        rest
+    })
+}
+
 /// The net and VAT of summary rows ([`Candidates::tax_rows`]) that add up to `total` exactly:
 /// (sum of the bases, sum of the amounts).
 fn rows_explain(rows: &[TaxRow], total: Decimal) -> Option<(Decimal, Decimal)> {
@@ -946,6 +963,13 @@ fn arithmetic_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
         sums.push(summary.iter().map(|r| r.base.1 + r.amount.1).sum());
     }
     sums.retain(|s| !s.is_zero());
+    // Below the summary rows no item row is printed: an item table found by its header that
+    // runs on over a summary and a total of unknown labels does not hide the total there.
+    let last_row = rows
+        .iter()
+        .filter_map(|r| cands.amount_at(r.amount.0).map(|c| c.span.line))
+        .max();
+    let below_summary = |line: usize| last_row.is_some_and(|l| l < line);
     cands
         .items
         .iter()
@@ -953,7 +977,8 @@ fn arithmetic_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
         .filter(|(_, c)| {
             cands.is_money(c)
                 && !skip_lines.contains(&c.span.line)
-                && !table_lines.get(c.span.line).copied().unwrap_or(false)
+                && (!table_lines.get(c.span.line).copied().unwrap_or(false)
+                    || below_summary(c.span.line))
         })
         .find(|(_, c)| dec(c).is_some_and(|d| sums.contains(&d)))
         .map(|(i, _)| i)
@@ -1170,6 +1195,41 @@ fn printed_roundings(cands: &Candidates) -> Vec<(usize, usize, Decimal)> {
         .collect()
 }
 
+/// The amount the VAT summary rows make (Σ bases + Σ amounts) printed at most three lines above
+/// the total `t`, with `t` less that amount, a cash rounding of it (a coin: [`rounds`], under
+/// one unit of the currency), printed on a line between them: (candidate index, value).
+fn summary_total_above(
+    cands: &Candidates,
+    item_lines: &[usize],
+    t: Scored,
+) -> Option<(usize, Decimal)> {
+    let rows = summary_rows(cands, item_lines);
+    if rows.is_empty() {
+        return None;
+    }
+    let sum: Decimal = rows.iter().map(|r| r.base.1 + r.amount.1).sum();
+    let diff = t.2 - sum;
+    let tl = cands.amount_at(t.1)?.span.line;
+    // A coin: under one unit of the currency (a few units where it prints whole units).
+    let coin = if cands.style.money == crate::candidates::amounts::MoneyPrint::WholeUnits {
+        Decimal::from(5)
+    } else {
+        Decimal::ONE
+    };
+    if diff.is_zero() || diff.abs() >= coin || !rounds(diff, sum) {
+        return None;
+    }
+    let (i, c) = cands.items.iter().enumerate().find(|(_, c)| {
+        cands.is_money(c) && dec(c) == Some(sum) && c.span.line < tl && tl - c.span.line <= 3
+    })?;
+    let between = |l: usize| c.span.line < l && l < tl;
+    cands
+        .items
+        .iter()
+        .any(|r| between(r.span.line) && cands.is_money(r) && dec(r) == Some(diff))
+        .then_some((i, sum))
+}
+
 /// Whether `r` can be a cash rounding of `amount`: a small part of it (a coin of the
 /// currency, at most a twentieth).
 fn rounds(r: Decimal, amount: Decimal) -> bool {
@@ -1268,6 +1328,32 @@ pub(super) fn totals(
         &rounding_values,
     );
     apply_tax_rows(&mut chosen, cands, &rows);
+    // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`):
+    // read without that digit where the VAT summary rows make exactly that.
+    if !chosen.consistent
+        && let Some(t) = chosen.total
+        && let Some(v) = without_first_digit(t.2)
+        && rows_explain(&summary_rows(cands, &rows), v).is_some()
+    {
+        chosen.total = Some((t.0, t.1, v));
+        apply_tax_rows(&mut chosen, cands, &rows);
+        choose_payable(&mut chosen, &pays, &pres);
+        // The same print chosen as the payable reads the same.
+        if let Some(p) = chosen.payable.filter(|p| p.1 == t.1) {
+            chosen.payable = Some((p.0, p.1, v));
+        }
+    }
+    // A total the VAT summary rows do not make, printed a cash rounding below the amount they
+    // make with that rounding between them (`YHT. 47,74` / `0,01` / `Avoin summa: 47,75`, the
+    // rounding's label unknown): that amount is the total, the rounded one the payable.
+    if !chosen.consistent
+        && let Some(t) = chosen.total
+        && let Some((i, x)) = summary_total_above(cands, &rows, t)
+    {
+        chosen.total = Some((t.0, i, x));
+        chosen.payable = Some(t);
+        apply_tax_rows(&mut chosen, cands, &rows);
+    }
     // A chosen total that no known label calls one, no arithmetic holds and no second print
     // repeats (a total is repeated as the payment) gives way to the amount printed elsewhere
     // that the VAT summary rows, or the cash paid less the change, make (a card slip's largest
@@ -2268,6 +2354,33 @@ mod tests {
         assert_eq!(net_of_total(&cands, &[0], d("3028.44"), vat), None);
     }
 
+    /// A total of unknown label printed under the VAT summary, all of it inside an item table
+    /// found by its header (its columns run on): the summary rows' sum below them is the total;
+    /// the same amount on an item row above them is not.
+    #[test]
+    fn the_summary_rows_make_a_total_printed_below_them_inside_a_table() {
+        let cands = extract(&doc_from(&[
+            (
+                "1  Popierius A4  1 vnt.  6582,20  21%  6582,20",
+                100.0,
+                100.0,
+            ),
+            ("21%  4345,83  912,62  5258,45", 300.0, 120.0),
+            ("9%  1214,45  109,30  1323,75", 300.0, 135.0),
+            ("Bendra verte:  €6582,20", 300.0, 150.0),
+        ]));
+        assert_eq!(cands.tax_rows.len(), 2);
+        let total = arithmetic_total(&cands, &[true; 4]).map(|i| &cands.items[i]);
+        assert_eq!(
+            total.map(|c| (c.value.as_str(), c.span.line)),
+            Some(("6582.20", 3))
+        );
+        // Outside a table, the first such amount in reading order (the item row's) is taken:
+        // the table's extent is what keeps it out.
+        let outside = arithmetic_total(&cands, &[false; 4]).map(|i| cands.items[i].span.line);
+        assert_eq!(outside, Some(0));
+    }
+
     /// (rate, base, amount) of each summary row.
     fn row_values(cands: &Candidates) -> Vec<(Decimal, Decimal, Decimal)> {
         cands
@@ -2352,6 +2465,58 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("124.00"));
         assert_eq!(r.totals.net.as_deref(), Some("100.00"));
         assert_eq!(r.totals.vat.as_deref(), Some("24.00"));
+    }
+
+    #[test]
+    fn a_currency_sign_read_as_a_digit_is_dropped_where_the_summary_confirms_it() {
+        let doc = |total: &'static str| {
+            doc_from(&[
+                ("BTW  Totaal exclusief BTW  Totaal BTW  Bruto", 300.0, 200.0),
+                ("21%  13.685,02  2.873,85  16.558,87", 300.0, 215.0),
+                (total, 300.0, 230.0),
+            ])
+        };
+        // `€16.558,87` read as `616.558,87`: the summary row makes 16.558,87.
+        let page = doc("Totaal inclusief 616.558,87");
+        let r = crate::fields::extract(&page, &extract(&page), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("16558.87"));
+        assert_eq!(r.totals.vat.as_deref(), Some("2873.85"));
+        // A total the summary does not make so stays as printed.
+        let page = doc("Totaal inclusief 616.558,86");
+        let r = crate::fields::extract(&page, &extract(&page), &crate::fields::RuleScorer);
+        assert_ne!(r.totals.total.as_deref(), Some("16558.86"));
+        assert_eq!(without_first_digit(d("-616558.87")), Some(d("-16558.87")));
+        assert_eq!(without_first_digit(d("7.50")), None);
+    }
+
+    #[test]
+    fn a_rounding_of_unknown_label_between_the_summary_total_and_the_payable() {
+        let page = |rounding: &'static str, payable: &'static str| {
+            doc_from(&[
+                ("Juusto  11,53", 10.0, 100.0),
+                ("2 × 11,96  23,92", 10.0, 115.0),
+                ("YHT.  47,74 EUR", 10.0, 140.0),
+                (rounding, 10.0, 155.0),
+                (payable, 10.0, 170.0),
+                ("ALV % Veroton ALV", 10.0, 200.0),
+                ("A 25,5% 28,78  7,34", 10.0, 215.0),
+                ("B 10% 10,56  1,06", 10.0, 230.0),
+            ])
+        };
+        let read = |rounding, payable| {
+            let d = page(rounding, payable);
+            let r = crate::fields::extract(&d, &extract(&d), &crate::fields::RuleScorer);
+            (r.totals.total, r.totals.payable)
+        };
+        let (total, payable) = read("Pyöristysero:  0,01", "Avoin summa:  47,75 EUR");
+        assert_eq!(total.as_deref(), Some("47.74"));
+        assert_eq!(payable.as_deref(), Some("47.75"));
+        // Without the rounding printed between them, nothing says the two differ by one.
+        let (total, _) = read("Kiitos!", "Avoin summa:  47,75 EUR");
+        assert_ne!(total.as_deref(), Some("47.74"));
+        // A difference of a unit or more is no coin (a zero-rated part, a fee).
+        let (total, _) = read("Toimitus:  1,50", "Avoin summa:  49,24 EUR");
+        assert_ne!(total.as_deref(), Some("47.74"));
     }
 
     #[test]
@@ -2788,6 +2953,28 @@ mod tests {
         assert_eq!(
             rows_explain(&cands.tax_rows, d("60.50")),
             Some((d("58.81"), d("1.69")))
+        );
+    }
+
+    #[test]
+    fn a_zero_rate_row_with_its_gross_completes_the_summary() {
+        let cands = extract(&doc_from(&[
+            ("VAT %  Total excl. VAT  Total VAT  Gross", 300.0, 100.0),
+            ("20%  7,165.53  1,433.11  8,598.64", 300.0, 115.0),
+            ("0%  67.87  0.00  67.87", 300.0, 130.0),
+            // A gross that is not the base: no zero rate's row.
+            ("0%  12.00  0.00  13.00", 300.0, 145.0),
+        ]));
+        assert_eq!(
+            row_values(&cands),
+            [
+                (d("20"), d("7165.53"), d("1433.11")),
+                (d("0"), d("67.87"), d("0.00"))
+            ]
+        );
+        assert_eq!(
+            rows_explain(&cands.tax_rows, d("8666.51")),
+            Some((d("7233.40"), d("1433.11")))
         );
     }
 
