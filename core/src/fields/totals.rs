@@ -27,12 +27,13 @@ fn max_amount(cands: &Candidates) -> Decimal {
 /// of two whole digits or more.
 fn without_first_digit(value: Decimal) -> Option<Decimal> {
     let whole = value.abs().trunc();
-    let digits = whole.to_string().len();
-    if digits < 2 {
+    let digits = u32::try_from(whole.to_string().len()).ok()?;
+    // Up to 19 whole digits (a power of ten that fits a u64); longer runs are no amount.
+    if !(2..=19).contains(&digits) {
         return None;
     }
-    let first = (whole / Decimal::from(10u64.pow(digits as u32 - 1))).trunc();
-    let rest = value.abs() - first * Decimal::from(10u64.pow(digits as u32 - 1));
+    let unit = Decimal::from(10u64.pow(digits - 1));
+    let rest = value.abs() - (whole / unit).trunc() * unit;
     Some(if value.is_sign_negative() {
         -rest
     } else {
@@ -2487,6 +2488,12 @@ mod tests {
         assert_ne!(r.totals.total.as_deref(), Some("16558.86"));
         assert_eq!(without_first_digit(d("-616558.87")), Some(d("-16558.87")));
         assert_eq!(without_first_digit(d("7.50")), None);
+        // A run of digits longer than any amount reads as nothing (and never overflows).
+        assert_eq!(without_first_digit(d("12345678901234567890123.45")), None);
+        assert_eq!(
+            without_first_digit(d("9999999999999999999")),
+            Some(d("999999999999999999"))
+        );
     }
 
     #[test]
