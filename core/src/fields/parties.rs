@@ -424,6 +424,15 @@ fn model_picks(
     {
         pair = [Some(f), best_buyer(Some(f.0))];
     }
+    // Known labels name the parties: a seller that a known buyer label heads (`Užsakovas:` over
+    // the block the model scored highest) gives way to the complete block a known seller label
+    // heads (`Paslaugų teikėjas:`) when that is another party; the labelled buyer is the buyer.
+    if let Some((si, _)) = pair[0]
+        && let Some((ls, lb)) = known_label_pair(doc, cands, &sellers, si)
+    {
+        let labelled_buyer = buyers.iter().find(|(j, _)| *j == lb).copied();
+        pair = [Some(ls), labelled_buyer.or_else(|| best_buyer(Some(ls.0)))];
+    }
     // The chosen seller's best buyer, before the thresholds.
     let buyer_of_seller = pair[1];
     for (k, role) in PARTY_ROLES.into_iter().enumerate() {
@@ -585,6 +594,25 @@ fn labelled_seller(
         })
         .copied()
         .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// Where a known buyer label heads the party of the chosen `seller` (a Labelled buyer
+/// candidate of that party) and a known seller label heads a complete block of another party
+/// ([`labelled_seller`]): that seller (index, probability among `sellers`) and the labelled
+/// buyer's index.
+fn known_label_pair(
+    doc: &crate::types::CleanDocument,
+    cands: &Candidates,
+    sellers: &[(usize, f32)],
+    seller: usize,
+) -> Option<((usize, f32), usize)> {
+    let lb = (0..cands.parties.len()).find(|&j| {
+        let c = &cands.parties[j];
+        c.source == PartySource::Labelled
+            && c.role == LabelKey::Buyer
+            && same_party(c, &cands.parties[seller])
+    })?;
+    Some((labelled_seller(doc, cands, sellers, Some(lb))?, lb))
 }
 
 /// Seller probability a candidate named in the footer needs to take the seller's place.
@@ -1237,6 +1265,64 @@ mod tests {
             best_pairing(&pairings, 0.48, &parties).map(|p| p.0),
             Some(0)
         );
+    }
+
+    #[test]
+    fn known_labels_name_the_parties_over_the_models_seller() {
+        // `Užsakovas:` (the customer) over the left block, `Paslaugų teikėjas:` (the provider)
+        // over the right one, the provider's letterhead at the top right; the scan read `IĮ` as
+        // `I!`.
+        let rows = [
+            ("UAB", 518.0, 36.0, 14.0),
+            ("\"Baldai Plus\"", 447.0, 50.0, 14.0),
+            ("Savanorių pr. 39, LT-76001 Šiauliai", 400.0, 72.0, 11.0),
+            ("PVM mok. kodas LT860763486971", 400.0, 83.0, 11.0),
+            ("PVM sąskaita-faktūra", 51.0, 105.0, 18.0),
+            ("Numeris: S009403", 338.0, 134.0, 11.0),
+            ("Sąskaitos data: 2024-05-03", 338.0, 147.0, 11.0),
+            ("Užsakovas:", 49.0, 183.0, 11.0),
+            ("Paslaugų teikėjas:", 300.0, 183.0, 11.0),
+            ("I! \"Statyba", 46.0, 196.0, 12.0),
+            ("UAB", 300.0, 196.0, 12.0),
+            ("Kazlauskas\"", 49.0, 210.0, 12.0),
+            ("\"Baldai Plus\"", 300.0, 210.0, 12.0),
+            ("Laisvės al. 152", 50.0, 224.0, 11.0),
+            ("Savanorių pr. 39", 300.0, 224.0, 11.0),
+            ("LT-44240 Kaunas", 49.0, 236.0, 11.0),
+            ("LT-76001 Šiauliai", 300.0, 236.0, 11.0),
+            ("PVM kodas LT624526474010", 48.0, 247.0, 11.0),
+            ("PVM mok. kodas LT860763486971", 300.0, 247.0, 11.0),
+            ("Tel: +34 765 314 523", 49.0, 258.0, 11.0),
+            ("Pavadinimas Kiekis Kaina Suma", 52.0, 300.0, 11.0),
+            ("Konsultavimo paslaugos 0,5 kg 6,59 3,30", 52.0, 316.0, 11.0),
+            ("Tarpinė suma: 3,30 EUR", 54.0, 343.0, 11.0),
+            ("PVM mokestis 21% 0,69 EUR", 55.0, 356.0, 11.0),
+            ("Suma su PVM: 3,99 EUR", 54.0, 369.0, 11.0),
+        ];
+        let (seller, buyer) = chosen(&rows);
+        assert_eq!(seller.as_deref(), Some("UAB \"Baldai Plus\""));
+        assert_eq!(buyer.as_deref(), Some("I! \"Statyba Kazlauskas\""));
+        // Whatever the model scores: with the customer's block the best seller (as a scan's
+        // model scores put it), the labels give the pair.
+        let d = doc(&rows);
+        let cands = candidates::extract(&d);
+        let name = |i: usize| cands.parties[i].name.as_ref().map(|n| n.0.clone());
+        let customer = (0..cands.parties.len())
+            .find(|&i| {
+                cands.parties[i].source != PartySource::Labelled
+                    && name(i).is_some_and(|n| n.contains("Statyba"))
+            })
+            .expect("the customer's block");
+        let sellers: Vec<(usize, f32)> = (0..cands.parties.len())
+            .map(|i| (i, if i == customer { 0.99 } else { 0.86 }))
+            .collect();
+        let ((s, _), b) = known_label_pair(&d, &cands, &sellers, customer).expect("labelled pair");
+        assert_eq!(name(s).as_deref(), Some("UAB \"Baldai Plus\""));
+        assert_eq!(cands.parties[b].role, LabelKey::Buyer);
+        assert!(same_party(&cands.parties[b], &cands.parties[customer]));
+        // A seller no known buyer label heads keeps its place.
+        let provider = s;
+        assert!(known_label_pair(&d, &cands, &sellers, provider).is_none());
     }
 
     #[test]
