@@ -609,16 +609,17 @@ pub fn letterhead(doc: &CleanDocument) -> Option<Span> {
                 above.text[..above.text.find("  ").unwrap_or(above.text.len())].trim_end()
             });
         let under_key = above_head.is_some_and(|head| {
-            (head.ends_with(':')
+            head.ends_with(':')
                 && labels::norm_words(head).len() <= 3
-                && !head.chars().any(|c| c.is_ascii_digit()))
-                || sender_parts(head).is_some()
+                && !head.chars().any(|c| c.is_ascii_digit())
         });
+        let under_sender = above_head.is_some_and(|head| sender_parts(head).is_some());
         if !meaningful(text)
             || boilerplate(text)
             || key
             || party
             || under_key
+            || under_sender
             || sentence_like(text)
             || digit_heavy(&without_parens(text))
         {
@@ -1984,61 +1985,58 @@ fn before_ids(part: &Span) -> Span {
 fn head_name(head: &Segment) -> Span {
     match sender_parts(&head.text) {
         Some(parts) => sub_span(head, parts[0].0, parts[0].1),
-        None => {
-            let name = cut_details(head);
-            // A name its legal form closes before an address on the same line, the
-            // separators lost (`Inštalácie Baláž k.s. Štúrova 55 974 01 Banská Bystrica`).
-            match after_closing_form(&name.text) {
-                Some((end, _)) => sub_span(&name, 0, end),
-                None => name,
-            }
-        }
+        None => match glued_split(head) {
+            Some((end, _)) => sub_span(head, 0, end),
+            None => cut_details(head),
+        },
     }
 }
 
 /// Whether a line prints a party's name and its address: a sender line, or a name its legal
-/// form closes before the address ([`glued_address`]).
+/// form closes before the address ([`glued_split`]).
 fn one_line_party(head: &Segment) -> bool {
-    sender_parts(&head.text).is_some() || glued_address(head).is_some()
+    sender_parts(&head.text).is_some() || glued_split(head).is_some()
 }
 
-/// The address printed on a name's own line without separators (`Inštalácie Baláž k.s.
-/// Štúrova 55 974 01 Banská Bystrica .IČ DPH SK…`, a register line whose dots OCR lost): what
-/// follows the legal form that closes the name ([`head_name`]), before its ids.
-fn glued_address(head: &Segment) -> Option<(String, Span)> {
-    if sender_parts(&head.text).is_some() {
-        return None;
-    }
+/// Where a line that is no sender line prints a name its legal form closes before an address,
+/// the separators lost (`Inštalácie Baláž k.s. Štúrova 55 974 01 Banská Bystrica .IČ DPH SK…`,
+/// a register line whose dots OCR lost): the name's end and the address's start, after the name
+/// is cut at its details ([`cut_details`]). Callers rule out sender lines first.
+fn glued_split(head: &Segment) -> Option<(usize, usize)> {
     let name = cut_details(head);
-    let (_, start) = after_closing_form(&name.text)?;
-    let rest = before_ids(&sub_span(head, start, head.text.len()));
-    Some((clean_text(&rest.text), rest))
+    after_closing_form(&name.text)
 }
 
 /// The address of a block whose name stands on `head`: the address parts after the name when
 /// `head` is a sender line, or the address the name's line prints after its legal form
-/// ([`glued_address`]), else the address run of the lines `below` it.
+/// ([`glued_split`]), else the address run of the lines `below` it.
 fn head_address(head: Option<&Segment>, below: &[Segment]) -> Vec<(String, Span)> {
-    let inline: Vec<(String, Span)> = head
-        .and_then(|h| {
-            let parts = sender_parts(&h.text)?;
-            Some(
-                parts[1..]
-                    .iter()
-                    .map(|&(s, e)| sub_span(h, s, e))
-                    .filter(|s| is_address_like(&s.text))
-                    .map(|s| before_ids(&s))
-                    .map(|s| (clean_text(&s.text), s))
-                    .collect(),
-            )
-        })
-        .unwrap_or_default();
-    if !inline.is_empty() {
-        return inline;
-    }
-    match head.and_then(glued_address) {
-        Some(a) => vec![a],
-        None => address_run(below),
+    let Some(h) = head else {
+        return address_run(below);
+    };
+    match sender_parts(&h.text) {
+        Some(parts) => {
+            let inline: Vec<(String, Span)> = parts[1..]
+                .iter()
+                .map(|&(s, e)| sub_span(h, s, e))
+                .filter(|s| is_address_like(&s.text))
+                .map(|s| before_ids(&s))
+                .map(|s| (clean_text(&s.text), s))
+                .collect();
+            if inline.is_empty() {
+                address_run(below)
+            } else {
+                inline
+            }
+        }
+        // The address the name's line prints after its legal form, before its ids.
+        None => match glued_split(h) {
+            Some((_, start)) => {
+                let rest = before_ids(&sub_span(h, start, h.text.len()));
+                vec![(clean_text(&rest.text), rest)]
+            }
+            None => address_run(below),
+        },
     }
 }
 
@@ -4048,7 +4046,7 @@ mod tests {
         // A name without a closing form keeps its line whole (no address is split off).
         let line = &doc(&[("SIA Baltija Brīvības iela 3", 100.0, 760.0)]).lines[0];
         assert_eq!(
-            glued_address(&Span::from_line(line, 0, line.text.len())),
+            glued_split(&Span::from_line(line, 0, line.text.len())),
             None
         );
     }

@@ -131,14 +131,13 @@ pub fn find(
         // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
         // amount, or those and the gross that repeats the base (`0%  67.87  0.00  67.87`): any
         // base times zero is zero.
-        let zeros = money.iter().filter(|m| m.1.is_zero()).count();
-        let zero_row = zeros == 1
-            && (money.len() == 2
-                || (money.len() == 3 && {
-                    let others: Vec<Decimal> =
-                        money.iter().map(|m| m.1).filter(|v| !v.is_zero()).collect();
-                    others[0] == others[1]
-                }));
+        let others: Vec<Decimal> = money.iter().map(|m| m.1).filter(|v| !v.is_zero()).collect();
+        let zero_row = money.len() == others.len() + 1
+            && match others[..] {
+                [_] => true,
+                [base, gross] => base == gross,
+                _ => false,
+            };
         let rates = rates
             .into_iter()
             .filter(|r| is_vat_rate(r.1) || r.1.is_zero() && zero_row);

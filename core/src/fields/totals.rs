@@ -1,6 +1,7 @@
 //! Totals (net, VAT, total, payable, discount, prepaid) and the VAT summary lines.
 
 use super::{Ctx, Field, FieldScorer, dec, decimal, ranked};
+use crate::candidates::amounts::MoneyPrint;
 use crate::candidates::labels::LabelKey;
 use crate::candidates::taxes::{RateLine, TaxRow};
 use crate::candidates::{Candidate, CandidateKind, Candidates};
@@ -1196,15 +1197,10 @@ fn printed_roundings(cands: &Candidates) -> Vec<(usize, usize, Decimal)> {
         .collect()
 }
 
-/// The amount the VAT summary rows make (Σ bases + Σ amounts) printed at most three lines above
-/// the total `t`, with `t` less that amount, a cash rounding of it (a coin: [`rounds`], under
+/// The amount the VAT summary rows `rows` ([`summary_rows`]) make (Σ bases + Σ amounts) printed
+/// at most three lines above the total `t`, with `t` less that amount, a cash rounding of it (a coin: [`rounds`], under
 /// one unit of the currency), printed on a line between them: (candidate index, value).
-fn summary_total_above(
-    cands: &Candidates,
-    item_lines: &[usize],
-    t: Scored,
-) -> Option<(usize, Decimal)> {
-    let rows = summary_rows(cands, item_lines);
+fn summary_total_above(cands: &Candidates, rows: &[TaxRow], t: Scored) -> Option<(usize, Decimal)> {
     if rows.is_empty() {
         return None;
     }
@@ -1212,7 +1208,7 @@ fn summary_total_above(
     let diff = t.2 - sum;
     let tl = cands.amount_at(t.1)?.span.line;
     // A coin: under one unit of the currency (a few units where it prints whole units).
-    let coin = if cands.style.money == crate::candidates::amounts::MoneyPrint::WholeUnits {
+    let coin = if cands.style.money == MoneyPrint::WholeUnits {
         Decimal::from(5)
     } else {
         Decimal::ONE
@@ -1331,10 +1327,11 @@ pub(super) fn totals(
     apply_tax_rows(&mut chosen, cands, &rows);
     // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`):
     // read without that digit where the VAT summary rows make exactly that.
+    let summary = summary_rows(cands, &rows);
     if !chosen.consistent
         && let Some(t) = chosen.total
         && let Some(v) = without_first_digit(t.2)
-        && rows_explain(&summary_rows(cands, &rows), v).is_some()
+        && rows_explain(&summary, v).is_some()
     {
         chosen.total = Some((t.0, t.1, v));
         apply_tax_rows(&mut chosen, cands, &rows);
@@ -1349,7 +1346,7 @@ pub(super) fn totals(
     // rounding's label unknown): that amount is the total, the rounded one the payable.
     if !chosen.consistent
         && let Some(t) = chosen.total
-        && let Some((i, x)) = summary_total_above(cands, &rows, t)
+        && let Some((i, x)) = summary_total_above(cands, &summary, t)
     {
         chosen.total = Some((t.0, i, x));
         chosen.payable = Some(t);
