@@ -1383,6 +1383,19 @@ pub(crate) mod tests {
         // Nor its position where the row prints its rate with the sign (2 % of 275,00 is 5,50).
         let row = [("2  Joghurt  5,50  50 Stk  7 % VAT (S)  275,00", 40.0, 114.0)];
         assert!(rows(&row).is_empty(), "{:?}", rows(&row));
+        // In whole units an item row's position and quantity are no base and amount within the
+        // one unit of a till's rounding (18 % of 3 is 0.54, not 2); the summary's row is one.
+        let whole = [
+            ("#  Megnevezés  Menny.  %  Bruttó", 40.0, 100.0),
+            ("2  Irodai szék  3  18%  60594", 40.0, 114.0),
+            ("ÁFA %  Nettó  Adó  Bruttó", 40.0, 140.0),
+            ("18%  248901  44802  293703", 40.0, 154.0),
+            ("Számla végösszege: 293703 Ft", 40.0, 170.0),
+        ];
+        assert_eq!(
+            rows(&whole),
+            [("18".into(), "248901".into(), "44802".into())]
+        );
     }
 
     /// The values of a document's candidates of one kind, in order.

@@ -132,8 +132,9 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
         });
     }
     // Between column names, a word OCR misread by one letter still names its column
-    // (`Ilośéć` between `Nazwa towaru` and `VAT %`).
-    if cols.len() >= 2 {
+    // (`Ilośéć` between `Nazwa towaru` and `VAT %`); so does one beside the description's name
+    // (`Beskrivelse  Belgb`: `Beløb`, the amount, its `ø` read as a `g`).
+    if cols.len() >= 2 || cols.iter().any(|c| c.key == LabelKey::ColDesc) {
         for p in phrases(line) {
             let free = !cols.iter().any(|c| p.x1.min(c.x1) > p.x0.max(c.x0));
             if let Some(key) = labels::near_column_word(&p.text).filter(|_| free)
@@ -147,6 +148,28 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
                 });
             }
         }
+    }
+    // A `%` printed alone between named columns is the rate's column where none is named (`Nimetus
+    // %  Summa`, its tax word on a line above or none), and beside a named rate the discount's
+    // (`Hind  %  Summa  KM %`): an item table's percentages are its VAT rates and its discounts.
+    let named = |key: LabelKey| cols.iter().any(|c| c.key == key);
+    let lone_key = if !named(LabelKey::ColVatRate) && !named(LabelKey::ColDiscount) {
+        Some(LabelKey::ColVatRate)
+    } else {
+        (named(LabelKey::ColVatRate) && !named(LabelKey::ColDiscount))
+            .then_some(LabelKey::ColDiscount)
+    };
+    if cols.len() >= 2
+        && let Some(key) = lone_key
+        && let Some(p) = phrases(line)
+            .into_iter()
+            .find(|p| p.text == "%" && !cols.iter().any(|c| p.x1.min(c.x1) > p.x0.max(c.x0)))
+    {
+        cols.push(Column {
+            key,
+            x0: p.x0,
+            x1: p.x1,
+        });
     }
     let words = labels::norm_words(&line.text).len().max(1);
     if !enough_columns(&cols) || covered_words * 2 < words {
@@ -162,16 +185,37 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
 /// %  Сума без ПДВ  ПДВ  З ПДВ`) is a tax summary's, whose rows are rates, not items; under the
 /// items it ends their table.
 fn item_columns(cols: &[Column]) -> bool {
-    cols.iter().any(|c| {
-        matches!(
-            c.key,
-            LabelKey::ColDesc
-                | LabelKey::ColSku
-                | LabelKey::ColQty
-                | LabelKey::ColUnit
-                | LabelKey::ColUnitPrice
-        )
-    })
+    cols.iter().any(|c| item_column(c.key))
+}
+
+/// Whether a column kind names what is sold or how much ([`item_columns`]).
+fn item_column(key: LabelKey) -> bool {
+    matches!(
+        key,
+        LabelKey::ColDesc
+            | LabelKey::ColSku
+            | LabelKey::ColQty
+            | LabelKey::ColUnit
+            | LabelKey::ColUnitPrice
+    )
+}
+
+/// A VAT summary's header under the items, however many words of its own it prints (`PVM
+/// Apmokestinamoji %  vertė  Iš viso PVM  Su PVM`, a header stacked over lines read as one): no
+/// digit, two kinds of column or more named, rates and amounts only ([`item_columns`]: none of
+/// what is sold or how much). It ends the item table above it, as a header of its own would.
+fn summary_header(line: &Line) -> bool {
+    if line.text.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let mut kinds: Vec<LabelKey> = labels::find_labels(&line.text)
+        .into_iter()
+        .map(|h| h.key)
+        .filter(|k| k.is_column())
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds.len() >= 2 && !kinds.iter().any(|&k| item_column(k))
 }
 
 /// Whether columns make a table's header: three kinds of column of which one holds numbers,
@@ -586,7 +630,15 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
     {
         return Some(rate);
     }
-    let found = cell_amounts(&cell.text, decimal);
+    let mut found = cell_amounts(&cell.text, decimal);
+    // A percentage is the value of a rate or discount column only: in another column's cell
+    // beside an amount (`24%  226,35` under one amount column where the header named no rate's),
+    // the amount is the cell's value.
+    if !matches!(cell.key, LabelKey::ColVatRate | LabelKey::ColDiscount)
+        && found.iter().any(|a| !a.percent)
+    {
+        found.retain(|a| !a.percent);
+    }
     let Some(first) = found.first() else {
         return matches!(cell.key, LabelKey::ColQty | LabelKey::ColPos)
             .then(|| lookalike_number(&cell.text))
@@ -861,8 +913,9 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 && rows.last().is_some()
                 && line.bbox.y0 - last_y < 0.8 * h
                 && cells.iter().all(|c| c.key == LabelKey::ColDesc)
-                && rows::priced_line(line);
+                && (rows::priced_line(line) || is_keyed(line));
             if header_columns(line).is_some()
+                || summary_header(line) && !rows.is_empty()
                 || (is_total_line(line) || keyed_line(line, &cols)) && !rows.is_empty() && !sub_line
             {
                 break;
@@ -885,7 +938,10 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                             prev.cells.retain(|p| p.key != c.key);
                             prev.cells.push(c);
                         }
-                    } else if c.key == LabelKey::ColDesc && !is_keyed(line) {
+                    } else if c.key == LabelKey::ColDesc
+                        && !is_keyed(line)
+                        && !attribute_text(&c.text)
+                    {
                         append_desc(prev, &[], &c.text);
                     }
                 }
@@ -1013,6 +1069,25 @@ pub(super) fn is_keyed(line: &Line) -> bool {
             || t.text == ":" && i > 0 && key_word(&line.tokens[i - 1].text)
             || t.text.starts_with(':') && i > 0 && key_word(&line.tokens[i - 1].text)
     })
+}
+
+/// The description cell of a line that completes the row above with its amount, read as one of
+/// the item's attributes rather than more of its name: it opens with a rate (`24% KM`, `24%KM`),
+/// prints a price basis (`1 tk = 40,49`) or a key glued to its value (`EAN:9102594039611`).
+fn attribute_text(text: &str) -> bool {
+    let mut tokens = text.split_whitespace();
+    let opens_with_rate = tokens
+        .clone()
+        .next()
+        .is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit()) && t.contains('%'));
+    let keyed_value = |t: &str| {
+        t.split_once(':').is_some_and(|(k, v)| {
+            k.chars().count() >= 2
+                && k.chars().all(char::is_alphabetic)
+                && v.chars().any(|c| c.is_ascii_digit())
+        })
+    };
+    opens_with_rate || tokens.any(|t| t == "=" || keyed_value(t))
 }
 
 fn append_desc(row: &mut Row, lines: &[usize], text: &str) {
@@ -1152,11 +1227,16 @@ mod tests {
             w("20%", 422.0, 120.0),
             w("2965385,52", 500.0, 120.0),
         ]);
-        // One line of the two alone: `без ПДВ` (without VAT) names the net amount.
+        // One line of the two alone: `без ПДВ` (without VAT) names the net amount, the `%`
+        // alone between named columns the rate.
         let t = find_tables(&alone);
         assert_eq!(t.len(), 1);
         let keys: Vec<LabelKey> = t[0].columns.iter().map(|c| c.key).collect();
-        assert_eq!(keys, [LabelKey::ColDesc, LabelKey::ColAmount]);
+        assert_eq!(
+            keys,
+            [LabelKey::ColDesc, LabelKey::ColVatRate, LabelKey::ColAmount]
+        );
+        assert_eq!(t[0].rows[0].cell(LabelKey::ColVatRate).unwrap().text, "20%");
     }
 
     #[test]
@@ -1299,6 +1379,21 @@ mod tests {
             row.cell(LabelKey::ColVatRate).map(|c| c.text.as_str()),
             Some("23%")
         );
+        // Beside the description's name alone (`Beskrivelse  Belgb`, `Beløb` misread): the
+        // header of a description and an amount column.
+        let words = vec![
+            w("Beskrivelse", 40.0, 100.0),
+            w("Belgb", 430.0, 100.0),
+            w("Konsulentydelser", 40.0, 115.0),
+            w("-3.473,75", 425.0, 115.0),
+            w("Kontorstol", 40.0, 130.0),
+            w("-2.072,96", 425.0, 130.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        let keys: Vec<LabelKey> = t[0].columns.iter().map(|c| c.key).collect();
+        assert_eq!(keys, [LabelKey::ColDesc, LabelKey::ColAmount]);
+        assert_eq!(t[0].rows.len(), 2);
     }
 
     #[test]
@@ -1386,6 +1481,140 @@ mod tests {
         );
         assert_eq!(cell_value(&cell(LabelKey::ColQty, "l"), Some(',')), None);
         assert_eq!(cell_value(&cell(LabelKey::ColDesc, "З"), Some(',')), None);
+    }
+
+    #[test]
+    fn a_percentage_beside_an_amount_is_no_amount() {
+        let value = |key: LabelKey, t: &str| cell_value(&cell(key, t), Some(','));
+        let d = |s: &str| s.parse::<Decimal>().ok();
+        assert_eq!(value(LabelKey::ColAmount, "24% 226,35"), d("226.35"));
+        assert_eq!(
+            value(LabelKey::ColAmountGross, "24%  6141,20"),
+            d("6141.20")
+        );
+        // A rate's or a discount's column reads the percentage; a cell of it alone reads it.
+        assert_eq!(value(LabelKey::ColVatRate, "24% 226,35"), d("24"));
+        assert_eq!(value(LabelKey::ColDiscount, "10 % 5,00"), d("10"));
+        assert_eq!(value(LabelKey::ColAmount, "24%"), d("24"));
+    }
+
+    #[test]
+    fn a_lone_percent_sign_names_the_rate_column_and_keyed_sub_lines_stay_in_their_rows() {
+        // `Nimetus  %  Summa` (its tax word `KM` on a line above), rows with a `Bruttó: 205840`
+        // attribute line in whole units tight under their name.
+        let words = vec![
+            w("KM", 298.0, 88.0),
+            w("Nimetus", 40.0, 100.0),
+            w("%", 300.0, 100.0),
+            w("Summa", 430.0, 100.0),
+            w("Konsultatsiooniteenus", 40.0, 115.0),
+            w("24%", 295.0, 115.0),
+            w("226,35", 430.0, 115.0),
+            w("Paber", 40.0, 130.0),
+            w("A4", 75.0, 130.0),
+            w("24%", 295.0, 130.0),
+            w("166,00", 430.0, 130.0),
+            w("Bruttó:", 45.0, 142.0),
+            w("205840", 85.0, 142.0),
+            w("Kontoritool", 40.0, 157.0),
+            w("24%", 295.0, 157.0),
+            w("6141,20", 430.0, 157.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        let keys: Vec<LabelKey> = t[0].columns.iter().map(|c| c.key).collect();
+        assert_eq!(
+            keys,
+            [LabelKey::ColDesc, LabelKey::ColVatRate, LabelKey::ColAmount]
+        );
+        assert_eq!(t[0].rows.len(), 3);
+        let amounts: Vec<Option<Decimal>> = t[0]
+            .rows
+            .iter()
+            .map(|r| cell_value(r.cell(LabelKey::ColAmount).unwrap(), Some(',')))
+            .collect();
+        let d = |s: &str| s.parse::<Decimal>().ok();
+        assert_eq!(amounts, [d("226.35"), d("166.00"), d("6141.20")]);
+        assert_eq!(
+            t[0].rows[1].cell(LabelKey::ColDesc).unwrap().text,
+            "Paber A4"
+        );
+    }
+
+    #[test]
+    fn a_vat_summarys_header_under_the_items_ends_their_table() {
+        // Its words stacked over lines read as one line that covers too few of them to be a
+        // header of its own; its row (rate, base, VAT, gross) is no item.
+        let doc = crate::candidates::tests::doc_from(&[
+            ("#  Pavadinimas  Kiekis  PVM %  Su PVM", 40.0, 100.0),
+            ("1  Konsultavimo paslaugos  12  21%  116402,34", 40.0, 115.0),
+            (
+                "PVM Apmokestinamoji %  vertė  Iš viso PVM  Su PVM",
+                260.0,
+                140.0,
+            ),
+            ("21%  96200,28  20202,06  116402,34", 270.0, 155.0),
+            ("Bendra vertė:  116402,34", 370.0, 175.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].rows.len(), 1, "{:?}", t[0].rows);
+        assert_eq!(t[0].rows[0].lines, [1]);
+        assert!(summary_header(&doc.lines[2]));
+        // A header naming what is sold is an item table's; a description with digits none.
+        assert!(!summary_header(&doc.lines[0]));
+        assert!(!summary_header(&doc.lines[1]));
+    }
+
+    #[test]
+    fn a_lone_percent_beside_a_named_rate_is_the_discount_and_attributes_are_no_name() {
+        // `Hind  %  Summa  KM %`: the discount's column; each amount printed on the line under
+        // its row beside an attribute (`24%KM`, `EAN:6252488946531`) that is no more of the name.
+        let words = vec![
+            w("Nimetus", 40.0, 100.0),
+            w("Kogus", 200.0, 100.0),
+            w("Hind", 260.0, 100.0),
+            w("%", 310.0, 100.0),
+            w("Summa", 420.0, 100.0),
+            w("KM", 470.0, 100.0),
+            w("%", 487.0, 100.0),
+            w("Kontoritool", 40.0, 115.0),
+            w("5", 205.0, 115.0),
+            w("14,40", 255.0, 115.0),
+            w("12,5", 305.0, 115.0),
+            w("24%", 470.0, 115.0),
+            w("24%KM", 60.0, 127.0),
+            w("63,00", 420.0, 127.0),
+            w("Paber", 40.0, 142.0),
+            w("A4", 75.0, 142.0),
+            w("2", 205.0, 142.0),
+            w("4,40", 255.0, 142.0),
+            w("15", 305.0, 142.0),
+            w("24%", 470.0, 142.0),
+            w("EAN:6252488946531", 60.0, 154.0),
+            w("7,48", 420.0, 154.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        assert!(t[0].columns.iter().any(|c| c.key == LabelKey::ColDiscount));
+        let rows: Vec<(&str, &str, &str)> = t[0]
+            .rows
+            .iter()
+            .map(|r| {
+                let text = |k: LabelKey| r.cell(k).map_or("", |c| c.text.as_str());
+                (
+                    text(LabelKey::ColDesc),
+                    text(LabelKey::ColDiscount),
+                    text(LabelKey::ColAmount),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [("Kontoritool", "12,5", "63,00"), ("Paber A4", "15", "7,48")]
+        );
+        assert!(attribute_text("24% KM") && attribute_text("1 tk = 40,49"));
+        assert!(!attribute_text("Kabel 3x2,5") && !attribute_text("Typ: Standard"));
     }
 
     #[test]

@@ -157,7 +157,11 @@ pub fn find(
                         continue;
                     }
                     let expected = (b * rate.1 / Decimal::ONE_HUNDRED).round_dp(dp);
-                    if (expected - a).abs() <= cent {
+                    // The slack of one unit is a till's rounding: it leaves the rate's
+                    // arithmetic a constraint only on an amount of ten units or more (in whole
+                    // units, a position `2` and a quantity `3` are 18 % within one unit).
+                    let slack = (expected - a).abs() <= cent && a.abs() >= cent * Decimal::TEN;
+                    if expected == a || slack {
                         let same = |r: &TaxRow| {
                             (r.rate.1, r.base.1, r.amount.1) == (rate.1, base.1, amount.1)
                         };

@@ -1274,14 +1274,20 @@ fn cash_rounding(
 /// Whether a known label calls the amount `i` a total: on its line, or alone on the line above
 /// it (`TOTAL ROUNDED` / `RM 33.90`).
 fn labelled_total(cands: &Candidates, i: usize) -> bool {
+    labelled_as(cands, i, LabelKey::Total) || labelled_as(cands, i, LabelKey::Subtotal)
+}
+
+/// Whether a known label of `key` names the amount `i`: on its line, or alone on the line above
+/// it.
+fn labelled_as(cands: &Candidates, i: usize, key: LabelKey) -> bool {
     let Some(line) = cands.amount_at(i).map(|c| c.span.line) else {
         return false;
     };
     let total = |l: usize| {
-        cands.line_labels.get(l).is_some_and(|h| {
-            h.iter()
-                .any(|h| matches!(h.key, LabelKey::Total | LabelKey::Subtotal))
-        })
+        cands
+            .line_labels
+            .get(l)
+            .is_some_and(|h| h.iter().any(|h| h.key == key))
     };
     total(line)
         || line
@@ -1355,10 +1361,15 @@ pub(super) fn totals(
     // A chosen total that no known label calls one, no arithmetic holds and no second print
     // repeats (a total is repeated as the payment) gives way to the amount printed elsewhere
     // that the VAT summary rows, or the cash paid less the change, make (a card slip's largest
-    // number is its terminal's id, `TID 58367506`).
+    // number is its terminal's id, `TID 58367506`); not where a total a known label names
+    // scored as well (`NYUGTA ÖSSZESEN 7719` under `Hátralék: 7720`): the summary rows read may
+    // be some of them only (a row OCR garbled, `B 5% 191 9 96`), their sum an item's amount.
     if !chosen.consistent
         && let Some(t) = chosen.total
         && !labelled_total(cands, t.1)
+        && !tots.iter().any(|o| {
+            o.1 != t.1 && o.0 >= t.0 - CONSISTENCY_BONUS && labelled_as(cands, o.1, LabelKey::Total)
+        })
         && cands
             .items
             .iter()
@@ -3566,6 +3577,46 @@ mod tests {
         ]);
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("18.59"));
+    }
+
+    #[test]
+    fn a_labelled_total_stays_when_the_summary_rows_read_are_some_of_them() {
+        // `Hátralék` (what is left to pay, no known label) scores over `ÖSSZESEN`; the 5 % row
+        // OCR garbled (`191 9` for 1919), the 27 % row alone makes 5704, an item's amount.
+        let doc = doc_from(&[
+            ("Varga és Horváth Nyrt.", 134.0, 66.0),
+            ("Fő utca 163.", 222.0, 99.0),
+            ("7621 Pécs", 233.0, 128.0),
+            ("Adószám 16175709-2-36", 155.0, 159.0),
+            ("Pénztárbizonylat", 181.0, 194.0),
+            ("Kiállítva: 2024.01.01.", 21.0, 226.0),
+            ("17:08", 500.0, 226.0),
+            ("Nyugtaszám 027774", 20.0, 255.0),
+            ("Tej 11", 19.0, 339.0),
+            ("2015", 510.0, 339.0),
+            ("Kávé", 19.0, 369.0),
+            ("1,25 × 4563", 19.0, 399.0),
+            ("5704", 510.0, 399.0),
+            ("NYUGTA ÖSSZESEN", 24.0, 457.0),
+            ("7719Ft", 490.0, 457.0),
+            ("Kerekítési különbözet:", 21.0, 495.0),
+            ("1", 540.0, 495.0),
+            ("Hátralék:", 21.0, 528.0),
+            ("7720Ft", 490.0, 528.0),
+            ("Készpénz", 20.0, 561.0),
+            ("7725", 510.0, 561.0),
+            ("Visszajáró", 21.0, 592.0),
+            ("5", 540.0, 592.0),
+            ("Adó % Adóalap", 19.0, 644.0),
+            ("Adó", 520.0, 644.0),
+            ("A 27% 4491", 17.0, 674.0),
+            ("1213", 510.0, 674.0),
+            ("B 5% 191 9", 19.0, 704.0),
+            ("96", 530.0, 704.0),
+        ]);
+        for r in by_both_scorers(&doc, &extract(&doc)) {
+            assert_eq!(r.totals.total.as_deref(), Some("7719"), "{:?}", r.totals);
+        }
     }
 
     /// The fields the rules and the embedded model read from `cands`.
