@@ -822,7 +822,13 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     static ONE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[^0-9.,])[0-9]+[.,][0-9](?:[^0-9.,]|$)").expect("one-decimal regex")
     });
+    // Four decimals or more: no grouping prints them (`2532,0000`, a unit price to four
+    // places), so the separator is the decimal one.
+    static LONG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[^0-9.,])[0-9]+([.,])[0-9]{4,}(?:[^0-9.,]|$)").expect("long regex")
+    });
     let (mut dot, mut comma, mut grouped_dot, mut grouped_comma) = (0, 0, 0, 0);
+    let (mut long_dot, mut long_comma) = (0, 0);
     let (mut one_decimal, mut trailing_zero) = (0, 0);
     for t in texts {
         let t = DATE.replace_all(t, " ");
@@ -842,6 +848,13 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
             }
         }
         one_decimal += ONE.find_iter(&t).count();
+        for c in LONG.captures_iter(&t) {
+            match c.get(1).map(|m| m.as_str()) {
+                Some(".") => long_dot += 1,
+                Some(",") => long_comma += 1,
+                _ => {}
+            }
+        }
         for c in GROUPED.captures_iter(&t) {
             match c.get(1).map(|m| m.as_str()) {
                 Some(".") => grouped_dot += 1,
@@ -862,6 +875,10 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     let decimal = match (dot, comma) {
         (0, 0) if grouped_dot > grouped_comma => Some(','),
         (0, 0) if grouped_comma > grouped_dot => Some('.'),
+        // Neither two decimals nor grouping: numbers of four decimals or more show the decimal
+        // separator (whole forints, quantities `2,500` and unit prices `2532,0000`).
+        (0, 0) if long_comma > 0 && long_dot == 0 => Some(','),
+        (0, 0) if long_dot > 0 && long_comma == 0 => Some('.'),
         (0, 0) => None,
         (d, c) if d >= c => Some('.'),
         _ => Some(','),
@@ -1177,6 +1194,16 @@ mod tests {
             decimal(&["Netto 12.50", "Brutto 14.88", "Ref 1.085.412"]),
             Some('.')
         );
+        // Whole units, nothing grouped: a unit price to four decimals shows the separator, so
+        // the quantities `2,500` and `12,000` read as 2.5 and 12.
+        let page = [
+            "Irodai szék  2,500 db  60083,0000  150208  27%",
+            "LED panel  12,000 db  88916,0000  1066992  27%",
+        ];
+        assert_eq!(decimal(&page), Some(','));
+        assert!(number_style(page.iter().copied()).whole_units);
+        assert_eq!(decimal(&["Qty 2.500", "Price 1.2500"]), Some('.'));
+        assert_eq!(decimal(&["Qty 2,500", "12,000"]), None);
         let whole = |t: &[&str]| number_style(t.iter().copied()).whole_units;
         assert!(whole(&["2025.05.15", "ÖSSZESEN 9123 Ft", "1,25 x 421 526"]));
         assert!(!whole(&["Summe 12,50 EUR"]));

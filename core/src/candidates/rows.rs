@@ -29,6 +29,7 @@ use super::{DocStyle, amounts};
 use crate::preprocess::collapse_spaces;
 use crate::types::{CleanDocument, Line, Span, Token, median_size};
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 
 /// A number printed on a line.
 #[derive(Debug, Clone, PartialEq)]
@@ -885,9 +886,12 @@ pub fn find(
         end += 1;
     }
     // A row without arithmetic: words, and an amount in the amount column.
+    // Page furniture: a line printed again on another page (the letterhead repeated over a
+    // continued table, `Fő utca 126., 9021 Győr`) is no row, whatever number it ends with.
+    let furniture = repeated_on_pages(doc);
     let flat_amount = |l: usize| {
         let line = &doc.lines[l];
-        if claimed.contains(&l) || ends[l] || is_keyed(line) || !has_word(line) {
+        if claimed.contains(&l) || ends[l] || is_keyed(line) || !has_word(line) || furniture[l] {
             return None;
         }
         nums[l].iter().rposition(|n| {
@@ -1132,6 +1136,32 @@ pub fn find(
         end_line,
         sums,
     })
+}
+
+/// Per line, whether the same text (letters and digits, case and diacritics folded: OCR reads
+/// `Győr` as `Gyór` on one page) is printed on another page of the document: a page's
+/// letterhead or footer, repeated.
+fn repeated_on_pages(doc: &CleanDocument) -> Vec<bool> {
+    let key = |l: &Line| -> String {
+        let text: String = l
+            .text
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        super::labels::fold_diacritics(&text).into_owned()
+    };
+    let keys: Vec<String> = doc.lines.iter().map(key).collect();
+    let mut pages: HashMap<&str, Vec<u32>> = HashMap::new();
+    for (l, k) in doc.lines.iter().zip(&keys) {
+        let seen = pages.entry(k.as_str()).or_default();
+        if !seen.contains(&l.page) {
+            seen.push(l.page);
+        }
+    }
+    keys.iter()
+        .map(|k| !k.is_empty() && pages.get(k.as_str()).is_some_and(|p| p.len() > 1))
+        .collect()
 }
 
 fn num_cell(doc: &CleanDocument, key: LabelKey, n: &Num) -> Cell {
@@ -2175,6 +2205,37 @@ mod tests {
             column(&t, LabelKey::ColAmountGross),
             [d("528.90"), d("123.90")]
         );
+    }
+
+    #[test]
+    fn a_letterhead_repeated_over_a_continued_table_is_no_row() {
+        // No header; each page's letterhead line ends with a house number right-aligned with
+        // the amounts (`Fő utca 126.`; OCR reads `Győr` as `Gyór` on one page).
+        let page = |top: &str, rows: &[(&str, &str, &str, &str)]| {
+            let mut v = vec![w("Fő", 300.0, 20.0), w("utca", 320.0, 20.0)];
+            v.extend([w(top, 345.0, 20.0), r("126.", 540.0, 20.0)]);
+            for (k, (name, q, p, a)) in rows.iter().enumerate() {
+                let y = 100.0 + 15.0 * k as f32;
+                v.extend([w(name, 45.0, y), r(q, 280.0, y), r(p, 380.0, y)]);
+                v.push(r(a, 540.0, y));
+            }
+            v
+        };
+        let doc = crate::candidates::tests::pages_doc(vec![
+            page(
+                "Győr",
+                &[
+                    ("Tanácsadás", "2", "2532", "5064"),
+                    ("Szék", "3", "1000", "3000"),
+                ],
+            ),
+            page("Gyór", &[("Papír", "12", "880", "10560")]),
+        ]);
+        let furniture = repeated_on_pages(&doc);
+        assert_eq!(furniture.iter().filter(|f| **f).count(), 2);
+        let t = super::super::extract(&doc).item_table.expect("rows");
+        let amounts: Vec<Option<Decimal>> = column(&t, LabelKey::ColAmount);
+        assert_eq!(amounts, [d("5064"), d("3000"), d("10560")]);
     }
 
     #[test]
