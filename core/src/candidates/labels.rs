@@ -3435,7 +3435,11 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "cikkszám",
             "cod",
             "tuotenumero",
+            "tuotenro",
             "artikelnr",
+            "indeks",
+            "varenr",
+            "varenummer",
         ],
     ),
     (
@@ -5239,5 +5243,30 @@ mod tests {
         assert!(within_one_edit("abcdefg", "abcdefh"));
         assert!(within_one_edit("abcdefg", "abcdfg"));
         assert!(!within_one_edit("abcdefg", "abdcefh"));
+    }
+    #[test]
+    fn article_number_columns_in_every_language() {
+        for name in [
+            "Art.-Nr.",
+            "Réf.",
+            "Indeks",
+            "Артикул",
+            "Artikelnr.",
+            "Codice",
+            "Código",
+            "Kód",
+            "Kodas",
+            "Kods",
+            "Kood",
+            "Tuotenro",
+            "Artikelnr",
+            "Varenr.",
+            "Varenummer",
+            "Cikkszám",
+            "Cod",
+        ] {
+            let keys: Vec<LabelKey> = find_labels(name).iter().map(|h| h.key).collect();
+            assert_eq!(keys, [LabelKey::ColSku], "{name}");
+        }
     }
 }

@@ -985,6 +985,16 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     source: RowSource::Header,
                 };
                 if let Some((plines, ptext)) = pending.take() {
+                    // An attribute printed where the name would be (`EAN: 8076184966032
+                    // 1299633,60`, a service period), under a line of text: that line is the
+                    // row's name, the attribute no part of it.
+                    if !ptext.is_empty()
+                        && row
+                            .cell(LabelKey::ColDesc)
+                            .is_some_and(|c| attribute_cell(&c.text))
+                    {
+                        row.cells.retain(|c| c.key != LabelKey::ColDesc);
+                    }
                     let has_desc = row.cell(LabelKey::ColDesc).is_some();
                     match (has_desc, rows.last_mut()) {
                         (true, Some(prev)) => append_desc(prev, &plines, &ptext),
@@ -1088,6 +1098,17 @@ fn attribute_text(text: &str) -> bool {
         })
     };
     opens_with_rate || tokens.any(|t| t == "=" || keyed_value(t))
+}
+
+/// A description cell that holds an attribute of the item only: [`attribute_text`], a key and
+/// its value (`EAN: 8076184966032`), or a period (`23.09.2025 - 07.11.2025`).
+fn attribute_cell(text: &str) -> bool {
+    let keyed = text.split_whitespace().next().is_some_and(|t| {
+        t.len() > 1 && t.ends_with(':') && t.chars().filter(|c| c.is_alphabetic()).count() >= 2
+    });
+    let period = !rows::period_segments(text).is_empty()
+        && text.chars().filter(|c| c.is_alphabetic()).count() <= 3;
+    attribute_text(text) || keyed || period
 }
 
 fn append_desc(row: &mut Row, lines: &[usize], text: &str) {
@@ -1615,6 +1636,38 @@ mod tests {
         );
         assert!(attribute_text("24% KM") && attribute_text("1 tk = 40,49"));
         assert!(!attribute_text("Kabel 3x2,5") && !attribute_text("Typ: Standard"));
+    }
+
+    #[test]
+    fn a_name_over_the_line_of_its_attribute_and_amount_is_the_rows_name() {
+        // `Найменування  без ПДВ`: each name on a line of its own, the amount on the line under
+        // it beside the article's EAN or the service period.
+        let words = vec![
+            w("Найменування", 40.0, 100.0),
+            w("без", 470.0, 100.0),
+            w("ПДВ", 490.0, 100.0),
+            w("Консультаційні", 40.0, 115.0),
+            w("послуги", 120.0, 115.0),
+            w("EAN:", 40.0, 125.0),
+            w("8076184966032", 65.0, 125.0),
+            w("1299633,60", 460.0, 125.0),
+            w("Офісне", 40.0, 142.0),
+            w("крісло", 80.0, 142.0),
+            w("23.09.2025", 40.0, 152.0),
+            w("-", 95.0, 152.0),
+            w("07.11.2025", 102.0, 152.0),
+            w("1337792,80", 460.0, 152.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        let names: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .map(|r| r.cell(LabelKey::ColDesc).map_or("", |c| c.text.as_str()))
+            .collect();
+        assert_eq!(names, ["Консультаційні послуги", "Офісне крісло"]);
+        assert!(attribute_cell("EAN: 8076184966032") && attribute_cell("23.09.2025 - 07.11.2025"));
+        assert!(!attribute_cell("Офісне крісло") && !attribute_cell("Kabel 3x2,5"));
     }
 
     #[test]
