@@ -835,11 +835,7 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         // A quantity before a multiplication sign (`1,25 x 2506`) is no money.
         let t = QUANTITY.replace_all(&t, " ");
         for c in TWO.captures_iter(&t) {
-            match c.get(1).map(|m| m.as_str()) {
-                Some(".") => dot += 1,
-                Some(",") => comma += 1,
-                _ => {}
-            }
+            tally(&c, &mut dot, &mut comma);
             // The match is a digit, the separator and the two decimals: byte 3 is the second.
             if c.get(0)
                 .is_some_and(|m| m.as_str().as_bytes().get(3) == Some(&b'0'))
@@ -849,18 +845,10 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         }
         one_decimal += ONE.find_iter(&t).count();
         for c in LONG.captures_iter(&t) {
-            match c.get(1).map(|m| m.as_str()) {
-                Some(".") => long_dot += 1,
-                Some(",") => long_comma += 1,
-                _ => {}
-            }
+            tally(&c, &mut long_dot, &mut long_comma);
         }
         for c in GROUPED.captures_iter(&t) {
-            match c.get(1).map(|m| m.as_str()) {
-                Some(".") => grouped_dot += 1,
-                Some(",") => grouped_comma += 1,
-                _ => {}
-            }
+            tally(&c, &mut grouped_dot, &mut grouped_comma);
         }
     }
     // A number grouped twice shows the grouping separator; as many two-decimal readings of that
@@ -887,6 +875,16 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         decimal,
         whole_units: dot + comma == 0,
         shortest: one_decimal > 0 && trailing_zero == 0,
+    }
+}
+
+/// Counts a match of [`number_style`]'s patterns by its separator (capture group 1): a dot or
+/// a comma.
+fn tally(c: &regex::Captures<'_>, dot: &mut usize, comma: &mut usize) {
+    match c.get(1).map(|m| m.as_str()) {
+        Some(".") => *dot += 1,
+        Some(",") => *comma += 1,
+        _ => {}
     }
 }
 

@@ -1142,6 +1142,13 @@ pub fn find(
 /// `Győr` as `Gyór` on one page) is printed on another page of the document: a page's
 /// letterhead or footer, repeated.
 fn repeated_on_pages(doc: &CleanDocument) -> Vec<bool> {
+    if doc
+        .lines
+        .iter()
+        .all(|l| Some(l.page) == doc.lines.first().map(|f| f.page))
+    {
+        return vec![false; doc.lines.len()];
+    }
     let key = |l: &Line| -> String {
         let text: String = l
             .text

@@ -131,13 +131,20 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
             x1: bb.x1,
         });
     }
+    // The line's phrases, read once for the two looks below (both need a named column).
+    let line_phrases = if cols.is_empty() {
+        Vec::new()
+    } else {
+        phrases(line)
+    };
+    // Whether a phrase stands under no named column.
+    let free = |p: &Phrase, cols: &[Column]| !cols.iter().any(|c| p.x1.min(c.x1) > p.x0.max(c.x0));
     // Between column names, a word OCR misread by one letter still names its column
     // (`Ilośéć` between `Nazwa towaru` and `VAT %`); so does one beside the description's name
     // (`Beskrivelse  Belgb`: `Beløb`, the amount, its `ø` read as a `g`).
     if cols.len() >= 2 || cols.iter().any(|c| c.key == LabelKey::ColDesc) {
-        for p in phrases(line) {
-            let free = !cols.iter().any(|c| p.x1.min(c.x1) > p.x0.max(c.x0));
-            if let Some(key) = labels::near_column_word(&p.text).filter(|_| free)
+        for p in &line_phrases {
+            if let Some(key) = labels::near_column_word(&p.text).filter(|_| free(p, &cols))
                 && !cols.iter().any(|c| c.key == key)
             {
                 covered_words += 1;
@@ -153,17 +160,16 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
     // %  Summa`, its tax word on a line above or none), and beside a named rate the discount's
     // (`Hind  %  Summa  KM %`): an item table's percentages are its VAT rates and its discounts.
     let named = |key: LabelKey| cols.iter().any(|c| c.key == key);
-    let lone_key = if !named(LabelKey::ColVatRate) && !named(LabelKey::ColDiscount) {
-        Some(LabelKey::ColVatRate)
-    } else {
-        (named(LabelKey::ColVatRate) && !named(LabelKey::ColDiscount))
-            .then_some(LabelKey::ColDiscount)
+    let lone_key = match (named(LabelKey::ColVatRate), named(LabelKey::ColDiscount)) {
+        (false, false) => Some(LabelKey::ColVatRate),
+        (true, false) => Some(LabelKey::ColDiscount),
+        _ => None,
     };
     if cols.len() >= 2
         && let Some(key) = lone_key
-        && let Some(p) = phrases(line)
-            .into_iter()
-            .find(|p| p.text == "%" && !cols.iter().any(|c| p.x1.min(c.x1) > p.x0.max(c.x0)))
+        && let Some(p) = line_phrases
+            .iter()
+            .find(|p| p.text == "%" && free(p, &cols))
     {
         cols.push(Column {
             key,
@@ -1073,12 +1079,24 @@ pub(super) fn units_line(line: &Line) -> bool {
 /// A `Key: value` attribute line (`Verpackung : Flasche`, `Bruttopreis: 9,90`, `• Herkunftsland:
 /// DE`): under an item's name, an attribute of the item, not the name's next line.
 pub(super) fn is_keyed(line: &Line) -> bool {
-    line.tokens.iter().take(4).enumerate().any(|(i, t)| {
-        let key_word = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count() >= 2;
-        t.text.len() > 1 && t.text.ends_with(':') && key_word(&t.text)
-            || t.text == ":" && i > 0 && key_word(&line.tokens[i - 1].text)
-            || t.text.starts_with(':') && i > 0 && key_word(&line.tokens[i - 1].text)
-    })
+    keyed_within(line.tokens.iter().map(|t| t.text.as_str()), 4)
+}
+
+/// Whether one of the first `n` words is a key (`Verpackung:`, or a key word followed by `:` or
+/// a word starting with one): the test of [`is_keyed`] over words.
+fn keyed_within<'a>(words: impl Iterator<Item = &'a str>, n: usize) -> bool {
+    let key_word = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count() >= 2;
+    let mut prev: Option<&str> = None;
+    for t in words.take(n) {
+        let after_key = prev.is_some_and(key_word);
+        if t.len() > 1 && t.ends_with(':') && key_word(t)
+            || (t == ":" || t.starts_with(':')) && after_key
+        {
+            return true;
+        }
+        prev = Some(t);
+    }
+    false
 }
 
 /// The description cell of a line that completes the row above with its amount, read as one of
@@ -1103,9 +1121,7 @@ fn attribute_text(text: &str) -> bool {
 /// A description cell that holds an attribute of the item only: [`attribute_text`], a key and
 /// its value (`EAN: 8076184966032`), or a period (`23.09.2025 - 07.11.2025`).
 fn attribute_cell(text: &str) -> bool {
-    let keyed = text.split_whitespace().next().is_some_and(|t| {
-        t.len() > 1 && t.ends_with(':') && t.chars().filter(|c| c.is_alphabetic()).count() >= 2
-    });
+    let keyed = keyed_within(text.split_whitespace(), 1);
     let period = !rows::period_segments(text).is_empty()
         && text.chars().filter(|c| c.is_alphabetic()).count() <= 3;
     attribute_text(text) || keyed || period

@@ -1274,12 +1274,12 @@ fn cash_rounding(
 /// Whether a known label calls the amount `i` a total: on its line, or alone on the line above
 /// it (`TOTAL ROUNDED` / `RM 33.90`).
 fn labelled_total(cands: &Candidates, i: usize) -> bool {
-    labelled_as(cands, i, LabelKey::Total) || labelled_as(cands, i, LabelKey::Subtotal)
+    labelled_as(cands, i, &[LabelKey::Total, LabelKey::Subtotal])
 }
 
-/// Whether a known label of `key` names the amount `i`: on its line, or alone on the line above
-/// it.
-fn labelled_as(cands: &Candidates, i: usize, key: LabelKey) -> bool {
+/// Whether a known label of one of `keys` names the amount `i`: on its line, or alone on the
+/// line above it.
+fn labelled_as(cands: &Candidates, i: usize, keys: &[LabelKey]) -> bool {
     let Some(line) = cands.amount_at(i).map(|c| c.span.line) else {
         return false;
     };
@@ -1287,7 +1287,7 @@ fn labelled_as(cands: &Candidates, i: usize, key: LabelKey) -> bool {
         cands
             .line_labels
             .get(l)
-            .is_some_and(|h| h.iter().any(|h| h.key == key))
+            .is_some_and(|h| h.iter().any(|h| keys.contains(&h.key)))
     };
     total(line)
         || line
@@ -1368,7 +1368,9 @@ pub(super) fn totals(
         && let Some(t) = chosen.total
         && !labelled_total(cands, t.1)
         && !tots.iter().any(|o| {
-            o.1 != t.1 && o.0 >= t.0 - CONSISTENCY_BONUS && labelled_as(cands, o.1, LabelKey::Total)
+            o.1 != t.1
+                && o.0 >= t.0 - CONSISTENCY_BONUS
+                && labelled_as(cands, o.1, &[LabelKey::Total])
         })
         && cands
             .items
