@@ -346,7 +346,12 @@ def main() -> int:
                     help="tables of the full shape print only a position, a description over "
                          "one or more lines and its amount, or the rate right of the amount "
                          "(synth_layouts.TABLE_FORMS): a tuning set for line items")
+    ap.add_argument("--table-groups", action="store_true",
+                    help="tables of the full shape align numbers to the middle or last line of "
+                         "a row, print detail lines, discount sub-lines and rows in titled groups "
+                         "with subtotals (synth_layouts.TABLE_GROUPS): a tuning set for line items")
     a = ap.parse_args()
+    sl.TABLE_GROUPS = a.table_groups
     sl.HARD_TABLES = a.hard_tables
     sl.TABLE_FORMS = a.table_forms
     sl.TABLE_EXTRAS = a.table_extras

@@ -54,6 +54,15 @@ the amount sometimes with its currency, and descriptions over several lines (a s
 contract reference). Of the others, half print the rate column right of the amount, as French
 and e-invoice renderers do (`Montant HT  TVA`). Independently, as ERP forms do, positions count
 in tens (`10`, `20`) and the currency stands in a column of its own right of the amount.
+
+`TABLE_GROUPS` (set by `synth.py --table-groups`; off by default, drawn from a random stream of
+its own) gives tables of the `full` shape what rendered e-invoices and ERP forms print around
+their rows: numbers set on the middle or the last line of a row that runs over several lines
+(cells aligned to the middle or the bottom), detail lines in a smaller font under a description
+(a component, a service period, a serial number), a row's discount as a sub-line with its amount
+(`Discount 10%: -2.00`, the row's amount after it), and rows in titled groups (`Titel 2`), each
+closed by a subtotal line whose amount stands in the amount column, positions then sometimes
+numbered within the group (`2.1`, `2.2`).
 """
 
 from __future__ import annotations
@@ -72,12 +81,26 @@ D = Decimal
 HARD_TABLES = False
 TABLE_EXTRAS = False
 TABLE_FORMS = False
+TABLE_GROUPS = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
     "ru": "Артикул", "nl": "Artikelnr.", "it": "Codice", "es": "Código", "pt": "Código",
     "cs": "Kód", "sk": "Kód", "lt": "Kodas", "lv": "Kods", "et": "Kood", "fi": "Tuotenro",
     "sv": "Artikelnr", "da": "Varenr.", "hu": "Cikkszám", "ro": "Cod",
+}
+
+# A group of rows' title word and its subtotal's label per language (`TABLE_GROUPS`; some no
+# engine vocabulary knows).
+GROUP_WORDS = {
+    "en": ("Section", "Subtotal"), "de": ("Titel", "Zwischensumme"), "fr": ("Lot", "Sous-total"),
+    "pl": ("Etap", "Suma pośrednia"), "uk": ("Розділ", "Проміжний підсумок"),
+    "ru": ("Раздел", "Промежуточный итог"), "nl": ("Hoofdstuk", "Subtotaal"),
+    "it": ("Capitolo", "Subtotale"), "es": ("Capítulo", "Subtotal"), "pt": ("Capítulo", "Subtotal"),
+    "cs": ("Oddíl", "Mezisoučet"), "sk": ("Oddiel", "Medzisúčet"), "lt": ("Skyrius", "Tarpinė suma"),
+    "lv": ("Sadaļa", "Starpsumma"), "et": ("Jaotis", "Vahesumma"), "fi": ("Osa", "Välisumma"),
+    "sv": ("Avsnitt", "Delsumma"), "da": ("Afsnit", "Mellemsum"), "hu": ("Fejezet", "Részösszeg"),
+    "ro": ("Capitolul", "Subtotal"),
 }
 
 F = dict  # a family: component choices
@@ -610,6 +633,18 @@ class R:
             ai = [c[0] for c in cols].index(sv.word(doc.lang, "amount"))
             cols[ai] = (cols[ai][0], 0.92, "r")
             cols = cols + [("", 0.935, "l")]
+        # The groups of `TABLE_GROUPS`, from a stream of their own.
+        gr = random.Random(f"{doc.name}/table-groups")
+        grouped_on = TABLE_GROUPS and shape == "full" and variant not in ("stacked", "amount_below")
+        valign = gr.choice(["middle", "bottom"]) if grouped_on and gr.random() < 0.5 else "top"
+        details = grouped_on and gr.random() < 0.6
+        disc_sub = grouped_on and not disc_col and gr.random() < 0.5
+        starts = set()  # the lines that open a group after the first
+        if grouped_on and not multi and len(doc.lines) >= 3 and gr.random() < 0.45:
+            starts = set(gr.sample(range(1, len(doc.lines)), gr.randint(1, min(2, len(doc.lines) - 1))))
+        hier = bool(starts) and cols[0][0] == "#" and gr.random() < 0.6
+        group_words = GROUP_WORDS.get(doc.lang, GROUP_WORDS["en"])
+        group_no, in_group, group_sum = 0, 0, D(0)
         if headerless:
             # No column names: the rows start under a rule.
             y += 6
@@ -649,6 +684,21 @@ class R:
                 vals = vals + [doc.cur]
             if sku_col:
                 vals = [vals[0], self.sku()] + vals[1:]
+            if starts and (n == 1 or n - 1 in starts):
+                # A group's title, its number in the position column.
+                group_no, in_group, group_sum = group_no + 1, 0, D(0)
+                y += 14
+                if hier:
+                    self.t(self.x0 + cols[0][1] * W + 3, y, str(group_no), 8.5, bold=True)
+                title = f"{group_words[0]} {group_no}"
+                if gr.random() < 0.6:
+                    title += f": {ln.desc.split()[0]}"
+                self.t(self.x0 + cols[di][1] * W + 3, y, title, 8.5, bold=True)
+            in_group += 1
+            if hier:
+                vals[0] = f"{group_no}.{in_group}"
+            if disc_sub and ln.disc:
+                vals[di] = ln.desc
             y += 12
             wrapped = g.wrap(vals[di], 8.5 * self.s, desc_w)
             # Where each value goes: (line under the row's first line, text) per column.
@@ -658,30 +708,47 @@ class R:
                 below = {i: len(wrapped) for i in range(len(cols)) if i != di and cols[i][0] != "#"}
             elif variant == "amount_below":
                 below = {len(cols) - 1: 1}
+            # Lines under the description in a smaller font.
+            small = []
+            if sub_lines and self.rng.random() < 0.7:
+                # A line with numbers of its own that is no row.
+                small.append(self.sub_line(ln))
+            elif shape == "flat" and flat_notes[n - 1]:
+                # The service period, or the contract it bills as a keyed attribute.
+                small.append(f"{doc.d(doc.date)} - {doc.d(doc.due or doc.date)}" if fr.random() < 0.6
+                             else f"Ref.: {fr.randint(1000, 99999)}")
+            if details and gr.random() < 0.5:
+                for _ in range(gr.randint(1, 2)):
+                    kind = gr.randrange(3)
+                    if kind == 0:
+                        small.append(gr.choice(doc.lines).desc)
+                    elif kind == 1:
+                        small.append(f"{doc.d(doc.date)} - {doc.d(doc.due or doc.date)}")
+                    else:
+                        small.append(f"S/N {gr.choice('ABCDKMXZ')}{gr.randint(10 ** 5, 10 ** 8)}")
+            if disc_sub and ln.disc:
+                cut = doc.line_gross_before_disc(ln) - doc.line_amount(ln)
+                small.append(f"{sv.word(doc.lang, 'discount')} {doc.rate_text(ln.disc)}: "
+                             f"{doc.m(-cut, cur=False)}")
+            # The numbers' line: the first, or the middle or last of the row's lines.
+            span = len(wrapped) + len(small) - 1
+            at = {"top": 0, "middle": span // 2, "bottom": span}[valign]
             for i, ((name, pos, al), v) in enumerate(zip(cols, vals)):
                 x = self.x0 + pos * W
                 if i == di:
                     for k, part in enumerate(wrapped):
                         self.t(x + 3, y + 10 * k, part, 8.5)
                 else:
-                    yy = y + 10 * below.get(i, 0)
+                    yy = y + 10 * (below.get(i, 0) + at)
                     self.t(x + (3 if al == "l" else -3), yy, v, 8.5, align="left" if al == "l" else "right")
             extra = len(wrapped) - 1
             if variant == "stacked":
                 extra += 1
-            if sub_lines and self.rng.random() < 0.7:
-                # Under the description, a line with numbers of its own that is no row.
+            if small:
                 x = self.x0 + cols[di][1] * W + 3
-                self.t(x, y + 10 * (extra + 1), self.sub_line(ln), 7.5)
-                extra += 1
-            elif shape == "flat" and flat_notes[n - 1]:
-                # Under the description: the service period, or the contract it bills as a keyed
-                # attribute.
-                x = self.x0 + cols[di][1] * W + 3
-                note = (f"{doc.d(doc.date)} - {doc.d(doc.due or doc.date)}" if fr.random() < 0.6
-                        else f"Ref.: {fr.randint(1000, 99999)}")
-                self.t(x, y + 10 * (extra + 1), note, 7.5)
-                extra += 1
+                for text in small:
+                    self.t(x, y + 10 * (extra + 1), text, 7.5)
+                    extra += 1
             elif variant == "amount_below":
                 # Under the description: the article's EAN (a line of its own under the amount's
                 # when the description wraps), sometimes a service period.
@@ -697,6 +764,19 @@ class R:
             if variant != "plain":
                 self.p.hline(self.x0, self.x1, y, 0.3)
             carried += doc.line_amount(ln)
+            group_sum += doc.line_amount(ln)
+            if starts and (n == len(doc.lines) or n in starts):
+                # The group's subtotal: its label, its amount in the amount column.
+                y += 12
+                label = group_words[1] + (f" {group_words[0]} {group_no}" if gr.random() < 0.5 else "")
+                ai = len(cols) - 2 if cur_col else len(cols) - 1
+                if rate_last:
+                    ai = [c[0] for c in cols].index(sv.word(doc.lang, "amount"))
+                self.t(self.x0 + cols[di][1] * W + 3, y, label, 8.5, bold=True)
+                self.t(self.x0 + cols[ai][1] * W - 3, y, doc.m(group_sum, cur=False), 8.5, bold=True,
+                       align="right")
+                y += 5
+                self.p.hline(self.x0, self.x1, y, 0.3)
         if ruled:
             for name, pos, al in cols:
                 if al == "l":
