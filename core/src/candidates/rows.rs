@@ -123,7 +123,7 @@ fn id_shaped(int_digits: usize, decimals: u32) -> bool {
 
 /// A number glued to a unit word (`10м`, `2,5kg`): the number and the unit. One letter after
 /// decimals (`778.9l`) is a misread digit, not a litre.
-fn glued_unit(s: &str) -> Option<(&str, &str)> {
+pub(super) fn glued_unit(s: &str) -> Option<(&str, &str)> {
     let at = s.find(char::is_alphabetic)?;
     let (q, unit) = s.split_at(at);
     let whole = q.chars().all(|c| c.is_ascii_digit());
@@ -1103,11 +1103,20 @@ pub fn find(
         .filter(|(_, r)| r.cell(LabelKey::ColDesc).is_none())
         .map(|(l, _)| *l)
         .collect();
+    // The header line over the first row: the top of the first row's run of lines.
+    let header = starts.first().and_then(|&s| {
+        headers
+            .iter()
+            .map(|t| t.header_line)
+            .filter(|&l| l < s && doc.lines[l].page == doc.lines[s].page)
+            .max()
+    });
     let bounds = Continuation {
         stops: &stops,
         starts: &starts,
         wordless: &wordless,
         end_line,
+        header,
     };
     for (_, row) in rows.iter_mut() {
         continue_description(doc, &bounds, row, &mut used_lines, h);
@@ -1853,6 +1862,110 @@ fn borrowed_words(doc: &CleanDocument, u: &Unit, row: &mut Row, used: [Option<us
 
 /// A description's next line added to its text: after a space, or glued to a word broken at its
 /// hyphen or slash (`Beamer-` / `Deckenhalterung`).
+/// How many times the distance between the middles of two lines must exceed every other
+/// distance between the lines of a run ([`row_break`]) to be the space a table keeps between
+/// its rows (its rows' lines print 10 points apart, the rows 17).
+const ROW_BREAK: f32 = 1.3;
+
+/// Of the lines from row line `a` to row line `b` (two rows' first lines, `a < b`, one page),
+/// the first that is `b`'s row's. Where the distance between two neighbouring lines' middles
+/// stands out above every other of the run (at least [`ROW_BREAK`] times: the space a table
+/// keeps between its rows), and the others are alike (a line's distance), the lines under it
+/// belong to `b`: its name printed over its numbers, as tables whose cells align to the middle
+/// or the bottom print it. Without such a gap, or with it right above `b`, every line between
+/// is `a`'s (returns `b`).
+pub(super) fn row_break(doc: &CleanDocument, a: usize, b: usize) -> usize {
+    if b <= a + 1 || b >= doc.lines.len() || doc.lines[a].page != doc.lines[b].page {
+        return b;
+    }
+    let pitches: Vec<f32> = doc.lines[a..=b]
+        .windows(2)
+        .map(|w| w[1].bbox.cy() - w[0].bbox.cy())
+        .collect();
+    let Some((j, &widest)) = pitches.iter().enumerate().max_by(|x, y| x.1.total_cmp(y.1)) else {
+        return b;
+    };
+    let (lo, others) = pitches
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != j)
+        .fold((f32::MAX, 0.0f32), |(lo, hi), (_, &p)| {
+            (lo.min(p), hi.max(p))
+        });
+    // Every other distance a line's: two wide gaps (a row, its note set apart under it, the
+    // next row) tell no row's lines from another's.
+    let lines_apart = others > 0.0 && others <= ROW_BREAK * lo;
+    if j + 1 < pitches.len() && lines_apart && widest >= ROW_BREAK * others {
+        a + 1 + j
+    } else {
+        b
+    }
+}
+
+/// A group's heading over its rows (`Titel 2: Erdarbeiten`, `Section 1`, `3  Hardware` over
+/// rows numbered `3.1`, `3.2`): a line of text opening with a word and a small number, or, over
+/// a row with a position of its own (`positioned`), with a small number and a word. Printed
+/// under the space that ends the rows above, it heads the rows under it, it is no part of the
+/// first one's name.
+pub(super) fn heading_line(line: &Line, positioned: bool) -> bool {
+    let small = |t: &str| {
+        let t = t.trim_end_matches(['.', ':', ')']);
+        (1..=2).contains(&t.len()) && t.chars().all(|c| c.is_ascii_digit())
+            || !t.is_empty() && t.chars().all(|c| matches!(c, 'I' | 'V' | 'X'))
+    };
+    let mut words = line.text.split_whitespace();
+    let (Some(a), Some(b)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let titled = a.chars().count() >= 3
+        && a.chars().all(char::is_alphabetic)
+        && a.chars().next().is_some_and(char::is_uppercase)
+        && small(b);
+    titled || positioned && small(a) && b.chars().next().is_some_and(char::is_alphabetic)
+}
+
+/// How much smaller than a row's numbers a text layer's line prints to be small print
+/// ([`small_print`]): 7.5 points under 8.5 are 0.88.
+const SMALL_PRINT: f32 = 0.9;
+
+/// The height of tokens printed in one size, as a text layer's boxes (the font's, not the ink's)
+/// give it: all within 3 % of each other; 0 for mixed heights (an OCR's invisible text layer
+/// boxes each word's ink).
+fn print_size(tokens: &[Token]) -> f32 {
+    let (lo, hi) = tokens
+        .iter()
+        .map(|t| t.bbox.height())
+        .fold((f32::MAX, 0.0f32), |(lo, hi), h| (lo.min(h), hi.max(h)));
+    if tokens.is_empty() || hi > 1.03 * lo {
+        0.0
+    } else {
+        hi
+    }
+}
+
+/// The print size of a line's numbers ([`print_size`]): a row's size.
+pub(super) fn numbers_size(line: &Line) -> f32 {
+    let numbers: Vec<Token> = line
+        .tokens
+        .iter()
+        .filter(|t| token_number(&t.text, None).is_some())
+        .cloned()
+        .collect();
+    print_size(&numbers)
+}
+
+/// Tokens of a text layer (whose boxes are the font's, not the ink's) printed smaller than
+/// [`SMALL_PRINT`] of `size`, the height of a row's numbers: small print under an item's name (a
+/// component, a serial number, a service period), an attribute of the row, not its name.
+pub(super) fn small_print(doc: &CleanDocument, page: u32, tokens: &[Token], size: f32) -> bool {
+    !tokens.is_empty()
+        && doc
+            .page(page)
+            .is_some_and(|p| p.source == crate::result::Source::TextLayer)
+        && (0.0..SMALL_PRINT * size).contains(&print_size(tokens))
+        && print_size(tokens) > 0.0
+}
+
 pub(super) fn continue_name(name: &mut String, more: &str) {
     if !name.ends_with(['-', '/']) {
         name.push(' ');
@@ -1864,13 +1977,15 @@ pub(super) fn continue_name(name: &mut String, more: &str) {
 /// description.
 /// What bounds a row's continuation lines ([`continue_description`]): lines that end
 /// descriptions (`stops`), the first lines of rows (`starts`), those of rows without words of
-/// their own (`wordless`, which take the line above them) and the table's end.
+/// their own (`wordless`, which take the line above them), the table's end and its header.
 #[derive(Clone, Copy)]
 struct Continuation<'a> {
     stops: &'a [bool],
     starts: &'a [usize],
     wordless: &'a [usize],
     end_line: usize,
+    /// The column header's line over the first row.
+    header: Option<usize>,
 }
 
 /// A sub-line that prints only a date or a period (`01.01.2026 - 31.12.2026`, `26 november
@@ -1987,10 +2102,19 @@ fn continue_description(
         starts,
         wordless,
         end_line,
+        header,
     } = *bounds;
     let last = *row.lines.iter().max().unwrap_or(&0);
     let first = *row.lines.iter().min().unwrap_or(&0);
+    // The height of the row's numbers: lines (and a name) printed smaller are small print.
+    let size = numbers_size(&doc.lines[first]);
+    let small = |k: usize| small_print(doc, doc.lines[k].page, &doc.lines[k].tokens, size);
+    // A name on the numbers' line in small print or an attribute (numbers set on the middle or
+    // the last line of a row: a detail line's) is none where the row's name is printed above it.
     let desc_x0 = row.cell(LabelKey::ColDesc).map(|c| c.span.bbox.x0);
+    let small_name = row.cell(LabelKey::ColDesc).is_some_and(|c| {
+        super::tables::small_cell(doc, c, size) || super::tables::sub_line_cell(&c.text)
+    });
     // The row prints a name of its own (not only an article number).
     let named = row
         .cell(LabelKey::ColDesc)
@@ -2039,12 +2163,20 @@ fn continue_description(
             && !super::tables::units_line(&doc.lines[a])
             && within(&doc.lines[a], &doc.lines[first], 1.2)
     });
+    // Lines of the row that print no part of its name: small print.
+    let mut quiet: Vec<usize> = Vec::new();
+    // Where a table keeps space between its rows, the lines under the space are the next row's.
+    let next_row = starts
+        .iter()
+        .find(|&&s| s > first)
+        .map_or(usize::MAX, |&s| row_break(doc, first, s));
     let mut k = last + 1;
-    while above.is_none() && k < end_line.max(last + 1) && k < doc.lines.len() {
+    let mut prev_k = last;
+    while above.is_none() && k < end_line.max(last + 1) && k < doc.lines.len() && k < next_row {
         if starts.contains(&k) || used.contains(&k) {
             break;
         }
-        let prev = &doc.lines[*extra.last().unwrap_or(&last)];
+        let prev = &doc.lines[prev_k];
         let line = &doc.lines[k];
         if margin_only(line) {
             k += 1;
@@ -2052,6 +2184,12 @@ fn continue_description(
         }
         if !tight(prev, line) {
             break;
+        }
+        if small(k) && !stops.get(k).copied().unwrap_or(false) {
+            quiet.push(k);
+            prev_k = k;
+            k += 1;
+            continue;
         }
         // A word broken at its hyphen (`Unsere Art.-` / `Nr.: TB100A4`) goes on, whatever the
         // line looks like (a key of its own here).
@@ -2091,10 +2229,42 @@ fn continue_description(
             break;
         }
         extra.push(k);
+        prev_k = k;
         k += 1;
     }
     if let Some(above) = above {
         extra.push(above);
+    } else if row.cell(LabelKey::ColDesc).is_some() || desc_x0.is_some() {
+        // The lines under the space that ends the row above: this row's name (and its small
+        // print) printed over its numbers; nearest first, each put before the name.
+        if let Some(p) = starts
+            .iter()
+            .rev()
+            .find(|&&s| s < first)
+            .copied()
+            .or(header)
+        {
+            let top = row_break(doc, p, first);
+            let positioned = row.cell(LabelKey::ColPos).is_some();
+            for l in (top..first).rev() {
+                if used.contains(&l) || starts.contains(&l) || margin_only(&doc.lines[l]) {
+                    continue;
+                }
+                let heading = l == top && heading_line(&doc.lines[l], positioned);
+                if small(l) || !fits(l) || heading {
+                    quiet.push(l);
+                } else {
+                    extra.push(l);
+                }
+            }
+        }
+        if small_name && extra.iter().any(|&l| l < first) {
+            row.cells.retain(|c| c.key != LabelKey::ColDesc);
+        }
+    }
+    for &l in &quiet {
+        used.push(l);
+        row.lines.push(l);
     }
     let desc_x0 = desc_x0.or_else(|| {
         // Where the description column starts: the first non-code word of the extra lines.
@@ -2526,6 +2696,83 @@ mod tests {
 
     fn d(s: &str) -> Option<Decimal> {
         Some(s.parse().expect("decimal"))
+    }
+
+    #[test]
+    fn names_printed_over_their_numbers_small_print_and_group_headings() {
+        // Cells aligned to the bottom or the middle: a row's numbers on the last or the middle
+        // line of its name and its small print (a serial number, 8.5 high beside numbers 10
+        // high, as a text layer's font boxes give them); lines 10 apart inside a row, rows 18
+        // apart; a group's heading over the last row.
+        let small = |text: &str, x: f32, y: f32| {
+            let mut v = w(text, x, y);
+            v.bbox.y1 = y + 8.5;
+            v
+        };
+        let nums =
+            |y: f32, q: &str, p: &str, a: &str| [r(q, 280.0, y), r(p, 400.0, y), r(a, 540.0, y)];
+        let mut words = vec![
+            w("Description", 45.0, 80.0),
+            r("Qty", 280.0, 80.0),
+            r("Price", 400.0, 80.0),
+            r("Amount", 540.0, 80.0),
+            w("Consulting", 45.0, 100.0),
+            small("S/N", 45.0, 110.0),
+            small("K4711", 65.0, 110.0),
+        ];
+        words.extend(nums(110.0, "2", "50,00", "100,00"));
+        words.extend([w("Office", 45.0, 128.0), w("chair", 80.0, 128.0)]);
+        words.push(w("ergonomic", 45.0, 138.0));
+        words.extend(nums(138.0, "3", "20,00", "60,00"));
+        words.extend([small("S/N", 45.0, 148.0), small("M0815", 65.0, 148.0)]);
+        words.extend([
+            w("Section", 45.0, 166.0),
+            w("2:", 85.0, 166.0),
+            w("Cables", 100.0, 166.0),
+        ]);
+        words.push(w("Cable", 45.0, 176.0));
+        words.extend(nums(176.0, "1", "10,00", "10,00"));
+        words.extend([w("Total", 300.0, 200.0), r("170,00", 540.0, 200.0)]);
+        let doc = page_doc(words);
+        let c = super::super::extract(&doc);
+        let names = |t: &TableLayout| -> Vec<String> {
+            t.rows
+                .iter()
+                .map(|r| cell(r, LabelKey::ColDesc).unwrap_or("").to_string())
+                .collect()
+        };
+        let want = ["Consulting", "Office chair ergonomic", "Cable"];
+        assert_eq!(names(c.item_table.as_ref().expect("rows")), want);
+        assert_eq!(names(&c.tables[0]), want);
+        // A note set apart under each row (40 below it, its lines 11 apart, the next row 24
+        // under it): two wide gaps in the run, no row's name over its numbers.
+        let mut words = vec![
+            w("Beschreibung", 45.0, 80.0),
+            r("Menge", 280.0, 80.0),
+            r("Preis", 400.0, 80.0),
+            r("Entgelt", 540.0, 80.0),
+            w("Physiotherapie", 45.0, 100.0),
+        ];
+        words.extend(nums(100.0, "10", "26,00", "260,00"));
+        words.extend([w("Behandlungen", 90.0, 140.0), w("aufgrund", 160.0, 140.0)]);
+        words.extend([w("Heilerin", 90.0, 151.0), w("vom", 140.0, 151.0)]);
+        words.extend([w("22.10.2018;", 90.0, 162.0), w("30.10.2018", 150.0, 162.0)]);
+        words.push(w("Hausbesuch", 45.0, 186.0));
+        words.extend(nums(186.0, "10", "12,00", "120,00"));
+        words.extend([w("An", 90.0, 226.0), w("Terminen", 110.0, 226.0)]);
+        words.extend([w("Summe", 300.0, 260.0), r("380,00", 540.0, 260.0)]);
+        let c = super::super::extract(&page_doc(words));
+        let t = c.item_table.as_ref().expect("rows");
+        assert_eq!(cell(&t.rows[1], LabelKey::ColDesc), Some("Hausbesuch"));
+        // A word and a small number open a heading; a position and a word only over a row with
+        // a position of its own.
+        let line = |text: &str| {
+            page_doc(vec![w(text, 45.0, 100.0), w("Hardware", 120.0, 100.0)]).lines[0].clone()
+        };
+        assert!(heading_line(&line("Titel 2:"), false));
+        assert!(!heading_line(&line("3"), false));
+        assert!(heading_line(&line("3"), true));
+        assert!(!heading_line(&line("Kabel 3x2,5"), false));
     }
 
     #[test]

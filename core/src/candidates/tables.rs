@@ -14,7 +14,7 @@
 
 use super::labels::{self, LabelHit, LabelKey};
 use super::{amounts, dates, rows};
-use crate::types::{BBox, CleanDocument, Line, Span};
+use crate::types::{BBox, CleanDocument, Line, Span, Token};
 use rust_decimal::Decimal;
 
 /// A column: header kind and x-range.
@@ -636,12 +636,24 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
     {
         return Some(rate);
     }
+    // A quantity glued to its unit (`2pcs`, `2.5h`).
+    if cell.key == LabelKey::ColQty
+        && let Some((q, _)) = cell
+            .text
+            .split_whitespace()
+            .next()
+            .and_then(rows::glued_unit)
+    {
+        return cell_amounts(q, decimal).first().map(|a| a.value);
+    }
     let mut found = cell_amounts(&cell.text, decimal);
     // A percentage is the value of a rate or discount column only: in another column's cell
     // beside an amount (`24%  226,35` under one amount column where the header named no rate's),
-    // the amount is the cell's value.
-    if !matches!(cell.key, LabelKey::ColVatRate | LabelKey::ColDiscount)
-        && found.iter().any(|a| !a.percent)
+    // the amount is the cell's value; alone, it is no quantity, price or amount
+    // ([`cell_has_number`]).
+    if is_number_column(cell.key)
+        || !matches!(cell.key, LabelKey::ColVatRate | LabelKey::ColDiscount)
+            && found.iter().any(|a| !a.percent)
     {
         found.retain(|a| !a.percent);
     }
@@ -749,9 +761,12 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
 }
 
 fn cell_has_number(c: &Cell) -> bool {
+    // A percentage alone is no quantity, price or amount (a discount's `5%` under the amount's
+    // name, the amount on the line below).
+    let money = is_number_column(c.key);
     cell_amounts(&c.text, None)
         .iter()
-        .any(|a| a.value != Decimal::ZERO || c.text.contains(['.', ',']))
+        .any(|a| (a.value != Decimal::ZERO || c.text.contains(['.', ','])) && !(money && a.percent))
 }
 
 /// The position a position cell opens with (`1`, `12.`, `1  Toolbox 0815CO-123` with an
@@ -898,7 +913,51 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
         };
         let h = header.bbox.height().max(1.0);
         let mut rows: Vec<Row> = Vec::new();
-        let mut pending: Option<(Vec<usize>, String)> = None;
+        // Text lines under the last row (or the header) not yet given to a row.
+        let mut pending: Vec<usize> = Vec::new();
+        let body = j;
+        // A pending line's share of a row's name (`size`: the height of the row's numbers): an
+        // attribute line under a description (`Herkunftsland: DE`, a price, a service period)
+        // or small print belongs to the row but is no part of the item's name.
+        let name_text = |k: usize, size: f32| {
+            let line = &doc.lines[k];
+            if is_keyed(line)
+                || rows::priced_line(line)
+                || rows::period_line(line)
+                || rows::small_print(doc, line.page, &line.tokens, size)
+            {
+                return String::new();
+            }
+            // A rate under the rate column (`Biuro kėdė  21%`, the row's numbers on the next
+            // line) is no part of the name.
+            let rate = line_cells(line, &cols).into_iter().find(|c| {
+                c.key == LabelKey::ColVatRate
+                    && rows::token_number(&c.text, None).is_some_and(|(_, _, percent)| percent)
+            });
+            let text = match rate {
+                Some(c) => format!(
+                    "{} {}",
+                    &line.text[..c.span.start],
+                    &line.text[c.span.end..]
+                ),
+                None => line.text.clone(),
+            };
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        let joined = |lines: &[usize], size: f32| {
+            lines
+                .iter()
+                .map(|&k| name_text(k, size))
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let size_of = |row: &Row| {
+            row.lines
+                .iter()
+                .map(|&k| rows::numbers_size(&doc.lines[k]))
+                .fold(0.0, f32::max)
+        };
         let mut last_y = doc.lines[i..j]
             .iter()
             .map(|l| l.bbox.y1)
@@ -934,8 +993,9 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 .last_mut()
                 .filter(|p| numeric && completes_row(p, &cells, &has_number))
             {
-                if let Some((plines, ptext)) = pending.take() {
-                    append_desc(prev, &plines, &ptext);
+                if !pending.is_empty() {
+                    let plines = std::mem::take(&mut pending);
+                    append_desc(prev, &plines, &joined(&plines, size_of(prev)));
                 }
                 prev.lines.push(j);
                 for c in cells {
@@ -990,61 +1050,76 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     cells,
                     source: RowSource::Header,
                 };
-                if let Some((plines, ptext)) = pending.take() {
+                if !pending.is_empty() {
+                    let plines = std::mem::take(&mut pending);
+                    let size = size_of(&row);
                     // An attribute printed where the name would be (`EAN: 8076184966032
-                    // 1299633,60`, a service period), under a line of text: that line is the
-                    // row's name, the attribute no part of it.
-                    if !ptext.is_empty()
+                    // 1299633,60`, a service period), or a name in small print (numbers set on
+                    // a row's detail line), under a line of text: that line is the row's name,
+                    // the attribute no part of it.
+                    if !joined(&plines, size).is_empty()
                         && row
                             .cell(LabelKey::ColDesc)
-                            .is_some_and(|c| attribute_cell(&c.text))
+                            .is_some_and(|c| sub_line_cell(&c.text) || small_cell(doc, c, size))
                     {
                         row.cells.retain(|c| c.key != LabelKey::ColDesc);
                     }
                     let has_desc = row.cell(LabelKey::ColDesc).is_some();
-                    match (has_desc, rows.last_mut()) {
-                        (true, Some(prev)) => append_desc(prev, &plines, &ptext),
+                    // Where the table keeps space between its rows, the lines under the space
+                    // are this row's (its name over its numbers), those above the last row's;
+                    // without such a space, a row with a name of its own leaves them to the last
+                    // row, one without takes them all.
+                    let anchor = rows
+                        .last()
+                        .and_then(|r| r.lines.iter().max().copied())
+                        .unwrap_or(body - 1);
+                    let split = match rows::row_break(doc, anchor, j) {
+                        b if b == j && !has_desc => 0,
+                        b => b,
+                    };
+                    let (before, after): (Vec<usize>, Vec<usize>) =
+                        plines.iter().partition(|&&k| k < split);
+                    match rows.last_mut() {
+                        Some(prev) if !before.is_empty() => {
+                            let text = joined(&before, size_of(prev));
+                            append_desc(prev, &before, &text);
+                        }
                         // Text between the header and a first row that prints its own
                         // description: the header's second line (`Art-Nr (Art)`), no row's.
-                        (true, None) => {}
-                        _ => {
-                            let mut lines = plines;
-                            lines.extend(row.lines.iter().copied());
-                            row.lines = lines;
-                            prepend_desc(&mut row, &ptext, doc, j);
-                        }
+                        _ => {}
+                    }
+                    if !after.is_empty() {
+                        // A group's heading over the rows under it is no part of the name.
+                        let positioned = row.cell(LabelKey::ColPos).is_some();
+                        let named: Vec<usize> = after
+                            .iter()
+                            .copied()
+                            .filter(|&k| {
+                                k != after[0] || !rows::heading_line(&doc.lines[k], positioned)
+                            })
+                            .collect();
+                        let text = joined(&named, size);
+                        let mut lines = after;
+                        lines.extend(row.lines.iter().copied());
+                        row.lines = lines;
+                        prepend_desc(&mut row, &text, doc, j);
                     }
                 }
                 rows.push(row);
             } else {
                 // The header's line of units under its names (`(RM) (RM)`, `(EUR)  (%)`): part of
                 // the header, no row's text.
-                if cells.is_empty() || rows.is_empty() && pending.is_none() && units_line(line) {
+                if cells.is_empty() || rows.is_empty() && pending.is_empty() && units_line(line) {
                     j += 1;
                     continue;
                 }
-                // An attribute line under a description (`Herkunftsland: DE`, a price, a service
-                // period) belongs to the row but is no part of the item's name.
-                let text = if is_keyed(line) || rows::priced_line(line) || rows::period_line(line) {
-                    String::new()
-                } else {
-                    line.text.split_whitespace().collect::<Vec<_>>().join(" ")
-                };
-                match pending.as_mut() {
-                    Some((l, t)) => {
-                        l.push(j);
-                        if !t.is_empty() && !text.is_empty() {
-                            t.push(' ');
-                        }
-                        t.push_str(&text);
-                    }
-                    None => pending = Some((vec![j], text)),
-                }
+                pending.push(j);
             }
             j += 1;
         }
-        if let (Some((plines, ptext)), Some(prev)) = (pending.take(), rows.last_mut()) {
-            append_desc(prev, &plines, &ptext);
+        if let Some(prev) = rows.last_mut().filter(|_| !pending.is_empty()) {
+            let text = joined(&pending, size_of(prev));
+            append_desc(prev, &pending, &text);
         }
         if !rows.is_empty() {
             out.push(TableLayout {
@@ -1125,6 +1200,51 @@ fn attribute_cell(text: &str) -> bool {
     let period = !rows::period_segments(text).is_empty()
         && text.chars().filter(|c| c.is_alphabetic()).count() <= 3;
     attribute_text(text) || keyed || period
+}
+
+/// Whether every row of a table has an amount and their sum is printed under the table.
+pub(super) fn rows_sum_printed(
+    t: &TableLayout,
+    doc: &CleanDocument,
+    decimal: Option<char>,
+) -> bool {
+    let amounts: Option<Vec<Decimal>> = t
+        .rows
+        .iter()
+        .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
+        .collect();
+    let Some(sum) = amounts.map(|a| a.into_iter().sum::<Decimal>()) else {
+        return false;
+    };
+    !t.rows.is_empty()
+        && doc.lines.iter().skip(t.end_line).any(|l| {
+            cell_amounts(&l.text, decimal)
+                .iter()
+                .any(|a| a.value == sum)
+        })
+}
+
+/// A description cell that reads as a sub-line's attribute rather than a name, under whichever
+/// words print it: [`attribute_cell`], or a key of up to three words before a number (`Su PVM:
+/// -830,22`, `Ar PVN: 727,94`).
+pub(super) fn sub_line_cell(text: &str) -> bool {
+    attribute_cell(text)
+        || keyed_within(text.split_whitespace(), 3) && text.chars().any(|c| c.is_ascii_digit())
+}
+
+/// A description cell in small print ([`rows::small_print`]) beside numbers `size` high.
+pub(super) fn small_cell(doc: &CleanDocument, c: &Cell, size: f32) -> bool {
+    let Some(line) = doc.lines.get(c.span.line) else {
+        return false;
+    };
+    let tokens: Vec<Token> = line
+        .tokens
+        .iter()
+        .zip(&line.token_spans)
+        .filter(|&(_, &(s, e))| s < c.span.end && e > c.span.start)
+        .map(|(t, _)| t.clone())
+        .collect();
+    rows::small_print(doc, line.page, &tokens, size)
 }
 
 fn append_desc(row: &mut Row, lines: &[usize], text: &str) {
@@ -1529,10 +1649,16 @@ mod tests {
             value(LabelKey::ColAmountGross, "24%  6141,20"),
             d("6141.20")
         );
-        // A rate's or a discount's column reads the percentage; a cell of it alone reads it.
+        // A rate's or a discount's column reads the percentage; an amount's, quantity's or
+        // price's cell of it alone reads nothing.
         assert_eq!(value(LabelKey::ColVatRate, "24% 226,35"), d("24"));
         assert_eq!(value(LabelKey::ColDiscount, "10 % 5,00"), d("10"));
-        assert_eq!(value(LabelKey::ColAmount, "24%"), d("24"));
+        assert_eq!(value(LabelKey::ColDiscount, "10%"), d("10"));
+        assert_eq!(value(LabelKey::ColAmount, "24%"), None);
+        assert_eq!(value(LabelKey::ColQty, "5%"), None);
+        // A quantity glued to its unit.
+        assert_eq!(value(LabelKey::ColQty, "2,5kg"), d("2.5"));
+        assert_eq!(value(LabelKey::ColQty, "10pcs"), d("10"));
     }
 
     #[test]
@@ -1684,6 +1810,87 @@ mod tests {
         assert_eq!(names, ["Консультаційні послуги", "Офісне крісло"]);
         assert!(attribute_cell("EAN: 8076184966032") && attribute_cell("23.09.2025 - 07.11.2025"));
         assert!(!attribute_cell("Офісне крісло") && !attribute_cell("Kabel 3x2,5"));
+    }
+
+    #[test]
+    fn a_header_tables_rows_that_sum_outrank_a_lone_balanced_sub_line() {
+        // Each name over a sub-line with the row's amount; one sub-line prints a price basis that
+        // balances alone (`1 kg = 81,06  81,06`). The header's rows sum to the printed net.
+        let words = vec![
+            w("Benämning", 40.0, 100.0),
+            w("%", 380.0, 100.0),
+            w("Belopp", 470.0, 100.0),
+            w("Konsulttjänster", 40.0, 115.0),
+            w("25%", 380.0, 115.0),
+            w("1", 40.0, 125.0),
+            w("kg", 50.0, 125.0),
+            w("=", 65.0, 125.0),
+            w("81,06", 75.0, 125.0),
+            w("81,06", 470.0, 125.0),
+            w("Kontorsstol", 40.0, 142.0),
+            w("25%", 380.0, 142.0),
+            w("25%", 40.0, 152.0),
+            w("Moms", 60.0, 152.0),
+            w("199,89", 470.0, 152.0),
+            w("Delsumma", 300.0, 180.0),
+            w("280,95", 470.0, 180.0),
+        ];
+        let c = crate::candidates::extract(&page_of(words));
+        let tables = c.item_tables();
+        let names: Vec<&str> = tables
+            .iter()
+            .flat_map(|t| &t.rows)
+            .map(|r| r.cell(LabelKey::ColDesc).map_or("", |c| c.text.as_str()))
+            .collect();
+        assert_eq!(names, ["Konsulttjänster", "Kontorsstol"]);
+    }
+
+    #[test]
+    fn a_percentage_alone_under_the_amounts_name_is_no_amount() {
+        // The discount's `5%` under `Importo`, the amount on the name's second line.
+        let words = vec![
+            w("Descrizione", 40.0, 100.0),
+            w("Q.tà", 250.0, 100.0),
+            w("Prezzo", 330.0, 100.0),
+            w("Importo", 460.0, 100.0),
+            w("Consulenza", 40.0, 115.0),
+            w("3", 255.0, 115.0),
+            w("793,05", 330.0, 115.0),
+            w("5%", 470.0, 115.0),
+            w("professionale", 40.0, 125.0),
+            w("2.260,19", 460.0, 125.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].rows.len(), 1, "{:?}", t[0].rows);
+        let amount = t[0].rows[0].cell(LabelKey::ColAmount).expect("amount");
+        assert_eq!(cell_value(amount, Some(',')), "2260.19".parse().ok());
+    }
+
+    #[test]
+    fn a_rate_under_the_rate_column_beside_a_name_over_its_amount_is_no_part_of_it() {
+        // `Pavadinimas  %  Suma`: the rate on the name's line, the amount on the line under it
+        // beside the EAN; a key of two words before a number is an attribute too.
+        let words = vec![
+            w("Pavadinimas", 40.0, 100.0),
+            w("%", 380.0, 100.0),
+            w("Suma", 470.0, 100.0),
+            w("Biuro", 40.0, 115.0),
+            w("kėdė", 70.0, 115.0),
+            w("21%", 380.0, 115.0),
+            w("EAN:", 40.0, 125.0),
+            w("7315232836170", 65.0, 125.0),
+            w("580,74", 470.0, 125.0),
+        ];
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        let names: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .map(|r| r.cell(LabelKey::ColDesc).map_or("", |c| c.text.as_str()))
+            .collect();
+        assert_eq!(names, ["Biuro kėdė"]);
+        assert!(sub_line_cell("Su PVM: -830,22") && !sub_line_cell("Biuro kėdė"));
     }
 
     #[test]

@@ -40,6 +40,30 @@ const INFERRED_RATE_FACTOR: f32 = 0.9;
 /// A line item with the evidence of its cells (pointer name, span) and its row confidence.
 type Item = (LineItem, Vec<(String, Span)>, f32);
 
+/// The unit a quantity's cell prints beside the number (`20 Stk`), or glued to it (`2pcs`,
+/// `10kg`): its words, or a known unit's letters after the digits.
+fn qty_cell_unit(text: &str) -> String {
+    text.split_whitespace()
+        .filter_map(|w| {
+            let glued = w
+                .find(char::is_alphabetic)
+                .filter(|&at| {
+                    at > 0
+                        && w[..at]
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+                })
+                .map(|at| &w[at..])
+                .filter(|u| codes::unit_code_of_printed(u).is_some());
+            glued.or_else(|| {
+                (w.chars().all(char::is_alphabetic) || codes::unit_code_of_printed(w).is_some())
+                    .then_some(w)
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn row_confidence(source: RowSource, sums: bool) -> f32 {
     ROW_CONFIDENCE
         .iter()
@@ -73,17 +97,9 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
                         .filter(|d| !d.is_zero() && *d < Decimal::ONE_HUNDRED)
                         .map(|d| d.to_string()),
                     LabelKey::ColQty => {
-                        // `20 Stk`: quantity and unit in one cell.
+                        // `20 Stk`, `2pcs`: quantity and unit in one cell.
                         let q = num();
-                        let unit: String = cell
-                            .text
-                            .split_whitespace()
-                            .filter(|w| {
-                                w.chars().all(char::is_alphabetic)
-                                    || codes::unit_code_of_printed(w).is_some()
-                            })
-                            .collect::<Vec<_>>()
-                            .join(" ");
+                        let unit = qty_cell_unit(&cell.text);
                         if q.is_some() && !unit.is_empty() {
                             qty_unit = Some(unit);
                         }
@@ -597,6 +613,15 @@ mod tests {
             base: base.map(d),
             tax: tax.map(d),
         }
+    }
+
+    #[test]
+    fn a_quantitys_cell_prints_its_unit_beside_or_glued() {
+        assert_eq!(qty_cell_unit("20 Stk"), "Stk");
+        assert_eq!(qty_cell_unit("2pcs"), "pcs");
+        assert_eq!(qty_cell_unit("2,5kg"), "kg");
+        assert_eq!(qty_cell_unit("12"), "");
+        assert_eq!(qty_cell_unit("3x2"), "");
     }
 
     #[test]
