@@ -2247,6 +2247,10 @@ fn continue_description(
             let top = row_break(doc, p, first);
             let positioned = row.cell(LabelKey::ColPos).is_some();
             for l in (top..first).rev() {
+                // A totals line or a header ends what is over the row.
+                if stops.get(l).copied().unwrap_or(false) {
+                    break;
+                }
                 if used.contains(&l) || starts.contains(&l) || margin_only(&doc.lines[l]) {
                     continue;
                 }
@@ -2764,6 +2768,31 @@ mod tests {
         let c = super::super::extract(&page_doc(words));
         let t = c.item_table.as_ref().expect("rows");
         assert_eq!(cell(&t.rows[1], LabelKey::ColDesc), Some("Hausbesuch"));
+        // A totals line set apart over a row (its amount in the amount column) is no line of
+        // the row under it.
+        let mut words = vec![w("Consulting", 45.0, 100.0)];
+        words.extend(nums(100.0, "2", "50,00", "100,00"));
+        words.extend([
+            w("Net", 300.0, 118.0),
+            w("total", 320.0, 118.0),
+            r("100,00", 540.0, 118.0),
+        ]);
+        words.push(w("Cable", 45.0, 128.0));
+        words.extend(nums(128.0, "1", "10,00", "10,00"));
+        words.extend([w("Total", 300.0, 150.0), r("110,00", 540.0, 150.0)]);
+        let doc = page_doc(words);
+        let c = super::super::extract(&doc);
+        let t = c.item_table.as_ref().expect("rows");
+        let net = doc
+            .lines
+            .iter()
+            .position(|l| l.text.starts_with("Net"))
+            .expect("net line");
+        assert!(
+            t.rows.iter().all(|r| !r.lines.contains(&net)),
+            "{:?}",
+            t.rows
+        );
         // A word and a small number open a heading; a position and a word only over a row with
         // a position of its own.
         let line = |text: &str| {

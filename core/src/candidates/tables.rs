@@ -1284,6 +1284,13 @@ mod tests {
 
     use crate::candidates::tests::{page_doc as page_of, word as w};
 
+    /// Each row's name, empty where it has none.
+    fn row_names(rows: &[Row]) -> Vec<&str> {
+        rows.iter()
+            .map(|r| r.cell(LabelKey::ColDesc).map_or("", |c| c.text.as_str()))
+            .collect()
+    }
+
     /// A date or a period under no column's name (a `Periode` column the header names in words
     /// no vocabulary knows) is no column's value: neither the name's nor the amount's.
     #[test]
@@ -1802,11 +1809,7 @@ mod tests {
         ];
         let t = find_tables(&page_of(words));
         assert_eq!(t.len(), 1);
-        let names: Vec<&str> = t[0]
-            .rows
-            .iter()
-            .map(|r| r.cell(LabelKey::ColDesc).map_or("", |c| c.text.as_str()))
-            .collect();
+        let names = row_names(&t[0].rows);
         assert_eq!(names, ["Консультаційні послуги", "Офісне крісло"]);
         assert!(attribute_cell("EAN: 8076184966032") && attribute_cell("23.09.2025 - 07.11.2025"));
         assert!(!attribute_cell("Офісне крісло") && !attribute_cell("Kabel 3x2,5"));
@@ -1837,11 +1840,8 @@ mod tests {
         ];
         let c = crate::candidates::extract(&page_of(words));
         let tables = c.item_tables();
-        let names: Vec<&str> = tables
-            .iter()
-            .flat_map(|t| &t.rows)
-            .map(|r| r.cell(LabelKey::ColDesc).map_or("", |c| c.text.as_str()))
-            .collect();
+        let rows: Vec<Row> = tables.iter().flat_map(|t| t.rows.clone()).collect();
+        let names = row_names(&rows);
         assert_eq!(names, ["Konsulttjänster", "Kontorsstol"]);
     }
 
@@ -1884,11 +1884,7 @@ mod tests {
         ];
         let t = find_tables(&page_of(words));
         assert_eq!(t.len(), 1);
-        let names: Vec<&str> = t[0]
-            .rows
-            .iter()
-            .map(|r| r.cell(LabelKey::ColDesc).map_or("", |c| c.text.as_str()))
-            .collect();
+        let names = row_names(&t[0].rows);
         assert_eq!(names, ["Biuro kėdė"]);
         assert!(sub_line_cell("Su PVM: -830,22") && !sub_line_cell("Biuro kėdė"));
     }
