@@ -2128,10 +2128,18 @@ fn continue_description(
             && !period_line(l)
             && !stops.get(k).copied().unwrap_or(false)
             && l.tokens.iter().any(|t| {
+                // A small number in brackets ends a name wrapped onto its own line (`Licence
+                // (11)`): no amount prints so in a description's column.
+                let numbering = t
+                    .text
+                    .strip_prefix('(')
+                    .and_then(|x| x.strip_suffix(')'))
+                    .is_some_and(|x| {
+                        (1..=3).contains(&x.len()) && x.chars().all(|c| c.is_ascii_digit())
+                    });
                 !is_rotated(t)
                     && t.text.chars().any(|c| c.is_alphanumeric())
-                    && token_number(&t.text, None).is_none()
-                    && !is_code(&t.text)
+                    && (numbering || token_number(&t.text, None).is_none() && !is_code(&t.text))
             })
     };
     let margin_only = |l: &Line| l.tokens.iter().all(is_rotated);
@@ -2802,6 +2810,31 @@ mod tests {
         assert!(!heading_line(&line("3"), false));
         assert!(heading_line(&line("3"), true));
         assert!(!heading_line(&line("Kabel 3x2,5"), false));
+    }
+
+    #[test]
+    fn a_bracketed_number_wrapped_onto_its_own_line_ends_the_name() {
+        let t = read(vec![
+            w("Karbantartás", 45.0, 100.0),
+            w("havi", 110.0, 100.0),
+            w("díj", 135.0, 100.0),
+            r("2", 280.0, 100.0),
+            r("5000", 400.0, 100.0),
+            r("10000", 540.0, 100.0),
+            w("(11)", 45.0, 110.0),
+            w("Szék", 45.0, 125.0),
+            r("1", 280.0, 125.0),
+            r("3000", 400.0, 125.0),
+            r("3000", 540.0, 125.0),
+            w("Összesen", 300.0, 150.0),
+            r("13000", 540.0, 150.0),
+        ])
+        .expect("rows");
+        assert_eq!(
+            cell(&t.rows[0], LabelKey::ColDesc),
+            Some("Karbantartás havi díj (11)")
+        );
+        assert_eq!(cell(&t.rows[1], LabelKey::ColDesc), Some("Szék"));
     }
 
     #[test]
