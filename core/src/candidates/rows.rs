@@ -1958,12 +1958,11 @@ pub(super) fn numbers_size(line: &Line) -> f32 {
 /// [`SMALL_PRINT`] of `size`, the height of a row's numbers: small print under an item's name (a
 /// component, a serial number, a service period), an attribute of the row, not its name.
 pub(super) fn small_print(doc: &CleanDocument, page: u32, tokens: &[Token], size: f32) -> bool {
-    !tokens.is_empty()
-        && doc
-            .page(page)
-            .is_some_and(|p| p.source == crate::result::Source::TextLayer)
-        && (0.0..SMALL_PRINT * size).contains(&print_size(tokens))
-        && print_size(tokens) > 0.0
+    let text_layer = doc
+        .page(page)
+        .is_some_and(|p| p.source == crate::result::Source::TextLayer);
+    let printed = print_size(tokens);
+    text_layer && printed > 0.0 && printed < SMALL_PRINT * size
 }
 
 pub(super) fn continue_name(name: &mut String, more: &str) {

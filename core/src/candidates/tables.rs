@@ -1057,7 +1057,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     // 1299633,60`, a service period), or a name in small print (numbers set on
                     // a row's detail line), under a line of text: that line is the row's name,
                     // the attribute no part of it.
-                    if !joined(&plines, size).is_empty()
+                    if plines.iter().any(|&k| !name_text(k, size).is_empty())
                         && row
                             .cell(LabelKey::ColDesc)
                             .is_some_and(|c| sub_line_cell(&c.text) || small_cell(doc, c, size))
