@@ -350,7 +350,13 @@ def main() -> int:
                     help="tables of the full shape align numbers to the middle or last line of "
                          "a row, print detail lines, discount sub-lines and rows in titled groups "
                          "with subtotals (synth_layouts.TABLE_GROUPS): a tuning set for line items")
+    ap.add_argument("--table-vendor", action="store_true",
+                    help="tables of the full shape print as shops (unit prices without and with "
+                         "VAT, amounts with VAT) and as hotels and service vendors (the day of the "
+                         "service first on each row) print them (synth_layouts.TABLE_VENDOR): a "
+                         "tuning set for line items")
     a = ap.parse_args()
+    sl.TABLE_VENDOR = a.table_vendor
     sl.TABLE_GROUPS = a.table_groups
     sl.HARD_TABLES = a.hard_tables
     sl.TABLE_FORMS = a.table_forms

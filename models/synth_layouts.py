@@ -63,10 +63,19 @@ their rows: numbers set on the middle or the last line of a row that runs over s
 (`Discount 10%: -2.00`, the row's amount after it), and rows in titled groups (`Titel 2`), each
 closed by a subtotal line whose amount stands in the amount column, positions then sometimes
 numbered within the group (`2.1`, `2.2`).
+
+`TABLE_VENDOR` (set by `synth.py --table-vendor`; off by default, drawn from a random stream of
+its own) prints tables of the `full` shape as shops, hotels and service vendors print them. A
+shop's table prices each row both ways: the unit price without VAT, the rate, the unit price
+with VAT and the row's amount with VAT (`Unit price  VAT %  Unit price Gross  Amount Gross`),
+the net amount nowhere on the row. A dated table opens each row with the day of the service
+(a hotel's nights, a timesheet's days, a carrier's deliveries: `12.03.2026  Room 214  1  89.00
+89.00`), in the document's date style, some rows on the same day.
 """
 
 from __future__ import annotations
 
+import datetime
 import io
 import random
 from decimal import Decimal
@@ -82,6 +91,7 @@ HARD_TABLES = False
 TABLE_EXTRAS = False
 TABLE_FORMS = False
 TABLE_GROUPS = False
+TABLE_VENDOR = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -101,6 +111,13 @@ GROUP_WORDS = {
     "lv": ("Sadaļa", "Starpsumma"), "et": ("Jaotis", "Vahesumma"), "fi": ("Osa", "Välisumma"),
     "sv": ("Avsnitt", "Delsumma"), "da": ("Afsnit", "Mellemsum"), "hu": ("Fejezet", "Részösszeg"),
     "ro": ("Capitolul", "Subtotal"),
+}
+
+# A table's date column per language (`TABLE_VENDOR`).
+DATE_COLUMN = {
+    "en": "Date", "de": "Datum", "fr": "Date", "pl": "Data", "uk": "Дата", "ru": "Дата", "nl": "Datum",
+    "it": "Data", "es": "Fecha", "pt": "Data", "cs": "Datum", "sk": "Dátum", "lt": "Data", "lv": "Datums",
+    "et": "Kuupäev", "fi": "Päivä", "sv": "Datum", "da": "Dato", "hu": "Dátum", "ro": "Data",
 }
 
 F = dict  # a family: component choices
@@ -463,6 +480,13 @@ class R:
                     (lab("gross"), 1.0, "r")]
         if variant == "amounts_only":
             return [(lab("desc"), 0.0, "l"), (lab("rate"), 0.78, "r"), (lab("amount"), 1.0, "r")]
+        if variant == "shop":
+            gross = lab("gross")
+            return [(lab("desc"), 0.0, "l"), (lab("qty"), 0.4, "r"), (lab("price"), 0.55, "r"), (lab("rate"), 0.64, "r"),
+                    (f"{lab('price')} {gross}", 0.82, "r"), (f"{lab('amount')} {gross}", 1.0, "r")]
+        if variant == "dated":
+            return [(DATE_COLUMN[doc.lang], 0.0, "l"), (lab("desc"), 0.15, "l"), (lab("qty"), 0.62, "r"),
+                    (lab("price"), 0.8, "r"), (lab("amount"), 1.0, "r")]
         if variant == "flat":
             amount = lab("amount") if self.flat_style[1] else lab("price")
             desc = [(lab("desc"), 0.05 if self.flat_style[0] else 0.0, "l"), (amount, 1.0, "r")]
@@ -491,6 +515,14 @@ class R:
             # Only the amount with VAT: the net amount (the truth) is what an accountant derives.
             gross = amt + (amt * ln.rate / 100).quantize(doc.q)
             return [str(n), ln.desc, doc.qty(ln.qty), doc.rate_text(ln.rate), doc.m(gross, cur=False)]
+        if variant == "shop":
+            # Each row priced both ways; the net amount (the truth) is printed nowhere.
+            gp = price + (price * ln.rate / 100).quantize(doc.q)
+            return [ln.desc, f"{doc.qty(ln.qty)}", doc.m(price, cur=False), doc.rate_text(ln.rate),
+                    doc.m(gp, cur=False), doc.m(self.shop_gross(ln), cur=False)]
+        if variant == "dated":
+            return [self.row_days[n - 1], ln.desc, f"{doc.qty(ln.qty)} {doc.unit_text(ln)}",
+                    doc.m(price, cur=False), doc.m(amt, cur=False)]
         if variant == "gross":
             gross = amt + (amt * ln.rate / 100).quantize(doc.q)
             return [ln.desc, doc.qty(ln.qty), doc.m(price, cur=False), doc.rate_text(ln.rate),
@@ -510,6 +542,12 @@ class R:
                     doc.m(amt, cur=False)]
         desc = ln.desc + (f" (-{ln.disc.normalize():f}%)" if ln.disc else "")
         return [str(n), desc, qty, doc.unit_text(ln), price_text, doc.rate_text(ln.rate), doc.m(amt, cur=False)]
+
+    def shop_gross(self, ln):
+        """A shop's row amount: the quantity times the unit price with VAT (rounded first)."""
+        doc = self.doc
+        price = doc.sign * ln.price
+        return (ln.qty * (price + (price * ln.rate / 100).quantize(doc.q))).quantize(doc.q)
 
     def sku(self):
         """An article number as shops print them: a code, a bare number, a word and a number."""
@@ -593,6 +631,23 @@ class R:
             flat_notes = [fr.random() < 0.5 for _ in doc.lines]
         elif TABLE_FORMS and shape == "full" and fr.random() < 0.5:
             rate_last = True
+        # The vendors' tables of `TABLE_VENDOR`, from a stream of their own.
+        vr = random.Random(f"{doc.name}/vendor-tables")
+        if TABLE_VENDOR and shape == "full" and not sku_col and vr.random() < 0.6:
+            shape = vr.choice(["shop", "dated"])
+            cols = self.columns(shape)
+            sub_lines = rate_last = False
+            for ln in doc.lines:
+                ln.disc = D(0)
+            if shape == "dated":
+                day = datetime.date.fromisoformat(doc.date) - datetime.timedelta(days=vr.randint(1, 20))
+                days = []
+                for _ in doc.lines:
+                    days.append(doc.d(day.isoformat()))
+                    if vr.random() < 0.6:
+                        day += datetime.timedelta(days=vr.randint(1, 3))
+                self.row_days = days
+                doc.unprinted = {"vat_rate"} if len(doc.by_rate()) > 1 else set()
         # Of the item tables, ERP forms: positions counted in tens (`10`, `20`), the currency
         # in a column of its own right of the amount (another stream again).
         er = random.Random(f"{doc.name}/erp-forms")
@@ -763,7 +818,8 @@ class R:
             y += 10 * extra + 5
             if variant != "plain":
                 self.p.hline(self.x0, self.x1, y, 0.3)
-            carried += doc.line_amount(ln)
+            # What the amount column carries over: the net amounts, a shop's amounts with VAT.
+            carried += self.shop_gross(ln) if shape == "shop" else doc.line_amount(ln)
             group_sum += doc.line_amount(ln)
             if starts and (n == len(doc.lines) or n in starts):
                 # The group's subtotal: its label, its amount in the amount column.

@@ -1738,10 +1738,85 @@ fn build_row(
         row.cells.push(num_cell(doc, LabelKey::ColVatRate, r));
     }
     let rate = rate.map(|r| r.value);
+    let net_price = match (p, rate) {
+        (Some(p), Some(r)) if basis.is_none() && discount.is_none() => {
+            net_price_left_of(&doc.lines[u.nums[p].line], &u.nums, &used, p, r)
+        }
+        _ => None,
+    };
+    if let Some(n) = net_price {
+        // The price the arithmetic used is the price with VAT: the one left of it is the unit
+        // price, the amount the amount with VAT (the net amount is the fields' to derive).
+        for cell in row.cells.iter_mut() {
+            match cell.key {
+                LabelKey::ColUnitPrice => *cell = num_cell(doc, LabelKey::ColUnitPrice, &n),
+                LabelKey::ColAmount => cell.key = LabelKey::ColAmountGross,
+                _ => {}
+            }
+        }
+        return row;
+    }
     for (key, i) in vat_columns(&u.nums, &used, a, rate, rates) {
         row.cells.push(num_cell(doc, key, &u.nums[i]));
     }
     row
+}
+
+/// A row priced both ways, as shops print it (`Toimistotuoli  2,5  537,26  25,5%  674,26
+/// 1685,65`: the unit price, the rate, the unit price with VAT, the amount with VAT; the net
+/// amount printed nowhere): the price `p` that the row's quantity x price = amount used is, to
+/// the rounding of both, a price printed left of it on its line plus the row's `rate`. That one
+/// (of the numbers none of `used`, or two of them one space apart read as one where OCR split
+/// its digits: `10 50,58`) is the unit price.
+fn net_price_left_of(
+    line: &Line,
+    nums: &[Num],
+    used: &[usize],
+    p: usize,
+    rate: Decimal,
+) -> Option<Num> {
+    let price = &nums[p];
+    if rate <= Decimal::ZERO || price.value.is_zero() {
+        return None;
+    }
+    let factor = (Decimal::ONE_HUNDRED + rate) / Decimal::ONE_HUNDRED;
+    let free = |i: usize| {
+        let n = &nums[i];
+        !used.contains(&i) && !n.percent && n.line == price.line && n.x1 <= price.x0
+    };
+    let singles = (0..nums.len())
+        .filter(|&i| free(i))
+        .map(|i| nums[i].clone());
+    let joined = (1..nums.len())
+        .filter(|&k| free(k - 1) && free(k))
+        .filter_map(|k| {
+            let (a, b) = (&nums[k - 1], &nums[k]);
+            if a.decimals > 0 || line.text.get(a.end..b.start) != Some(" ") {
+                return None;
+            }
+            let digits = b.value.abs().trunc().to_string().len() as u32;
+            let value = a.value.abs() * Decimal::from(10u64.pow(digits)) + b.value.abs();
+            Some(Num {
+                end: b.end,
+                x1: b.x1,
+                value: if a.value.is_sign_negative() {
+                    -value
+                } else {
+                    value
+                },
+                decimals: b.decimals,
+                ..a.clone()
+            })
+        });
+    singles.chain(joined).find(|n| {
+        // Half a unit of each price's last digit, the net one's grown by the rate.
+        let unit = |d: u32| Decimal::new(1, d) / Decimal::TWO;
+        let slack = unit(price.decimals) + unit(n.decimals) * factor;
+        n.decimals >= 2
+            && n.value.is_sign_positive() == price.value.is_sign_positive()
+            && n.value.abs() < price.value.abs()
+            && (n.value * factor - price.value).abs() <= slack
+    })
 }
 
 /// A rate printed as a bare number that no column name or tax summary marks as one (`23`
@@ -2872,6 +2947,79 @@ mod tests {
     /// A row that prints its VAT and its amount with VAT right of its net (a credit note's,
     /// negative): the columns whose arithmetic holds (net + VAT = gross, VAT the row's rate of
     /// the net) are the VAT amount and the amount with VAT.
+    #[test]
+    fn a_row_priced_both_ways_takes_the_price_without_vat_and_the_amount_with_it() {
+        // Quantity, unit price, rate, unit price with VAT, amount with VAT: the arithmetic
+        // holds on the prices with VAT, the price left of them is the unit price (on the second
+        // row OCR split its digits: `10 50,58`), and the amount is the amount with VAT.
+        let row = |y: f32, name: &str, nums: &[(&str, f32)]| {
+            let mut v = vec![w(name, 30.0, y)];
+            v.extend(nums.iter().map(|(t, x)| r(t, *x, y)));
+            v
+        };
+        let mut words = vec![
+            w("Kuvaus", 30.0, 80.0),
+            r("Määrä", 200.0, 80.0),
+            r("A-hinta", 280.0, 80.0),
+        ];
+        words.extend(row(
+            100.0,
+            "Toimistotuoli",
+            &[
+                ("2", 200.0),
+                ("100,00", 280.0),
+                ("21%", 330.0),
+                ("121,00", 420.0),
+                ("242,00", 520.0),
+            ],
+        ));
+        words.extend(row(
+            115.0,
+            "Kopiopaperi",
+            &[
+                ("10", 200.0),
+                ("10", 245.0),
+                ("50,58", 280.0),
+                ("21%", 330.0),
+                ("1271,20", 420.0),
+                ("12712,00", 520.0),
+            ],
+        ));
+        let t = read(words).expect("rows");
+        assert_eq!(
+            column(&t, LabelKey::ColUnitPrice),
+            [d("100.00"), d("1050.58")]
+        );
+        assert_eq!(
+            column(&t, LabelKey::ColAmountGross),
+            [d("242.00"), d("12712.00")]
+        );
+        assert_eq!(column(&t, LabelKey::ColAmount), [None, None]);
+        assert_eq!(column(&t, LabelKey::ColQty), [d("2"), d("10")]);
+        // Without the price left of them the prices with VAT are the row's own.
+        let t = read(vec![
+            w("Toimistotuoli", 30.0, 100.0),
+            r("2", 200.0, 100.0),
+            r("21%", 330.0, 100.0),
+            r("121,00", 420.0, 100.0),
+            r("242,00", 520.0, 100.0),
+            w("Kopiopaperi", 30.0, 115.0),
+            r("10", 200.0, 115.0),
+            r("21%", 330.0, 115.0),
+            r("1271,20", 420.0, 115.0),
+            r("12712,00", 520.0, 115.0),
+        ])
+        .expect("rows");
+        assert_eq!(
+            column(&t, LabelKey::ColUnitPrice),
+            [d("121.00"), d("1271.20")]
+        );
+        assert_eq!(
+            column(&t, LabelKey::ColAmount),
+            [d("242.00"), d("12712.00")]
+        );
+    }
+
     #[test]
     fn a_rows_vat_and_gross_are_the_numbers_its_arithmetic_names() {
         let t = read(vec![

@@ -266,10 +266,27 @@ fn derived_nets(
         }
         let (gross, rate) = (decimal(&it.amount_with_vat)?, (*rate)?);
         // To the cent, or to the unit of a currency printed without decimals (HUF).
-        let net = (gross * hundred / (hundred + rate)).round_dp_with_strategy(
-            gross.scale().min(2),
-            rust_decimal::RoundingStrategy::MidpointAwayFromZero,
-        );
+        let round = |v: Decimal| {
+            v.round_dp_with_strategy(
+                gross.scale().min(2),
+                rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+            )
+        };
+        // A row that prints its quantity and its unit price without VAT (a shop's row priced
+        // both ways) is their product, where with the rate it gives the amount with VAT within
+        // the rounding of the price with VAT that the row multiplied and of the amount (half a
+        // unit of the last digit each), and without the rate it does not (a price with VAT).
+        let slack = Decimal::new(5, gross.scale().min(2) + 1);
+        let net = match (decimal(&it.quantity), decimal(&it.unit_price)) {
+            (Some(q), Some(p))
+                if (q * p * (hundred + rate) / hundred - gross).abs()
+                    <= slack * (q.abs() + Decimal::ONE)
+                    && (q * p - gross).abs() > slack * (q.abs() + Decimal::ONE) =>
+            {
+                round(q * p)
+            }
+            _ => round(gross * hundred / (hundred + rate)),
+        };
         nets.push(Some(net));
         all.push((net, rate));
     }

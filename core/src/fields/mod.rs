@@ -309,6 +309,71 @@ mod tests {
         assert!(r.line_items.iter().all(|i| i.amount_with_vat.is_some()));
     }
 
+    #[test]
+    fn a_shops_rows_priced_both_ways_have_the_net_of_their_quantity_and_price() {
+        // Unit price, rate, unit price with VAT, amount with VAT: the net amount is the
+        // quantity times the unit price (149 812,80), not the amount with VAT less its rate
+        // (149 812,67), which misses the net total by the rounding of the price with VAT.
+        let lines = vec![
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Bezeichnung Menge@250 Einzelpreis@320 USt.@360 Brutto@430 Betrag@500",
+                40.0,
+                300.0,
+            ),
+            (
+                "Beratung 40@260 3745,32@330 20%@370 4494,38@440 179775,20@520",
+                40.0,
+                314.0,
+            ),
+            (
+                "Kabel 3@260 10,00@330 20%@370 12,00@440 36,00@520",
+                40.0,
+                328.0,
+            ),
+            ("Netto  149842,80", 300.0, 400.0),
+            ("MwSt 20%  29968,56", 300.0, 414.0),
+            ("Summe  179811,36", 300.0, 428.0),
+        ];
+        let r = run(&lines);
+        let view: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|i| {
+                (
+                    i.unit_price.as_deref(),
+                    i.amount.as_deref(),
+                    i.amount_with_vat.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            view,
+            [
+                (Some("3745.32"), Some("149812.80"), Some("179775.20")),
+                (Some("10.00"), Some("30.00"), Some("36.00")),
+            ],
+            "{r:?}"
+        );
+        // Prices with VAT (a receipt's: quantity x price is the amount with VAT): the net is
+        // the amount less its rate, also where the rate is within the rounding (0,10 at 6 %).
+        let r = run(&[
+            ("Rechnung Nr. 4712 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Bezeichnung Menge@250 Preis@320 USt.@360 Betrag@500",
+                40.0,
+                300.0,
+            ),
+            ("Tüte 1@260 0,10@330 6%@370 0,10@520", 40.0, 314.0),
+            ("Brot 2@260 1,06@330 6%@370 2,12@520", 40.0, 328.0),
+            ("Netto  2,09", 300.0, 400.0),
+            ("MwSt 6%  0,13", 300.0, 414.0),
+            ("Summe  2,22", 300.0, 428.0),
+        ]);
+        let nets: Vec<_> = r.line_items.iter().map(|i| i.amount.as_deref()).collect();
+        assert_eq!(nets, [Some("0.09"), Some("2.00")], "{r:?}");
+    }
+
     /// An invoice whose rows sum to 253.00 and whose net is 250.00 after document-level
     /// charges and allowances; `adjust` prints them (or not).
     fn with_adjustments(adjust: &[(&'static str, f32, f32)]) -> DocumentResult {
