@@ -2085,6 +2085,15 @@ pub(super) fn period_segments(text: &str) -> Vec<(usize, usize)> {
         let digits = part.bytes().filter(u8::is_ascii_digit).count();
         if digits >= 4 && period_text(part) {
             out.push((start, end));
+        } else if digits >= 4
+            && start == 0
+            && let Some(d) = dates_in(part).into_iter().find(|d| d.start == 0)
+            && part[d.end..].starts_with(' ')
+            && part[d.end..].trim_start().starts_with(char::is_alphabetic)
+        {
+            // A date opening the line one space before a name (`16 december 2021
+            // Konsulttjänster`: a folio's long date touching its description column).
+            out.push((0, d.end));
         }
         start = end + 2;
         while text[start.min(text.len())..].starts_with(' ') {
@@ -2094,16 +2103,19 @@ pub(super) fn period_segments(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The dates a text prints, read day first unless it prints none so.
+fn dates_in(text: &str) -> Vec<super::dates::DateMatch> {
+    let day_first = super::dates::find_dates(text, false);
+    if day_first.is_empty() {
+        super::dates::find_dates(text, true)
+    } else {
+        day_first
+    }
+}
+
 /// Whether a text prints only a date or a period ([`period_line`]).
 fn period_text(text: &str) -> bool {
-    let dates_of = |text: &str| {
-        let day_first = super::dates::find_dates(text, false);
-        if day_first.is_empty() {
-            super::dates::find_dates(text, true)
-        } else {
-            day_first
-        }
-    };
+    let dates_of = dates_in;
     let whole_date = |x: &str| dates_of(x).iter().any(|d| d.start == 0 && d.end == x.len());
     // A period printed without spaces (`15/12/2020-15/12/2020`, `2024-07-27-2024-07-27`): a
     // dash between two whole dates.
@@ -2135,12 +2147,17 @@ fn period_text(text: &str) -> bool {
         rest.push(' ');
         pos = d.end.max(pos);
     }
-    rest.push_str(text.get(pos..).unwrap_or(""));
+    let tail = text.get(pos..).unwrap_or("");
+    rest.push_str(tail);
     let words: Vec<&str> = rest
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
+    // After the last of its dates a line holds at most a year's abbreviation (`г.`, `m.`,
+    // `r.`): a longer word there is a name after a date (`16 december 2021 Logi`).
+    let after_last = tail.chars().filter(|c| c.is_alphabetic()).count();
     words.len() <= 1
+        && after_last <= 2
         && words
             .iter()
             .all(|w| w.chars().count() <= 4 && w.chars().all(char::is_alphabetic))
@@ -3169,6 +3186,57 @@ mod tests {
         .expect("rows");
         let names: Vec<Option<&str>> = t.rows.iter().map(|r| cell(r, LabelKey::ColDesc)).collect();
         assert_eq!(names, [Some("VPS Medium"), Some("Backup storage")]);
+    }
+
+    /// A folio's long date opening its row one space before the name (the date column too
+    /// narrow for `16 december 2021`): the row's date, not the start of its name, with a header
+    /// over the table (whose description column the date runs into) or without one.
+    #[test]
+    fn a_long_date_opening_a_row_is_not_its_name() {
+        assert_eq!(
+            period_segments("16 december 2021 Konsulttjänster  0,5  957,28  478,64"),
+            [(0, 16)]
+        );
+        assert!(period_segments("Miete März 2026 Büro  100,00").is_empty());
+        assert!(period_segments("Konsulttjänster 16 december 2021  100,00").is_empty());
+        let rows = |header: bool| {
+            let mut words = Vec::new();
+            if header {
+                words.extend([
+                    w("Datum", 40.0, 85.0),
+                    w("Benämning", 110.0, 85.0),
+                    r("Antal", 440.0, 85.0),
+                    r("À-pris", 490.0, 85.0),
+                    r("Belopp", 540.0, 85.0),
+                ]);
+            }
+            for (y, day, name, q, p, a) in [
+                (100.0, "16", "Konsulttjänster", "2", "12,00", "24,00"),
+                (115.0, "17", "Kontorsstol", "1", "5,00", "5,00"),
+            ] {
+                words.extend([
+                    w(day, 40.0, y),
+                    w("december", 52.0, y),
+                    w("2021", 96.0, y),
+                    w(name, 119.0, y),
+                    r(q, 440.0, y),
+                    r(p, 490.0, y),
+                    r(a, 540.0, y),
+                ]);
+            }
+            words.extend([w("Summa", 400.0, 145.0), r("29,00", 540.0, 145.0)]);
+            let t = read(words).expect("rows");
+            t.rows
+                .iter()
+                .map(|r| cell(r, LabelKey::ColDesc).map(str::to_string))
+                .collect::<Vec<_>>()
+        };
+        let want = [
+            Some("Konsulttjänster".to_string()),
+            Some("Kontorsstol".to_string()),
+        ];
+        assert_eq!(rows(false), want);
+        assert_eq!(rows(true), want);
     }
 
     /// A row's name over two lines, its amount set at the foot of the cell (on the second line,

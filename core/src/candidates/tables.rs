@@ -557,9 +557,14 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
         let overlaps = cols
             .iter()
             .any(|c| t.bbox.x1.min(c.x1) > t.bbox.x0.max(c.x0));
-        // A date or a period in a column the header does not name (`Periode`, a folio's date):
+        // A date or a period in a column the header does not name (`Periode`, a folio's date),
+        // or opening a line that goes on (a long date running into the description's column):
         // no column's value.
-        if !overlaps && periods.iter().any(|&(a, b)| s >= a && e <= b) {
+        let goes_on = |b: usize| b < line.text.trim_end().len();
+        if periods
+            .iter()
+            .any(|&(a, b)| s >= a && e <= b && (!overlaps || a == 0 && goes_on(b)))
+        {
             continue;
         }
         let numeric = is_numeric_token(&t.text);
@@ -1347,6 +1352,40 @@ mod tests {
             w("1000,00", 430.0, 130.0),
         ];
         page_of(words)
+    }
+
+    #[test]
+    fn a_long_date_opening_a_row_is_no_part_of_the_description_cell() {
+        // `16 december 2021` under `Datum` runs into the description's column (`2021` under
+        // `Benämning`): the row's date, not the description's first word.
+        let mut words = vec![
+            w("Datum", 40.0, 85.0),
+            w("Benämning", 110.0, 85.0),
+            w("Antal", 420.0, 85.0),
+            w("Belopp", 500.0, 85.0),
+        ];
+        for (y, day, name, a) in [
+            (100.0, "16", "Logi", "89,00"),
+            (118.0, "17", "Frukost", "12,00"),
+        ] {
+            words.extend([
+                w(day, 40.0, y),
+                w("december", 52.0, y),
+                w("2021", 96.0, y),
+                w(name, 119.0, y),
+                w("1", 425.0, y),
+                w(a, 500.0, y),
+            ]);
+        }
+        let doc = page_of(words);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let names: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColDesc).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(names, ["Logi", "Frukost"]);
     }
 
     #[test]
