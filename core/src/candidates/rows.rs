@@ -1794,8 +1794,13 @@ fn net_price_left_of(
             if a.decimals > 0 || line.text.get(a.end..b.start) != Some(" ") {
                 return None;
             }
+            // Checked: the numbers are whatever the page prints.
             let digits = b.value.abs().trunc().to_string().len() as u32;
-            let value = a.value.abs() * Decimal::from(10u64.pow(digits)) + b.value.abs();
+            let value = a
+                .value
+                .abs()
+                .checked_mul(Decimal::from(10u64.checked_pow(digits)?))?
+                .checked_add(b.value.abs())?;
             Some(Num {
                 end: b.end,
                 x1: b.x1,
@@ -1810,12 +1815,14 @@ fn net_price_left_of(
         });
     singles.chain(joined).find(|n| {
         // Half a unit of each price's last digit, the net one's grown by the rate.
-        let unit = |d: u32| Decimal::new(1, d) / Decimal::TWO;
+        let unit = |d: u32| Decimal::new(1, d.min(28)) / Decimal::TWO;
         let slack = unit(price.decimals) + unit(n.decimals) * factor;
         n.decimals >= 2
             && n.value.is_sign_positive() == price.value.is_sign_positive()
             && n.value.abs() < price.value.abs()
-            && (n.value * factor - price.value).abs() <= slack
+            && n.value
+                .checked_mul(factor)
+                .is_some_and(|g| (g - price.value).abs() <= slack)
     })
 }
 
@@ -2964,6 +2971,31 @@ mod tests {
     /// A row that prints its VAT and its amount with VAT right of its net (a credit note's,
     /// negative): the columns whose arithmetic holds (net + VAT = gross, VAT the row's rate of
     /// the net) are the VAT amount and the amount with VAT.
+    #[test]
+    fn a_price_left_of_another_as_large_as_a_decimal_holds_does_not_panic() {
+        // `1 <29 digits>` one space apart, a price of 29 digits right of them: joining the
+        // split digits and growing them by the rate overflow, and are checked.
+        let doc = page_doc(vec![w("1", 40.0, 100.0), w("2,50", 50.0, 100.0)]);
+        let line = &doc.lines[0];
+        let b = line.text.find("2,50").expect("second number");
+        let num = |start: usize, end: usize, x0: f32, value: Decimal, decimals: u32| Num {
+            line: 0,
+            start,
+            end,
+            x0,
+            x1: x0 + 8.0,
+            value,
+            decimals,
+            percent: false,
+        };
+        let nums = [
+            num(0, 1, 40.0, Decimal::ONE, 0),
+            num(b, b + 4, 50.0, Decimal::MAX / Decimal::TEN, 2),
+            num(b, b + 4, 300.0, Decimal::MAX, 2),
+        ];
+        assert!(net_price_left_of(line, &nums, &[], 2, Decimal::from(20)).is_none());
+    }
+
     #[test]
     fn a_row_priced_both_ways_takes_the_price_without_vat_and_the_amount_with_it() {
         // Quantity, unit price, rate, unit price with VAT, amount with VAT: the arithmetic

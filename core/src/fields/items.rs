@@ -277,15 +277,19 @@ fn derived_nets(
         // the rounding of the price with VAT that the row multiplied and of the amount (half a
         // unit of the last digit each), and without the rate it does not (a price with VAT).
         let slack = Decimal::new(5, gross.scale().min(2) + 1);
-        let net = match (decimal(&it.quantity), decimal(&it.unit_price)) {
-            (Some(q), Some(p))
-                if (q * p * (hundred + rate) / hundred - gross).abs()
-                    <= slack * (q.abs() + Decimal::ONE)
-                    && (q * p - gross).abs() > slack * (q.abs() + Decimal::ONE) =>
-            {
-                round(q * p)
-            }
-            _ => round(gross * hundred / (hundred + rate)),
+        // Checked: a quantity and a price as large as the page prints them.
+        let product = decimal(&it.quantity)
+            .zip(decimal(&it.unit_price))
+            .and_then(|(q, p)| {
+                let qp = q.checked_mul(p)?;
+                let with_rate = qp.checked_mul(hundred + rate)? / hundred;
+                let within = slack.checked_mul(q.abs().checked_add(Decimal::ONE)?)?;
+                let off = |v: Decimal| v.checked_sub(gross).map(|d| d.abs());
+                (off(with_rate)? <= within && off(qp)? > within).then_some(qp)
+            });
+        let net = match product {
+            Some(qp) => round(qp),
+            _ => round(gross.checked_mul(hundred)? / (hundred + rate)),
         };
         nets.push(Some(net));
         all.push((net, rate));

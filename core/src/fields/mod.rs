@@ -374,6 +374,32 @@ mod tests {
         assert_eq!(nets, [Some("0.09"), Some("2.00")], "{r:?}");
     }
 
+    #[test]
+    fn rows_priced_both_ways_with_numbers_at_decimals_limits_do_not_panic() {
+        // Quantities, prices and amounts as large as a decimal holds, split digits among them:
+        // the checksums are checked arithmetic, whatever the page prints.
+        let big = "79228162514264337593543950335";
+        let lines = [
+            (
+                format!(
+                    "Posten 99999999999999@260 {big}@300 1 2,50@330 20%@370 {big}@440 {big}@520"
+                ),
+                40.0,
+                314.0,
+            ),
+            (
+                format!("Kabel 3@260 99999999999 99999,99@330 20%@370 {big},99@440 {big}@520"),
+                40.0,
+                328.0,
+            ),
+            (format!("Summe  {big}"), 300.0, 428.0),
+        ];
+        let lines: Vec<(&str, f32, f32)> =
+            lines.iter().map(|(t, x, y)| (t.as_str(), *x, *y)).collect();
+        let r = run(&lines);
+        assert!(r.line_items.len() <= 2, "{r:?}");
+    }
+
     /// An invoice whose rows sum to 253.00 and whose net is 250.00 after document-level
     /// charges and allowances; `adjust` prints them (or not).
     fn with_adjustments(adjust: &[(&'static str, f32, f32)]) -> DocumentResult {
