@@ -227,37 +227,45 @@ fn only_discount_words(line: &Line) -> bool {
 fn split_number_readings(line: &Line, nums: &[Num], style: &DocStyle) -> Vec<Vec<Num>> {
     let mut out = Vec::new();
     for k in 0..nums.len().saturating_sub(1) {
-        let (a, b) = (&nums[k], &nums[k + 1]);
-        if a.line != line.index
-            || b.line != line.index
-            || a.percent
-            || b.percent
-            || line.text.get(a.end..b.start) != Some(" ")
-        {
-            continue;
-        }
-        let joined = format!(
-            "{}{}",
-            &line.text[a.start..a.end],
-            &line.text[b.start..b.end]
-        );
-        let Some((value, decimals, false)) =
-            token_number(&joined, style.decimal).or_else(|| plain_number(&joined, style.decimal))
-        else {
+        let Some(joined) = joined_pair(line, &nums[k], &nums[k + 1], style.decimal) else {
             continue;
         };
         let mut v = nums.to_vec();
-        v[k] = Num {
-            end: b.end,
-            x1: b.x1,
-            value,
-            decimals,
-            ..a.clone()
-        };
+        v[k] = joined;
         v.remove(k + 1);
         out.push(v);
     }
     out
+}
+
+/// Two numbers of `line` one space apart read as one (`5944 1,15` as 59441,15), where the
+/// joined text parses whole; percentages are never joined.
+fn joined_pair(line: &Line, a: &Num, b: &Num, decimal: Option<char>) -> Option<Num> {
+    if a.line != line.index
+        || b.line != line.index
+        || a.percent
+        || b.percent
+        || line.text.get(a.end..b.start) != Some(" ")
+    {
+        return None;
+    }
+    let joined = format!(
+        "{}{}",
+        &line.text[a.start..a.end],
+        &line.text[b.start..b.end]
+    );
+    let Some((value, decimals, false)) =
+        token_number(&joined, decimal).or_else(|| plain_number(&joined, decimal))
+    else {
+        return None;
+    };
+    Some(Num {
+        end: b.end,
+        x1: b.x1,
+        value,
+        decimals,
+        ..a.clone()
+    })
 }
 
 /// Digits with at most the document's decimal separator (`.` or `,`) among them (`1966800`,
@@ -1788,31 +1796,8 @@ fn net_price_left_of(
         .filter(|&i| free(i))
         .map(|i| nums[i].clone());
     let joined = (1..nums.len())
-        .filter(|&k| free(k - 1) && free(k))
-        .filter_map(|k| {
-            let (a, b) = (&nums[k - 1], &nums[k]);
-            if a.decimals > 0 || line.text.get(a.end..b.start) != Some(" ") {
-                return None;
-            }
-            // Checked: the numbers are whatever the page prints.
-            let digits = b.value.abs().trunc().to_string().len() as u32;
-            let value = a
-                .value
-                .abs()
-                .checked_mul(Decimal::from(10u64.checked_pow(digits)?))?
-                .checked_add(b.value.abs())?;
-            Some(Num {
-                end: b.end,
-                x1: b.x1,
-                value: if a.value.is_sign_negative() {
-                    -value
-                } else {
-                    value
-                },
-                decimals: b.decimals,
-                ..a.clone()
-            })
-        });
+        .filter(|&k| free(k - 1) && free(k) && nums[k - 1].decimals == 0)
+        .filter_map(|k| joined_pair(line, &nums[k - 1], &nums[k], None));
     singles.chain(joined).find(|n| {
         // Half a unit of each price's last digit, the net one's grown by the rate.
         let unit = |d: u32| Decimal::new(1, d.min(28)) / Decimal::TWO;
@@ -2122,8 +2107,7 @@ fn dates_in(text: &str) -> Vec<super::dates::DateMatch> {
 
 /// Whether a text prints only a date or a period ([`period_line`]).
 fn period_text(text: &str) -> bool {
-    let dates_of = dates_in;
-    let whole_date = |x: &str| dates_of(x).iter().any(|d| d.start == 0 && d.end == x.len());
+    let whole_date = |x: &str| dates_in(x).iter().any(|d| d.start == 0 && d.end == x.len());
     // A period printed without spaces (`15/12/2020-15/12/2020`, `2024-07-27-2024-07-27`): a
     // dash between two whole dates.
     let glued = |t: &str| {
@@ -2143,7 +2127,7 @@ fn period_text(text: &str) -> bool {
         })
         .collect::<Vec<_>>()
         .join(" ");
-    let dates = dates_of(&text);
+    let dates = dates_in(&text);
     if dates.is_empty() && !any_glued {
         return false;
     }

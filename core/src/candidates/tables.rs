@@ -553,6 +553,7 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
     let mut parts: Vec<Option<(usize, usize)>> = vec![None; cols.len()];
     let mut prev: Option<usize> = None;
     let periods = super::rows::period_segments(&line.text);
+    let text_end = line.text.trim_end().len();
     for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
         let overlaps = cols
             .iter()
@@ -560,10 +561,9 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
         // A date or a period in a column the header does not name (`Periode`, a folio's date),
         // or opening a line that goes on (a long date running into the description's column):
         // no column's value.
-        let goes_on = |b: usize| b < line.text.trim_end().len();
         if periods
             .iter()
-            .any(|&(a, b)| s >= a && e <= b && (!overlaps || a == 0 && goes_on(b)))
+            .any(|&(a, b)| s >= a && e <= b && (!overlaps || a == 0 && b < text_end))
         {
             continue;
         }
