@@ -355,7 +355,12 @@ def main() -> int:
                          "VAT, amounts with VAT) and as hotels and service vendors (the day of the "
                          "service first on each row) print them (synth_layouts.TABLE_VENDOR): a "
                          "tuning set for line items")
+    ap.add_argument("--table-folio", action="store_true",
+                    help="tables of the full shape print as a hotel's folio (the day first, "
+                         "amounts with VAT, the guest's payment as a row, a zero balance) "
+                         "(synth_layouts.TABLE_FOLIO): a tuning set for line items and totals")
     a = ap.parse_args()
+    sl.TABLE_FOLIO = a.table_folio
     sl.TABLE_VENDOR = a.table_vendor
     sl.TABLE_GROUPS = a.table_groups
     sl.HARD_TABLES = a.hard_tables

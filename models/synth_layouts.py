@@ -71,6 +71,15 @@ with VAT and the row's amount with VAT (`Unit price  VAT %  Unit price Gross  Am
 the net amount nowhere on the row. A dated table opens each row with the day of the service
 (a hotel's nights, a timesheet's days, a carrier's deliveries: `12.03.2026  Room 214  1  89.00
 89.00`), in the document's date style, some rows on the same day.
+
+`TABLE_FOLIO` (set by `synth.py --table-folio`; off by default, drawn from a random stream of its
+own) prints tables of the `full` shape as a hotel's folio: each row opens with its day, the
+quantity, (the unit price with VAT, the rate,) and the row's amount with VAT in a charges column
+(`Belastung`); the unit price without VAT and the net amount (the truth) are printed nowhere. The guest's payment closes the
+table as a row of its own (`Zahlung Visa ****4821`), in a credits column or as a negative
+charge, then the balance, zero (`Saldo 0,00`); the totals then print the payment as prepaid and
+nothing payable. The rows' net amounts are whole tens, so that their VAT, at any rate to a
+tenth of a percent, sums to the document's.
 """
 
 from __future__ import annotations
@@ -92,6 +101,7 @@ TABLE_EXTRAS = False
 TABLE_FORMS = False
 TABLE_GROUPS = False
 TABLE_VENDOR = False
+TABLE_FOLIO = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -118,6 +128,21 @@ DATE_COLUMN = {
     "en": "Date", "de": "Datum", "fr": "Date", "pl": "Data", "uk": "Дата", "ru": "Дата", "nl": "Datum",
     "it": "Data", "es": "Fecha", "pt": "Data", "cs": "Datum", "sk": "Dátum", "lt": "Data", "lv": "Datums",
     "et": "Kuupäev", "fi": "Päivä", "sv": "Datum", "da": "Dato", "hu": "Dátum", "ro": "Data",
+}
+
+# A folio's columns and lines per language (`TABLE_FOLIO`): what is charged, what is credited,
+# the payment's row and the balance's label.
+FOLIO_WORDS = {
+    "en": ("Charges", "Credits", "Payment", "Balance"), "de": ("Belastung", "Gutschrift", "Zahlung", "Saldo"),
+    "fr": ("Débit", "Crédit", "Paiement", "Solde"), "pl": ("Obciążenie", "Uznanie", "Płatność", "Saldo"),
+    "uk": ("Дебет", "Кредит", "Оплата", "Сальдо"), "ru": ("Дебет", "Кредит", "Оплата", "Сальдо"),
+    "nl": ("Debet", "Credit", "Betaling", "Saldo"), "it": ("Addebito", "Accredito", "Pagamento", "Saldo"),
+    "es": ("Cargo", "Abono", "Pago", "Saldo"), "pt": ("Débito", "Crédito", "Pagamento", "Saldo"),
+    "cs": ("Má dáti", "Dal", "Platba", "Zůstatek"), "sk": ("Má dať", "Dal", "Platba", "Zostatok"),
+    "lt": ("Debetas", "Kreditas", "Mokėjimas", "Likutis"), "lv": ("Debets", "Kredīts", "Maksājums", "Atlikums"),
+    "et": ("Deebet", "Kreedit", "Makse", "Saldo"), "fi": ("Veloitus", "Hyvitys", "Maksu", "Saldo"),
+    "sv": ("Debet", "Kredit", "Betalning", "Saldo"), "da": ("Debet", "Kredit", "Betaling", "Saldo"),
+    "hu": ("Terhelés", "Jóváírás", "Fizetés", "Egyenleg"), "ro": ("Debit", "Credit", "Plată", "Sold"),
 }
 
 F = dict  # a family: component choices
@@ -487,6 +512,15 @@ class R:
         if variant == "dated":
             return [(DATE_COLUMN[doc.lang], 0.0, "l"), (lab("desc"), 0.15, "l"), (lab("qty"), 0.62, "r"),
                     (lab("price"), 0.8, "r"), (lab("amount"), 1.0, "r")]
+        if variant == "folio":
+            charges, credits = FOLIO_WORDS[doc.lang][:2]
+            rate, own, price = self.folio_style
+            cols = [(DATE_COLUMN[doc.lang], 0.0, "l"), (lab("desc"), 0.21, "l"), (lab("qty"), 0.5 if price else 0.57, "r")]
+            if price:
+                cols.append((lab("price"), 0.6, "r"))
+            if rate:
+                cols.append((lab("rate"), 0.68, "r"))
+            return cols + ([(charges, 0.84, "r"), (credits, 1.0, "r")] if own else [(charges, 1.0, "r")])
         if variant == "flat":
             amount = lab("amount") if self.flat_style[1] else lab("price")
             desc = [(lab("desc"), 0.05 if self.flat_style[0] else 0.0, "l"), (amount, 1.0, "r")]
@@ -520,6 +554,14 @@ class R:
             gp = price + (price * ln.rate / 100).quantize(doc.q)
             return [ln.desc, f"{doc.qty(ln.qty)}", doc.m(price, cur=False), doc.rate_text(ln.rate),
                     doc.m(gp, cur=False), doc.m(self.shop_gross(ln), cur=False)]
+        if variant == "folio":
+            gross = amt + (amt * ln.rate / 100).quantize(doc.q)
+            vals = [self.row_days[n - 1], ln.desc, doc.qty(ln.qty)]
+            if self.folio_style[2]:
+                vals.append(doc.m(price + (price * ln.rate / 100).quantize(doc.q), cur=False))
+            if self.folio_style[0]:
+                vals.append(doc.rate_text(ln.rate))
+            return vals + [doc.m(gross, cur=False)] + ([""] if self.folio_style[1] else [])
         if variant == "dated":
             return [self.row_days[n - 1], ln.desc, f"{doc.qty(ln.qty)} {doc.unit_text(ln)}",
                     doc.m(price, cur=False), doc.m(amt, cur=False)]
@@ -648,6 +690,29 @@ class R:
                         day += datetime.timedelta(days=vr.randint(1, 3))
                 self.row_days = days
                 doc.unprinted = {"vat_rate"} if len(doc.by_rate()) > 1 else set()
+        # A hotel's folio of `TABLE_FOLIO`, from a stream of its own.
+        fo = random.Random(f"{doc.name}/folio-tables")
+        if (TABLE_FOLIO and shape == "full" and not sku_col and not multi and doc.sign == 1
+                and doc.kind == "invoice" and fo.random() < 0.6):
+            shape = "folio"
+            sub_lines = rate_last = False
+            for ln in doc.lines:
+                ln.disc, ln.qty, ln.price = D(0), D(fo.randint(1, 3)), D(10 * fo.randint(2, 24))
+            day = datetime.date.fromisoformat(doc.date) - datetime.timedelta(days=len(doc.lines))
+            days = []
+            for _ in doc.lines:
+                days.append(doc.d(day.isoformat()))
+                if fo.random() < 0.7:
+                    day += datetime.timedelta(days=1)
+            self.row_days = days
+            # (a rate column, a credits column of its own, a column of unit prices with VAT)
+            self.folio_style = (len(doc.by_rate()) > 1 or fo.random() < 0.6, fo.random() < 0.5,
+                                fo.random() < 0.4)
+            cols = self.columns(shape)
+            doc.unprinted = {"unit_price", "unit"}
+            doc.prepaid = doc.total() + doc.rounding()
+            card = fo.choice(["Visa", "Mastercard", "Maestro", "Amex", "EC"])
+            self.folio_payment = (doc.d(doc.date), f"{FOLIO_WORDS[doc.lang][2]} {card} ****{fo.randint(1000, 9999)}")
         # Of the item tables, ERP forms: positions counted in tens (`10`, `20`), the currency
         # in a column of its own right of the amount (another stream again).
         er = random.Random(f"{doc.name}/erp-forms")
@@ -833,6 +898,20 @@ class R:
                        align="right")
                 y += 5
                 self.p.hline(self.x0, self.x1, y, 0.3)
+        if shape == "folio":
+            # The guest's payment, credited or charged negative, then the balance: nothing.
+            y += 12
+            day, text = self.folio_payment
+            pay = doc.m(doc.prepaid if self.folio_style[1] else -doc.prepaid, cur=False)
+            self.t(self.x0 + cols[0][1] * W + 3, y, day, 8.5)
+            self.t(self.x0 + cols[1][1] * W + 3, y, text, 8.5)
+            self.t(self.x1 - 3, y, pay, 8.5, align="right")
+            y += 5
+            self.p.hline(self.x0, self.x1, y, 0.6)
+            y += 12
+            self.t(self.x0 + cols[1][1] * W + 3, y, FOLIO_WORDS[doc.lang][3], 8.5, bold=True)
+            self.t(self.x1 - 3, y, doc.m(D(0), cur=False, noisy=False), 8.5, bold=True, align="right")
+            y += 5
         if ruled:
             for name, pos, al in cols:
                 if al == "l":

@@ -966,7 +966,8 @@ pub fn find(
     };
     let mut flat: Vec<Flat> = Vec::new();
     // A line whose amount in the amount column equals the sum of the rows above it is their
-    // total (`Summe`, `Fize:`, `Übertrag`, whatever its label): the rows end there, unless
+    // total (`Summe`, `Fize:`, `Übertrag`, whatever its label), or, with the other sign, what
+    // settles them (a folio's payment, `Zahlung Visa  -209,00`): the rows end there, unless
     // balanced rows follow (a table continued after a carried-over subtotal).
     let arith_lines: Vec<(usize, Decimal)> = picked
         .iter()
@@ -990,7 +991,7 @@ pub fn find(
             .rposition(|n| is_money_num(n, style.money) && (n.x1 - sa.x1).abs() <= tol);
         if let Some(k) = in_column
             && rows_above > 0
-            && line_nums[k].value == sum
+            && (line_nums[k].value == sum || !sum.is_zero() && line_nums[k].value == -sum)
         {
             closed = true;
             if arith_lines.iter().all(|(al, _)| *al < l) {
@@ -3117,6 +3118,41 @@ mod tests {
 
     /// Prices for a hundred units (`12,50 /100`, `3,20 per 100`): the rows balance with the
     /// basis, the unit price is the price of one unit, and the basis is no quantity.
+    #[test]
+    fn the_payment_that_settles_a_folio_ends_its_rows() {
+        // A hotel's folio priced with VAT: the guest's payment, charged negative in the amount
+        // column under the rows, pays for them and is none of them; a credit that settles
+        // nothing (a voucher the total takes off) stays a row.
+        let folio = |payment: &'static str, total: &'static str| {
+            let mut words = vec![
+                w("Room", 60.0, 100.0),
+                r("2", 300.0, 100.0),
+                r("89,00", 400.0, 100.0),
+                r("178,00", 540.0, 100.0),
+                w("Breakfast", 60.0, 115.0),
+                r("2", 300.0, 115.0),
+                r("15,00", 400.0, 115.0),
+                r("30,00", 540.0, 115.0),
+                w("Payment", 60.0, 130.0),
+                w("Visa", 110.0, 130.0),
+                r(payment, 540.0, 130.0),
+                w("Total", 400.0, 170.0),
+                r(total, 540.0, 170.0),
+            ];
+            if payment == "-208,00" {
+                words.extend([w("Balance", 60.0, 145.0), r("0,00", 540.0, 145.0)]);
+            }
+            read(words).expect("rows")
+        };
+        let t = folio("-208,00", "208,00");
+        assert_eq!(column(&t, LabelKey::ColAmount), [d("178.00"), d("30.00")]);
+        let t = folio("-20,00", "188,00");
+        assert_eq!(
+            column(&t, LabelKey::ColAmount),
+            [d("178.00"), d("30.00"), d("-20.00")]
+        );
+    }
+
     #[test]
     fn a_price_for_a_hundred_units_balances_its_row() {
         let t = read(vec![

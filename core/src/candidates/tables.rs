@@ -828,6 +828,43 @@ fn is_amount_column(key: LabelKey) -> bool {
     matches!(key, LabelKey::ColAmount | LabelKey::ColAmountGross)
 }
 
+/// A row's amount: the first amount of its first amount column's cell, with that column.
+fn row_amount(cells: &[Cell]) -> Option<(LabelKey, Decimal)> {
+    cells
+        .iter()
+        .find(|c| is_amount_column(c.key))
+        .and_then(|c| Some((c.key, cell_amounts(&c.text, None).first()?.value)))
+}
+
+/// Whether a line settles the rows above it (a folio's payment, `Zahlung Visa ****4821
+/// -209,00`, or the same amount in a credits column right of the charges): no price of its own,
+/// and its amount is the sum of the rows' amounts with the other sign, or the sum itself in a
+/// column right of theirs. What pays for the items is none of them.
+fn settles(rows: &[Row], cells: &[Cell]) -> bool {
+    let amounts: Vec<(LabelKey, Decimal)> =
+        rows.iter().filter_map(|r| row_amount(&r.cells)).collect();
+    let priced = cells
+        .iter()
+        .any(|c| c.key == LabelKey::ColUnitPrice && cell_has_number(c));
+    let Some((key, a)) = row_amount(cells).filter(|_| !priced && !amounts.is_empty()) else {
+        return false;
+    };
+    let sum: Decimal = amounts.iter().map(|(_, v)| *v).sum();
+    let x0 = |cells: &[Cell], key: LabelKey| {
+        cells
+            .iter()
+            .find(|c| c.key == key)
+            .map_or(f32::MIN, |c| c.span.bbox.x0)
+    };
+    let right_of_rows = rows.iter().all(|r| {
+        r.cells
+            .iter()
+            .filter(|c| is_amount_column(c.key))
+            .all(|c| c.span.bbox.x1 < x0(cells, key))
+    });
+    !sum.is_zero() && (a == -sum || a == sum && right_of_rows)
+}
+
 /// Whether a line's cells are the amount of the row above, printed on the line under its
 /// quantity (`1  Stahlcoil  10 Stk  0 %` over `Basismenge: 1 Stk  1.000,00`): the line's only
 /// numbers stand in amount columns, it opens with no position of its own, and the row above has
@@ -973,10 +1010,13 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
             }
             let cells = line_cells(line, &cols);
             let has_number: Vec<bool> = cells.iter().map(cell_has_number).collect();
+            // A line of a date or a period (`17 september 2021 - 1 november 2021` under a row,
+            // its day under the quantity's name) is no row of its own.
             let numeric = cells
                 .iter()
                 .zip(&has_number)
-                .any(|(c, n)| is_number_column(c.key) && *n);
+                .any(|(c, n)| is_number_column(c.key) && *n)
+                && !rows::period_line(line);
             // A row's sub-line (`Brutto: 6,90` under its name, no number in a number column,
             // tight under the row) names a total's word but is no totals line.
             let sub_line = !numeric
@@ -1026,26 +1066,25 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     .zip(&has_number)
                     .filter(|(c, n)| is_number_column(c.key) && **n)
                     .all(|(c, _)| is_amount_column(c.key));
-                if rows.len() >= 2 && only_amounts {
+                if settles(&rows, &cells) {
+                    break;
+                }
+                if !rows.is_empty() && only_amounts {
                     let positioned = |c: &[Cell]| {
                         c.iter().any(|c| {
                             c.key == LabelKey::ColPos && leading_position(&c.text).is_some()
                         })
                     };
-                    let amount_of = |c: &[Cell]| {
-                        c.iter()
-                            .find(|c| is_amount_column(c.key))
-                            .and_then(|c| cell_amounts(&c.text, None).first().map(|a| a.value))
-                    };
                     let unnumbered =
                         !positioned(&cells) && rows.iter().all(|r| positioned(&r.cells));
-                    if unnumbered
-                        || amount_of(&cells).is_some_and(|a| {
-                            rows.iter()
-                                .map(|r| amount_of(&r.cells))
-                                .sum::<Option<Decimal>>()
-                                == Some(a)
-                        })
+                    let sum = rows
+                        .iter()
+                        .map(|r| row_amount(&r.cells).map(|(_, a)| a))
+                        .sum::<Option<Decimal>>();
+                    if rows.len() >= 2 && unnumbered
+                        || rows.len() >= 2
+                            && sum.is_some()
+                            && row_amount(&cells).map(|(_, a)| a) == sum
                     {
                         break;
                     }
@@ -2005,6 +2044,74 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(amounts, ["140,01", "8754,80"]);
+    }
+
+    #[test]
+    fn the_payment_that_settles_a_folio_is_no_row() {
+        // A hotel's folio: the guest's payment closes the table as a line of its own, charged
+        // negative or credited in a column right of the charges; it pays for the rows above,
+        // it is none of them. The same amount as one row above in the charges column is a row.
+        let folio = |payment: Vec<Word>| {
+            let mut words = vec![
+                w("Description", 10.0, 100.0),
+                w("Qty", 250.0, 100.0),
+                w("Amount", 400.0, 100.0),
+                w("Credit", 480.0, 100.0),
+                w("Room", 10.0, 115.0),
+                w("2", 255.0, 115.0),
+                w("178,00", 400.0, 115.0),
+            ];
+            words.extend(payment);
+            let doc = page_of(words);
+            let t = find_tables(&doc);
+            assert_eq!(t.len(), 1, "{}", doc.plain_text());
+            t[0].rows
+                .iter()
+                .filter_map(|r| r.cell(LabelKey::ColDesc).map(|c| c.text.clone()))
+                .collect::<Vec<_>>()
+        };
+        let visa = |amount: &'static str, x: f32| {
+            vec![
+                w("Payment", 10.0, 130.0),
+                w("Visa", 60.0, 130.0),
+                w(amount, x, 130.0),
+            ]
+        };
+        assert_eq!(folio(visa("-178,00", 400.0)), ["Room"]);
+        assert_eq!(folio(visa("178,00", 480.0)), ["Room"]);
+        // Not a credit that settles nothing, nor the same charge again.
+        assert_eq!(folio(visa("-100,00", 400.0)), ["Room", "Payment Visa"]);
+        assert_eq!(folio(visa("178,00", 400.0)), ["Room", "Payment Visa"]);
+    }
+
+    #[test]
+    fn a_period_under_a_row_is_no_row_where_its_dates_reach_a_number_column() {
+        let doc = page_of(vec![
+            w("Description", 10.0, 100.0),
+            w("Qty", 250.0, 100.0),
+            w("Amount", 400.0, 100.0),
+            w("Support", 10.0, 115.0),
+            w("2", 255.0, 115.0),
+            w("178,00", 400.0, 115.0),
+            w("17", 10.0, 127.0),
+            w("september", 22.0, 127.0),
+            w("2021", 75.0, 127.0),
+            w("-", 100.0, 127.0),
+            w("1", 255.0, 127.0),
+            w("november", 262.0, 127.0),
+            w("2021", 310.0, 127.0),
+            w("Hosting", 10.0, 142.0),
+            w("1", 255.0, 142.0),
+            w("30,00", 400.0, 142.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let qty: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColQty).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(qty, ["2", "1"], "{:?}", t[0].rows);
     }
 
     #[test]

@@ -1801,7 +1801,7 @@ fn unexplained_payable_above(
     }
 }
 
-/// A prepaid amount and the payable after it that no known label names (`Ennakko:  EUR
+/// A prepaid amount and the payable after it that no known label names (`Ennakkolasku  EUR
 /// -5608,00` and `Avoin summa:  EUR 22430,82` under `Kokonaissumma:  EUR 28038,82`): where the
 /// payable is the total itself or none was chosen, the chosen prepaid amount or, without one,
 /// the first amount printed negative below the total's line on its page (on a line no totals
@@ -1809,7 +1809,8 @@ fn unexplained_payable_above(
 /// amount the total less it makes (on a line no totals label but a payable or total one names:
 /// `Avoin summa`) are what was paid before and what is left to pay, at
 /// [`RECONCILED_CONFIDENCE`]: `total - prepaid = payable` holds to the cent. Less than one unit
-/// found by its sign alone is a cash rounding: it makes the payable, no prepaid amount.
+/// found by its sign alone is a cash rounding: it makes the payable, no prepaid amount. Paid in
+/// full (nothing left), the zero must stand on a line a payable's or total's label names.
 fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
     let Some(t) = chosen.total else {
         return;
@@ -1856,11 +1857,21 @@ fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
         }
     };
     let left = t.2 - paid;
-    if !left.is_sign_positive() || left.is_zero() {
+    if !left.is_sign_positive() {
         return;
     }
+    // Paid in full (a hotel's folio settled at departure): the zero left must be labelled as
+    // what is left to pay, not merely printed (a till's `Change  0,00`).
+    let named_left = |line: usize| {
+        !left.is_zero()
+            || cands
+                .labels_of(line)
+                .iter()
+                .any(|h| matches!(h.key, LabelKey::Payable | LabelKey::Total))
+    };
     if let Some((pi, p)) = first_below(line, &|v| v == left)
         && totals_labels_only(cands, p.span.line, &[LabelKey::Payable, LabelKey::Total])
+        && named_left(p.span.line)
     {
         // Less than one unit found by its sign alone is a cash rounding (`Zaokr.  -0,02`):
         // it makes the payable, it was not paid before.
@@ -2553,7 +2564,7 @@ mod tests {
             let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
             (r.totals.total, r.totals.prepaid, r.totals.payable)
         };
-        let (total, prepaid, payable) = read("Ennakko:  EUR -5608,00", "Avoin:  EUR 22430,82");
+        let (total, prepaid, payable) = read("Zxcvb:  EUR -5608,00", "Avoin:  EUR 22430,82");
         assert_eq!(total.as_deref(), Some("28038.82"));
         assert_eq!(prepaid.as_deref(), Some("5608.00"));
         assert_eq!(payable.as_deref(), Some("22430.82"));
@@ -2563,9 +2574,17 @@ mod tests {
         let (_, prepaid, payable) = read("Qwerty:  EUR -0,02", "Avoin:  EUR 28038,80");
         assert_eq!(prepaid, None);
         assert_eq!(payable.as_deref(), Some("28038.80"));
+        // Paid in full: nothing is left to pay where a payable's or total's label says so,
+        // not where a zero is merely printed.
+        let (_, prepaid, payable) = read("Zxcvb:  EUR -28038,82", "Laskun summa:  EUR 0,00");
+        assert_eq!(prepaid.as_deref(), Some("28038.82"));
+        assert_eq!(payable.as_deref(), Some("0.00"));
+        let (_, prepaid, payable) = read("Zxcvb:  EUR -28038,82", "Asdf:  EUR 0,00");
+        assert_eq!(prepaid, None);
+        assert_ne!(payable.as_deref(), Some("0.00"));
         for (paid, left) in [
-            ("Ennakko:  EUR -5608,00", "Avoin:  EUR 22430,00"),
-            ("Ennakko:  EUR 5608,00", "Avoin:  EUR 22430,82"),
+            ("Zxcvb:  EUR -5608,00", "Avoin:  EUR 22430,00"),
+            ("Zxcvb:  EUR 5608,00", "Avoin:  EUR 22430,82"),
             ("Rounding:  EUR -0,02", "Qwerty:  EUR 28038,80"),
         ] {
             let (_, prepaid, payable) = read(paid, left);
