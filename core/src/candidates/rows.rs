@@ -991,7 +991,7 @@ pub fn find(
             .rposition(|n| is_money_num(n, style.money) && (n.x1 - sa.x1).abs() <= tol);
         if let Some(k) = in_column
             && rows_above > 0
-            && (line_nums[k].value == sum || !sum.is_zero() && line_nums[k].value == -sum)
+            && (line_nums[k].value == sum || sum > Decimal::ZERO && line_nums[k].value == -sum)
         {
             closed = true;
             if arith_lines.iter().all(|(al, _)| *al < l) {

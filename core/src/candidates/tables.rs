@@ -838,8 +838,8 @@ fn row_amount(cells: &[Cell]) -> Option<(LabelKey, Decimal)> {
 
 /// Whether a line settles the rows above it (a folio's payment, `Zahlung Visa ****4821
 /// -209,00`, or the same amount in a credits column right of the charges): no price of its own,
-/// and its amount is the sum of the rows' amounts with the other sign, or the sum itself in a
-/// column right of theirs. What pays for the items is none of them.
+/// and its amount is the positive sum of the rows' amounts charged negative, or the sum itself in
+/// a column right of theirs. What pays for the items is none of them.
 fn settles(rows: &[Row], cells: &[Cell]) -> bool {
     let amounts: Vec<(LabelKey, Decimal)> =
         rows.iter().filter_map(|r| row_amount(&r.cells)).collect();
@@ -862,7 +862,9 @@ fn settles(rows: &[Row], cells: &[Cell]) -> bool {
             .filter(|c| is_amount_column(c.key))
             .all(|c| c.span.bbox.x1 < x0(cells, key))
     });
-    !sum.is_zero() && (a == -sum || a == sum && right_of_rows)
+    // Charged negative only: a positive row after a reversed one (`Storno  -50,00` then
+    // `Neuberechnung  50,00`) bills again.
+    sum.is_sign_positive() && !sum.is_zero() && (a == -sum || a == sum && right_of_rows)
 }
 
 /// Whether a line's cells are the amount of the row above, printed on the line under its
@@ -2082,6 +2084,19 @@ mod tests {
         // Not a credit that settles nothing, nor the same charge again.
         assert_eq!(folio(visa("-100,00", 400.0)), ["Room", "Payment Visa"]);
         assert_eq!(folio(visa("178,00", 400.0)), ["Room", "Payment Visa"]);
+        // A reversed row billed again is two rows.
+        let doc = page_of(vec![
+            w("Description", 10.0, 100.0),
+            w("Qty", 250.0, 100.0),
+            w("Amount", 400.0, 100.0),
+            w("Storno", 10.0, 115.0),
+            w("1", 255.0, 115.0),
+            w("-50,00", 400.0, 115.0),
+            w("Rebilled", 10.0, 130.0),
+            w("1", 255.0, 130.0),
+            w("50,00", 400.0, 130.0),
+        ]);
+        assert_eq!(find_tables(&doc)[0].rows.len(), 2);
     }
 
     #[test]
