@@ -78,8 +78,8 @@ quantity, (the unit price with VAT, the rate,) and the row's amount with VAT in 
 (`Belastung`); the unit price without VAT and the net amount (the truth) are printed nowhere. The guest's payment closes the
 table as a row of its own (`Zahlung Visa ****4821`), in a credits column or as a negative
 charge, then the balance, zero (`Saldo 0,00`); the totals then print the payment as prepaid and
-nothing payable. The rows' net amounts are whole tens, so that their VAT, at any rate to a
-tenth of a percent, sums to the document's.
+nothing payable. The rows' net amounts are whole tens (thousands where amounts print no
+decimals), so that their VAT, at any rate to a tenth of a percent, sums to the document's.
 """
 
 from __future__ import annotations
@@ -696,8 +696,9 @@ class R:
                 and doc.kind == "invoice" and fo.random() < 0.6):
             shape = "folio"
             sub_lines = rate_last = False
+            unit = 10 if doc.decimals else 1000  # whole tens of cents' currencies, thousands of HUF
             for ln in doc.lines:
-                ln.disc, ln.qty, ln.price = D(0), D(fo.randint(1, 3)), D(10 * fo.randint(2, 24))
+                ln.disc, ln.qty, ln.price = D(0), D(fo.randint(1, 3)), D(unit * fo.randint(2, 24))
             day = datetime.date.fromisoformat(doc.date) - datetime.timedelta(days=len(doc.lines))
             days = []
             for _ in doc.lines:

@@ -177,6 +177,21 @@ fn header_columns(line: &Line) -> Option<Vec<Column>> {
             x1: p.x1,
         });
     }
+    // A date's name standing as a column's (`Datums  Nosaukums  Daudzums  Debets  Kredīts`: the
+    // day of each row, a folio's or a timesheet's) is a header word, though no Result column.
+    let own_phrase = |h: &labels::LabelHit| {
+        let before = line.text.get(..h.start).unwrap_or("");
+        let after = line.text.get(h.end..).unwrap_or("");
+        (before.is_empty() || before.ends_with("  "))
+            && (after.is_empty() || after.starts_with("  "))
+    };
+    if !cols.is_empty() {
+        covered_words += hits
+            .iter()
+            .filter(|h| h.key == LabelKey::Date && own_phrase(h))
+            .map(|h| h.words)
+            .sum::<usize>();
+    }
     let words = labels::norm_words(&line.text).len().max(1);
     if !enough_columns(&cols) || covered_words * 2 < words {
         return None;
@@ -2019,6 +2034,38 @@ mod tests {
             cell_value(&cell(LabelKey::ColAmount, "1,05 2.31"), Some('.')),
             d("1052.31")
         );
+    }
+
+    #[test]
+    fn a_dates_name_is_a_header_word_of_a_folio() {
+        // `Datums  Nosaukums  Daudzums  Debets  Kredīts`: the description and the quantity are
+        // named, the charges and credits in words no vocabulary knows, the day of each row by
+        // a date's name. Without the date's name, too few of its words name a column.
+        let folio = |first: &'static str| {
+            let doc = page_of(vec![
+                w(first, 10.0, 100.0),
+                w("Nosaukums", 110.0, 100.0),
+                w("Daudzums", 260.0, 100.0),
+                w("Debets", 400.0, 100.0),
+                w("Kredīts", 480.0, 100.0),
+                w("01.12.2019", 10.0, 115.0),
+                w("Konsultācijas", 110.0, 115.0),
+                w("2", 280.0, 115.0),
+                w("169,40", 400.0, 115.0),
+                w("02.12.2019", 10.0, 130.0),
+                w("Brokastis", 110.0, 130.0),
+                w("1", 280.0, 130.0),
+                w("12,10", 400.0, 130.0),
+            ]);
+            find_tables(&doc).first().map(|t| {
+                t.rows
+                    .iter()
+                    .filter_map(|r| r.cell(LabelKey::ColDesc))
+                    .count()
+            })
+        };
+        assert_eq!(folio("Datums"), Some(2));
+        assert_eq!(folio("Qwerty"), None);
     }
 
     #[test]

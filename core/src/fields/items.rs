@@ -180,28 +180,52 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         });
     }
     // Rows still without a rate where the document has several: the rates that make every
-    // rate's rows sum to its base ([`partitioned_rates`]), in a table that is complete.
+    // rate's rows sum to its base ([`partitioned_rates`]), in a table that is complete. A rate
+    // read from a row that is none of the tax summary's (`25;5%` read as 25 where the summary
+    // prints 25,5 %, 14 % and 10 %) is read again the same way, and replaced only where the
+    // sums then hold.
+    let summary = tax_summary(ctx);
+    let printed: Vec<Option<Decimal>> = items
+        .iter()
+        .zip(&inferred)
+        .map(|((it, _, _), inf)| decimal(&it.vat_rate).filter(|_| inf.is_none()))
+        .collect();
+    let misread = misread_rates(&printed, &summary);
     if sums
         && inferred
             .iter()
             .zip(&items)
-            .any(|(r, (it, _, _))| r.is_none() && it.vat_rate.is_none())
+            .zip(&misread)
+            .any(|((r, (it, _, _)), m)| *m || r.is_none() && it.vat_rate.is_none())
     {
         let rows: Vec<RowRate> = items
             .iter()
             .zip(&inferred)
-            .map(|((it, _, _), inf)| RowRate {
+            .zip(&misread)
+            .map(|(((it, _, _), inf), m)| RowRate {
                 amount: it
                     .amount
                     .as_deref()
                     .or(it.amount_with_vat.as_deref())
                     .and_then(|a| a.parse().ok()),
-                rate: decimal(&it.vat_rate).or(*inf),
+                rate: if *m {
+                    None
+                } else {
+                    decimal(&it.vat_rate).or(*inf)
+                },
             })
             .collect();
         let gross = items.iter().all(|(it, _, _)| it.amount.is_none());
-        if let Some(rates) = partitioned_rates(&rows, &tax_summary(ctx), gross) {
-            for (inf, rate) in inferred.iter_mut().zip(rates) {
+        if let Some(rates) = partitioned_rates(&rows, &summary, gross) {
+            for (((inf, rate), m), (it, _, _)) in inferred
+                .iter_mut()
+                .zip(rates)
+                .zip(&misread)
+                .zip(items.iter_mut())
+            {
+                if *m && rate.is_some() {
+                    it.vat_rate = None;
+                }
                 *inf = inf.or(rate);
             }
         }
@@ -322,6 +346,20 @@ fn derived_nets(
         }
     };
     confirmed.then_some(nets)
+}
+
+/// Rows whose printed rate is none of the tax summary's rates (OCR's `25;5%` read as 25 beside
+/// a summary of 25,5 %, 14 % and 10 %): read again by [`partitioned_rates`]. None without a
+/// summary.
+fn misread_rates(printed: &[Option<Decimal>], summary: &[RateLine]) -> Vec<bool> {
+    printed
+        .iter()
+        .map(|p| {
+            p.is_some_and(|r| {
+                !summary.is_empty() && !summary.iter().any(|l| l.rate == r.normalize())
+            })
+        })
+        .collect()
 }
 
 /// A row's amount and its rate where known, for [`partitioned_rates`].
@@ -688,6 +726,30 @@ mod tests {
             line("10", None, Some("5.00")),
         ];
         assert_eq!(partitioned_rates(&gross, &g, true), want);
+    }
+
+    #[test]
+    fn a_rate_ocr_misread_is_read_again_from_the_sums() {
+        let summary = [
+            line("25.5", Some("160.00"), None),
+            line("14", Some("50.00"), None),
+            line("10", Some("20.00"), None),
+        ];
+        let printed = [Some(d("25")), Some(d("14")), Some(d("10")), None];
+        assert_eq!(
+            misread_rates(&printed, &summary),
+            [true, false, false, false]
+        );
+        assert_eq!(misread_rates(&printed, &[]), [false; 4]);
+        // The misread row freed, the sums give it 25,5 %.
+        let mut rows = rows(&["100.00", "50.00", "20.00", "60.00"]);
+        for (r, rate) in rows.iter_mut().zip(["", "14", "10", "25.5"]) {
+            r.rate = (!rate.is_empty()).then(|| d(rate));
+        }
+        assert_eq!(
+            partitioned_rates(&rows, &summary, false),
+            Some(vec![Some(d("25.5")), None, None, None])
+        );
     }
 
     #[test]
