@@ -843,43 +843,41 @@ fn is_amount_column(key: LabelKey) -> bool {
     matches!(key, LabelKey::ColAmount | LabelKey::ColAmountGross)
 }
 
-/// A row's amount: the first amount of its first amount column's cell, with that column.
-fn row_amount(cells: &[Cell]) -> Option<(LabelKey, Decimal)> {
+/// A row's amount: the first amount of its first amount column's cell, with that cell.
+fn row_amount(cells: &[Cell]) -> Option<(&Cell, Decimal)> {
     cells
         .iter()
         .find(|c| is_amount_column(c.key))
-        .and_then(|c| Some((c.key, cell_amounts(&c.text, None).first()?.value)))
+        .and_then(|c| Some((c, cell_amounts(&c.text, None).first()?.value)))
 }
 
 /// Whether a line settles the rows above it (a folio's payment, `Zahlung Visa ****4821
 /// -209,00`, or the same amount in a credits column right of the charges): no price of its own,
 /// and its amount is the positive sum of the rows' amounts charged negative, or the sum itself in
-/// a column right of theirs. What pays for the items is none of them.
+/// a column right of theirs. What pays for the items is none of them. The rows are summed only
+/// for a line that could settle them (an item row is neither negative nor right of them).
 fn settles(rows: &[Row], cells: &[Cell]) -> bool {
-    let amounts: Vec<(LabelKey, Decimal)> =
-        rows.iter().filter_map(|r| row_amount(&r.cells)).collect();
     let priced = cells
         .iter()
         .any(|c| c.key == LabelKey::ColUnitPrice && cell_has_number(c));
-    let Some((key, a)) = row_amount(cells).filter(|_| !priced && !amounts.is_empty()) else {
+    let Some((cell, a)) = row_amount(cells).filter(|_| !priced) else {
         return false;
-    };
-    let sum: Decimal = amounts.iter().map(|(_, v)| *v).sum();
-    let x0 = |cells: &[Cell], key: LabelKey| {
-        cells
-            .iter()
-            .find(|c| c.key == key)
-            .map_or(f32::MIN, |c| c.span.bbox.x0)
     };
     let right_of_rows = rows.iter().all(|r| {
         r.cells
             .iter()
             .filter(|c| is_amount_column(c.key))
-            .all(|c| c.span.bbox.x1 < x0(cells, key))
+            .all(|c| c.span.bbox.x1 < cell.span.bbox.x0)
     });
-    // Charged negative only: a positive row after a reversed one (`Storno  -50,00` then
-    // `Neuberechnung  50,00`) bills again.
-    sum.is_sign_positive() && !sum.is_zero() && (a == -sum || a == sum && right_of_rows)
+    if !a.is_sign_negative() && !right_of_rows {
+        return false;
+    }
+    let amounts: Vec<Decimal> = rows
+        .iter()
+        .filter_map(|r| row_amount(&r.cells).map(|(_, v)| v))
+        .collect();
+    let sum: Decimal = amounts.iter().sum();
+    !amounts.is_empty() && sum > Decimal::ZERO && (a == -sum || a == sum && right_of_rows)
 }
 
 /// Whether a line's cells are the amount of the row above, printed on the line under its
@@ -1086,7 +1084,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 if settles(&rows, &cells) {
                     break;
                 }
-                if !rows.is_empty() && only_amounts {
+                if rows.len() >= 2 && only_amounts {
                     let positioned = |c: &[Cell]| {
                         c.iter().any(|c| {
                             c.key == LabelKey::ColPos && leading_position(&c.text).is_some()
@@ -1094,14 +1092,13 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     };
                     let unnumbered =
                         !positioned(&cells) && rows.iter().all(|r| positioned(&r.cells));
-                    let sum = rows
-                        .iter()
-                        .map(|r| row_amount(&r.cells).map(|(_, a)| a))
-                        .sum::<Option<Decimal>>();
-                    if rows.len() >= 2 && unnumbered
-                        || rows.len() >= 2
-                            && sum.is_some()
-                            && row_amount(&cells).map(|(_, a)| a) == sum
+                    if unnumbered
+                        || row_amount(&cells).is_some_and(|(_, a)| {
+                            rows.iter()
+                                .map(|r| row_amount(&r.cells).map(|(_, v)| v))
+                                .sum::<Option<Decimal>>()
+                                == Some(a)
+                        })
                     {
                         break;
                     }

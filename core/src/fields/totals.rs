@@ -1864,10 +1864,8 @@ fn paid_below(chosen: &mut Chosen, cands: &Candidates) {
     // what is left to pay, not merely printed (a till's `Change  0,00`).
     let named_left = |line: usize| {
         !left.is_zero()
-            || cands
-                .labels_of(line)
-                .iter()
-                .any(|h| matches!(h.key, LabelKey::Payable | LabelKey::Total))
+            || cands.line_has(line, LabelKey::Payable)
+            || cands.line_has(line, LabelKey::Total)
     };
     if let Some((pi, p)) = first_below(line, &|v| v == left)
         && totals_labels_only(cands, p.span.line, &[LabelKey::Payable, LabelKey::Total])
