@@ -359,7 +359,13 @@ def main() -> int:
                     help="tables of the full shape print as a hotel's folio (the day first, "
                          "amounts with VAT, the guest's payment as a row, a zero balance) "
                          "(synth_layouts.TABLE_FOLIO): a tuning set for line items and totals")
+    ap.add_argument("--table-charges", action="store_true",
+                    help="invoices print document-level charges and allowances between the rows' "
+                         "sum and the net (shipping, packaging, a discount on the total) and, "
+                         "sometimes, a returned row with a negative quantity "
+                         "(synth_layouts.TABLE_CHARGES): a tuning set for line items and totals")
     a = ap.parse_args()
+    sl.TABLE_CHARGES = a.table_charges
     sl.TABLE_FOLIO = a.table_folio
     sl.TABLE_VENDOR = a.table_vendor
     sl.TABLE_GROUPS = a.table_groups

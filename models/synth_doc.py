@@ -83,6 +83,9 @@ class Doc:
     foreign: str | None = None  # invoiced in another currency than the seller's country's (ISO)
     buyer_iban: str | None = None  # the buyer's account printed in its block (direct debit)
     unprinted: set = field(default_factory=set)  # line-item columns the table does not print
+    # Document-level charges and allowances between the rows' sum and the net (label, signed net
+    # amount, rate): part of the bases and the net, no line item (models/synth_layouts.py).
+    charges: list = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -110,6 +113,8 @@ class Doc:
         sums: dict = {}
         for ln in self.lines:
             sums[ln.rate] = sums.get(ln.rate, D(0)) + self.line_amount(ln)
+        for _, amount, rate in self.charges:
+            sums[rate] = sums.get(rate, D(0)) + amount
         out = []
         for r, s in sorted(sums.items(), reverse=True):
             if self.kind == "receipt":
@@ -118,6 +123,10 @@ class Doc:
             else:
                 out.append((r, s, (s * r / 100).quantize(self.q, rounding=ROUND_HALF_UP)))
         return out
+
+    def items_sum(self) -> Decimal:
+        """The rows' amounts added up (the net less the document-level charges)."""
+        return sum((self.line_amount(ln) for ln in self.lines), D(0))
 
     def discount_total(self) -> Decimal:
         return sum((self.line_gross_before_disc(ln) - self.line_amount(ln) for ln in self.lines), D(0))

@@ -80,6 +80,13 @@ table as a row of its own (`Zahlung Visa ****4821`), in a credits column or as a
 charge, then the balance, zero (`Saldo 0,00`); the totals then print the payment as prepaid and
 nothing payable. The rows' net amounts are whole tens (thousands where amounts print no
 decimals), so that their VAT, at any rate to a tenth of a percent, sums to the document's.
+
+`TABLE_CHARGES` (set by `synth.py --table-charges`; off by default, drawn from a random stream of
+its own) gives invoices, acts and waybills (not credit notes or folios) what e-invoices carry
+outside their rows: charges at the document's level (shipping, packaging, a handling fee, at the
+main rate) and, on single-rate documents, an allowance on the whole (`Sonderrabatt 3%`), printed
+between the rows' sum (`Summe Positionen`) and the net, which they enter and the line items do
+not; and, independently, a returned row with a negative quantity (`Rücksendung: ...  -2  ...`).
 """
 
 from __future__ import annotations
@@ -102,6 +109,7 @@ TABLE_FORMS = False
 TABLE_GROUPS = False
 TABLE_VENDOR = False
 TABLE_FOLIO = False
+TABLE_CHARGES = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -143,6 +151,31 @@ FOLIO_WORDS = {
     "et": ("Deebet", "Kreedit", "Makse", "Saldo"), "fi": ("Veloitus", "Hyvitys", "Maksu", "Saldo"),
     "sv": ("Debet", "Kredit", "Betalning", "Saldo"), "da": ("Debet", "Kredit", "Betaling", "Saldo"),
     "hu": ("Terhelés", "Jóváírás", "Fizetés", "Egyenleg"), "ro": ("Debit", "Credit", "Plată", "Sold"),
+}
+
+# Document-level charges per language (`TABLE_CHARGES`): the rows' sum's label, charges added to
+# it (some no vocabulary of the engine knows), an allowance on the whole, a returned row's word.
+CHARGE_WORDS = {
+    "en": ("Total items|Items total|Goods", "Shipping|Packaging|Handling fee|Freight|Small order surcharge", "Discount on total|Allowance", "Return"),
+    "de": ("Summe Positionen|Warenwert|Positionssumme", "Versandkosten|Verpackung|Fracht|Mindermengenzuschlag|Bearbeitungsgebühr", "Nachlass auf Gesamtbetrag|Sonderrabatt", "Rücksendung"),
+    "fr": ("Total lignes|Total articles|Montant des articles", "Frais de port|Emballage|Frais de livraison|Frais de dossier", "Remise globale|Remise exceptionnelle", "Retour"),
+    "pl": ("Suma pozycji|Wartość towarów", "Koszty wysyłki|Opakowanie|Transport|Opłata manipulacyjna", "Rabat od całości|Upust dodatkowy", "Zwrot"),
+    "uk": ("Сума позицій|Вартість товарів", "Доставка|Пакування|Транспортні витрати", "Знижка на замовлення", "Повернення"),
+    "ru": ("Сумма позиций|Стоимость товаров", "Доставка|Упаковка|Транспортные расходы", "Скидка на заказ", "Возврат"),
+    "nl": ("Totaal regels|Totaal artikelen", "Verzendkosten|Verpakking|Vracht|Administratiekosten", "Korting op totaal|Extra korting", "Retour"),
+    "it": ("Totale righe|Totale merce", "Spese di spedizione|Imballo|Trasporto|Spese di incasso", "Sconto in fattura|Sconto finale", "Reso"),
+    "es": ("Total líneas|Importe artículos", "Gastos de envío|Embalaje|Portes|Gastos de gestión", "Descuento pronto pago|Descuento global", "Devolución"),
+    "pt": ("Total das linhas|Total artigos", "Portes de envio|Embalagem|Transporte|Taxa de serviço", "Desconto comercial|Desconto global", "Devolução"),
+    "cs": ("Součet položek|Zboží celkem", "Poštovné|Balné|Doprava|Manipulační poplatek", "Sleva z celku|Mimořádná sleva", "Vratka"),
+    "sk": ("Súčet položiek|Tovar spolu", "Poštovné|Balné|Doprava|Manipulačný poplatok", "Zľava z celku|Mimoriadna zľava", "Vrátenie"),
+    "lt": ("Prekių suma|Eilučių suma", "Pristatymas|Pakavimas|Transportas", "Nuolaida visam užsakymui", "Grąžinimas"),
+    "lv": ("Pozīciju summa|Preces kopā", "Piegāde|Iepakojums|Transports", "Atlaide pasūtījumam", "Atgriešana"),
+    "et": ("Ridade summa|Kaup kokku", "Saatmiskulu|Pakend|Transport", "Allahindlus kogusummalt", "Tagastus"),
+    "fi": ("Rivit yhteensä|Tuotteet yhteensä", "Toimituskulut|Pakkaus|Rahti|Laskutuslisä", "Alennus loppusummasta", "Palautus"),
+    "sv": ("Summa rader|Varuvärde", "Frakt|Emballage|Expeditionsavgift|Fakturaavgift", "Rabatt på totalen", "Retur"),
+    "da": ("Varelinjer i alt|Varebeløb", "Fragt|Emballage|Ekspeditionsgebyr|Fakturagebyr", "Rabat på totalen", "Retur"),
+    "hu": ("Tételek összesen|Áruérték", "Szállítási díj|Csomagolás|Fuvardíj|Kezelési költség", "Engedmény a végösszegből", "Visszáru"),
+    "ro": ("Total articole|Valoare mărfuri", "Transport|Ambalaj|Taxă de livrare|Taxă de procesare", "Discount la total", "Retur"),
 }
 
 F = dict  # a family: component choices
@@ -714,6 +747,29 @@ class R:
             doc.prepaid = doc.total() + doc.rounding()
             card = fo.choice(["Visa", "Mastercard", "Maestro", "Amex", "EC"])
             self.folio_payment = (doc.d(doc.date), f"{FOLIO_WORDS[doc.lang][2]} {card} ****{fo.randint(1000, 9999)}")
+        # The charges of `TABLE_CHARGES`, from a stream of their own: a returned row charged
+        # negative, charges and an allowance between the rows' sum and the net.
+        cr = random.Random(f"{doc.name}/charges")
+        if TABLE_CHARGES and shape != "folio" and doc.sign == 1 and doc.kind in ("invoice", "act", "waybill"):
+            cw = CHARGE_WORDS[doc.lang]
+            if len(doc.lines) >= 3 and cr.random() < 0.35:
+                ln = doc.lines[cr.randrange(1, len(doc.lines))]
+                rest = sum((doc.line_amount(x) for x in doc.lines if x is not ln), D(0))
+                if rest > 2 * doc.line_amount(ln):
+                    ln.qty = -ln.qty
+                    if cr.random() < 0.6:
+                        ln.desc = f"{cw[3]}: {ln.desc}" if cr.random() < 0.5 else f"{cw[3]} {ln.desc}"
+            if cr.random() < 0.55:
+                main = doc.by_rate()[0][0]
+                unit = D(1) if doc.decimals == 0 else D("0.01")
+                scale = D(100) if doc.decimals == 0 and doc.items_sum() > 100000 else D(1)
+                for word in cr.sample(cw[1].split("|"), cr.choice([1, 1, 2])):
+                    doc.charges.append((word, (D(cr.randint(390, 4990)) / 100 * scale).quantize(unit), main))
+                if len(doc.by_rate()) == 1 and cr.random() < 0.4:
+                    pct = D(cr.choice([2, 3, 5, 10]))
+                    cut = (doc.items_sum() * pct / 100).quantize(unit)
+                    doc.charges.append((f"{cr.choice(cw[2].split('|'))} {doc.rate_text(pct)}", -cut, main))
+                self.items_word = cr.choice(cw[0].split("|"))
         # Of the item tables, ERP forms: positions counted in tens (`10`, `20`), the currency
         # in a column of its own right of the amount (another stream again).
         er = random.Random(f"{doc.name}/erp-forms")
@@ -927,8 +983,9 @@ class R:
         rows = []
         if doc.discount_total():
             # The lines before their discounts, the discount, then the net.
-            rows.append((sv.word(doc.lang, "amount"), doc.m(doc.net() + doc.discount_total()), False))
+            rows.append((sv.word(doc.lang, "amount"), doc.m(doc.items_sum() + doc.discount_total()), False))
             rows.append((doc.lab("discount"), doc.m(-doc.discount_total()), False))
+        rows.extend(self.charge_rows())
         rows.append((doc.lab("net"), doc.m(doc.net()), False))
         br = doc.by_rate()
         if len(br) == 1 and self.rng.random() < 0.4:
@@ -950,6 +1007,15 @@ class R:
             doc.payable_printed = True
         return rows
 
+    def charge_rows(self):
+        """The rows' sum, then each document-level charge and allowance (`TABLE_CHARGES`)."""
+        doc = self.doc
+        if not doc.charges:
+            return []
+        rows = [(self.items_word, doc.m(doc.items_sum()), False)]
+        rows += [(label, doc.m(amount), False) for label, amount, _ in doc.charges]
+        return rows
+
     def totals(self, y):
         doc, fam = self.doc, self.fam
         kind = fam["totals"]
@@ -958,6 +1024,10 @@ class R:
             y = 60
         if kind == "vat_table":
             W = self.x1 - self.x0
+            for k, v, _ in self.charge_rows():
+                y += 13
+                self.t(self.x0 + W * 0.55, y, k, 9)
+                self.t(self.x1 - 3, y, v, 9, align="right")
             x0 = self.x0 if fam.get("wide") else self.x0 + W * 0.35
             cols = [x0, x0 + (self.x1 - x0) * 0.25, x0 + (self.x1 - x0) * 0.5, x0 + (self.x1 - x0) * 0.75, self.x1]
             heads = [sv.word(doc.lang, "rate"), doc.labels["net"], doc.labels["vat"], sv.word(doc.lang, "gross")]

@@ -242,6 +242,25 @@ fn adjusted(sum: Decimal, discount: Option<Decimal>, charges: Option<Decimal>) -
     out
 }
 
+/// [`adjusted`] for a sum of amounts with VAT: the document's allowance and charges (net
+/// amounts) with the VAT of one of the rows' rates, or none.
+fn adjusted_gross(
+    sum: Decimal,
+    discount: Option<Decimal>,
+    charges: Option<Decimal>,
+    rates: &[Decimal],
+) -> Vec<Decimal> {
+    std::iter::once(Decimal::ZERO)
+        .chain(rates.iter().copied())
+        .flat_map(|rate| {
+            let factor = Decimal::ONE + rate / Decimal::ONE_HUNDRED;
+            let gross =
+                |x: Option<Decimal>| x.and_then(|x| x.checked_mul(factor)).map(|x| x.round_dp(2));
+            adjusted(sum, gross(discount), gross(charges))
+        })
+        .collect()
+}
+
 fn fmt_opt(label: &str, v: Option<Decimal>) -> String {
     v.map(|d| format!(", {label} {d}")).unwrap_or_default()
 }
@@ -483,7 +502,8 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
     }
     if let (Some(s), Some(total)) = (gross_sum, total) {
         f.ran("LINE_ITEMS_SUM");
-        let ok = adjusted(s, discount, charges)
+        let rates: Vec<Decimal> = priced.iter().filter_map(|li| dec(&li.vat_rate)).collect();
+        let ok = adjusted_gross(s, discount, charges, &rates)
             .into_iter()
             .any(|x| close_or_cash_rounded(x, total, tol));
         if !ok {
@@ -1256,6 +1276,42 @@ mod tests {
         r.line_items[1].amount = s("38.16");
         r.totals.vat = None;
         assert!(has(&run(&mut r), "LINE_ITEMS_SUM_MISMATCH", "/totals/net"));
+    }
+
+    #[test]
+    fn gross_rows_and_a_charge_make_the_total_with_the_charges_vat() {
+        // Rows with VAT 119.00 + 59.50 (net 100 + 50 at 19 %), shipping 10.00 net: the total
+        // 190.40 includes the shipping's 1.90 VAT.
+        let mut r = good();
+        r.taxes.clear();
+        r.totals = Default::default();
+        r.totals.net = s("160.00");
+        r.totals.vat = s("30.40");
+        r.totals.total = s("190.40");
+        r.totals.charges = s("10.00");
+        r.line_items = vec![
+            LineItem {
+                amount: s("100.00"),
+                amount_with_vat: s("119.00"),
+                vat_rate: s("19"),
+                ..LineItem::default()
+            },
+            LineItem {
+                amount: s("50.00"),
+                amount_with_vat: s("59.50"),
+                vat_rate: s("19"),
+                ..LineItem::default()
+            },
+        ];
+        assert!(run(&mut r).is_empty(), "{:?}", r.validation);
+        // At a rate none of the rows has, the charge does not close the gap.
+        r.totals.total = s("189.90");
+        r.totals.vat = s("29.90");
+        assert!(has(
+            &run(&mut r),
+            "LINE_ITEMS_SUM_MISMATCH",
+            "/totals/total"
+        ));
     }
 
     #[test]

@@ -471,6 +471,64 @@ mod tests {
     }
 
     #[test]
+    fn adjustments_of_unknown_labels_between_the_rows_sum_and_the_net_close_the_gap() {
+        // One per line, labels no vocabulary knows: 4,20 + 3,30 - 10,50 = 250,00 - 253,00.
+        let stacked = [
+            ("Posten A  4,20", 300.0, 214.0),
+            ("Posten B  3,30", 300.0, 228.0),
+            ("Posten C 5%  -10,50", 300.0, 242.0),
+        ];
+        let r = with_adjustments(&stacked);
+        assert_eq!(r.totals.charges.as_deref(), Some("7.50"), "{:?}", r.totals);
+        assert_eq!(r.totals.discount.as_deref(), Some("10.50"));
+        assert!(r.evidence.contains_key("/totals/charges"));
+        assert!(
+            !codes(&r).contains(&"LINE_ITEMS_SUM_MISMATCH"),
+            "{:?}",
+            r.validation
+        );
+        // Run on as one line.
+        let r = with_adjustments(&[(
+            "Posten A  4,20  Posten B  3,30  Posten C 5%  -10,50",
+            200.0,
+            214.0,
+        )]);
+        assert_eq!(r.totals.charges.as_deref(), Some("7.50"), "{:?}", r.totals);
+        assert_eq!(r.totals.discount.as_deref(), Some("10.50"));
+        // Amounts that do not close the gap, or only some of those printed, are none.
+        let r = with_adjustments(&[
+            ("Posten A  4,20", 300.0, 214.0),
+            ("Posten B  3,30", 300.0, 228.0),
+            ("Posten C  -10,00", 300.0, 242.0),
+        ]);
+        assert_eq!((&r.totals.charges, &r.totals.discount), (&None, &None));
+        assert!(codes(&r).contains(&"LINE_ITEMS_SUM_MISMATCH"));
+    }
+
+    #[test]
+    fn a_charge_under_the_rows_sum_is_no_vat_where_the_net_is_printed_below_it() {
+        // The rows' sum, a charge of a label no vocabulary knows (a plausible VAT of the sum)
+        // and the net they make, then the VAT and the total: the net is the sum plus the charge.
+        let r = run(&[
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            ("Pos  Bezeichnung  Menge  Preis  Betrag", 40.0, 100.0),
+            ("1  Trennblätter A4  20  9,90  198,00", 40.0, 114.0),
+            ("2  Joghurt Banane  50  1,10  55,00", 40.0, 128.0),
+            ("Summe Posten  253,00", 300.0, 200.0),
+            ("Posten A  47,00", 300.0, 214.0),
+            ("Zwischensumme  300,00", 300.0, 228.0),
+            ("USt. 19 %  57,00", 300.0, 242.0),
+            ("Gesamtbetrag  357,00", 300.0, 256.0),
+        ]);
+        let t = &r.totals;
+        assert_eq!(
+            (t.net.as_deref(), t.vat.as_deref(), t.total.as_deref()),
+            (Some("300.00"), Some("57.00"), Some("357.00")),
+            "{t:?}"
+        );
+    }
+
+    #[test]
     fn a_totals_rows_sum_line_prints_the_adjustments_between_the_sum_and_the_net() {
         let r = with_adjustments(&[
             (

@@ -856,6 +856,18 @@ fn rows_net(
     if chosen.net.is_some_and(|c| c.2 == n) || chosen.total.is_some_and(|c| c.2 == n) {
         return false;
     }
+    // Its total the chosen consistent net, with the chosen total below: the rows' sum plus a
+    // charge printed under it (`Summe Positionen`, `Versandkosten 5,90`) make the net.
+    if chosen.consistent
+        && chosen.net.is_some_and(|c| c.1 == ti)
+        && chosen
+            .total
+            .and_then(|c| cands.amount_at(c.1))
+            .zip(cands.amount_at(ti))
+            .is_some_and(|(total, net)| total.span.line > net.span.line)
+    {
+        return false;
+    }
     let [nets, vats, tots] = scored;
     chosen.net = Some((score_in(nets, ni), ni, n));
     chosen.vat = Some((score_in(vats, vi), v, Some(vi)));
@@ -1985,6 +1997,8 @@ pub(super) fn adjustments(
             bonus = CONSISTENCY_BONUS;
         } else if let Some((a, c)) = printed_reconciliation(cands, sum, net, tol) {
             (allowance, charge) = (a, c);
+        } else if let Some((a, c)) = stacked_reconciliation(cands, &rows, sum, net, tol) {
+            (allowance, charge) = (a, c);
         }
     }
     for pointer in ["/totals/discount", "/totals/charges"] {
@@ -2056,6 +2070,84 @@ fn printed_reconciliation(
     }
     None
 }
+
+/// The amounts printed between the line sum and the net, in reading order: the rows' sum
+/// (`Summe Positionen  1.359,26`), then the adjustments, each on its own line (`Verpackung
+/// 23,94`, `Fracht  12,00`, `Sonderrabatt 3%  -40,78`) or run on as one line, then the net
+/// (`Nettobetrag  1.354,42`, or a VAT summary row's base). Where all of them, read with their
+/// printed sign, add up to net - sum, they are the adjustments whatever their labels: the
+/// negative ones' sum an allowance, the positive ones' a charge, at [`RECONCILED_CONFIDENCE`],
+/// each with the first such amount's evidence. The nearest net after the sum; where none is
+/// printed (the VAT summary's bases make it), the lines right under the sum that print one
+/// amount each, as many as close the gap. At most [`STACKED_ADJUSTMENTS`] amounts. (allowance,
+/// charge).
+fn stacked_reconciliation(
+    cands: &Candidates,
+    rows: &[usize],
+    sum: Decimal,
+    net: Decimal,
+    tol: Decimal,
+) -> Option<(Option<Scored>, Option<Scored>)> {
+    let gap = net.checked_sub(sum)?;
+    if gap.abs() <= tol {
+        return None;
+    }
+    let mut money: Vec<(usize, &Candidate, Decimal)> = cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| cands.is_money(c) && !rows.contains(&c.span.line))
+        .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
+        .collect();
+    money.sort_by_key(|m| (m.1.span.line, m.1.span.start));
+    let closes = |between: &[(usize, &Candidate, Decimal)]| {
+        let signed: Decimal = between.iter().map(|m| m.2).sum();
+        !between.is_empty()
+            && between.len() <= STACKED_ADJUSTMENTS
+            && (signed - gap).abs() <= tol
+            && between.iter().all(|m| !m.2.is_zero())
+    };
+    let alone = |line: usize| money.iter().filter(|m| m.1.span.line == line).count() == 1;
+    money
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.2 == sum)
+        .find_map(|(k, _)| {
+            let after = &money[k + 1..];
+            let up_to_net = after
+                .iter()
+                .position(|m| m.2 == net)
+                .map(|n| &after[..n])
+                .filter(|b| closes(b));
+            // No net printed (the sum of a VAT summary's bases): the lines right under the sum
+            // that print one amount each, as many as close the gap.
+            let alone_lines = || {
+                let sum_line = money[k].1.span.line;
+                let run = after
+                    .iter()
+                    .enumerate()
+                    .take_while(|(j, m)| m.1.span.line == sum_line + j + 1 && alone(m.1.span.line))
+                    .count();
+                (1..=run.min(STACKED_ADJUSTMENTS))
+                    .map(|len| &after[..len])
+                    .find(|b| closes(b))
+            };
+            let between = up_to_net.or_else(alone_lines)?;
+            let part = |negative: bool| {
+                let picked: Vec<_> = between
+                    .iter()
+                    .filter(|m| m.2.is_sign_negative() == negative)
+                    .collect();
+                let first = picked.first()?;
+                let total: Decimal = picked.iter().map(|m| m.2.abs()).sum();
+                Some((RECONCILED_CONFIDENCE, first.0, total))
+            };
+            Some((part(true), part(false)))
+        })
+}
+
+/// The most adjustments [`stacked_reconciliation`] reads between a sum and a net.
+const STACKED_ADJUSTMENTS: usize = 4;
 
 /// The sum of the line items' net amounts, the net they must make (`totals.net`, else total -
 /// VAT) and the rounding the sum may carry ([`DocumentResult::line_sum_tolerance`]); `None`
