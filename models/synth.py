@@ -364,7 +364,12 @@ def main() -> int:
                          "sum and the net (shipping, packaging, a discount on the total) and, "
                          "sometimes, a returned row with a negative quantity "
                          "(synth_layouts.TABLE_CHARGES): a tuning set for line items and totals")
+    ap.add_argument("--table-utility", action="store_true",
+                    help="invoices' tables print as a utility's bill (meter readings above the "
+                         "rows, consumption in whole units, unit prices to four decimals, the "
+                         "billing period) (synth_layouts.TABLE_UTILITY): a tuning set for line items")
     a = ap.parse_args()
+    sl.TABLE_UTILITY = a.table_utility
     sl.TABLE_CHARGES = a.table_charges
     sl.TABLE_FOLIO = a.table_folio
     sl.TABLE_VENDOR = a.table_vendor

@@ -225,7 +225,7 @@ class Doc:
             t["line_items"] = [
                 {"description": ln.desc, "quantity": f"{ln.qty:.2f}",
                  "unit": UNITS[self.lang].split("|")[units.get(ln.unit, 0)],
-                 "unit_price": f"{self.sign * ln.price:.2f}", "vat_rate": f"{ln.rate:.2f}",
+                 "unit_price": price_text(self.sign * ln.price), "vat_rate": f"{ln.rate:.2f}",
                  "line_total": f"{self.line_amount(ln):.2f}"}
                 for ln in self.lines
             ]
@@ -236,6 +236,12 @@ class Doc:
 
     def unit_text(self, ln: Line) -> str:
         return UNITS[self.lang].split("|")[{"pcs": 0, "h": 1, "kg": 2, "m": 3}.get(ln.unit, 0)]
+
+
+def price_text(v: Decimal) -> str:
+    """A unit price as the truth keeps it: to the cent, or every decimal printed (a utility's
+    `0.2845`; the scorer rounds both sides alike)."""
+    return f"{v:.2f}" if v == v.quantize(D("0.01")) else f"{v.normalize():f}"
 
 
 # ------------------------------------------------------------------------------------------

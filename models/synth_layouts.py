@@ -81,6 +81,13 @@ charge, then the balance, zero (`Saldo 0,00`); the totals then print the payment
 nothing payable. The rows' net amounts are whole tens (thousands where amounts print no
 decimals), so that their VAT, at any rate to a tenth of a percent, sums to the document's.
 
+`TABLE_UTILITY` (set by `synth.py --table-utility`; off by default, drawn from a random stream of
+its own) prints invoices' tables of the `full` shape as a utility's bill: the meter's previous
+and current readings and the consumption above the rows (numbers that are no row), then an
+energy charge, a standing charge by days, a network charge, sometimes metering and an energy
+tax; each with the billing period, the consumption in whole units grouped as amounts are
+(`2.345 kWh`), the unit price to four decimals (`0,2845`, sometimes `EUR/kWh`), the rate or not.
+
 `TABLE_CHARGES` (set by `synth.py --table-charges`; off by default, drawn from a random stream of
 its own) gives invoices, acts and waybills (not credit notes or folios) what e-invoices carry
 outside their rows: charges at the document's level (shipping, packaging, a handling fee, at the
@@ -99,7 +106,7 @@ from decimal import Decimal
 import generate as g
 import synth_vocab as sv
 import synth_world as sw
-from synth_doc import Doc
+from synth_doc import Doc, Line
 
 D = Decimal
 
@@ -110,6 +117,7 @@ TABLE_GROUPS = False
 TABLE_VENDOR = False
 TABLE_FOLIO = False
 TABLE_CHARGES = False
+TABLE_UTILITY = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -176,6 +184,32 @@ CHARGE_WORDS = {
     "da": ("Varelinjer i alt|Varebeløb", "Fragt|Emballage|Ekspeditionsgebyr|Fakturagebyr", "Rabat på totalen", "Retur"),
     "hu": ("Tételek összesen|Áruérték", "Szállítási díj|Csomagolás|Fuvardíj|Kezelési költség", "Engedmény a végösszegből", "Visszáru"),
     "ro": ("Total articole|Valoare mărfuri", "Transport|Ambalaj|Taxă de livrare|Taxă de procesare", "Discount la total", "Retur"),
+}
+
+# A utility bill's words per language (`TABLE_UTILITY`): energy, standing charge, network charge,
+# metering, the energy tax; the meter, its previous and current readings, the consumption, the
+# period, the days' unit.
+UTILITY_WORDS = {
+    "en": "Energy charge|Standing charge|Network charge|Metering|Electricity tax|Meter|Previous reading|Current reading|Consumption|Period|days",
+    "de": "Arbeitspreis|Grundpreis|Netzentgelt|Messstellenbetrieb|Stromsteuer|Zähler|Zählerstand alt|Zählerstand neu|Verbrauch|Zeitraum|Tage",
+    "fr": "Consommation énergie|Abonnement|Acheminement|Comptage|Accise sur l'électricité|Compteur|Ancien index|Nouvel index|Consommation|Période|jours",
+    "pl": "Energia czynna|Opłata stała|Opłata sieciowa|Opłata abonamentowa|Akcyza|Licznik|Stan poprzedni|Stan obecny|Zużycie|Okres|dni",
+    "uk": "Активна енергія|Абонентська плата|Розподіл|Облік|Акциз|Лічильник|Попередні показники|Поточні показники|Споживання|Період|дн.",
+    "ru": "Активная энергия|Абонентская плата|Передача|Учёт|Акциз|Счётчик|Предыдущие показания|Текущие показания|Расход|Период|дн.",
+    "nl": "Leveringstarief|Vastrecht|Netbeheerkosten|Meterhuur|Energiebelasting|Meter|Beginstand|Eindstand|Verbruik|Periode|dagen",
+    "it": "Quota energia|Quota fissa|Trasporto e gestione contatore|Misura|Accisa|Contatore|Lettura precedente|Lettura attuale|Consumo|Periodo|giorni",
+    "es": "Término de energía|Término de potencia|Peajes de acceso|Alquiler de contador|Impuesto eléctrico|Contador|Lectura anterior|Lectura actual|Consumo|Periodo|días",
+    "pt": "Energia ativa|Termo fixo|Redes|Aluguer de contador|Imposto especial|Contador|Leitura anterior|Leitura atual|Consumo|Período|dias",
+    "cs": "Silová elektřina|Stálý plat|Distribuce|Měření|Daň z elektřiny|Elektroměr|Počáteční stav|Konečný stav|Spotřeba|Období|dní",
+    "sk": "Silová elektrina|Mesačná platba|Distribúcia|Meranie|Spotrebná daň|Elektromer|Počiatočný stav|Konečný stav|Spotreba|Obdobie|dní",
+    "lt": "Elektros energija|Pastovioji dedamoji|Persiuntimas|Apskaita|Akcizas|Skaitiklis|Ankstesni rodmenys|Dabartiniai rodmenys|Suvartojimas|Laikotarpis|d.",
+    "lv": "Elektroenerģija|Abonēšanas maksa|Sadales tīkls|Uzskaite|Akcīzes nodoklis|Skaitītājs|Iepriekšējais rādījums|Pašreizējais rādījums|Patēriņš|Periods|dienas",
+    "et": "Elektrienergia|Püsitasu|Võrgutasu|Mõõtmine|Elektriaktsiis|Arvesti|Algnäit|Lõppnäit|Tarbimine|Periood|päeva",
+    "fi": "Energia|Perusmaksu|Siirtomaksu|Mittaus|Sähkövero|Mittari|Alkulukema|Loppulukema|Kulutus|Jakso|pv",
+    "sv": "Elenergi|Fast avgift|Elnätsavgift|Mätning|Energiskatt|Mätare|Föregående avläsning|Aktuell avläsning|Förbrukning|Period|dagar",
+    "da": "Elforbrug|Abonnement|Nettarif|Måling|Elafgift|Måler|Forrige aflæsning|Aktuel aflæsning|Forbrug|Periode|dage",
+    "hu": "Villamos energia|Alapdíj|Rendszerhasználati díj|Mérés|Jövedéki adó|Mérő|Előző állás|Jelenlegi állás|Fogyasztás|Időszak|nap",
+    "ro": "Energie activă|Abonament|Distribuție|Măsurare|Acciză|Contor|Index vechi|Index nou|Consum|Perioadă|zile",
 }
 
 F = dict  # a family: component choices
@@ -554,6 +588,13 @@ class R:
             if rate:
                 cols.append((lab("rate"), 0.68, "r"))
             return cols + ([(charges, 0.84, "r"), (credits, 1.0, "r")] if own else [(charges, 1.0, "r")])
+        if variant == "utility":
+            w = UTILITY_WORDS[doc.lang].split("|")
+            cols = [(lab("desc"), 0.0, "l"), (w[9], 0.24, "l"), (lab("qty"), 0.58, "r"), ("", 0.59, "l"),
+                    (lab("price"), 0.76 if self.utility_rate else 0.84, "r")]
+            if self.utility_rate:
+                cols.append((lab("rate"), 0.85, "r"))
+            return cols + [(lab("amount"), 1.0, "r")]
         if variant == "flat":
             amount = lab("amount") if self.flat_style[1] else lab("price")
             desc = [(lab("desc"), 0.05 if self.flat_style[0] else 0.0, "l"), (amount, 1.0, "r")]
@@ -595,6 +636,18 @@ class R:
             if self.folio_style[0]:
                 vals.append(doc.rate_text(ln.rate))
             return vals + [doc.m(gross, cur=False)] + ([""] if self.folio_style[1] else [])
+        if variant == "utility":
+            # The quantity a consumption in whole units (grouped as amounts are), the unit price
+            # to four decimals, sometimes per unit.
+            qty = sw.money(ln.qty, doc.fmt, 0) if ln.qty == ln.qty.to_integral_value() else doc.qty(ln.qty)
+            unit = self.utility_units[n - 1]
+            price_text = sw.money(price, doc.fmt, 4 if price != price.quantize(D("0.01")) else 2)
+            if self.utility_per:
+                price_text += f" {doc.cur}/{unit}"
+            vals = [ln.desc, self.utility_period, qty, unit, price_text]
+            if self.utility_rate:
+                vals.append(doc.rate_text(ln.rate))
+            return vals + [doc.m(amt, cur=False)]
         if variant == "dated":
             return [self.row_days[n - 1], ln.desc, f"{doc.qty(ln.qty)} {doc.unit_text(ln)}",
                     doc.m(price, cur=False), doc.m(amt, cur=False)]
@@ -747,6 +800,39 @@ class R:
             doc.prepaid = doc.total() + doc.rounding()
             card = fo.choice(["Visa", "Mastercard", "Maestro", "Amex", "EC"])
             self.folio_payment = (doc.d(doc.date), f"{FOLIO_WORDS[doc.lang][2]} {card} ****{fo.randint(1000, 9999)}")
+        # A utility's bill of `TABLE_UTILITY`, from a stream of its own.
+        ur = random.Random(f"{doc.name}/utility-tables")
+        meter = None
+        if (TABLE_UTILITY and shape == "full" and not sku_col and not multi and doc.sign == 1
+                and doc.kind == "invoice" and ur.random() < 0.6):
+            shape = "utility"
+            sub_lines = rate_last = False
+            w = UTILITY_WORDS[doc.lang].split("|")
+            rate = doc.lines[0].rate
+            scale = D(100) if doc.decimals == 0 else D(1)
+            used = ur.randint(120, 9000)
+            days = ur.randint(28, 31)
+            old = ur.randint(10000, 90000)
+            plan = [(w[0], D(used), "kWh", D(ur.randint(1500, 4500)) / 10000),
+                    (w[1], D(days), w[10], D(ur.randint(1000, 9000)) / 10000),
+                    (w[2], D(used), "kWh", D(ur.randint(500, 1200)) / 10000)]
+            if ur.random() < 0.5:
+                plan.append((w[3], D(1), "", D(ur.randint(500, 2500)) / 100))
+            if ur.random() < 0.5:
+                plan.append((w[4], D(used), "kWh", D(ur.randint(10, 250)) / 10000))
+            doc.lines = [Line(name, q, "pcs", price * scale, rate) for name, q, _, price in plan]
+            self.utility_units = [u for _, _, u, _ in plan]
+            end = datetime.date.fromisoformat(doc.date).replace(day=1) - datetime.timedelta(days=1)
+            start = end - datetime.timedelta(days=days - 1)
+            # The period in the country's numeric dates (a long date does not fit its column).
+            style = next((x for x in (doc.date_style, *doc.country.date_styles) if x != "long"), "iso")
+            self.utility_period = f"{doc.d(start.isoformat(), style)} - {doc.d(end.isoformat(), style)}"
+            self.utility_rate, self.utility_per = ur.random() < 0.5, ur.random() < 0.3
+            cols = self.columns(shape)
+            doc.unprinted = {"unit"}
+            meter = (f"{w[5]} {ur.choice('ABEKSZ')}{ur.randint(10 ** 6, 10 ** 8)}",
+                     f"{w[6]}: {sw.money(D(old), doc.fmt, 0)}", f"{w[7]}: {sw.money(D(old + used), doc.fmt, 0)}",
+                     f"{w[8]}: {sw.money(D(used), doc.fmt, 0)} kWh")
         # The charges of `TABLE_CHARGES`, from a stream of their own: a returned row charged
         # negative, charges and an allowance between the rows' sum and the net.
         cr = random.Random(f"{doc.name}/charges")
@@ -822,6 +908,12 @@ class R:
         hier = bool(starts) and cols[0][0] == "#" and gr.random() < 0.6
         group_words = GROUP_WORDS.get(doc.lang, GROUP_WORDS["en"])
         group_no, in_group, group_sum = 0, 0, D(0)
+        if meter:
+            # The meter's readings above the bill's rows: numbers that are no row.
+            y += 4
+            for k, text in enumerate(meter):
+                self.t(self.x0 + W * (0.0, 0.27, 0.52, 0.77)[k], y, text, 8.5)
+            y += 10
         if headerless:
             # No column names: the rows start under a rule.
             y += 6

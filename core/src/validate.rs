@@ -412,7 +412,7 @@ fn close_or_cash_rounded(sum: Decimal, total: Decimal, tol: Decimal) -> bool {
 
 /// Whether `total` is `sum` rounded for cash to 0.05, 0.10, 0.50 or a whole unit (Swedish,
 /// Swiss, Hungarian, Czech receipts).
-fn cash_rounded(sum: Decimal, total: Decimal) -> bool {
+pub(crate) fn cash_rounded(sum: Decimal, total: Decimal) -> bool {
     [
         Decimal::new(5, 2),
         Decimal::new(1, 1),

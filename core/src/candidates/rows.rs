@@ -2087,6 +2087,12 @@ pub(super) fn period_segments(text: &str) -> Vec<(usize, usize)> {
             // A date opening the line one space before a name (`16 december 2021
             // Konsulttjänster`: a folio's long date touching its description column).
             out.push((0, d.end));
+        } else if digits >= 8
+            && let Some(e) = period_before_number(part)
+        {
+            // A period one space before the next column's number (`31/01/2026 - 28/02/2026
+            // 7.118 kWh`: a scan's or a long period's gap closed up).
+            out.push((start, start + e));
         }
         start = end + 2;
         while text[start.min(text.len())..].starts_with(' ') {
@@ -2094,6 +2100,26 @@ pub(super) fn period_segments(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Where a text opening with a period (two dates with a dash between, spaces or none:
+/// [`period_text`]) ends, where a number follows one space after it: the period's end.
+fn period_before_number(text: &str) -> Option<usize> {
+    text.char_indices()
+        .filter(|&(i, c)| c == ' ' && text[i + 1..].starts_with(|c: char| c.is_ascii_digit()))
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let head = &text[..i];
+            // Glued: a hyphen between digits (`03/06/2026-30/06/2026`).
+            let glued = !head.contains(' ')
+                && head
+                    .as_bytes()
+                    .windows(3)
+                    .any(|w| w[0].is_ascii_digit() && w[1] == b'-' && w[2].is_ascii_digit());
+            head.contains(['-', '–', '—'])
+                && (dates_in(head).len() >= 2 || glued)
+                && period_text(head)
+        })
 }
 
 /// The dates a text prints, read day first unless it prints none so.
@@ -3251,6 +3277,39 @@ mod tests {
         );
         assert!(period_segments("Miete März 2026 Büro  100,00").is_empty());
         assert!(period_segments("Konsulttjänster 16 december 2021  100,00").is_empty());
+        // A period one space before the next column's number (a utility's consumption).
+        for (text, period) in [
+            (
+                "Quota energia  31/01/2026 -28/02/2026 7.118 kWh  0,4299",
+                "31/01/2026 -28/02/2026",
+            ),
+            (
+                "Energy charge  2026-08-02 - 2026-08-31 3,118 kWh  0.2188",
+                "2026-08-02 - 2026-08-31",
+            ),
+            (
+                "Silová elektřina  1. září 2019 - 30. září 2019 8804  kWh",
+                "1. září 2019 - 30. září 2019",
+            ),
+            (
+                "Energie activă  03/06/2026-30/06/2026 1.237 kWh  0,1550",
+                "03/06/2026-30/06/2026",
+            ),
+            (
+                "Peajes de acceso  30/01/2023- 28/02/2023 8.813 kWh  0,1172",
+                "30/01/2023- 28/02/2023",
+            ),
+        ] {
+            let start = text.find(period).expect("printed");
+            assert_eq!(
+                period_segments(text),
+                [(start, start + period.len())],
+                "{text}"
+            );
+        }
+        // Not before a word, nor a single date.
+        assert!(period_segments("Wartung  01.01.2026 - 31.01.2026 Büro  100,00").is_empty());
+        assert!(period_segments("Wartung  01.01.2026 12  100,00").is_empty());
         let rows = |header: bool| {
             let mut words = Vec::new();
             if header {

@@ -1729,8 +1729,11 @@ fn paid_between(chosen: &mut Chosen, cands: &Candidates, roundings: &[(usize, us
         return;
     };
     let explained = |q: &Scored| t.2.checked_sub(q.2.abs()) == Some(p.2);
+    // A payable that is the total rounded for cash (`SUMA 564,21`, `-0,21` under a label no
+    // vocabulary knows, `564,00`) was paid in full: the difference is the rounding.
     if chosen.prepaid.as_ref().is_some_and(explained)
         || diff.is_sign_negative() != t.2.is_sign_negative()
+        || crate::validate::cash_rounded(t.2, p.2)
     {
         return;
     }
@@ -2672,6 +2675,18 @@ mod tests {
         let (_, prepaid, payable) = read("Zxcvb:  EUR -28038,82", "Asdf:  EUR 0,00");
         assert_eq!(prepaid, None);
         assert_ne!(payable.as_deref(), Some("0.00"));
+        // A payable that is the total rounded for cash to a whole unit: the difference under
+        // a label no vocabulary knows is the rounding, no prepaid amount.
+        let doc = doc_from(&[
+            ("Účtenka 9/5167", 10.0, 20.0),
+            ("SUMA  564,21 Kč", 10.0, 200.0),
+            ("Qwerty uiop:  -0,21", 10.0, 215.0),
+            ("Částka k úhradě:  564,00 Kč", 10.0, 230.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("564.21"), "{:?}", r.totals);
+        assert_eq!(r.totals.payable.as_deref(), Some("564.00"));
+        assert_eq!(r.totals.prepaid, None);
         for (paid, left) in [
             ("Zxcvb:  EUR -5608,00", "Avoin:  EUR 22430,00"),
             ("Zxcvb:  EUR 5608,00", "Avoin:  EUR 22430,82"),
