@@ -368,7 +368,11 @@ def main() -> int:
                     help="invoices' tables print as a utility's bill (meter readings above the "
                          "rows, consumption in whole units, unit prices to four decimals, the "
                          "billing period) (synth_layouts.TABLE_UTILITY): a tuning set for line items")
+    ap.add_argument("--table-order", action="store_true",
+                    help="tables of the full shape print the unit price left of the quantity, some "
+                         "under no header (synth_layouts.TABLE_ORDER): a tuning set for line items")
     a = ap.parse_args()
+    sl.TABLE_ORDER = a.table_order
     sl.TABLE_UTILITY = a.table_utility
     sl.TABLE_CHARGES = a.table_charges
     sl.TABLE_FOLIO = a.table_folio

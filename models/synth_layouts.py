@@ -88,6 +88,10 @@ energy charge, a standing charge by days, a network charge, sometimes metering a
 tax; each with the billing period, the consumption in whole units grouped as amounts are
 (`2.345 kWh`), the unit price to four decimals (`0,2845`, sometimes `EUR/kWh`), the rate or not.
 
+`TABLE_ORDER` (set by `synth.py --table-order`; off by default, drawn from a random stream of its
+own) prints the unit price of tables of the `full` shape left of the quantity and its unit
+(`Einzelpreis  Menge  Betrag`, as some countries' forms do), some of them under no header.
+
 `TABLE_CHARGES` (set by `synth.py --table-charges`; off by default, drawn from a random stream of
 its own) gives invoices, acts and waybills (not credit notes or folios) what e-invoices carry
 outside their rows: charges at the document's level (shipping, packaging, a handling fee, at the
@@ -118,6 +122,7 @@ TABLE_VENDOR = False
 TABLE_FOLIO = False
 TABLE_CHARGES = False
 TABLE_UTILITY = False
+TABLE_ORDER = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -896,6 +901,19 @@ class R:
             ai = [c[0] for c in cols].index(sv.word(doc.lang, "amount"))
             cols[ai] = (cols[ai][0], 0.92, "r")
             cols = cols + [("", 0.935, "l")]
+        # The column order of `TABLE_ORDER`, from a stream of its own: the unit price left of
+        # the quantity and its unit, sometimes under no header.
+        orr = random.Random(f"{doc.name}/column-order")
+        names = [c[0] for c in cols]
+        if (TABLE_ORDER and shape == "full" and sv.word(doc.lang, "qty") in names
+                and sv.word(doc.lang, "price") in names and orr.random() < 0.6):
+            qi, pi = names.index(sv.word(doc.lang, "qty")), names.index(sv.word(doc.lang, "price"))
+            q_at, p_at = cols[qi][1], cols[pi][1]
+            cols[pi] = (cols[pi][0], q_at, "r")
+            cols[qi] = (cols[qi][0], p_at - 0.06, "r")
+            if cols[qi + 1][0] == "":
+                cols[qi + 1] = ("", p_at - 0.05, "l")
+            headerless = headerless or orr.random() < 0.3
         # The groups of `TABLE_GROUPS`, from a stream of their own.
         gr = random.Random(f"{doc.name}/table-groups")
         grouped_on = TABLE_GROUPS and shape == "full" and variant not in ("stacked", "amount_below")
