@@ -653,11 +653,13 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .then(|| item_blocks::find(doc, &style, &line_labels))
             .flatten()
     });
-    // Rows by their arithmetic that do not sum to an amount printed under them, outnumbered
-    // two to one by a header's rows that do, each with a name, among them every arithmetic
-    // row's line: the header's rows are the items (the arithmetic read a sub-line's price basis,
-    // `1 kg = 81,06  81,06`, as the only row). Where the arithmetic found most of the rows, its
-    // balanced rows stay (a scan's header rows may have misplaced its columns).
+    // Rows by their arithmetic that do not sum to an amount printed under them, whose balanced
+    // rows a header's rows that do outnumber two to one, each with a name, among them every
+    // balanced row's line: the header's rows are the items (the arithmetic read a sub-line's
+    // price basis, `1 kg = 81,06  81,06`, as the only row; or one row balanced against its
+    // amount with VAT and the others' amounts with VAT aligned under it). Where the arithmetic
+    // balanced most of the rows, they stay (a scan's header rows may have misplaced its
+    // columns).
     if item_table.as_ref().is_some_and(|t| {
         !t.sums
             && tables.iter().any(|h| {
@@ -667,9 +669,22 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
                         .flat_map(|r| r.lines.iter().copied())
                         .collect()
                 };
-                let (header_lines, arith_lines) = (lines(h), lines(t));
-                h.rows.len() >= 2 * t.rows.len()
-                    && arith_lines.iter().all(|l| header_lines.contains(l))
+                // The arithmetic's own rows: those that balance (an aligned row only borrows
+                // their column).
+                let balanced: Vec<usize> = t
+                    .rows
+                    .iter()
+                    .filter(|r| r.source == tables::RowSource::Balanced)
+                    .flat_map(|r| r.lines.iter().copied())
+                    .collect();
+                let header_lines = lines(h);
+                let own = t
+                    .rows
+                    .iter()
+                    .filter(|r| r.source == tables::RowSource::Balanced)
+                    .count();
+                h.rows.len() >= 2 * own
+                    && balanced.iter().all(|l| header_lines.contains(l))
                     && h.rows.iter().all(|r| {
                         r.cell(LabelKey::ColDesc)
                             .is_some_and(|c| c.text.chars().any(char::is_alphabetic))

@@ -1938,6 +1938,110 @@ mod tests {
     }
 
     #[test]
+    fn a_header_tables_rows_that_sum_outrank_one_balanced_row_and_its_aligned_amounts() {
+        // Rows priced with a hidden discount: only `Kontorsstol  1  2050,24 ... 2050,24`
+        // balances (against its amount with VAT), the other rows' amounts with VAT align under
+        // it, and the rows' sum before the discount (`Belopp`) joins them. The header's rows
+        // sum to the printed `Summa rader`: they are the items, with their net amounts.
+        let right = |t: &str, x1: f32, y: f32| w(t, x1 - t.chars().count() as f32 * 5.0, y);
+        let mut words = vec![
+            w("Benämning", 51.0, 100.0),
+            w("Antal", 232.0, 100.0),
+            w("À-pris", 300.0, 100.0),
+            w("Moms", 340.0, 100.0),
+            w("%", 367.0, 100.0),
+            w("Belopp", 430.0, 100.0),
+            w("Inkl.", 498.0, 100.0),
+            w("moms", 519.0, 100.0),
+        ];
+        let rows = [
+            (
+                "Konsulttjänster",
+                "2",
+                "3386,68",
+                "12%",
+                "6434,69",
+                "7206,85",
+            ),
+            ("Kontorsstol", "1", "2050,24", "25%", "1640,19", "2050,24"),
+            (
+                "Kopieringspapper",
+                "40",
+                "2209,15",
+                "25%",
+                "83947,70",
+                "104934,62",
+            ),
+            (
+                "Programlicens",
+                "40",
+                "1612,96",
+                "25%",
+                "61292,48",
+                "76615,60",
+            ),
+            (
+                "Installation",
+                "0,5",
+                "2797,15",
+                "25%",
+                "1398,58",
+                "1748,22",
+            ),
+            (
+                "Serviceavtal",
+                "10",
+                "1572,98",
+                "25%",
+                "13370,33",
+                "16712,91",
+            ),
+        ];
+        for (k, (name, qty, price, rate, net, gross)) in rows.iter().enumerate() {
+            let y = 115.0 + 17.0 * k as f32;
+            words.extend([
+                w(name, 51.0, y),
+                right(qty, 255.0, y),
+                right(price, 325.0, y),
+                right(rate, 375.0, y),
+                right(net, 459.0, y),
+                right(gross, 544.0, y),
+            ]);
+        }
+        for (k, (label, amount)) in [
+            ("Belopp", "178836,38"),
+            ("Avdrag:", "-10752,41"),
+            ("Summa rader", "168083,97"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let y = 230.0 + 14.0 * k as f32;
+            words.extend([w(label, 48.0, y), right(amount, 523.0, y)]);
+        }
+        let c = crate::candidates::extract(&page_of(words));
+        let rows: Vec<Row> = c
+            .item_tables()
+            .iter()
+            .flat_map(|t| t.rows.clone())
+            .collect();
+        let names = row_names(&rows);
+        assert_eq!(
+            names,
+            [
+                "Konsulttjänster",
+                "Kontorsstol",
+                "Kopieringspapper",
+                "Programlicens",
+                "Installation",
+                "Serviceavtal"
+            ]
+        );
+        let amount = rows[1].cell(LabelKey::ColAmount).expect("amount");
+        assert_eq!(cell_value(amount, Some(',')), "1640.19".parse().ok());
+    }
+
+    #[test]
     fn a_percentage_alone_under_the_amounts_name_is_no_amount() {
         // The discount's `5%` under `Importo`, the amount on the name's second line.
         let words = vec![
