@@ -2117,25 +2117,24 @@ fn stacked_reconciliation(
         .filter(|(_, m)| m.2 == sum)
         .find_map(|(k, _)| {
             let after = &money[k + 1..];
-            let up_to_net = after
-                .iter()
-                .position(|m| m.2 == net)
-                .map(|n| &after[..n])
-                .filter(|b| closes(b));
-            // No net printed (the sum of a VAT summary's bases): the lines right under the sum
-            // that print one amount each, as many as close the gap.
-            let alone_lines = || {
-                let sum_line = money[k].1.span.line;
-                let run = after
-                    .iter()
-                    .enumerate()
-                    .take_while(|(j, m)| m.1.span.line == sum_line + j + 1 && alone(m.1.span.line))
-                    .count();
-                (1..=run.min(STACKED_ADJUSTMENTS))
-                    .map(|len| &after[..len])
-                    .find(|b| closes(b))
-            };
-            let between = up_to_net.or_else(alone_lines)?;
+            let between = match after.iter().position(|m| m.2 == net) {
+                Some(n) => Some(&after[..n]).filter(|b| closes(b)),
+                // No net printed (the sum of a VAT summary's bases): the lines right under the
+                // sum that print one amount each, as many as close the gap.
+                None => {
+                    let sum_line = money[k].1.span.line;
+                    let run = after
+                        .iter()
+                        .enumerate()
+                        .take_while(|(j, m)| {
+                            m.1.span.line == sum_line + j + 1 && alone(m.1.span.line)
+                        })
+                        .count();
+                    (1..=run.min(STACKED_ADJUSTMENTS))
+                        .map(|len| &after[..len])
+                        .find(|b| closes(b))
+                }
+            }?;
             let part = |negative: bool| {
                 let picked: Vec<_> = between
                     .iter()
