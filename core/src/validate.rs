@@ -502,7 +502,9 @@ fn check_line_sums(r: &DocumentResult, f: &mut Findings) {
     }
     if let (Some(s), Some(total)) = (gross_sum, total) {
         f.ran("LINE_ITEMS_SUM");
-        let rates: Vec<Decimal> = priced.iter().filter_map(|li| dec(&li.vat_rate)).collect();
+        let mut rates: Vec<Decimal> = priced.iter().filter_map(|li| dec(&li.vat_rate)).collect();
+        rates.sort();
+        rates.dedup();
         let ok = adjusted_gross(s, discount, charges, &rates)
             .into_iter()
             .any(|x| close_or_cash_rounded(x, total, tol));

@@ -671,20 +671,17 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
                 };
                 // The arithmetic's own rows: those that balance (an aligned row only borrows
                 // their column).
-                let balanced: Vec<usize> = t
+                let balanced: Vec<&tables::Row> = t
                     .rows
                     .iter()
                     .filter(|r| r.source == tables::RowSource::Balanced)
-                    .flat_map(|r| r.lines.iter().copied())
                     .collect();
                 let header_lines = lines(h);
-                let own = t
-                    .rows
-                    .iter()
-                    .filter(|r| r.source == tables::RowSource::Balanced)
-                    .count();
-                h.rows.len() >= 2 * own
-                    && balanced.iter().all(|l| header_lines.contains(l))
+                h.rows.len() >= 2 * balanced.len()
+                    && balanced
+                        .iter()
+                        .flat_map(|r| &r.lines)
+                        .all(|l| header_lines.contains(l))
                     && h.rows.iter().all(|r| {
                         r.cell(LabelKey::ColDesc)
                             .is_some_and(|c| c.text.chars().any(char::is_alphabetic))

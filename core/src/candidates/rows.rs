@@ -2110,14 +2110,8 @@ fn period_before_number(text: &str) -> Option<usize> {
         .map(|(i, _)| i)
         .find(|&i| {
             let head = &text[..i];
-            // Glued: a hyphen between digits (`03/06/2026-30/06/2026`).
-            let glued = !head.contains(' ')
-                && head
-                    .as_bytes()
-                    .windows(3)
-                    .any(|w| w[0].is_ascii_digit() && w[1] == b'-' && w[2].is_ascii_digit());
             head.contains(['-', '–', '—'])
-                && (dates_in(head).len() >= 2 || glued)
+                && (dates_in(head).len() >= 2 || glued_period(head))
                 && period_text(head)
         })
 }
@@ -2132,23 +2126,22 @@ fn dates_in(text: &str) -> Vec<super::dates::DateMatch> {
     }
 }
 
+/// A period printed without spaces (`15/12/2020-15/12/2020`, `2024-07-27-2024-07-27`): a
+/// dash between two whole dates.
+fn glued_period(t: &str) -> bool {
+    let whole_date = |x: &str| dates_in(x).iter().any(|d| d.start == 0 && d.end == x.len());
+    t.char_indices().any(|(i, c)| {
+        matches!(c, '-' | '–' | '—') && whole_date(&t[..i]) && whole_date(&t[i + c.len_utf8()..])
+    })
+}
+
 /// Whether a text prints only a date or a period ([`period_line`]).
 fn period_text(text: &str) -> bool {
-    let whole_date = |x: &str| dates_in(x).iter().any(|d| d.start == 0 && d.end == x.len());
-    // A period printed without spaces (`15/12/2020-15/12/2020`, `2024-07-27-2024-07-27`): a
-    // dash between two whole dates.
-    let glued = |t: &str| {
-        t.char_indices().any(|(i, c)| {
-            matches!(c, '-' | '–' | '—')
-                && whole_date(&t[..i])
-                && whole_date(&t[i + c.len_utf8()..])
-        })
-    };
     let mut any_glued = false;
     let text: String = text
         .split(' ')
         .map(|t| {
-            let g = glued(t);
+            let g = glued_period(t);
             any_glued |= g;
             if g { "" } else { t }
         })

@@ -2031,13 +2031,7 @@ fn printed_reconciliation(
     net: Decimal,
     tol: Decimal,
 ) -> Option<(Option<Scored>, Option<Scored>)> {
-    let money: Vec<(usize, &Candidate, Decimal)> = cands
-        .items
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| cands.is_money(c))
-        .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
-        .collect();
+    let money: Vec<(usize, &Candidate, Decimal)> = money_values(cands).collect();
     let gap = net.checked_sub(sum)?;
     let closes = |x: Decimal| x.checked_sub(gap).is_some_and(|d| d.abs() <= tol);
     let as_pick = |(i, _, d): (usize, &Candidate, Decimal)| (RECONCILED_CONFIDENCE, i, d.abs());
@@ -2074,6 +2068,16 @@ fn printed_reconciliation(
     None
 }
 
+/// Every money amount of the document with its value: (candidate index, candidate, value).
+fn money_values(cands: &Candidates) -> impl Iterator<Item = (usize, &Candidate, Decimal)> {
+    cands
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| cands.is_money(c))
+        .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
+}
+
 /// The amounts printed between the line sum and the net, in reading order: the rows' sum
 /// (`Summe Positionen  1.359,26`), then the adjustments, each on its own line (`Verpackung
 /// 23,94`, `Fracht  12,00`, `Sonderrabatt 3%  -40,78`) or run on as one line, then the net
@@ -2095,12 +2099,8 @@ fn stacked_reconciliation(
     if gap.abs() <= tol {
         return None;
     }
-    let mut money: Vec<(usize, &Candidate, Decimal)> = cands
-        .items
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| cands.is_money(c) && !rows.contains(&c.span.line))
-        .filter_map(|(i, c)| dec(c).map(|d| (i, c, d)))
+    let mut money: Vec<(usize, &Candidate, Decimal)> = money_values(cands)
+        .filter(|m| !rows.contains(&m.1.span.line))
         .collect();
     money.sort_by_key(|m| (m.1.span.line, m.1.span.start));
     let closes = |between: &[(usize, &Candidate, Decimal)]| {
