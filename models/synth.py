@@ -371,7 +371,12 @@ def main() -> int:
     ap.add_argument("--table-order", action="store_true",
                     help="tables of the full shape print the unit price left of the quantity, some "
                          "under no header (synth_layouts.TABLE_ORDER): a tuning set for line items")
+    ap.add_argument("--table-schedule", action="store_true",
+                    help="invoices print a payment schedule (instalments with due dates) and the "
+                         "account's open items (earlier invoices, the balance) after the totals "
+                         "(synth_layouts.TABLE_SCHEDULE): a tuning set for line items and totals")
     a = ap.parse_args()
+    sl.TABLE_SCHEDULE = a.table_schedule
     sl.TABLE_ORDER = a.table_order
     sl.TABLE_UTILITY = a.table_utility
     sl.TABLE_CHARGES = a.table_charges

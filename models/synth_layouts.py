@@ -98,6 +98,14 @@ outside their rows: charges at the document's level (shipping, packaging, a hand
 main rate) and, on single-rate documents, an allowance on the whole (`Sonderrabatt 3%`), printed
 between the rows' sum (`Summe Positionen`) and the net, which they enter and the line items do
 not; and, independently, a returned row with a negative quantity (`Rücksendung: ...  -2  ...`).
+
+`TABLE_SCHEDULE` (set by `synth.py --table-schedule`; off by default, drawn from a random stream
+of its own) prints, after the totals of invoices, acts and waybills (not credit notes), what
+tax notices, utilities and instalment sales print there: a payment schedule (`Zahlungsplan`: the
+payable in two to four instalments, each with its due date; a table with a header, one line per
+instalment, or all on one line) and, independently, the account's open items (`Offene Posten`:
+earlier invoices' numbers, dates and amounts, and the balance with this one). Numbers, dates and
+amounts that are no row and no header field.
 """
 
 from __future__ import annotations
@@ -123,6 +131,7 @@ TABLE_FOLIO = False
 TABLE_CHARGES = False
 TABLE_UTILITY = False
 TABLE_ORDER = False
+TABLE_SCHEDULE = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -215,6 +224,32 @@ UTILITY_WORDS = {
     "da": "Elforbrug|Abonnement|Nettarif|Måling|Elafgift|Måler|Forrige aflæsning|Aktuel aflæsning|Forbrug|Periode|dage",
     "hu": "Villamos energia|Alapdíj|Rendszerhasználati díj|Mérés|Jövedéki adó|Mérő|Előző állás|Jelenlegi állás|Fogyasztás|Időszak|nap",
     "ro": "Energie activă|Abonament|Distribuție|Măsurare|Acciză|Contor|Index vechi|Index nou|Consum|Perioadă|zile",
+}
+
+# A payment schedule's and an account's open items' words per language (`TABLE_SCHEDULE`): the
+# schedule's title, an instalment, due on, the open items' title, an earlier invoice, of (its
+# date), the balance.
+SCHEDULE_WORDS = {
+    "en": "Payment schedule|Instalment|due|Open items|Invoice|of|Balance",
+    "de": "Zahlungsplan|Rate|fällig am|Offene Posten|Rechnung|vom|Saldo",
+    "fr": "Échéancier|Échéance|le|Relevé de compte|Facture|du|Solde",
+    "pl": "Harmonogram płatności|Rata|płatna do|Nierozliczone należności|Faktura|z dnia|Saldo",
+    "uk": "Графік платежів|Платіж|до|Неоплачені рахунки|Рахунок|від|Сальдо",
+    "ru": "График платежей|Платёж|до|Неоплаченные счета|Счёт|от|Сальдо",
+    "nl": "Betalingsschema|Termijn|vervalt op|Openstaande posten|Factuur|van|Saldo",
+    "it": "Piano di pagamento|Rata|scadenza|Partite aperte|Fattura|del|Saldo",
+    "es": "Calendario de pagos|Plazo|vence el|Partidas pendientes|Factura|de|Saldo",
+    "pt": "Plano de pagamentos|Prestação|vence a|Documentos em aberto|Fatura|de|Saldo",
+    "cs": "Splátkový kalendář|Splátka|splatná|Otevřené položky|Faktura|ze dne|Zůstatek",
+    "sk": "Splátkový kalendár|Splátka|splatná|Otvorené položky|Faktúra|zo dňa|Zostatok",
+    "lt": "Mokėjimų grafikas|Įmoka|iki|Neapmokėtos sąskaitos|Sąskaita|iš|Likutis",
+    "lv": "Maksājumu grafiks|Maksājums|līdz|Neapmaksātie rēķini|Rēķins|no|Atlikums",
+    "et": "Maksegraafik|Osamakse|tähtaeg|Tasumata arved|Arve|kuupäev|Saldo",
+    "fi": "Maksusuunnitelma|Erä|eräpäivä|Avoimet laskut|Lasku|päivätty|Saldo",
+    "sv": "Betalningsplan|Delbetalning|förfaller|Öppna poster|Faktura|daterad|Saldo",
+    "da": "Betalingsplan|Rate|forfalder|Åbne poster|Faktura|af|Saldo",
+    "hu": "Fizetési ütemezés|Részlet|esedékes|Nyitott tételek|Számla|kelte|Egyenleg",
+    "ro": "Grafic de plată|Rată|scadentă la|Facturi restante|Factura|din|Sold",
 }
 
 F = dict  # a family: component choices
@@ -1196,6 +1231,94 @@ class R:
             self.rect(xl, top + 2, xr, y + 6)
         return y + 14
 
+    def schedule(self, y):
+        """The payment schedule and the account's open items of `TABLE_SCHEDULE`, after the
+        totals, from a stream of their own."""
+        doc = self.doc
+        if not TABLE_SCHEDULE or doc.sign != 1 or doc.kind not in ("invoice", "act", "waybill"):
+            return y
+        sr = random.Random(f"{doc.name}/schedule")
+        # The printed amounts' and dates' noise from this stream too: the documents stay those
+        # of the same seed without the flag, the schedule added.
+        main_rng, doc.rng = doc.rng, random.Random(sr.random())
+        try:
+            return self._schedule(y, sr)
+        finally:
+            doc.rng = main_rng
+
+    def _schedule(self, y, sr):
+        doc = self.doc
+        w = SCHEDULE_WORDS[doc.lang].split("|")
+        unit = D(1) if doc.decimals == 0 else D("0.01")
+        amount_word = sv.word(doc.lang, "amount")
+
+        def months_later(iso, k):
+            d = datetime.date.fromisoformat(iso)
+            m = d.month - 1 + k
+            return datetime.date(d.year + m // 12, m % 12 + 1, min(d.day, 28)).isoformat()
+
+        def room(lines):
+            nonlocal y
+            if y > self.h - 70 - 13 * lines:
+                self.new_page()
+                y = 60
+
+        if sr.random() < 0.6 and doc.payable() > 0:
+            n = sr.choice([2, 3, 4])
+            part = (doc.payable() / n).quantize(unit, rounding="ROUND_DOWN")
+            parts = [part] * (n - 1) + [doc.payable() - part * (n - 1)]
+            start = doc.due or (datetime.date.fromisoformat(doc.date) + datetime.timedelta(days=14)).isoformat()
+            step = sr.choice([1, 1, 3])
+            dates = [months_later(start, k * step) for k in range(n)]
+            style = sr.randrange(3)
+            room(n + 2)
+            y += 14
+            self.t(self.x0, y, w[0] + ("" if style == 2 else sv.colon(doc.lang)), 9, bold=True)
+            if style == 0:
+                y += 13
+                self.t(self.x0, y, "#", 8, bold=True)
+                self.t(self.x0 + 30, y, w[2].capitalize(), 8, bold=True)
+                self.t(self.x0 + 260, y, amount_word, 8, bold=True, align="right")
+                self.p.hline(self.x0, self.x0 + 265, y + 4, 0.4)
+                for k, (d, a) in enumerate(zip(dates, parts), 1):
+                    y += 12
+                    self.t(self.x0, y, f"{k}.", 8.5)
+                    self.t(self.x0 + 30, y, doc.d(d), 8.5)
+                    self.t(self.x0 + 260, y, doc.m(a), 8.5, align="right")
+            elif style == 1:
+                for k, (d, a) in enumerate(zip(dates, parts), 1):
+                    y += 12
+                    self.t(self.x0, y, f"{k}. {w[1]} {w[2]} {doc.d(d)}{sv.colon(doc.lang)} {doc.m(a)}", 8.5)
+            else:
+                text = " / ".join(f"{doc.d(d)} {doc.m(a)}" for d, a in zip(dates, parts))
+                for ln in g.wrap(f"{w[0]}{sv.colon(doc.lang)} {text}", 8.5 * self.s, self.x1 - self.x0):
+                    y += 12
+                    self.t(self.x0, y, ln, 8.5)
+            y += 6
+        if sr.random() < 0.4:
+            digits = [i for i, ch in enumerate(doc.number) if ch.isdigit()]
+            earlier = []
+            for k in range(sr.choice([1, 2, 3])):
+                num = list(doc.number)
+                for i in digits[-3:]:
+                    num[i] = str(sr.randrange(10))
+                iso = (datetime.date.fromisoformat(doc.date) - datetime.timedelta(days=sr.randint(20, 150))).isoformat()
+                amount = (D(sr.randint(2000, 400000)) / 100).quantize(unit)
+                earlier.append(("".join(num), iso, amount))
+            earlier.sort(key=lambda e: e[1])
+            room(len(earlier) + 4)
+            y += 14
+            self.t(self.x0, y, w[3] + sv.colon(doc.lang), 9, bold=True)
+            for num, iso, amount in earlier + [(doc.number, doc.date, doc.payable())]:
+                y += 12
+                self.t(self.x0, y, f"{w[4]} {num} {w[5]} {doc.d(iso)}", 8.5)
+                self.t(self.x0 + 330, y, doc.m(amount), 8.5, align="right")
+            y += 13
+            self.t(self.x0, y, w[6] + sv.colon(doc.lang), 8.5, bold=True)
+            self.t(self.x0 + 330, y, doc.m(sum((e[2] for e in earlier), doc.payable())), 8.5, bold=True, align="right")
+            y += 6
+        return y
+
     def words_line(self, y):
         doc = self.doc
         word = {"uk": "Всього на суму", "ru": "Всего на сумму", "pl": "Słownie"}.get(doc.lang)
@@ -1270,6 +1393,7 @@ class R:
             y += 8
         y = self.items(y)
         y = self.totals(y)
+        y = self.schedule(y)
         if fam.get("words"):
             y = self.words_line(y + 4)
         if fam.get("bank", "block") == "block":

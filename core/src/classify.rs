@@ -228,8 +228,10 @@ impl TypeEvidence {
     }
 }
 
-/// The evidence of every type for a document.
-pub fn evidence(doc: &CleanDocument, result: &DocumentResult) -> TypeEvidence {
+/// The evidence of every type for a document. Lines that list other documents (`listed`,
+/// [`Candidates::listed_lines`]: `Rechnung 2023-117 vom 03.02.2023  1.234,50`) name no type
+/// of this one.
+pub fn evidence(doc: &CleanDocument, result: &DocumentResult, listed: &[bool]) -> TypeEvidence {
     let ukrainian = result.document.currency.as_deref() == Some("UAH")
         || result.document.language.as_deref() == Some("uk");
     let weights = line_weights(doc);
@@ -257,8 +259,10 @@ pub fn evidence(doc: &CleanDocument, result: &DocumentResult) -> TypeEvidence {
             }
         }
     };
-    for (line, lw) in doc.lines.iter().zip(&weights) {
-        apply(&line.text, lw);
+    for (i, (line, lw)) in doc.lines.iter().zip(&weights).enumerate() {
+        if !listed.get(i).copied().unwrap_or(false) {
+            apply(&line.text, lw);
+        }
     }
     if let Some(title) = result.document.title.as_deref() {
         apply(
@@ -390,7 +394,7 @@ pub fn classify(
     result: &DocumentResult,
     model: Option<&ChoiceModel>,
 ) -> (DocumentTypeInfo, StructureTypeInfo) {
-    let ev = evidence(doc, result);
+    let ev = evidence(doc, result, &cands.listed_lines);
     let dt = match model {
         Some(m) => match m.choose(ChoiceKind::DocumentType, &type_vectors(result, &ev)) {
             Some((i, p)) => DocumentTypeInfo {
@@ -523,6 +527,30 @@ mod tests {
 
     fn code_with(d: &CleanDocument, r: &DocumentResult) -> DocumentType {
         classify(d, &Candidates::default(), r, None).0.code
+    }
+
+    #[test]
+    fn lines_listing_other_documents_name_no_type_of_this_one() {
+        let d = titled(
+            "Lieferschein Nr. 4711",
+            &[
+                "Offene Posten:",
+                "Rechnung 2023-117 vom 03.02.2023  1.234,50 EUR",
+                "Rechnung 2023-204 vom 05.03.2023  88,00 EUR",
+                "Rechnung 2023-311 vom 09.04.2023  17,20 EUR",
+            ],
+        );
+        let invoice = type_index(DocumentType::Invoice);
+        let cands = crate::candidates::extract(&d);
+        let listed = &cands.listed_lines;
+        assert_eq!(listed.iter().filter(|x| **x).count(), 3);
+        let empty = DocumentResult::empty();
+        assert!(evidence(&d, &empty, &[]).scores[invoice] > 0.0);
+        assert_eq!(evidence(&d, &empty, listed).scores[invoice], 0.0);
+        assert_eq!(
+            classify(&d, &cands, &empty, None).0.code,
+            DocumentType::Waybill
+        );
     }
 
     #[test]
@@ -900,7 +928,7 @@ mod tests {
                 eprintln!(
                     "{} -> {got:?} {:?} aspect {:?}",
                     p.display(),
-                    evidence(&d, &DocumentResult::empty()).scores,
+                    evidence(&d, &DocumentResult::empty(), &[]).scores,
                     page_aspect(&d)
                 );
             }

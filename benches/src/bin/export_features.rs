@@ -360,7 +360,7 @@ fn choice_rows(
     if let Some(t) = text("document_type") {
         // The document as read, and as a reader who knows none of its words would read it
         // (item 1: the structure alone; `TypeEvidence::without_keywords`).
-        let ev = classify::evidence(&clean, &result);
+        let ev = classify::evidence(&clean, &result, &cands.listed_lines);
         for (item, ev) in [ev.without_keywords(), ev].iter().rev().enumerate() {
             let rule = classify::rule_type(&ev.scores).code;
             for (ty, x) in DocumentType::NAMED

@@ -103,6 +103,13 @@ pub struct Candidates {
     /// Title hits of every line, searched alone (a title word inside a longer label phrase
     /// counts here, not in `line_labels`).
     pub line_titles: Vec<Vec<LabelHit>>,
+    /// Lines that list other documents ([`listed_documents`]): `Rechnung 2023-117 vom
+    /// 03.02.2023  1.234,50` under open items, a collective invoice's delivery notes. Their title
+    /// words name no type of this document and introduce no number of its own.
+    pub listed_lines: Vec<bool>,
+    /// Lines of a list of dated amounts ([`dated_lists`]): a payment schedule's instalments,
+    /// open items, payments received. Their dates are no issue or due date of the document.
+    pub dated_lines: Vec<bool>,
     /// Places that may name a party (seller, buyer, consignee).
     pub parties: Vec<PartyCandidate>,
     /// Addresses printed without a name ([`parties::find_with_addresses`]): for a seller
@@ -607,6 +614,15 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         extract_line(doc, line, hits, &style, &mut items);
     }
     wrapped_dates(doc, &style, &mut items);
+    let listed_lines = listed_documents(doc, &line_titles, &items);
+    let dated_lines = dated_lists(doc, &line_labels, &items, style.money);
+    for c in items.iter_mut().filter(|c| {
+        c.kind == CandidateKind::DocNumber
+            && c.label == Some(LabelKey::Title)
+            && listed_lines.get(c.span.line).copied().unwrap_or(false)
+    }) {
+        c.label = None;
+    }
     let mut tables = tables::find_tables(doc);
     for cell in tables
         .iter_mut()
@@ -717,6 +733,8 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         item_table,
         line_labels,
         line_titles,
+        listed_lines,
+        dated_lines,
         parties,
         addresses,
         party_name_labels,
@@ -728,6 +746,100 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         code_rates,
         ocr_amounts,
     }
+}
+
+/// Lines of a list of dated amounts: two or more consecutive lines, each with a date and a
+/// money amount right of it, the dates one under the other (their boxes overlap across),
+/// of different values, and the same label keys on every line (none, `Rate fällig am` on
+/// each, the title word of listed invoices on each): a payment schedule (`1.  15.02.2027
+/// 154,31`), an account's open items, payments received. A header's lines of a date and an
+/// amount each (`Datum: 01.02.2024  Summe: 50,00` over `Fällig: 15.02.2024  Offen: 50,00`)
+/// carry different labels.
+fn dated_lists(
+    doc: &CleanDocument,
+    line_labels: &[Vec<LabelHit>],
+    items: &[Candidate],
+    money: amounts::MoneyPrint,
+) -> Vec<bool> {
+    // Per line: the first date's box across and value, where a money amount follows it.
+    let dated: Vec<Option<(f32, f32, &str)>> = (0..doc.lines.len())
+        .map(|i| {
+            let date = items
+                .iter()
+                .find(|c| c.span.line == i && c.kind == CandidateKind::Date)?;
+            items
+                .iter()
+                .find(|c| c.span.line == i && c.span.start >= date.span.end && is_money(c, money))
+                .map(|_| (date.span.bbox.x0, date.span.bbox.x1, date.value.as_str()))
+        })
+        .collect();
+    let keys = |i: usize| -> Vec<LabelKey> {
+        let mut k: Vec<LabelKey> = line_labels
+            .get(i)
+            .map_or_else(Vec::new, |h| h.iter().map(|h| h.key).collect());
+        k.sort_unstable();
+        k.dedup();
+        k
+    };
+    let pair = |i: usize| {
+        let (Some(Some(a)), Some(Some(b))) = (dated.get(i), dated.get(i + 1)) else {
+            return false;
+        };
+        a.0 < b.1 && b.0 < a.1 && a.2 != b.2 && keys(i) == keys(i + 1)
+    };
+    (0..dated.len())
+        .map(|i| pair(i) || i.checked_sub(1).is_some_and(pair))
+        .collect()
+}
+
+/// Lines that list other documents, each a title word at its start (after a position at
+/// most), a number after it that the title introduces, a date and a money amount after the
+/// number: `Rechnung 2023-117 vom 03.02.2023  1.234,50`, `Invoice INV-0042 of 12/01/2024
+/// 88.00`. A list has two such lines or more, one under the other, of the same title word: an
+/// account's open items, earlier invoices' payments, a collective invoice's delivery notes. The
+/// document's own number line prints no amount, or stands alone.
+fn listed_documents(
+    doc: &CleanDocument,
+    line_titles: &[Vec<LabelHit>],
+    items: &[Candidate],
+) -> Vec<bool> {
+    let shape: Vec<Option<String>> = doc
+        .lines
+        .iter()
+        .zip(line_titles)
+        .enumerate()
+        .map(|(i, (line, hits))| {
+            let h = hits.iter().find(|h| {
+                line.text
+                    .get(..h.start)
+                    .is_some_and(|p| p.chars().filter(|c| c.is_alphanumeric()).count() <= 2)
+            })?;
+            let on_line = |k: CandidateKind| {
+                items
+                    .iter()
+                    .filter(move |c| c.span.line == i && c.kind == k && c.span.start >= h.end)
+            };
+            let number = on_line(CandidateKind::DocNumber)
+                .filter(|c| c.label == Some(LabelKey::Title))
+                .map(|c| c.span.end)
+                .min()?;
+            let date = on_line(CandidateKind::Date)
+                .filter(|c| c.span.start >= number)
+                .map(|c| c.span.end)
+                .min()?;
+            on_line(CandidateKind::Amount)
+                .find(|c| c.span.start >= date && c.scheme.is_none() && c.decimals > 0)?;
+            line.text.get(h.start..h.end).map(str::to_lowercase)
+        })
+        .collect();
+    shape
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            let same = |j: Option<usize>| j.and_then(|j| shape.get(j)).is_some_and(|s| s == word);
+            word.is_some() && (same(i.checked_sub(1)) || same(Some(i + 1)))
+        })
+        .collect()
 }
 
 /// Number-like values of `Key:` pairs whose key no label of the vocabulary names, in the upper
@@ -1434,6 +1546,67 @@ pub(crate) mod tests {
             rows(&whole),
             [("18".into(), "248901".into(), "44802".into())]
         );
+    }
+
+    #[test]
+    fn lines_that_list_other_documents_introduce_no_number_of_this_one() {
+        let lines = [
+            ("Leveranssedel", 230.0, 40.0),
+            ("Offene Posten:", 40.0, 400.0),
+            (
+                "Rechnung 2023-117 vom 03.02.2023  1.234,50 EUR",
+                40.0,
+                414.0,
+            ),
+            ("Rechnung 2023-204 vom 05.03.2023  88,00 EUR", 40.0, 428.0),
+            ("Saldo:  1.322,50 EUR", 40.0, 442.0),
+        ];
+        let c = extract(&doc_from(&lines));
+        assert_eq!(c.listed_lines, [false, false, true, true, false]);
+        let labels: Vec<Option<LabelKey>> =
+            c.of(CandidateKind::DocNumber).map(|n| n.label).collect();
+        assert!(
+            !labels.is_empty() && labels.iter().all(Option::is_none),
+            "{labels:?}"
+        );
+        // The document's own number line (no amount), or one such line alone: no list.
+        let own = [
+            ("Rechnung 2023-117 vom 03.02.2023", 40.0, 60.0),
+            ("Rechnung 2023-204 vom 05.03.2023  88,00 EUR", 40.0, 400.0),
+        ];
+        let c = extract(&doc_from(&own));
+        assert_eq!(c.listed_lines, [false, false]);
+        assert!(
+            c.of(CandidateKind::DocNumber)
+                .any(|n| n.value == "2023-117" && n.label == Some(LabelKey::Title))
+        );
+    }
+
+    #[test]
+    fn a_list_of_dated_amounts_is_marked_whatever_its_labels() {
+        let lines = [
+            ("Datum: 01.02.2024  Summe: 50,00", 40.0, 60.0),
+            ("Fällig: 15.02.2024  Offen: 50,00", 40.0, 74.0),
+            ("Zahlungsplan:", 40.0, 400.0),
+            ("1.  15.02.2024  154,31 EUR", 40.0, 414.0),
+            ("2.  15.05.2024  154,31 EUR", 40.0, 428.0),
+            ("3.  15.08.2024  154,33 EUR", 40.0, 442.0),
+            ("1. Rate fällig am 15.02.2024: 154,31 EUR", 40.0, 500.0),
+            ("2. Rate fällig am 15.05.2024: 154,31 EUR", 40.0, 514.0),
+        ];
+        let c = extract(&doc_from(&lines));
+        // The header's two lines carry different labels; the instalments the same (none, or
+        // `Rate fällig am` on each).
+        assert_eq!(
+            c.dated_lines,
+            [false, false, false, true, true, true, true, true]
+        );
+        // Dates not one under the other make no list.
+        let apart = [
+            ("1.  15.02.2024  154,31 EUR", 40.0, 414.0),
+            ("2.  x  15.05.2024  154,31 EUR", 300.0, 428.0),
+        ];
+        assert_eq!(extract(&doc_from(&apart)).dated_lines, [false, false]);
     }
 
     /// The values of a document's candidates of one kind, in order.

@@ -35,7 +35,13 @@ pub(super) fn number_and_dates(
         ctx.result.document.number = Some(c.value.clone());
         ctx.put("/document/number", UNKNOWN_KEY_CONFIDENCE, &c.span);
     }
-    let date = best(Field::Date);
+    // A date of a list of dated amounts (instalments, open items) is no date of the document.
+    let listed_date = |i: usize| {
+        item(i).is_some_and(|c| cands.dated_lines.get(c.span.line).copied().unwrap_or(false))
+    };
+    let date = ranked(feats, scorer, Field::Date)
+        .into_iter()
+        .find(|(_, i)| !listed_date(*i));
     if let Some((s, i)) = date
         && let Some(c) = item(i)
     {
@@ -55,7 +61,7 @@ pub(super) fn number_and_dates(
     };
     let due = ranked(feats, scorer, Field::DueDate)
         .into_iter()
-        .filter(|(_, i)| Some(*i) != date.map(|d| d.1))
+        .filter(|(_, i)| Some(*i) != date.map(|d| d.1) && !listed_date(*i))
         .find(|(_, i)| {
             item(*i).is_some_and(|c| Some(c.value.as_str()) != date_value || due_labelled(*i))
         });
@@ -132,6 +138,7 @@ fn unlabelled_due(
         if *i == date
             || labelled
             || f.in_table
+            || cands.dated_lines.get(c.span.line).copied().unwrap_or(false)
             || c.span.page != issue.span.page
             || (f.rel_y - issue_y).abs() > HEADER_REACH
             || !term.is_some_and(|t| (1..=MAX_TERM_DAYS).contains(&t))
@@ -341,6 +348,40 @@ mod tests {
         let mut two = head("Fogo:  09/08/2023");
         two.insert(5, ("Situ:  30/06/2023", 300.0, 125.0));
         assert_eq!(rules_due_date(&two).1, None);
+    }
+
+    #[test]
+    fn a_payment_schedules_dates_are_no_date_of_the_document() {
+        let lines = |schedule: &[(&'static str, f32, f32)]| {
+            let mut v = vec![
+                ("Rechnung Nr. 2024-17", 300.0, 60.0),
+                ("Rechnungsdatum: 01.02.2024", 300.0, 75.0),
+                ("Beratung  5  100,00  500,00", 10.0, 150.0),
+                ("Gesamtbetrag:  500,00 EUR", 300.0, 180.0),
+            ];
+            v.extend_from_slice(schedule);
+            v
+        };
+        let table = [
+            ("Zahlungsplan:", 10.0, 220.0),
+            ("#  Fällig am  Betrag", 10.0, 235.0),
+            ("1.  15.02.2024  250,00 EUR", 10.0, 250.0),
+            ("2.  15.03.2024  250,00 EUR", 10.0, 265.0),
+        ];
+        let lines_each = [
+            ("1. Rate fällig am 15.02.2024: 250,00 EUR", 10.0, 250.0),
+            ("2. Rate fällig am 15.03.2024: 250,00 EUR", 10.0, 265.0),
+        ];
+        for schedule in [&table[..], &lines_each[..]] {
+            let (date, due) = rules_due_date(&lines(schedule));
+            assert_eq!(date.as_deref(), Some("2024-02-01"));
+            assert_eq!(due, None);
+            assert_eq!(due_date(&lines(schedule)), None);
+        }
+        // A due date printed in the header stays.
+        let mut headed = lines(&table);
+        headed.insert(2, ("Fällig am: 15.02.2024", 300.0, 90.0));
+        assert_eq!(due_date(&headed).as_deref(), Some("2024-02-15"));
     }
 
     #[test]

@@ -660,6 +660,55 @@ fn net_of_total(
         .map(|(i, _)| i)
 }
 
+/// A `net + VAT = total` set around the scored VAT amounts: the best-scored VAT alone, or the
+/// sum of the scored VAT amounts of distinct values (one rate's line each); the net printed at
+/// or above the first of them, the total at or below the last, `net + VAT = total`, the VAT a
+/// plausible share of the net ([`plausible_vat`]), all of one sign; outside the item rows
+/// (`rows`) before within them, then the nearest. For a chosen total that no known label names
+/// and no arithmetic holds (an account's balance printed under the invoice, the sum of its open
+/// items, is the largest amount at the bottom). Returns (net, VAT value, first VAT, total).
+fn vat_anchored(
+    cands: &Candidates,
+    rows: &[usize],
+    vats: &[Scored],
+) -> Option<(usize, Decimal, usize, usize)> {
+    let line = |i: usize| cands.items.get(i).map(|c| c.span.line);
+    let mut distinct: Vec<Scored> = Vec::new();
+    for v in vats {
+        if !distinct.iter().any(|d| d.2 == v.2) {
+            distinct.push(*v);
+        }
+    }
+    let groups: Vec<Vec<Scored>> = [vats.first().map(|v| vec![*v]), Some(distinct)]
+        .into_iter()
+        .flatten()
+        .filter(|g| !g.is_empty())
+        .collect();
+    let amounts: Vec<(usize, Decimal, usize)> = money_values(cands)
+        .map(|(i, c, d)| (i, d, c.span.line))
+        .collect();
+    groups.iter().find_map(|group| {
+        let vat: Decimal = group.iter().map(|v| v.2).sum();
+        let lines: Vec<usize> = group.iter().filter_map(|v| line(v.1)).collect();
+        let (first, last) = (*lines.iter().min()?, *lines.iter().max()?);
+        let first_idx = group.iter().find(|v| line(v.1) == Some(first))?.1;
+        let is_vat = |i: usize| group.iter().any(|v| v.1 == i);
+        let in_rows = |l: usize| rows.contains(&l);
+        amounts
+            .iter()
+            .filter(|n| n.2 <= first && !is_vat(n.0) && !n.1.is_zero())
+            .filter(|n| vat.is_sign_negative() == n.1.is_sign_negative() && plausible_vat(n.1, vat))
+            .flat_map(|n| {
+                amounts
+                    .iter()
+                    .filter(move |t| t.2 >= last && !is_vat(t.0) && t.0 != n.0 && t.1 == n.1 + vat)
+                    .map(move |t| (n, t))
+            })
+            .min_by_key(|(n, t)| (in_rows(n.2), in_rows(t.2), (first - n.2) + (t.2 - last)))
+            .map(|(n, t)| (n.0, vat, first_idx, t.0))
+    })
+}
+
 /// The score the scorer gave candidate `i` in `list`, else [`STRUCTURAL_CONFIDENCE`] (a
 /// candidate only the printed arithmetic supports).
 fn score_in(list: &[Scored], i: usize) -> f32 {
@@ -1450,6 +1499,39 @@ pub(super) fn totals(
     // that explain a total whose chosen net and VAT do not add up to it (or are missing), and
     // the whole triple when there is no total either. A consistent set is preferred to
     // individually higher-scored values.
+    // A total and a VAT chosen without a net (no candidate scored as one): the amount printed
+    // at or above the VAT's line that is total - VAT, the nearest to it, outside the item rows
+    // where one is. Before any triple of amounts found by their arithmetic alone: the scored
+    // total and VAT that a printed net completes are no total to look beyond (an account's
+    // balance below the invoice, the sum of its open items, adds up too).
+    if chosen.net.is_none()
+        && let (Some(t), Some((_, v, Some(vi)))) = (chosen.total, chosen.vat)
+        && let Some(ni) = net_of_total(cands, &rows, t.2, (v, vi))
+    {
+        chosen.net = Some((score_in(&nets, ni), ni, t.2 - v));
+        chosen.consistent = true;
+    }
+    // No total, or a chosen one that no known label names, no arithmetic holds and no net and
+    // VAT printed above it make: the net and total that the scored VAT amounts complete, printed
+    // around them, are the document's ([`vat_anchored`]).
+    if !chosen.consistent
+        && chosen.total.is_none_or(|t| {
+            !labelled_total(cands, t.1)
+                && structural_split(cands, &t, &table_lines, &rows).is_none()
+        })
+        && let Some((ni, vat, vi, ti)) = vat_anchored(cands, &rows, &vats)
+        && let (Some(n), Some(tv)) = (
+            cands.amount_at(ni).and_then(dec),
+            cands.amount_at(ti).and_then(dec),
+        )
+    {
+        let sv = vats.iter().map(|v| v.0).fold(0.0, f32::max);
+        chosen.net = Some((score_in(&nets, ni), ni, n));
+        chosen.vat = Some((sv, vat, Some(vi)));
+        chosen.total = Some((score_in(&tots, ti), ti, tv));
+        chosen.consistent = true;
+        choose_payable(&mut chosen, &pays, &pres);
+    }
     // A triple found by its arithmetic never totals less than a chosen payable (payable = total
     // - prepaid).
     let payable_floor = chosen.payable.map_or(Decimal::ZERO, |p| p.2.abs());
@@ -1467,6 +1549,17 @@ pub(super) fn totals(
             .total
             .and_then(|t| {
                 structural_split(cands, &t, &table_lines, &rows).map(|(n, v)| (n, v, None))
+            })
+            // Another total the scorer ranked within the consistency bonus whose net and VAT
+            // are printed above it: a consistent set before a higher-scored lone amount.
+            .or_else(|| {
+                let floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
+                tots.iter()
+                    .filter(|o| o.0 >= floor && chosen.total.is_none_or(|t| t.1 != o.1))
+                    .find_map(|o| {
+                        structural_split(cands, o, &table_lines, &rows)
+                            .map(|(n, v)| (n, v, Some(o.1)))
+                    })
             })
             .or_else(|| {
                 if cands.style.receipt {
@@ -1496,16 +1589,6 @@ pub(super) fn totals(
         if t.is_some() {
             choose_payable(&mut chosen, &pays, &pres);
         }
-    }
-    // A total and a VAT chosen without a net (no candidate scored as one): the amount printed
-    // at or above the VAT's line that is total - VAT, the nearest to it, outside the item rows
-    // where one is.
-    if chosen.net.is_none()
-        && let (Some(t), Some((_, v, Some(vi)))) = (chosen.total, chosen.vat)
-        && let Some(ni) = net_of_total(cands, &rows, t.2, (v, vi))
-    {
-        chosen.net = Some((score_in(&nets, ni), ni, t.2 - v));
-        chosen.consistent = true;
     }
     // Net and VAT of several rates whose rate OCR garbled (`Сиго: 2096  4904006,49` over `биго:
     // 790  287009,00`: `20%`, `7%`), so no rate line says so: the net printed right above the
@@ -3956,6 +4039,163 @@ mod tests {
             (val(n), val(v), val(t)),
             ("136.66".into(), "25.97".into(), "162.63".into())
         );
+    }
+
+    #[test]
+    fn an_accounts_balance_under_the_invoice_is_no_total() {
+        // The totals block (the net's label unknown), then the account's open items: an
+        // earlier invoice and this one, and their balance. The balance and the two items add
+        // up (this total + the earlier amount), but the scored total and VAT that the printed
+        // net completes are the document's.
+        let doc = doc_from(&[
+            ("Descripción  Cant.  Precio  Importe", 10.0, 85.0),
+            ("Servicios de consultoría  2  183,58  367,16", 10.0, 100.0),
+            ("Licencia de software anual  4  165,68  662,72", 10.0, 115.0),
+            ("Base:  1.029,88 EUR", 12.0, 140.0),
+            ("Total IVA 21%  216,27 EUR", 12.0, 155.0),
+            ("Total documento:  1.246,15 EUR", 12.0, 170.0),
+            ("Partidas pendientes:", 10.0, 200.0),
+            ("Factura 498/2941 de 25-09-2019  270,89 EUR", 10.0, 215.0),
+            ("Factura 498/2020 de 21-01-2020  1.246,15 EUR", 10.0, 230.0),
+            ("Saldo:  1.517,04 EUR", 10.0, 245.0),
+        ]);
+        let cands = extract(&doc);
+        for r in by_both_scorers(&doc, &cands) {
+            assert_eq!(r.totals.total.as_deref(), Some("1246.15"));
+            assert_eq!(r.totals.net.as_deref(), Some("1029.88"));
+            assert_eq!(r.totals.vat.as_deref(), Some("216.27"));
+        }
+    }
+
+    #[test]
+    fn the_scored_vat_finds_its_net_and_total_around_it() {
+        let doc = doc_from(&[
+            (
+                "Konsultavimo paslaugos  40  16,37  21%  654,80  792,31",
+                10.0,
+                100.0,
+            ),
+            ("Apmokestinamoji vertė:  654,80 €", 10.0, 130.0),
+            ("PVM mokestis 21%  137,51 €", 10.0, 145.0),
+            ("Bendra vertė:  792,31 €", 10.0, 160.0),
+            ("Sąskaita 2023-28178 iš 2022-10-21  2567,96 €", 10.0, 200.0),
+            ("Sąskaita 2023-28484 iš 2023-03-04  792,31 €", 10.0, 215.0),
+            ("Likutis:  3360,27 €", 10.0, 230.0),
+        ]);
+        let cands = extract(&doc);
+        for r in by_both_scorers(&doc, &cands) {
+            assert_eq!(r.totals.total.as_deref(), Some("792.31"));
+            assert_eq!(r.totals.net.as_deref(), Some("654.80"));
+        }
+        let vats = [(0.9, at_value(&cands, "137.51", 2), d("137.51"))];
+        let (n, v, vi, t) = vat_anchored(&cands, &[0], &vats).expect("a set");
+        assert_eq!(
+            (value_at(&cands, n), v, vi),
+            (d("654.80"), d("137.51"), vats[0].1)
+        );
+        assert_eq!(value_at(&cands, t), d("792.31"));
+        // Outside the item rows before within them: the row prints 654,80 and 792,31 too.
+        assert_eq!(cands.items[n].span.line, 1);
+        assert_eq!(cands.items[t].span.line, 3);
+        // Two rates' VAT amounts scored: their sum between the net and the total.
+        let doc = doc_from(&[
+            ("1  Usługa doradcza  3  23%  95595,28", 10.0, 40.0),
+            ("2  Krzesło biurowe  1  8%  18641,89", 10.0, 55.0),
+            ("3  Papier ksero A4  5  23%  332918,82", 10.0, 70.0),
+            ("Suma netto:  447155,99", 10.0, 100.0),
+            ("Wartość VAT 23%  98875,85", 10.0, 115.0),
+            ("Wartość VAT 8%  1380,88", 10.0, 130.0),
+            ("Ogółem:  547412,72", 10.0, 145.0),
+            (
+                "Faktura FV/2025/07/168 z dnia 2025-01-01  437,32",
+                10.0,
+                170.0,
+            ),
+            (
+                "Faktura FV/2025/07/690 z dnia 2025-02-07  3569,18",
+                10.0,
+                185.0,
+            ),
+            (
+                "Faktura FV/2025/07/913 z dnia 2025-04-09  547412,72",
+                10.0,
+                200.0,
+            ),
+            ("Saldo:  551419,22", 10.0, 215.0),
+        ]);
+        let cands = extract(&doc);
+        let vats = [
+            (0.99, at_value(&cands, "1380.88", 5), d("1380.88")),
+            (0.98, at_value(&cands, "98875.85", 4), d("98875.85")),
+        ];
+        let (n, v, vi, t) = vat_anchored(&cands, &[0, 1, 2], &vats).expect("a set");
+        assert_eq!(
+            (value_at(&cands, n), v, vi),
+            (d("447155.99"), d("100256.73"), vats[1].1)
+        );
+        assert_eq!(value_at(&cands, t), d("547412.72"));
+        // No amount that makes the sum: none.
+        let vats = [(0.9, at_value(&cands, "98875.85", 4), d("98875.85"))];
+        assert_eq!(vat_anchored(&cands, &[0, 1, 2], &vats), None);
+        for r in by_both_scorers(&doc, &cands) {
+            assert_eq!(r.totals.total.as_deref(), Some("547412.72"));
+        }
+    }
+
+    #[test]
+    fn a_scored_total_that_its_net_and_vat_make_beats_a_lone_higher_one() {
+        // The VAT's label garbled, no VAT scored; the balance of the open items under the
+        // totals is scored above the labelled total, which the net and the VAT printed above
+        // it make.
+        let doc = doc_from(&[
+            ("Biroja krēsls  1  25,29  21%  20,23  24,48", 10.0, 100.0),
+            ("Papīrs A4  12  46,59  21%  559,08  676,49", 10.0, 115.0),
+            ("Summa  579,31 €", 10.0, 140.0),
+            ("Starpsumma:  579,31 €", 10.0, 155.0),
+            ("Pievienotās vērtibas nodoklis 21%  121,66 €", 10.0, 170.0),
+            ("Kopsumma:  700,97 €", 10.0, 185.0),
+            ("Rēkins 24080345 no 01.06.2024  1280,17 €", 10.0, 215.0),
+            ("Rēkins 24080902 no 07.09.2024  700,97 €", 10.0, 230.0),
+            ("Atikums:  1981,14 €", 10.0, 245.0),
+        ]);
+        let cands = extract(&doc);
+        for r in by_both_scorers(&doc, &cands) {
+            assert_eq!(r.totals.total.as_deref(), Some("700.97"));
+            assert_eq!(r.totals.vat.as_deref(), Some("121.66"));
+        }
+        // A scorer that ranks the bottom-most amount first (the largest amount at the bottom,
+        // as a page in unknown words may have it): the labelled total, within the consistency
+        // bonus, is the one the printed net and VAT make.
+        struct Bottom;
+        impl crate::fields::FieldScorer for Bottom {
+            fn name(&self) -> &str {
+                "bottom"
+            }
+            fn score(&self, field: Field, f: &CandidateFeatures) -> f32 {
+                let rules = crate::fields::RuleScorer.score(field, f);
+                match field {
+                    Field::Total if field.admits(f) => 0.5 + 0.5 * f.rel_y.min(1.0),
+                    Field::Vat => 0.0,
+                    _ => rules,
+                }
+            }
+        }
+        let r = crate::fields::extract(&doc, &cands, &Bottom);
+        assert_eq!(r.totals.total.as_deref(), Some("700.97"));
+        assert_eq!(r.totals.net.as_deref(), Some("579.31"));
+        assert_eq!(r.totals.vat.as_deref(), Some("121.66"));
+    }
+
+    fn at_value(cands: &Candidates, v: &str, line: usize) -> usize {
+        cands
+            .items
+            .iter()
+            .position(|c| c.value == v && c.span.line == line)
+            .expect("candidate")
+    }
+
+    fn value_at(cands: &Candidates, i: usize) -> Decimal {
+        cands.amount_at(i).and_then(dec).expect("amount")
     }
 
     #[test]
