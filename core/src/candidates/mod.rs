@@ -787,9 +787,78 @@ fn dated_lists(
         };
         a.0 < b.1 && b.0 < a.1 && a.2 != b.2 && keys(i) == keys(i + 1)
     };
+    let runs: Vec<Option<bool>> = (0..dated.len())
+        .map(|i| run_on(doc, items, money, i))
+        .collect();
+    // The line under a run that ends on a date, where its amount wrapped: `2.042,64 RON`.
+    let wrapped = |i: usize| {
+        i.checked_sub(1)
+            .and_then(|p| runs.get(p).copied().flatten())
+            .unwrap_or(false)
+            && items.iter().any(|c| {
+                c.span.line == i
+                    && is_money(c, money)
+                    && doc.lines.get(i).is_some_and(|l| {
+                        l.text
+                            .get(..c.span.start)
+                            .is_some_and(|p| p.trim().is_empty())
+                    })
+            })
+    };
     (0..dated.len())
-        .map(|i| pair(i) || i.checked_sub(1).is_some_and(pair))
+        .map(|i| {
+            pair(i)
+                || i.checked_sub(1).is_some_and(pair)
+                || runs.get(i).copied().flatten().is_some()
+                || wrapped(i)
+        })
         .collect()
+}
+
+/// Whether a line runs two or more dated amounts on, one after the other with nothing but
+/// separators between them: `Zahlungsplan: 15.02.2027 154,31 EUR / 15.05.2027 154,31 EUR`;
+/// then whether it ends on a date whose amount wrapped to the next line. Labels between them
+/// (`Datum: 01.02.2024  Summe: 50,00  Fällig: 15.02.2024  Offen: 50,00`) make a header's
+/// pairs, no list.
+fn run_on(
+    doc: &CleanDocument,
+    items: &[Candidate],
+    money: amounts::MoneyPrint,
+    i: usize,
+) -> Option<bool> {
+    let text = doc.lines.get(i).map(|l| l.text.as_str())?;
+    let mut on_line: Vec<&Candidate> = items
+        .iter()
+        .filter(|c| c.span.line == i && (c.kind == CandidateKind::Date || is_money(c, money)))
+        .collect();
+    on_line.sort_by_key(|c| (c.span.start, std::cmp::Reverse(c.span.end)));
+    // Dates, each with the first money amount after it, and what stands between one pair's
+    // amount and the next date.
+    let mut pairs = 0;
+    let mut amount_end: Option<usize> = None;
+    let mut date_end: Option<usize> = None;
+    for c in on_line {
+        if c.kind == CandidateKind::Date {
+            if date_end.is_some() {
+                return None;
+            }
+            if let Some(e) = amount_end {
+                let between = text.get(e..c.span.start).unwrap_or("x");
+                if between.chars().any(char::is_alphabetic) {
+                    return None;
+                }
+            }
+            date_end = Some(c.span.end);
+        } else if let Some(d) = date_end
+            && c.span.start >= d
+        {
+            pairs += 1;
+            amount_end = Some(c.span.end);
+            date_end = None;
+        }
+    }
+    // Two dated amounts, or one and a date whose amount wrapped.
+    (pairs + usize::from(date_end.is_some()) >= 2).then_some(date_end.is_some())
 }
 
 /// Lines that list other documents, each a title word at its start (after a position at
@@ -1600,6 +1669,26 @@ pub(crate) mod tests {
         assert_eq!(
             c.dated_lines,
             [false, false, false, true, true, true, true, true]
+        );
+        // Run on, one line, its last amount wrapped to the next; a header's pairs with labels
+        // between them are no list.
+        let run = [
+            (
+                "Grafic de plată: 18/06/2024 2.042,64 / 18/09/2024 2.042,64 / 18/12/2024",
+                40.0,
+                400.0,
+            ),
+            ("2.042,64 RON", 40.0, 414.0),
+            (
+                "Datum: 01.02.2024  Summe: 50,00  Fällig: 15.02.2024  Offen: 50,00",
+                40.0,
+                500.0,
+            ),
+            ("Zeitraum 01.01.2024 - 31.01.2024  50,00", 40.0, 514.0),
+        ];
+        assert_eq!(
+            extract(&doc_from(&run)).dated_lines,
+            [true, true, false, false]
         );
         // Dates not one under the other make no list.
         let apart = [

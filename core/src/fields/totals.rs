@@ -1373,6 +1373,14 @@ pub(super) fn totals(
         top(Field::Payable),
         top(Field::Prepaid),
     );
+    // An instalment of a payment schedule, an open item: no amount payable of the document
+    // ([`Candidates::dated_lines`]).
+    let listed = |p: &Scored| {
+        cands
+            .amount_at(p.1)
+            .is_some_and(|c| cands.dated_lines.get(c.span.line).copied().unwrap_or(false))
+    };
+    let pays: Vec<Scored> = pays.into_iter().filter(|p| !listed(p)).collect();
     let table_lines = cands.table_lines(ctx.doc.lines.len());
     let rows = item_rows(cands);
     let two_rows = |a: usize, b: usize| {
@@ -4184,6 +4192,39 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("700.97"));
         assert_eq!(r.totals.net.as_deref(), Some("579.31"));
         assert_eq!(r.totals.vat.as_deref(), Some("121.66"));
+    }
+
+    #[test]
+    fn an_instalment_is_no_amount_payable() {
+        // A payment schedule run on under a payable label (`de plată`), its last amount
+        // wrapped to the next line; and one instalment per line.
+        let run_on = [
+            (
+                "Grafic de plată: 18/06/2024 297,50 RON / 18/09/2024",
+                10.0,
+                215.0,
+            ),
+            ("297,50 RON", 10.0, 230.0),
+        ];
+        let per_line = [
+            ("1.  18/06/2024  297,50 RON", 10.0, 215.0),
+            ("2.  18/09/2024  297,50 RON", 10.0, 230.0),
+        ];
+        for schedule in [run_on, per_line] {
+            let mut lines = vec![
+                ("Servicii de consultanță  5  100,00  500,00", 10.0, 100.0),
+                ("Subtotal:  500,00 RON", 300.0, 130.0),
+                ("TVA 19%  95,00 RON", 300.0, 145.0),
+                ("Total general:  595,00 RON", 300.0, 160.0),
+            ];
+            lines.extend_from_slice(&schedule);
+            let doc = doc_from(&lines);
+            let cands = extract(&doc);
+            for r in by_both_scorers(&doc, &cands) {
+                assert_eq!(r.totals.total.as_deref(), Some("595.00"));
+                assert_ne!(r.totals.payable.as_deref(), Some("297.50"), "{schedule:?}");
+            }
+        }
     }
 
     fn at_value(cands: &Candidates, v: &str, line: usize) -> usize {
