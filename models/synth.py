@@ -375,7 +375,12 @@ def main() -> int:
                     help="invoices print a payment schedule (instalments with due dates) and the "
                          "account's open items (earlier invoices, the balance) after the totals "
                          "(synth_layouts.TABLE_SCHEDULE): a tuning set for line items and totals")
+    ap.add_argument("--table-cards", action="store_true",
+                    help="tables of the full shape print each item as a block of `Key: value` "
+                         "lines under `Position 1` (synth_layouts.TABLE_CARDS): a tuning set for "
+                         "line items")
     a = ap.parse_args()
+    sl.TABLE_CARDS = a.table_cards
     sl.TABLE_SCHEDULE = a.table_schedule
     sl.TABLE_ORDER = a.table_order
     sl.TABLE_UTILITY = a.table_utility

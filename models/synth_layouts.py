@@ -106,6 +106,13 @@ payable in two to four instalments, each with its due date; a table with a heade
 instalment, or all on one line) and, independently, the account's open items (`Offene Posten`:
 earlier invoices' numbers, dates and amounts, and the balance with this one). Numbers, dates and
 amounts that are no row and no header field.
+
+`TABLE_CARDS` (set by `synth.py --table-cards`; off by default, drawn from a random stream of
+its own) prints the items of tables of the `full` shape as e-invoice renderings and some ERPs
+do: one block of `Key: value` lines per item under `Position 1` (the article number, the
+description, the quantity with its unit, the unit price, the rate, the amount; the keys the
+table's column names, the values left-aligned in a column, right-aligned, or after the key),
+a rule or a blank line between blocks, the rows' sum under the last one or not.
 """
 
 from __future__ import annotations
@@ -132,6 +139,7 @@ TABLE_CHARGES = False
 TABLE_UTILITY = False
 TABLE_ORDER = False
 TABLE_SCHEDULE = False
+TABLE_CARDS = False
 # The article number column's name per language (several no engine vocabulary knows).
 SKU_WORDS = {
     "en": "Item no.", "de": "Art.-Nr.", "fr": "Réf.", "pl": "Indeks", "uk": "Артикул",
@@ -224,6 +232,23 @@ UTILITY_WORDS = {
     "da": "Elforbrug|Abonnement|Nettarif|Måling|Elafgift|Måler|Forrige aflæsning|Aktuel aflæsning|Forbrug|Periode|dage",
     "hu": "Villamos energia|Alapdíj|Rendszerhasználati díj|Mérés|Jövedéki adó|Mérő|Előző állás|Jelenlegi állás|Fogyasztás|Időszak|nap",
     "ro": "Energie activă|Abonament|Distribuție|Măsurare|Acciză|Contor|Index vechi|Index nou|Consum|Perioadă|zile",
+}
+
+# The word of an item block's heading per language (`TABLE_CARDS`): `Position 1`.
+CARD_WORDS = {
+    "en": "Item|Line|Position", "de": "Position|Pos.", "fr": "Ligne|Article", "pl": "Pozycja|Poz.",
+    "uk": "Позиція", "ru": "Позиция", "nl": "Regel|Positie", "it": "Riga|Posizione",
+    "es": "Línea|Posición", "pt": "Linha|Posição", "cs": "Položka|Pol.", "sk": "Položka",
+    "lt": "Eilutė|Pozicija", "lv": "Pozīcija|Rinda", "et": "Rida|Positsioon", "fi": "Rivi|Nimike",
+    "sv": "Rad|Position", "da": "Linje|Position", "hu": "Tétel|Sor", "ro": "Poziția|Linia",
+}
+
+# The unit's key of an item block per language (`TABLE_CARDS`).
+UNIT_WORDS = {
+    "en": "Unit", "de": "Einheit", "fr": "Unité", "pl": "J.m.", "uk": "Од. виміру", "ru": "Ед. изм.",
+    "nl": "Eenheid", "it": "U.M.", "es": "Unidad", "pt": "Unidade", "cs": "MJ", "sk": "MJ",
+    "lt": "Mato vnt.", "lv": "Mērvienība", "et": "Ühik", "fi": "Yksikkö", "sv": "Enhet", "da": "Enhed",
+    "hu": "Mértékegység", "ro": "U.M.",
 }
 
 # A payment schedule's and an account's open items' words per language (`TABLE_SCHEDULE`): the
@@ -774,6 +799,10 @@ class R:
         hard = HARD_TABLES and shape == "full"
         sku_col = hard and self.rng.random() < 0.6
         two_lines = hard and self.rng.random() < 0.6
+        # The item blocks of `TABLE_CARDS`, from a stream of their own.
+        kr = random.Random(f"{doc.name}/cards")
+        if TABLE_CARDS and shape == "full" and not multi and kr.random() < 0.6:
+            return self.cards(y, kr)
         sub_lines = hard and self.rng.random() < 0.5
         if hard and not sku_col and self.rng.random() < 0.35:
             shape = "gross_only"
@@ -1230,6 +1259,58 @@ class R:
         if kind == "box":
             self.rect(xl, top + 2, xr, y + 6)
         return y + 14
+
+    def cards(self, y, kr):
+        """The items as blocks of `Key: value` lines (`TABLE_CARDS`)."""
+        doc = self.doc
+        lab = lambda k: sv.word(doc.lang, k)  # noqa: E731
+        head = kr.choice(CARD_WORDS[doc.lang].split("|"))
+        align = kr.randrange(3)  # values in a left-aligned column, right-aligned, after the key
+        sku = kr.random() < 0.5
+        rate = kr.random() < 0.7
+        unit_apart = kr.random() < 0.3
+        rule = kr.random() < 0.5
+        key_x, val_x, val_r = self.x0 + 14, self.x0 + 190, self.x0 + 330
+        main_rng, doc.rng = doc.rng, random.Random(kr.random())
+        try:
+            for n, ln in enumerate(doc.lines, 1):
+                keys = []
+                if sku:
+                    keys.append((SKU_WORDS[doc.lang], self.sku()))
+                keys.append((lab("desc"), ln.desc))
+                if unit_apart:
+                    keys.append((lab("qty"), doc.qty(ln.qty)))
+                    keys.append((UNIT_WORDS[doc.lang], doc.unit_text(ln)))
+                else:
+                    keys.append((lab("qty"), f"{doc.qty(ln.qty)} {doc.unit_text(ln)}"))
+                keys.append((lab("price"), doc.m(doc.sign * ln.price)))
+                if ln.disc:
+                    keys.append((lab("discount"), doc.rate_text(ln.disc.normalize())))
+                if rate:
+                    keys.append((lab("rate"), doc.rate_text(ln.rate)))
+                keys.append((lab("amount"), doc.m(doc.line_amount(ln))))
+                keys = [(k, v) for k, v in keys if k]
+                if y > self.h - 80 - 12 * len(keys):
+                    self.new_page()
+                    y = 60
+                y += 15
+                self.t(self.x0, y, f"{head} {n}", 9, bold=True)
+                for k, v in keys:
+                    y += 12
+                    if align == 2:
+                        self.t(key_x, y, f"{k}{sv.colon(doc.lang)} {v}", 8.5)
+                        continue
+                    self.t(key_x, y, f"{k}{sv.colon(doc.lang)}", 8.5)
+                    if align == 0:
+                        self.t(val_x, y, v, 8.5)
+                    else:
+                        self.t(val_r, y, v, 8.5, align="right")
+                y += 5
+                if rule:
+                    self.p.hline(self.x0, self.x1, y, 0.3)
+        finally:
+            doc.rng = main_rng
+        return y + 12
 
     def schedule(self, y):
         """The payment schedule and the account's open items of `TABLE_SCHEDULE`, after the

@@ -41,13 +41,29 @@ struct Keyed {
 /// amount.
 fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
     let lead = text.len() - text.trim_start().len();
+    // The key opens the line, or ends its first word (`Stk.pris:`, a noun glued before it).
+    let opens = |h: &LabelHit| {
+        h.start == lead
+            || text.get(lead..h.start).is_some_and(|p| {
+                p.chars().count() <= 12 && !p.contains(char::is_whitespace) && !p.contains(':')
+            })
+    };
     let hit = hits
         .iter()
-        .filter(|h| h.start == lead && (h.key.is_column() || h.key == LabelKey::Vat))
-        .min_by_key(|h| h.key == LabelKey::Vat)?;
+        .filter(|h| opens(h) && (h.key.is_column() || h.key == LabelKey::Vat))
+        .min_by_key(|h| (h.key == LabelKey::Vat, h.start))?;
     let rest = &text[hit.end..];
-    let value_at = match rest.find(':') {
-        Some(c) if c <= 24 && !rest[..c].chars().any(|ch| ch.is_ascii_digit()) => hit.end + c + 1,
+    // A key matched across its colon (`Betrag:  EUR` read as one column name): the value
+    // starts after that colon.
+    let inner_colon = text
+        .get(hit.start..hit.end)
+        .and_then(|k| k.find(':'))
+        .map(|c| hit.start + c + 1);
+    let value_at = match (inner_colon, rest.find(':')) {
+        (Some(v), _) => v,
+        (None, Some(c)) if c <= 24 && !rest[..c].chars().any(|ch| ch.is_ascii_digit()) => {
+            hit.end + c + 1
+        }
         // `Position 1`: a position number after its name.
         _ if hit.key == LabelKey::ColPos
             && rest.trim().trim_end_matches('.').parse::<u32>().is_ok() =>
@@ -79,6 +95,23 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
     })
 }
 
+/// Whether a line is a `Key: value` line whose key is no column name: a word or two at its
+/// start (letters, `.`, `%`, `-`, up to 30 characters), a colon, a value.
+fn unknown_key(text: &str) -> bool {
+    let t = text.trim_start();
+    let Some(c) = t.find(':') else {
+        return false;
+    };
+    let key = &t[..c];
+    !key.is_empty()
+        && key.chars().count() <= 30
+        && key.chars().next().is_some_and(char::is_alphabetic)
+        && key
+            .chars()
+            .all(|ch| ch.is_alphabetic() || matches!(ch, ' ' | '.' | '%' | '-' | '(' | ')'))
+        && !t[c + 1..].trim().is_empty()
+}
+
 /// The cell of a keyed value (its number in the document's style).
 fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
     let l = &doc.lines[k.line];
@@ -103,28 +136,39 @@ fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
     c
 }
 
-/// A block's row, where it names a description and an amount whose arithmetic holds.
-fn row_of(block: &[Cell], lines: Vec<usize>) -> Option<Row> {
+/// A block's row, where it names a description and an amount, and whether its arithmetic
+/// failed: a block whose quantity x unit price (less its discount) is not its amount is a row
+/// without those two numbers (one of them misread), `false` otherwise.
+fn row_of(block: &[Cell], lines: Vec<usize>) -> Option<(Row, bool)> {
     let get = |k: LabelKey| block.iter().find(|c| c.key == k);
     let value = |k: LabelKey| get(k).and_then(|c| c.amount);
     get(LabelKey::ColDesc)?;
     let amount = value(LabelKey::ColAmount).or_else(|| value(LabelKey::ColAmountGross))?;
-    let source = match (value(LabelKey::ColQty), value(LabelKey::ColUnitPrice)) {
+    let (source, failed) = match (value(LabelKey::ColQty), value(LabelKey::ColUnitPrice)) {
         (Some(q), Some(p)) => {
             let d = value(LabelKey::ColDiscount).unwrap_or_default();
             let product = q * p * (Decimal::ONE_HUNDRED - d.abs()) / Decimal::ONE_HUNDRED;
             if (product - amount).abs() >= Decimal::new(1, 2) {
-                return None;
+                (RowSource::Aligned, true)
+            } else {
+                (RowSource::Balanced, false)
             }
-            RowSource::Balanced
         }
-        _ => RowSource::Aligned,
+        _ => (RowSource::Aligned, false),
     };
-    Some(Row {
-        lines,
-        cells: block.to_vec(),
-        source,
-    })
+    let cells = block
+        .iter()
+        .filter(|c| !failed || !matches!(c.key, LabelKey::ColQty | LabelKey::ColUnitPrice))
+        .cloned()
+        .collect();
+    Some((
+        Row {
+            lines,
+            cells,
+            source,
+        },
+        failed,
+    ))
 }
 
 /// The item rows of `Key: value` blocks, where they sum to an amount printed below them.
@@ -154,6 +198,11 @@ pub(super) fn find(
                 cur.0.push(c);
                 cur.1.push(i);
             }
+            None if !cur.0.is_empty() && unknown_key(&line.text) => {
+                // `Ilość:  5 szt.` whose key OCR garbled, `Rabatt:` of no column: no cell,
+                // and no end of the block.
+                desc_x = None;
+            }
             None => {
                 let continues = desc_x.is_some_and(|x| {
                     (line.bbox.x0 - x).abs() <= line.bbox.height().max(1.0) * 0.5
@@ -173,24 +222,40 @@ pub(super) fn find(
         }
     }
     flush(&mut cur);
-    let rows: Vec<Row> = blocks
+    let all: Vec<(Row, bool)> = blocks
         .into_iter()
         .filter_map(|(cells, lines)| row_of(&cells, lines))
         .collect();
+    let amount = |r: &Row| {
+        r.cell(LabelKey::ColAmount)
+            .or_else(|| r.cell(LabelKey::ColAmountGross))
+            .and_then(|c| c.amount)
+    };
+    let last = all.last().and_then(|(r, _)| r.lines.last().copied())?;
+    let below = printed_amounts(doc, style.decimal, last + 1);
+    let printed = |rows: &[&Row]| {
+        let sum: Decimal = rows.iter().filter_map(|r| amount(r)).sum();
+        below.iter().any(|&(_, v)| v == sum)
+    };
+    let every: Vec<&Row> = all.iter().map(|(r, _)| r).collect();
+    let kept: Vec<&Row> = all.iter().filter(|(_, f)| !f).map(|(r, _)| r).collect();
+    // Every block where their amounts sum to a printed amount (a misread price or quantity
+    // leaves its row, without them); else the blocks whose arithmetic holds, where they sum to
+    // one; else, where two blocks or more balance and no block prints neither a quantity nor a
+    // price, every block whatever the totals print (bases per rate in a VAT summary, no net).
+    // (A block that does not balance is a row only beside one that does.)
+    let trusted = kept.iter().any(|r| r.source == RowSource::Balanced);
+    let balanced = kept.len() >= 2 && kept.iter().all(|r| r.source == RowSource::Balanced);
+    let rows: Vec<Row> = if (printed(&every) && trusted) || balanced {
+        every.into_iter().cloned().collect()
+    } else if !kept.is_empty() && printed(&kept) {
+        kept.into_iter().cloned().collect()
+    } else {
+        return None;
+    };
     let first = *rows.first()?.lines.first()?;
     let last = *rows.last()?.lines.last()?;
-    let sum: Decimal = rows
-        .iter()
-        .filter_map(|r| {
-            r.cell(LabelKey::ColAmount)
-                .or_else(|| r.cell(LabelKey::ColAmountGross))
-                .and_then(|c| c.amount)
-        })
-        .sum();
-    let printed = printed_amounts(doc, style.decimal, last + 1)
-        .iter()
-        .any(|&(_, v)| v == sum);
-    printed.then(|| TableLayout {
+    Some(TableLayout {
         header_line: first,
         columns: Vec::new(),
         rows,
@@ -268,6 +333,90 @@ mod tests {
         assert_eq!(
             r.cell(LabelKey::ColAmount).and_then(|c| c.amount),
             Some(Decimal::new(37700, 2))
+        );
+    }
+
+    #[test]
+    fn keys_glued_or_read_across_their_colon_and_unknown_keys_inside_a_block() {
+        let t = table(&[
+            ("Linje 1", 40.0),
+            ("Beskrivelse:  Konsulentydelser", 60.0),
+            ("Antal:  12 stk.", 60.0),
+            ("Stk.pris:  32,50 DKK", 60.0),
+            ("Moms %:  25%", 60.0),
+            ("Beløb:  390,00 DKK", 60.0),
+            ("Linje 2", 40.0),
+            ("Beskrivelse:  Kontorstol", 60.0),
+            ("Xntal:  2 stk.", 60.0),
+            ("Stk.pris:  55,00 DKK", 60.0),
+            ("Beløb:  110,00 DKK", 60.0),
+            ("Subtotal  500,00 DKK", 300.0),
+        ])
+        .expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows[0].source, RowSource::Balanced);
+        assert_eq!(
+            t.rows[0]
+                .cell(LabelKey::ColUnitPrice)
+                .and_then(|c| c.amount),
+            Some(Decimal::new(3250, 2))
+        );
+        // The garbled `Antal` neither ends the block nor gives it a quantity.
+        assert_eq!(
+            t.rows[1].cell(LabelKey::ColAmount).and_then(|c| c.amount),
+            Some(Decimal::new(11000, 2))
+        );
+        assert!(t.rows[1].cell(LabelKey::ColQty).is_none());
+        // A column name read across the colon (`Betrag:  EUR`): the value after the colon.
+        let t = table(&[
+            ("Bezeichnung:  Beratung", 60.0),
+            ("Menge:  2", 60.0),
+            ("Einzelpreis:  EUR -10,00", 60.0),
+            ("Betrag:  EUR -20,00", 60.0),
+            ("Bezeichnung:  Material", 60.0),
+            ("Menge:  1", 60.0),
+            ("Einzelpreis:  EUR -5,00", 60.0),
+            ("Betrag:  EUR -5,00", 60.0),
+        ])
+        .expect("a table");
+        assert_eq!(
+            t.rows[0].cell(LabelKey::ColAmount).and_then(|c| c.amount),
+            Some(Decimal::new(-2000, 2))
+        );
+    }
+
+    #[test]
+    fn balanced_blocks_need_no_printed_sum_and_a_misread_price_keeps_its_row() {
+        // Two balanced blocks, the totals only bases per rate: rows.
+        let blocks = [
+            ("Kuvaus:  Konsultointi", 60.0),
+            ("Määrä:  2,5", 60.0),
+            ("A-hinta:  23,55", 60.0),
+            ("Summa:  58,88", 60.0),
+            ("Kuvaus:  Toimistotuoli", 60.0),
+            ("Määrä:  2", 60.0),
+            ("A-hinta:  10,00", 60.0),
+            ("Summa:  20,00", 60.0),
+        ];
+        assert_eq!(table(&blocks).map(|t| t.rows.len()), Some(2));
+        // One balanced block alone is no table without a printed sum.
+        assert!(table(&blocks[..4]).is_none());
+        // A price OCR misread (`993,D5`): the row stays with its description and amount, not
+        // its quantity and price, where the rows' amounts sum to a printed amount.
+        let mut misread = blocks.to_vec();
+        misread.extend_from_slice(&[
+            ("Kuvaus:  Lisenssi", 60.0),
+            ("Määrä:  2,5", 60.0),
+            ("A-hinta:  993,D5", 60.0),
+            ("Summa:  2482,63", 60.0),
+            ("Yhteensä  2561,51", 300.0),
+        ]);
+        let t = table(&misread).expect("a table");
+        assert_eq!(t.rows.len(), 3);
+        let last = &t.rows[2];
+        assert_eq!(last.source, RowSource::Aligned);
+        assert!(
+            last.cell(LabelKey::ColUnitPrice).is_none() && last.cell(LabelKey::ColQty).is_none()
         );
     }
 
