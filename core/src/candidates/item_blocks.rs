@@ -73,11 +73,14 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
         _ => return None,
     };
     let value = text[value_at..].trim();
-    if value.is_empty()
-        || hits
-            .iter()
-            .any(|h| h.start >= value_at && h.key.is_column())
-    {
+    // A header line is no block: its value holds other column names (`Pos:  Bezeichnung
+    // Menge  Preis`); a description may hold its own column's word (`Консультаційні послуги`).
+    let in_value: Vec<LabelKey> = hits
+        .iter()
+        .filter(|h| h.start >= value_at && h.key.is_column())
+        .map(|h| h.key)
+        .collect();
+    if value.is_empty() || in_value.len() >= 2 || in_value.iter().any(|k| *k != hit.key) {
         return None;
     }
     let start = value_at + (text[value_at..].len() - text[value_at..].trim_start().len());
@@ -382,6 +385,22 @@ mod tests {
         assert_eq!(
             t.rows[0].cell(LabelKey::ColAmount).and_then(|c| c.amount),
             Some(Decimal::new(-2000, 2))
+        );
+        // A description holding its own column's word (`послуги`, services) is a value.
+        let t = table(&[
+            ("Найменування:  Консультаційні послуги", 60.0),
+            ("Кіл-сть:  2", 60.0),
+            ("Ціна без ПДВ:  15,00", 60.0),
+            ("Сума без ПДВ:  30,00", 60.0),
+            ("Найменування:  Офісне крісло", 60.0),
+            ("Кіл-сть:  1", 60.0),
+            ("Ціна без ПДВ:  20,00", 60.0),
+            ("Сума без ПДВ:  20,00", 60.0),
+        ])
+        .expect("a table");
+        assert_eq!(
+            t.rows[0].cell(LabelKey::ColDesc).map(|c| c.text.as_str()),
+            Some("Консультаційні послуги")
         );
     }
 
