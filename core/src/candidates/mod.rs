@@ -144,6 +144,12 @@ impl Candidates {
         is_money(c, self.style.money)
     }
 
+    /// Whether a candidate stands on a line of a list of dated amounts
+    /// ([`Candidates::dated_lines`]).
+    pub fn on_dated_line(&self, c: &Candidate) -> bool {
+        self.dated_lines.get(c.span.line).copied().unwrap_or(false)
+    }
+
     /// The candidate of an index into `items`, or past its end into `ocr_amounts`.
     pub fn amount_at(&self, i: usize) -> Option<&Candidate> {
         self.items
@@ -614,8 +620,16 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         extract_line(doc, line, hits, &style, &mut items);
     }
     wrapped_dates(doc, &style, &mut items);
-    let listed_lines = listed_documents(doc, &line_titles, &items);
-    let dated_lines = dated_lists(doc, &line_labels, &items, style.money);
+    // The candidates of each line, looked up once for the two list finders.
+    let mut by_line: Vec<Vec<&Candidate>> = vec![Vec::new(); doc.lines.len()];
+    for c in &items {
+        if let Some(v) = by_line.get_mut(c.span.line) {
+            v.push(c);
+        }
+    }
+    let listed_lines = listed_documents(doc, &line_titles, &by_line);
+    let dated_lines = dated_lists(doc, &line_labels, &by_line, style.money);
+    drop(by_line);
     for c in items.iter_mut().filter(|c| {
         c.kind == CandidateKind::DocNumber
             && c.label == Some(LabelKey::Title)
@@ -758,18 +772,16 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
 fn dated_lists(
     doc: &CleanDocument,
     line_labels: &[Vec<LabelHit>],
-    items: &[Candidate],
+    by_line: &[Vec<&Candidate>],
     money: amounts::MoneyPrint,
 ) -> Vec<bool> {
+    let on = |i: usize| by_line.get(i).into_iter().flatten().copied();
     // Per line: the first date's box across and value, where a money amount follows it.
     let dated: Vec<Option<(f32, f32, &str)>> = (0..doc.lines.len())
         .map(|i| {
-            let date = items
-                .iter()
-                .find(|c| c.span.line == i && c.kind == CandidateKind::Date)?;
-            items
-                .iter()
-                .find(|c| c.span.line == i && c.span.start >= date.span.end && is_money(c, money))
+            let date = on(i).find(|c| c.kind == CandidateKind::Date)?;
+            on(i)
+                .find(|c| c.span.start >= date.span.end && is_money(c, money))
                 .map(|_| (date.span.bbox.x0, date.span.bbox.x1, date.value.as_str()))
         })
         .collect();
@@ -788,16 +800,15 @@ fn dated_lists(
         a.0 < b.1 && b.0 < a.1 && a.2 != b.2 && keys(i) == keys(i + 1)
     };
     let runs: Vec<Option<bool>> = (0..dated.len())
-        .map(|i| run_on(doc, items, money, i))
+        .map(|i| run_on(doc, on(i), money, i))
         .collect();
     // The line under a run that ends on a date, where its amount wrapped: `2.042,64 RON`.
     let wrapped = |i: usize| {
         i.checked_sub(1)
             .and_then(|p| runs.get(p).copied().flatten())
             .unwrap_or(false)
-            && items.iter().any(|c| {
-                c.span.line == i
-                    && is_money(c, money)
+            && on(i).any(|c| {
+                is_money(c, money)
                     && doc.lines.get(i).is_some_and(|l| {
                         l.text
                             .get(..c.span.start)
@@ -820,16 +831,15 @@ fn dated_lists(
 /// then whether it ends on a date whose amount wrapped to the next line. Labels between them
 /// (`Datum: 01.02.2024  Summe: 50,00  Fällig: 15.02.2024  Offen: 50,00`) make a header's
 /// pairs, no list.
-fn run_on(
+fn run_on<'c>(
     doc: &CleanDocument,
-    items: &[Candidate],
+    line: impl Iterator<Item = &'c Candidate>,
     money: amounts::MoneyPrint,
     i: usize,
 ) -> Option<bool> {
     let text = doc.lines.get(i).map(|l| l.text.as_str())?;
-    let mut on_line: Vec<&Candidate> = items
-        .iter()
-        .filter(|c| c.span.line == i && (c.kind == CandidateKind::Date || is_money(c, money)))
+    let mut on_line: Vec<&Candidate> = line
+        .filter(|c| c.kind == CandidateKind::Date || is_money(c, money))
         .collect();
     on_line.sort_by_key(|c| (c.span.start, std::cmp::Reverse(c.span.end)));
     // Dates, each with the first money amount after it, and what stands between one pair's
@@ -870,7 +880,7 @@ fn run_on(
 fn listed_documents(
     doc: &CleanDocument,
     line_titles: &[Vec<LabelHit>],
-    items: &[Candidate],
+    by_line: &[Vec<&Candidate>],
 ) -> Vec<bool> {
     let shape: Vec<Option<String>> = doc
         .lines
@@ -884,9 +894,11 @@ fn listed_documents(
                     .is_some_and(|p| p.chars().filter(|c| c.is_alphanumeric()).count() <= 2)
             })?;
             let on_line = |k: CandidateKind| {
-                items
-                    .iter()
-                    .filter(move |c| c.span.line == i && c.kind == k && c.span.start >= h.end)
+                by_line
+                    .get(i)
+                    .into_iter()
+                    .flatten()
+                    .filter(move |c| c.kind == k && c.span.start >= h.end)
             };
             let number = on_line(CandidateKind::DocNumber)
                 .filter(|c| c.label == Some(LabelKey::Title))

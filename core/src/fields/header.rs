@@ -36,9 +36,7 @@ pub(super) fn number_and_dates(
         ctx.put("/document/number", UNKNOWN_KEY_CONFIDENCE, &c.span);
     }
     // A date of a list of dated amounts (instalments, open items) is no date of the document.
-    let listed_date = |i: usize| {
-        item(i).is_some_and(|c| cands.dated_lines.get(c.span.line).copied().unwrap_or(false))
-    };
+    let listed_date = |i: usize| item(i).is_some_and(|c| cands.on_dated_line(c));
     let date = ranked(feats, scorer, Field::Date)
         .into_iter()
         .find(|(_, i)| !listed_date(*i));
@@ -138,7 +136,7 @@ fn unlabelled_due(
         if *i == date
             || labelled
             || f.in_table
-            || cands.dated_lines.get(c.span.line).copied().unwrap_or(false)
+            || cands.on_dated_line(c)
             || c.span.page != issue.span.page
             || (f.rel_y - issue_y).abs() > HEADER_REACH
             || !term.is_some_and(|t| (1..=MAX_TERM_DAYS).contains(&t))

@@ -1375,11 +1375,7 @@ pub(super) fn totals(
     );
     // An instalment of a payment schedule, an open item: no amount payable of the document
     // ([`Candidates::dated_lines`]).
-    let listed = |p: &Scored| {
-        cands
-            .amount_at(p.1)
-            .is_some_and(|c| cands.dated_lines.get(c.span.line).copied().unwrap_or(false))
-    };
+    let listed = |p: &Scored| cands.amount_at(p.1).is_some_and(|c| cands.on_dated_line(c));
     let pays: Vec<Scored> = pays.into_iter().filter(|p| !listed(p)).collect();
     let table_lines = cands.table_lines(ctx.doc.lines.len());
     let rows = item_rows(cands);
