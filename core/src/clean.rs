@@ -422,6 +422,7 @@ fn group_lines(boxes: &[BBox], params: &CleanParams) -> Vec<Vec<usize>> {
             let hr = tb.height().max(1e-3) / nearest.height().max(1e-3);
             if ov >= params.min_v_overlap
                 && (0.4..=2.5).contains(&hr)
+                && !stacked(nearest, tb, ov)
                 && best.is_none_or(|(_, b)| ov > b)
             {
                 best = Some((i, ov));
@@ -454,6 +455,14 @@ fn group_lines(boxes: &[BBox], params: &CleanParams) -> Vec<Vec<usize>> {
     };
     lines.sort_by(|a, b| top(a).total_cmp(&top(b)));
     lines
+}
+
+/// Whether `t` sits under (or over) its line's `nearest` token rather than beside it: most of
+/// the narrower one's width shared, the two only partly level (the rows of a tight table whose
+/// scanned boxes overlap). A token printed twice at one place (bold by overprinting) is level
+/// with itself and stays.
+fn stacked(nearest: &BBox, t: &BBox, v_overlap: f32) -> bool {
+    nearest.h_overlap(t) > 0.5 && v_overlap < 0.8
 }
 
 /// The x about which [`page_shear`] turns a page: the mean centre of the boxes (0 for none, or
@@ -990,6 +999,30 @@ mod tests {
     }
 
     #[test]
+    fn rows_of_a_tight_table_whose_boxes_overlap_stay_apart() {
+        // A scan's boxes taller than the glyphs: the second row's amounts overlap the first
+        // row's by half their height, each under its column's amount; a tall rate box spans both.
+        let doc = clean(&[page(vec![
+            w("23%", 291.0, 82.0, 317.0, 116.0),
+            w("2257,94", 361.0, 83.0, 399.0, 103.0),
+            w("519,33", 451.0, 83.0, 483.0, 103.0),
+            w("2777,27", 530.0, 83.0, 566.0, 103.0),
+            w("70,12", 371.0, 93.0, 398.0, 112.0),
+            w("3,51", 461.0, 93.0, 481.0, 112.0),
+            w("73,63", 542.0, 93.0, 566.0, 112.0),
+        ])]);
+        let texts: Vec<&str> = doc.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["23%  2257,94  519,33  2777,27", "70,12  3,51  73,63"]);
+        // A word printed twice at one place (overprinted bold) stays one line.
+        let doc = clean(&[page(vec![
+            w("Total", 10.0, 10.0, 40.0, 20.0),
+            w("Total", 10.3, 10.2, 40.3, 20.2),
+            w("9,00", 60.0, 10.0, 80.0, 20.0),
+        ])]);
+        assert_eq!(doc.lines.len(), 1);
+    }
+
+    #[test]
     fn joins_hyphenated_words() {
         let doc = clean(&[page(vec![
             w("Dienst-", 10.0, 10.0, 50.0, 20.0),
@@ -1048,6 +1081,7 @@ mod tests {
                 let hr = t.bbox.height().max(1e-3) / nearest.bbox.height().max(1e-3);
                 if ov >= params.min_v_overlap
                     && (0.4..=2.5).contains(&hr)
+                    && !stacked(&nearest.bbox, &t.bbox, ov)
                     && best.is_none_or(|(_, b)| ov > b)
                 {
                     best = Some((i, ov));

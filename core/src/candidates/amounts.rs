@@ -815,6 +815,8 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     });
     static QUANTITY: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"[0-9]+[.,][0-9]+ ?[x×*] ?[0-9]").expect("quantity regex"));
+    static PERCENT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[0-9]+[.,][0-9]+ ?%").expect("percent regex"));
     static GROUPED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[^0-9.,])[0-9]{1,3}(?:([.,])[0-9]{3})(?:[.,][0-9]{3})+(?:[^0-9.,]|$)")
             .expect("grouped regex")
@@ -832,8 +834,10 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     let (mut one_decimal, mut trailing_zero) = (0, 0);
     for t in texts {
         let t = DATE.replace_all(t, " ");
-        // A quantity before a multiplication sign (`1,25 x 2506`) is no money.
+        // A quantity before a multiplication sign (`1,25 x 2506`) is no money, nor a
+        // percentage (`5,00 %` of a discount or rate on a page of whole forints).
         let t = QUANTITY.replace_all(&t, " ");
+        let t = PERCENT.replace_all(&t, " ");
         for c in TWO.captures_iter(&t) {
             tally(&c, &mut dot, &mut comma);
             // The match is a digit, the separator and the two decimals: byte 3 is the second.
@@ -1204,6 +1208,8 @@ mod tests {
         assert_eq!(decimal(&["Qty 2,500", "12,000"]), None);
         let whole = |t: &[&str]| number_style(t.iter().copied()).whole_units;
         assert!(whole(&["2025.05.15", "ÖSSZESEN 9123 Ft", "1,25 x 421 526"]));
+        // A discount's or rate's two decimals (`5,00 %`) are no money's.
+        assert!(whole(&["Papír  0,5  db  1723138  5,00 %  27%  818491"]));
         assert!(!whole(&["Summe 12,50 EUR"]));
         let shortest = |t: &[&str]| number_style(t.iter().copied()).shortest;
         assert!(shortest(&[

@@ -30,6 +30,9 @@ use crate::types::{CleanDocument, Span};
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Keyed {
     key: LabelKey,
+    /// Named by a net total's words (`Cena bez DPH:`): the block's amount only inside a block
+    /// that has none yet.
+    net: bool,
     line: usize,
     start: usize,
     end: usize,
@@ -38,7 +41,7 @@ struct Keyed {
 /// The key a line opens with, if it is a `Key: value` line of an item block: a column name at
 /// the start, then (past words without digits: `(netto)`) a colon and a value; `Position 1`
 /// without a colon. A VAT label names the rate where its value is a percentage, else the VAT
-/// amount.
+/// amount; a net total's label (no column name at the start) the amount, as in a table header.
 fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
     let lead = text.len() - text.trim_start().len();
     // The key opens the line, or ends its first word (`Stk.pris:`, a noun glued before it).
@@ -50,8 +53,10 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
     };
     let hit = hits
         .iter()
-        .filter(|h| opens(h) && (h.key.is_column() || h.key == LabelKey::Vat))
-        .min_by_key(|h| (h.key == LabelKey::Vat, h.start))?;
+        .filter(|h| {
+            opens(h) && (h.key.is_column() || matches!(h.key, LabelKey::Vat | LabelKey::Net))
+        })
+        .min_by_key(|h| (h.key == LabelKey::Net, h.key == LabelKey::Vat, h.start))?;
     let rest = &text[hit.end..];
     // A key matched across its colon (`Betrag:  EUR` read as one column name): the value
     // starts after that colon.
@@ -88,10 +93,12 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
     let key = match hit.key {
         LabelKey::Vat if value.contains('%') => LabelKey::ColVatRate,
         LabelKey::Vat => LabelKey::ColVatAmount,
+        LabelKey::Net => LabelKey::ColAmount,
         k => k,
     };
     Some(Keyed {
         key,
+        net: hit.key == LabelKey::Net,
         line,
         start,
         end,
@@ -191,7 +198,21 @@ pub(super) fn find(
     };
     for (i, line) in doc.lines.iter().enumerate() {
         let hits = line_labels.get(i).map_or(&[][..], Vec::as_slice);
-        match keyed(&line.text, hits, i) {
+        // A net total's label is the amount of the block it follows directly, at its keys' x,
+        // where the block has no amount yet; else it is no key (the totals below the blocks).
+        let keyed = keyed(&line.text, hits, i).filter(|k| {
+            !k.net
+                || cur.1.last().is_some_and(|&l| {
+                    let prev = &doc.lines[l];
+                    l + 1 == i
+                        && (prev.bbox.x0 - line.bbox.x0).abs() <= line.bbox.height().max(1.0)
+                        && !cur
+                            .0
+                            .iter()
+                            .any(|c| matches!(c.key, LabelKey::ColAmount | LabelKey::ColAmountGross))
+                })
+        });
+        match keyed {
             Some(k) => {
                 if cur.0.iter().any(|c| c.key == k.key) {
                     flush(&mut cur);
@@ -473,5 +494,47 @@ mod tests {
             ])
             .is_none()
         );
+    }
+
+    #[test]
+    fn a_net_totals_label_is_the_amount_of_the_block_it_ends() {
+        // `Cena bez DPH` (cs) names the net total and, as a block's last key at its keys' x,
+        // the item's amount; `Jedn. cena` is the unit price, not the unit; `0,5m` half a metre.
+        let blocks = [
+            ("Pol. 1", 40.0),
+            ("Popis:  Poradenské služby", 60.0),
+            ("Množství:  0,5m", 60.0),
+            ("Jedn. cena:  140,24 Kč", 60.0),
+            ("Cena bez DPH:  70,12 Kč", 60.0),
+            ("Pol. 2", 40.0),
+            ("Popis:  Kancelářská židle", 60.0),
+            ("Množství:  3 ks", 60.0),
+            ("Jedn. cena:  41,56 Kč", 60.0),
+            ("Cena bez DPH:  124,68 Kč", 60.0),
+        ];
+        let t = table(&blocks).expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        assert!(t.rows.iter().all(|r| r.source == RowSource::Balanced));
+        assert_eq!(
+            t.rows[1].cell(LabelKey::ColAmount).and_then(|c| c.amount),
+            Some(Decimal::new(12468, 2))
+        );
+        // Where the block has its amount, a net total below is no cell of it (nor at the
+        // totals' x after a block without one).
+        let mut totals = blocks.to_vec();
+        totals.push(("Cena bez DPH:  194,80 Kč", 60.0));
+        let t = table(&totals).expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        let no_amount = [
+            ("Popis:  Poradenské služby", 60.0),
+            ("Množství:  2 hod.", 60.0),
+            ("Jedn. cena:  35,06 Kč", 60.0),
+            ("Cena bez DPH:  70,12 Kč", 300.0),
+            ("Popis:  Kancelářská židle", 60.0),
+            ("Množství:  3 ks", 60.0),
+            ("Jedn. cena:  41,56 Kč", 60.0),
+            ("Cena bez DPH:  124,68 Kč", 300.0),
+        ];
+        assert!(table(&no_amount).is_none());
     }
 }

@@ -3517,6 +3517,8 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "preço unitário",
             "preço unit",
             "jednotková cena",
+            // `Jedn. cena` (cs, sk): the unit's price, not the unit.
+            "jedn cena",
             "cena za mj",
             "cena za jednotku",
             "kaina",

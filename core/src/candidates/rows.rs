@@ -136,6 +136,24 @@ pub(super) fn glued_unit(s: &str) -> Option<(&str, &str)> {
     .then_some((q, unit))
 }
 
+/// [`glued_unit`] in a cell the column names a quantity: there one letter after decimals
+/// (`0,5m`, `2,5h`) is the unit, unless it is a digit's look-alike (`778.9l`, `12,5O`).
+pub(super) fn glued_quantity_unit(s: &str) -> Option<(&str, &str)> {
+    glued_unit(s).or_else(|| {
+        let at = s.find(char::is_alphabetic)?;
+        let (q, unit) = s.split_at(at);
+        let mut letters = unit.chars();
+        let letter = letters.next()?;
+        (letters.next().is_none()
+            && !matches!(letter, 'l' | 'I' | 'i' | 'O' | 'o' | 'S' | 's' | 'B' | 'Z' | 'z' | 'g')
+            && q.starts_with(|c: char| c.is_ascii_digit())
+            && q.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+            && is_unit_word(unit))
+        .then_some((q, unit))
+    })
+}
+
 /// The numbers of a line, left to right: the printed tokens ([`token_numbers`]), then the
 /// readings of the amount finder where OCR misread or split a number (`3.74I,76`,
 /// `166.354 ,88`), dates left out.
@@ -2450,6 +2468,11 @@ mod tests {
         assert_eq!(glued_unit("A4"), None);
         assert_eq!(glued_unit("4K"), None);
         assert_eq!(glued_unit("778.9l"), None);
+        assert_eq!(glued_unit("0,5m"), None);
+        // Under a quantity's name, one letter after decimals is its unit, not a misread digit.
+        assert_eq!(glued_quantity_unit("0,5m"), Some(("0,5", "m")));
+        assert_eq!(glued_quantity_unit("2,5kg"), Some(("2,5", "kg")));
+        assert_eq!(glued_quantity_unit("778.9l"), None);
         assert_eq!(token_number("1кг", None).map(|n| n.0), Some(Decimal::ONE));
         assert_eq!(token_number("12ab", None), None);
     }

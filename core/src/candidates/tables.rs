@@ -662,7 +662,7 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
             .text
             .split_whitespace()
             .next()
-            .and_then(rows::glued_unit)
+            .and_then(rows::glued_quantity_unit)
     {
         return cell_amounts(q, decimal).first().map(|a| a.value);
     }
