@@ -1114,8 +1114,15 @@ class R:
             y += 10 * extra + 5
             if variant != "plain":
                 self.p.hline(self.x0, self.x1, y, 0.3)
-            # What the amount column carries over: the net amounts, a shop's amounts with VAT.
-            carried += self.shop_gross(ln) if shape == "shop" else doc.line_amount(ln)
+            # What the amount column carries over: the net amounts, or the amounts with VAT
+            # where those are the last column (a shop's, a table of gross amounts only).
+            if shape == "shop":
+                carried += self.shop_gross(ln)
+            elif shape == "gross_only":
+                amt = doc.line_amount(ln)
+                carried += amt + (amt * ln.rate / 100).quantize(doc.q)
+            else:
+                carried += doc.line_amount(ln)
             group_sum += doc.line_amount(ln)
             if starts and (n == len(doc.lines) or n in starts):
                 # The group's subtotal: its label, its amount in the amount column.

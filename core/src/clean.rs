@@ -1012,7 +1012,10 @@ mod tests {
             w("73,63", 542.0, 93.0, 566.0, 112.0),
         ])]);
         let texts: Vec<&str> = doc.lines.iter().map(|l| l.text.as_str()).collect();
-        assert_eq!(texts, ["23%  2257,94  519,33  2777,27", "70,12  3,51  73,63"]);
+        assert_eq!(
+            texts,
+            ["23%  2257,94  519,33  2777,27", "70,12  3,51  73,63"]
+        );
         // A word printed twice at one place (overprinted bold) stays one line.
         let doc = clean(&[page(vec![
             w("Total", 10.0, 10.0, 40.0, 20.0),

@@ -206,10 +206,9 @@ pub(super) fn find(
                     let prev = &doc.lines[l];
                     l + 1 == i
                         && (prev.bbox.x0 - line.bbox.x0).abs() <= line.bbox.height().max(1.0)
-                        && !cur
-                            .0
-                            .iter()
-                            .any(|c| matches!(c.key, LabelKey::ColAmount | LabelKey::ColAmountGross))
+                        && !cur.0.iter().any(|c| {
+                            matches!(c.key, LabelKey::ColAmount | LabelKey::ColAmountGross)
+                        })
                 })
         });
         match keyed {

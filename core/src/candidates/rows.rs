@@ -145,7 +145,10 @@ pub(super) fn glued_quantity_unit(s: &str) -> Option<(&str, &str)> {
         let mut letters = unit.chars();
         let letter = letters.next()?;
         (letters.next().is_none()
-            && !matches!(letter, 'l' | 'I' | 'i' | 'O' | 'o' | 'S' | 's' | 'B' | 'Z' | 'z' | 'g')
+            && !matches!(
+                letter,
+                'l' | 'I' | 'i' | 'O' | 'o' | 'S' | 's' | 'B' | 'Z' | 'z' | 'g'
+            )
             && q.starts_with(|c: char| c.is_ascii_digit())
             && q.chars()
                 .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))

@@ -9,7 +9,7 @@
 use super::{Ctx, decimal};
 use crate::candidates::labels::LabelKey;
 use crate::candidates::tables::{self, RowSource};
-use crate::candidates::{Candidates, taxes};
+use crate::candidates::{CandidateKind, Candidates, taxes};
 use crate::einvoice::codes;
 use crate::result::LineItem;
 use crate::types::{CleanDocument, Span};
@@ -75,7 +75,7 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
     let tables = cands.item_tables();
     let mut items: Vec<Item> = Vec::new();
     let sums = !tables.is_empty() && tables.iter().all(|t| t.sums);
-    for t in tables {
+    for t in &tables {
         for r in &t.rows {
             let mut it = LineItem::default();
             let mut ev: Vec<(String, Span)> = Vec::new();
@@ -236,7 +236,14 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         .zip(&inferred)
         .map(|((it, _, _), inf)| decimal(&it.vat_rate).or(*inf))
         .collect();
-    let nets = derived_nets(ctx, &items, &rates);
+    // The amounts printed under the tables: a lines' total there may confirm derived nets.
+    let end = tables.iter().map(|t| t.end_line).max().unwrap_or(0);
+    let below: Vec<Decimal> = cands
+        .of(CandidateKind::Amount)
+        .filter(|a| a.span.line >= end && a.scheme.as_deref() != Some("percent"))
+        .filter_map(|a| a.value.parse().ok())
+        .collect();
+    let nets = derived_nets(ctx, &items, &rates, &below);
     for (idx, ((mut it, ev, conf), inf)) in items.into_iter().zip(inferred).enumerate() {
         if let Some(net) = nets.as_ref().and_then(|n| n[idx]) {
             it.amount = Some(net.to_string());
@@ -269,12 +276,14 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
 /// amounts print no decimals), for each such row with a rate. Given only where the document's
 /// own arithmetic confirms them: the rows' net amounts sum to the net total it prints (before a
 /// discount it takes off), or, without one, each rate's rows sum to the base its tax summary
-/// prints, within the rounding of the rows (half a cent each). Otherwise none: a net
-/// amount is never guessed.
+/// prints, within the rounding of the rows (half a cent each); or they sum exactly to an amount
+/// printed under the table (`below`: a lines' total before charges the net total adds).
+/// Otherwise none: a net amount is never guessed.
 fn derived_nets(
     ctx: &Ctx<'_>,
     items: &[Item],
     rates: &[Option<Decimal>],
+    below: &[Decimal],
 ) -> Option<Vec<Option<Decimal>>> {
     if !items.iter().any(|(it, _, _)| it.amount.is_none()) {
         return None;
@@ -345,7 +354,8 @@ fn derived_nets(
                 })
         }
     };
-    confirmed.then_some(nets)
+    let sum: Decimal = all.iter().map(|(a, _)| *a).sum();
+    (confirmed || below.contains(&sum)).then_some(nets)
 }
 
 /// Rows whose printed rate is none of the tax summary's rates (OCR's `25;5%` read as 25 beside

@@ -310,6 +310,34 @@ mod tests {
     }
 
     #[test]
+    fn net_amounts_derived_from_amounts_with_vat_may_sum_to_a_lines_total() {
+        // The lines' total printed under the table (600,76) is what the derived nets sum to;
+        // the net total adds shipping to it.
+        let mut lines = vec![
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Pos Beschreibung Menge@250 USt.@320 Brutto@430",
+                40.0,
+                300.0,
+            ),
+            ("1 Kopierpapier 12@260 19%@330 595,90@430", 40.0, 314.0),
+            ("2 Kabel 1@260 19%@330 119,00@430", 40.0, 328.0),
+            ("Summe Positionen  600,76", 300.0, 400.0),
+            ("Versand  10,00", 300.0, 414.0),
+            ("Netto  610,76", 300.0, 428.0),
+            ("MwSt 19%  116,04", 300.0, 442.0),
+            ("Gesamt  726,80", 300.0, 456.0),
+        ];
+        let r = run(&lines);
+        let nets: Vec<_> = r.line_items.iter().map(|i| i.amount.as_deref()).collect();
+        assert_eq!(nets, [Some("500.76"), Some("100.00")], "{r:?}");
+        // Summing to nothing printed (a cent off): none is given.
+        lines[4] = ("Summe Positionen  600,77", 300.0, 400.0);
+        let r = run(&lines);
+        assert!(r.line_items.iter().all(|i| i.amount.is_none()), "{r:?}");
+    }
+
+    #[test]
     fn a_shops_rows_priced_both_ways_have_the_net_of_their_quantity_and_price() {
         // Unit price, rate, unit price with VAT, amount with VAT: the net amount is the
         // quantity times the unit price (149 812,80), not the amount with VAT less its rate
