@@ -537,7 +537,7 @@ pub fn ocr_digits(text: &str) -> std::borrow::Cow<'_, str> {
         buf[s..e].copy_from_slice(repaired.as_bytes());
     }
     // `S` for 5 and `D` for 0 between two digits (`1S0`, `256D7,14`, after the repairs above),
-    // and `D` for a decimal's last 0 (`1882,8D`, `4.5D €`).
+    // and `D` for a decimal's last or first 0 (`1882,8D`, `4.5D €`, `123,D6`).
     let cur: &[u8] = out.as_deref().unwrap_or(bytes);
     let digit = |k: usize| cur.get(k).is_some_and(u8::is_ascii_digit);
     let between = |k: usize| k > 0 && digit(k - 1) && digit(k + 1);
@@ -548,10 +548,19 @@ pub fn ocr_digits(text: &str) -> std::borrow::Cow<'_, str> {
             && digit(k - 1)
             && !cur.get(k + 1).is_some_and(u8::is_ascii_alphanumeric)
     };
+    // `D` for a decimal's first 0 (`123,D6`): a digit and a separator before it, the last
+    // digit after it.
+    let decimal_head = |k: usize| {
+        k >= 2
+            && digit(k - 2)
+            && matches!(cur[k - 1], b'.' | b',')
+            && digit(k + 1)
+            && !cur.get(k + 2).is_some_and(u8::is_ascii_alphanumeric)
+    };
     let fixes: Vec<(usize, u8)> = (0..cur.len())
         .filter_map(|k| match cur[k] {
             b'S' if between(k) => Some((k, b'5')),
-            b'D' if between(k) || decimal_tail(k) => Some((k, b'0')),
+            b'D' if between(k) || decimal_tail(k) || decimal_head(k) => Some((k, b'0')),
             _ => None,
         })
         .collect();
@@ -1020,6 +1029,8 @@ mod tests {
         assert_eq!(ocr_digits("1S0 g"), "150 g");
         assert_eq!(ocr_digits("256D7,14 CHF"), "25607,14 CHF");
         assert_eq!(ocr_digits("229,698.4D GBP"), "229,698.40 GBP");
+        assert_eq!(ocr_digits("EAN: 35033  123,D6"), "EAN: 35033  123,06");
+        assert_eq!(ocr_digits("Kod 12,D6A"), "Kod 12,D6A");
         assert_eq!(vals("Summe 1O,5O"), ["10.50"]);
         // Words, codes and ids stay as printed.
         for t in [
