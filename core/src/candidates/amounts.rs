@@ -819,8 +819,9 @@ impl MoneyPrint {
 pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     static TWO: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"[0-9]([.,])[0-9]{2}(?:[^0-9]|$)").expect("regex"));
+    // OCR may split a date after a separator (`2021.07. 06`).
     static DATE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"[0-9]{1,4}[./-][0-9]{1,2}[./-][0-9]{2,4}").expect("date-like regex")
+        Regex::new(r"[0-9]{1,4}[./-] ?[0-9]{1,2}[./-] ?[0-9]{2,4}").expect("date-like regex")
     });
     static QUANTITY: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"[0-9]+[.,][0-9]+ ?[x×*] ?[0-9]").expect("quantity regex"));
@@ -833,10 +834,11 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     static ONE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[^0-9.,])[0-9]+[.,][0-9](?:[^0-9.,]|$)").expect("one-decimal regex")
     });
-    // Four decimals or more: no grouping prints them (`2532,0000`, a unit price to four
-    // places), so the separator is the decimal one.
+    // Four decimals or more: no grouping prints them (`2532,0000`, `96.332,0000`, a unit price
+    // to four places), so the separator before them is the decimal one.
     static LONG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|[^0-9.,])[0-9]+([.,])[0-9]{4,}(?:[^0-9.,]|$)").expect("long regex")
+        Regex::new(r"(?:^|[^0-9.,])[0-9]+(?:[.,][0-9]{3})*([.,])[0-9]{4,}(?:[^0-9.,]|$)")
+            .expect("long regex")
     });
     let (mut dot, mut comma, mut grouped_dot, mut grouped_comma) = (0, 0, 0, 0);
     let (mut long_dot, mut long_comma) = (0, 0);
@@ -1219,6 +1221,15 @@ mod tests {
         assert_eq!(decimal(&["Qty 2,500", "12,000"]), None);
         let whole = |t: &[&str]| number_style(t.iter().copied()).whole_units;
         assert!(whole(&["2025.05.15", "ÖSSZESEN 9123 Ft", "1,25 x 421 526"]));
+        // A date OCR split after a separator is no amount of two decimals.
+        assert_eq!(
+            decimal(&[
+                "Kelt: 2021.07. 06",
+                "Adóalap:  907.920 HUF",
+                "10,000  96.332,0000"
+            ]),
+            Some(',')
+        );
         // A discount's or rate's two decimals (`5,00 %`) are no money's.
         assert!(whole(&["Papír  0,5  db  1723138  5,00 %  27%  818491"]));
         assert!(!whole(&["Summe 12,50 EUR"]));
