@@ -440,13 +440,13 @@ mod tests {
         assert_eq!(table(&blocks).map(|t| t.rows.len()), Some(2));
         // One balanced block alone is no table without a printed sum.
         assert!(table(&blocks[..4]).is_none());
-        // A price OCR misread (`993,D5`): the row stays with its description and amount, not
+        // A price OCR misread (`998,05` for 993,05): the row stays with its description and amount, not
         // its quantity and price, where the rows' amounts sum to a printed amount.
         let mut misread = blocks.to_vec();
         misread.extend_from_slice(&[
             ("Kuvaus:  Lisenssi", 60.0),
             ("Määrä:  2,5", 60.0),
-            ("A-hinta:  993,D5", 60.0),
+            ("A-hinta:  998,05", 60.0),
             ("Summa:  2482,63", 60.0),
             ("Yhteensä  2561,51", 300.0),
         ]);

@@ -150,37 +150,6 @@ impl Candidates {
         self.dated_lines.get(c.span.line).copied().unwrap_or(false)
     }
 
-    /// Whether an amount is what the list of dated amounts right above its line sums to (the
-    /// account's balance under its open items, a schedule's sum): the list's sum, none of the
-    /// document's own amounts (the same value printed elsewhere stays a candidate there).
-    pub fn sums_dated_list(&self, c: &Candidate) -> bool {
-        let Ok(value) = c.value.parse::<rust_decimal::Decimal>() else {
-            return false;
-        };
-        let mut line = c.span.line;
-        let (mut sum, mut listed) = (rust_decimal::Decimal::ZERO, 0);
-        while line > 0 && self.dated_lines.get(line - 1).copied().unwrap_or(false) {
-            line -= 1;
-            // The line's last amount.
-            let last = self
-                .items
-                .iter()
-                .filter(|a| {
-                    a.kind == CandidateKind::Amount
-                        && a.span.line == line
-                        && a.scheme.as_deref() != Some("percent")
-                })
-                .max_by(|a, b| a.span.bbox.x1.total_cmp(&b.span.bbox.x1))
-                .and_then(|a| a.value.parse::<rust_decimal::Decimal>().ok());
-            let Some(a) = last else {
-                return false;
-            };
-            sum += a;
-            listed += 1;
-        }
-        listed >= 2 && sum == value && !self.on_dated_line(c)
-    }
-
     /// The candidate of an index into `items`, or past its end into `ocr_amounts`.
     pub fn amount_at(&self, i: usize) -> Option<&Candidate> {
         self.items

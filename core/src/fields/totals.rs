@@ -1374,18 +1374,9 @@ pub(super) fn totals(
         top(Field::Prepaid),
     );
     // An instalment of a payment schedule, an open item: no amount payable of the document
-    // ([`Candidates::dated_lines`]); the open items' balance under them no total or payable.
+    // ([`Candidates::dated_lines`]).
     let listed = |p: &Scored| cands.amount_at(p.1).is_some_and(|c| cands.on_dated_line(c));
-    let list_sum = |p: &Scored| {
-        cands
-            .amount_at(p.1)
-            .is_some_and(|c| cands.sums_dated_list(c))
-    };
-    let pays: Vec<Scored> = pays
-        .into_iter()
-        .filter(|p| !listed(p) && !list_sum(p))
-        .collect();
-    let tots: Vec<Scored> = tots.into_iter().filter(|p| !list_sum(p)).collect();
+    let pays: Vec<Scored> = pays.into_iter().filter(|p| !listed(p)).collect();
     let table_lines = cands.table_lines(ctx.doc.lines.len());
     let rows = item_rows(cands);
     let two_rows = |a: usize, b: usize| {
@@ -4229,41 +4220,6 @@ mod tests {
                 assert_eq!(r.totals.total.as_deref(), Some("595.00"));
                 assert_ne!(r.totals.payable.as_deref(), Some("297.50"), "{schedule:?}");
             }
-        }
-    }
-
-    #[test]
-    fn the_open_items_balance_is_no_total() {
-        // The account's open items under the totals (printed as running text), this invoice
-        // among them, and their sum under a label no vocabulary knows as a balance.
-        let lines = [
-            ("Montavimo darbai  12  90,00  1080,00", 10.0, 100.0),
-            (
-                "Prekių suma 1080,00 € Transportas 10,00 € Apmokestinamoji vertė: 1090,00 €",
-                10.0,
-                130.0,
-            ),
-            (
-                "Iš viso PVM 21% 228,90 € Suma su PVM: 1318,90 €",
-                10.0,
-                145.0,
-            ),
-            ("Neapmokėtos sąskaitos:", 10.0, 200.0),
-            ("Sąskaita 2019-67483 iš 2018-08-21  1359,88 €", 10.0, 215.0),
-            ("Sąskaita 2019-67086 iš 2018-11-01  2271,96 €", 10.0, 230.0),
-            ("Sąskaita 2019-67633 iš 2019-01-16  1318,90 €", 10.0, 245.0),
-            ("Likutis:  4950,74 €", 10.0, 260.0),
-        ];
-        let doc = doc_from(&lines);
-        let cands = extract(&doc);
-        // The balance sums the list above it; the open item of this invoice does not.
-        let balance = &cands.items[at_value(&cands, "4950.74", 7)];
-        assert!(cands.sums_dated_list(balance));
-        let item = &cands.items[at_value(&cands, "1318.90", 6)];
-        assert!(!cands.sums_dated_list(item));
-        for r in by_both_scorers(&doc, &cands) {
-            assert_eq!(r.totals.total.as_deref(), Some("1318.90"), "{:?}", r.totals);
-            assert_ne!(r.totals.payable.as_deref(), Some("4950.74"));
         }
     }
 
