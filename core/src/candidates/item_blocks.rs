@@ -264,8 +264,9 @@ pub(super) fn find(
     let kept: Vec<&Row> = all.iter().filter(|(_, f)| !f).map(|(r, _)| r).collect();
     // Every block where their amounts sum to a printed amount (a misread price or quantity
     // leaves its row, without them); else the blocks whose arithmetic holds, where they sum to
-    // one; else, where two blocks or more balance and no block prints neither a quantity nor a
-    // price, every block whatever the totals print (bases per rate in a VAT summary, no net).
+    // one; else, where two blocks or more are kept and every one of them balances (each prints
+    // its quantity and price), every block whatever the totals print (bases per rate in a VAT
+    // summary, no net).
     // (A block that does not balance is a row only beside one that does.)
     let trusted = kept.iter().any(|r| r.source == RowSource::Balanced);
     let balanced = kept.len() >= 2 && kept.iter().all(|r| r.source == RowSource::Balanced);

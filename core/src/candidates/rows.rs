@@ -124,37 +124,38 @@ fn id_shaped(int_digits: usize, decimals: u32) -> bool {
 /// A number glued to a unit word (`10м`, `2,5kg`): the number and the unit. One letter after
 /// decimals (`778.9l`) is a misread digit, not a litre.
 pub(super) fn glued_unit(s: &str) -> Option<(&str, &str)> {
-    let at = s.find(char::is_alphabetic)?;
-    let (q, unit) = s.split_at(at);
-    let whole = q.chars().all(|c| c.is_ascii_digit());
-    (!q.is_empty()
-        && q.chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
-        && q.starts_with(|c: char| c.is_ascii_digit())
-        && (whole || unit.chars().count() >= 2)
-        && is_unit_word(unit))
-    .then_some((q, unit))
+    glued_split(s, |_| false)
 }
 
 /// [`glued_unit`] in a cell the column names a quantity: there one letter after decimals
 /// (`0,5m`, `2,5h`) is the unit, unless it is a digit's look-alike (`778.9l`, `12,5O`).
 pub(super) fn glued_quantity_unit(s: &str) -> Option<(&str, &str)> {
-    glued_unit(s).or_else(|| {
-        let at = s.find(char::is_alphabetic)?;
-        let (q, unit) = s.split_at(at);
-        let mut letters = unit.chars();
-        let letter = letters.next()?;
-        (letters.next().is_none()
-            && !matches!(
-                letter,
-                'l' | 'I' | 'i' | 'O' | 'o' | 'S' | 's' | 'B' | 'Z' | 'z' | 'g'
-            )
-            && q.starts_with(|c: char| c.is_ascii_digit())
-            && q.chars()
-                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
-            && is_unit_word(unit))
-        .then_some((q, unit))
+    glued_split(s, |letter| {
+        !matches!(
+            letter,
+            'l' | 'I' | 'i' | 'O' | 'o' | 'S' | 's' | 'B' | 'Z' | 'z' | 'g'
+        )
     })
+}
+
+/// A number (digits, `.` and `,`, a digit first) glued to a unit word; one letter after a
+/// number with decimals is a unit only where `one_letter` takes it.
+fn glued_split(s: &str, one_letter: impl Fn(char) -> bool) -> Option<(&str, &str)> {
+    let at = s.find(char::is_alphabetic)?;
+    let (q, unit) = s.split_at(at);
+    let whole = q.chars().all(|c| c.is_ascii_digit());
+    let mut letters = unit.chars();
+    let short_unit = match (letters.next(), letters.next()) {
+        (Some(letter), None) => one_letter(letter),
+        _ => true,
+    };
+    (!q.is_empty()
+        && q.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+        && q.starts_with(|c: char| c.is_ascii_digit())
+        && (whole || short_unit)
+        && is_unit_word(unit))
+    .then_some((q, unit))
 }
 
 /// The numbers of a line, left to right: the printed tokens ([`token_numbers`]), then the

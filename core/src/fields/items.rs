@@ -236,14 +236,16 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         .zip(&inferred)
         .map(|((it, _, _), inf)| decimal(&it.vat_rate).or(*inf))
         .collect();
-    // The amounts printed under the tables: a lines' total there may confirm derived nets.
+    // Whether an amount is printed under the tables (a lines' total may confirm derived nets);
+    // looked up only where nothing else confirms them.
     let end = tables.iter().map(|t| t.end_line).max().unwrap_or(0);
-    let below: Vec<Decimal> = cands
-        .of(CandidateKind::Amount)
-        .filter(|a| a.span.line >= end && a.scheme.as_deref() != Some("percent"))
-        .filter_map(|a| a.value.parse().ok())
-        .collect();
-    let nets = derived_nets(ctx, &items, &rates, &below);
+    let printed_below = |sum: Decimal| {
+        cands
+            .of(CandidateKind::Amount)
+            .filter(|a| a.span.line >= end && a.scheme.as_deref() != Some("percent"))
+            .any(|a| a.value.parse::<Decimal>().is_ok_and(|v| v == sum))
+    };
+    let nets = derived_nets(ctx, &items, &rates, printed_below);
     for (idx, ((mut it, ev, conf), inf)) in items.into_iter().zip(inferred).enumerate() {
         if let Some(net) = nets.as_ref().and_then(|n| n[idx]) {
             it.amount = Some(net.to_string());
@@ -277,13 +279,13 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
 /// own arithmetic confirms them: the rows' net amounts sum to the net total it prints (before a
 /// discount it takes off), or, without one, each rate's rows sum to the base its tax summary
 /// prints, within the rounding of the rows (half a cent each); or they sum exactly to an amount
-/// printed under the table (`below`: a lines' total before charges the net total adds).
+/// printed under the table (`printed_below`: a lines' total before charges the net total adds).
 /// Otherwise none: a net amount is never guessed.
 fn derived_nets(
     ctx: &Ctx<'_>,
     items: &[Item],
     rates: &[Option<Decimal>],
-    below: &[Decimal],
+    printed_below: impl Fn(Decimal) -> bool,
 ) -> Option<Vec<Option<Decimal>>> {
     if !items.iter().any(|(it, _, _)| it.amount.is_none()) {
         return None;
@@ -329,11 +331,11 @@ fn derived_nets(
     }
     let slack = rows_rounding(all.iter().map(|(a, _)| a));
     let within = |sum: Decimal, printed: Decimal| (sum - printed).abs() <= slack;
+    let sum: Decimal = all.iter().map(|(a, _)| *a).sum();
     // The net total, or the net before a discount the document takes off it.
     let totals = &ctx.result.totals;
     let confirmed = match decimal(&totals.net) {
         Some(net) => {
-            let sum: Decimal = all.iter().map(|(a, _)| *a).sum();
             within(sum, net)
                 || decimal(&totals.discount).is_some_and(|d| within(sum, net + d.abs()))
         }
@@ -354,8 +356,7 @@ fn derived_nets(
                 })
         }
     };
-    let sum: Decimal = all.iter().map(|(a, _)| *a).sum();
-    (confirmed || below.contains(&sum)).then_some(nets)
+    (confirmed || printed_below(sum)).then_some(nets)
 }
 
 /// Rows whose printed rate is none of the tax summary's rates (OCR's `25;5%` read as 25 beside
