@@ -711,6 +711,24 @@ mod tests {
             // A waybill that is also the invoice (Latvian `pavadzīme-rēķins`) asks for payment.
             ("Preču pavadzīme-rēķins", Invoice),
             ("Müügiarve", Invoice),
+            // More acceptance reports, delivery documents and credit notes by their titles.
+            ("Akceptační protokol", Act),
+            ("Akceptačný protokol", Act),
+            ("Godkendelsesprotokol", Act),
+            ("Godkjenningsprotokoll", Act),
+            ("Completion Report", Act),
+            ("Acceptance Report", Act),
+            ("Abnahmebericht", Act),
+            ("Übergabeprotokoll", Act),
+            ("Acceptatieprotocol", Act),
+            ("Warenbegleitschein", Waybill),
+            ("Begleitschein Nr. 4", Waybill),
+            ("Scrisoare de trăsură", Waybill),
+            ("Delivery Docket", Waybill),
+            ("Pakkseddel", Waybill),
+            ("Credit nota", CreditNote),
+            ("Hyvitys", CreditNote),
+            ("Kreditnotis", CreditNote),
         ];
         for &(title, want) in cases {
             assert_eq!(code(&titled(title, &[])), want, "{title}");

@@ -20,6 +20,7 @@
 use rust_decimal::Decimal;
 
 use super::DocStyle;
+use super::amounts::joined_readings;
 use super::labels::{LabelHit, LabelKey};
 use super::rows::continue_name;
 use super::tables::{Cell, Row, RowSource, TableLayout, cell_value, printed_amounts};
@@ -78,14 +79,25 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
         _ => return None,
     };
     let value = text[value_at..].trim();
-    // A header line is no block: its value holds other column names (`Pos:  Bezeichnung
-    // Menge  Preis`); a description may hold its own column's word (`Консультаційні послуги`).
-    let in_value: Vec<LabelKey> = hits
+    // A header line is no block: its value is other column names (`Pos:  Bezeichnung  Menge
+    // Preis`, `Artikel:  Menge`); a description may hold column words among its own
+    // (`Консультаційні послуги`, `Consulting services (day rate)`).
+    let in_value: Vec<&LabelHit> = hits
         .iter()
         .filter(|h| h.start >= value_at && h.key.is_column())
-        .map(|h| h.key)
         .collect();
-    if value.is_empty() || in_value.len() >= 2 || in_value.iter().any(|k| *k != hit.key) {
+    let named: usize = in_value
+        .iter()
+        .map(|h| {
+            text[h.start..h.end]
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .count()
+        })
+        .sum();
+    let letters = value.chars().filter(|c| c.is_alphanumeric()).count();
+    let header = in_value.iter().any(|h| h.key != hit.key) && named * 5 >= letters * 3;
+    if value.is_empty() || header {
         return None;
     }
     let start = value_at + (text[value_at..].len() - text[value_at..].trim_start().len());
@@ -122,6 +134,17 @@ fn unknown_key(text: &str) -> bool {
         && !t[c + 1..].trim().is_empty()
 }
 
+/// Whether a line is a column's key alone with its colon (`J.m.:`, no unit printed).
+fn bare_key(text: &str, hits: &[LabelHit]) -> bool {
+    let lead = text.len() - text.trim_start().len();
+    text.trim_end().ends_with(':')
+        && hits.iter().any(|h| {
+            h.key.is_column()
+                && h.start == lead
+                && text[h.end..].trim_matches([' ', '.', ':']).is_empty()
+        })
+}
+
 /// The cell of a keyed value (its number in the document's style).
 fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
     let l = &doc.lines[k.line];
@@ -148,29 +171,64 @@ fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
 
 /// A block's row, where it names a description and an amount, and whether its arithmetic
 /// failed: a block whose quantity x unit price (less its discount) is not its amount is a row
-/// without those two numbers (one of them misread), `false` otherwise.
-fn row_of(block: &[Cell], lines: Vec<usize>) -> Option<(Row, bool)> {
+/// without those two numbers (one of them misread), `false` otherwise. A number OCR broke
+/// with a space (`2 9.76 GBP`, `357 .12`) is read joined where that makes the block balance.
+fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(Row, bool)> {
     let get = |k: LabelKey| block.iter().find(|c| c.key == k);
     let value = |k: LabelKey| get(k).and_then(|c| c.amount);
     get(LabelKey::ColDesc)?;
-    let amount = value(LabelKey::ColAmount).or_else(|| value(LabelKey::ColAmountGross))?;
+    let amount_key = [LabelKey::ColAmount, LabelKey::ColAmountGross]
+        .into_iter()
+        .find(|&k| value(k).is_some())?;
+    // Each number's reading, then its joined readings.
+    let readings = |k: LabelKey| -> Vec<Decimal> {
+        let Some(c) = get(k) else {
+            return Vec::new();
+        };
+        c.amount
+            .into_iter()
+            .chain(
+                joined_readings(&c.text, decimal)
+                    .into_iter()
+                    .map(|j| j.value),
+            )
+            .collect()
+    };
+    let d = value(LabelKey::ColDiscount).unwrap_or_default();
+    let balances = |q: Decimal, p: Decimal, a: Decimal| {
+        let product = q * p * (Decimal::ONE_HUNDRED - d.abs()) / Decimal::ONE_HUNDRED;
+        (product - a).abs() < Decimal::new(1, 2)
+    };
+    let mut cells: Vec<Cell> = block.to_vec();
     let (source, failed) = match (value(LabelKey::ColQty), value(LabelKey::ColUnitPrice)) {
-        (Some(q), Some(p)) => {
-            let d = value(LabelKey::ColDiscount).unwrap_or_default();
-            let product = q * p * (Decimal::ONE_HUNDRED - d.abs()) / Decimal::ONE_HUNDRED;
-            if (product - amount).abs() >= Decimal::new(1, 2) {
-                (RowSource::Aligned, true)
-            } else {
-                (RowSource::Balanced, false)
+        (Some(_), Some(_)) => {
+            let (qs, ps, amounts) = (
+                readings(LabelKey::ColQty),
+                readings(LabelKey::ColUnitPrice),
+                readings(amount_key),
+            );
+            let found = amounts.iter().find_map(|&a| {
+                qs.iter()
+                    .find_map(|&q| ps.iter().find(|&&p| balances(q, p, a)).map(|&p| (q, p, a)))
+            });
+            match found {
+                Some((q, p, a)) => {
+                    for c in &mut cells {
+                        match c.key {
+                            LabelKey::ColQty => c.amount = Some(q),
+                            LabelKey::ColUnitPrice => c.amount = Some(p),
+                            k if k == amount_key => c.amount = Some(a),
+                            _ => {}
+                        }
+                    }
+                    (RowSource::Balanced, false)
+                }
+                None => (RowSource::Aligned, true),
             }
         }
         _ => (RowSource::Aligned, false),
     };
-    let cells = block
-        .iter()
-        .filter(|c| !failed || !matches!(c.key, LabelKey::ColQty | LabelKey::ColUnitPrice))
-        .cloned()
-        .collect();
+    cells.retain(|c| !failed || !matches!(c.key, LabelKey::ColQty | LabelKey::ColUnitPrice));
     Some((
         Row {
             lines,
@@ -221,9 +279,11 @@ pub(super) fn find(
                 cur.0.push(c);
                 cur.1.push(i);
             }
-            None if !cur.0.is_empty() && unknown_key(&line.text) => {
-                // `Ilość:  5 szt.` whose key OCR garbled, `Rabatt:` of no column: no cell,
-                // and no end of the block.
+            None if !cur.0.is_empty()
+                && (unknown_key(&line.text) || bare_key(&line.text, hits)) =>
+            {
+                // `Ilość:  5 szt.` whose key OCR garbled, `Rabatt:` of no column, `J.m.:`
+                // whose value is empty: no cell, and no end of the block.
                 desc_x = None;
             }
             None => {
@@ -247,7 +307,7 @@ pub(super) fn find(
     flush(&mut cur);
     let all: Vec<(Row, bool)> = blocks
         .into_iter()
-        .filter_map(|(cells, lines)| row_of(&cells, lines))
+        .filter_map(|(cells, lines)| row_of(&cells, lines, style.decimal))
         .collect();
     let amount = |r: &Row| {
         r.cell(LabelKey::ColAmount)
@@ -536,5 +596,72 @@ mod tests {
             ("Cena bez DPH:  124,68 Kč", 300.0),
         ];
         assert!(table(&no_amount).is_none());
+    }
+
+    #[test]
+    fn descriptions_holding_column_words_and_numbers_broken_by_ocr() {
+        let t = table(&[
+            ("Line 1", 40.0),
+            ("Description:  Consulting services (day rate)", 60.0),
+            ("Qty:  10", 60.0),
+            ("Unit price:  48.68 GBP", 60.0),
+            ("Amount:  486. 80 GBP", 60.0),
+            ("Line 2", 40.0),
+            ("Description:  Office chair, ergonomic", 60.0),
+            ("Qty:  12", 60.0),
+            ("Unit price:  2 9.76 GBP", 60.0),
+            ("Amount:  357 .12 GBP", 60.0),
+            ("Net total  843.92", 300.0),
+        ])
+        .expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(
+            t.rows[0].cell(LabelKey::ColDesc).map(|c| c.text.as_str()),
+            Some("Consulting services (day rate)")
+        );
+        let r = &t.rows[1];
+        assert_eq!(r.source, RowSource::Balanced);
+        let value = |k: LabelKey| r.cell(k).and_then(|c| c.amount);
+        assert_eq!(value(LabelKey::ColUnitPrice), Some(Decimal::new(2976, 2)));
+        assert_eq!(value(LabelKey::ColAmount), Some(Decimal::new(35712, 2)));
+        // A header's value is column names: no key line.
+        let key = |t: &str| keyed(t, &find_labels(t), 0).map(|k| k.key);
+        assert_eq!(key("Pos:  Bezeichnung  Menge  Preis"), None);
+        assert_eq!(key("Artikel:  Menge"), None);
+        assert_eq!(
+            key("Description:  Consulting services (day rate)"),
+            Some(LabelKey::ColDesc)
+        );
+    }
+
+    #[test]
+    fn a_key_without_its_value_and_a_currency_glued_by_ocr_keep_the_block() {
+        let t = table(&[
+            ("Poz. 1", 40.0),
+            ("Nazwa:  Papier ksero A4", 60.0),
+            ("Ilość:  12", 60.0),
+            ("J.m.:", 60.0),
+            ("Cena netto:  711,03zt", 60.0),
+            ("VAT %:  5%", 60.0),
+            ("Wartość netto:  8532,36 zł", 60.0),
+            ("Poz. 2", 40.0),
+            ("Nazwa:  Kabel", 60.0),
+            ("Ilość:  2", 60.0),
+            ("Cena netto:  10,00 zł", 60.0),
+            ("Wartość netto:  20,00zt", 60.0),
+            ("Razem netto  8552,36 zł", 300.0),
+        ])
+        .expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        let r = &t.rows[0];
+        assert_eq!(r.source, RowSource::Balanced);
+        assert_eq!(
+            r.cell(LabelKey::ColUnitPrice).and_then(|c| c.amount),
+            Some(Decimal::new(71103, 2))
+        );
+        assert_eq!(
+            t.rows[1].cell(LabelKey::ColAmount).and_then(|c| c.amount),
+            Some(Decimal::new(2000, 2))
+        );
     }
 }

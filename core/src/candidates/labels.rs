@@ -3984,9 +3984,14 @@ const GLYPH_FREE_CHARS: usize = 6;
 /// Whether a word as printed shows a glyph OCR misread: an upper-case `I` among lower-case
 /// letters (`ekskI`), a digit `0`, `1`, `5` or `8` between letters (`T0tal`, `CA5H`) or ending
 /// or starting a word of letters (`TOTA1`, `5ubtotal`), or a lower-case `l` among upper-case
-/// ones (`TOTAl`).
+/// ones (`TOTAl`), or a word opening with `ll` (a capital `I` read as `l`: `llość`).
 fn glyph_suspect(printed: &str) -> bool {
     let chars: Vec<char> = printed.chars().collect();
+    if let ['l', 'l', c, ..] = chars.as_slice()
+        && c.is_lowercase()
+    {
+        return true;
+    }
     let look_alike = |c: char| matches!(c, '0' | '1' | '5' | '8');
     // One look-alike digit at either end of at least three letters.
     let letters = |w: &[char]| w.iter().all(|c| c.is_alphabetic());
@@ -4648,6 +4653,9 @@ mod tests {
         assert!(keys("5UBTOTAL  10.00").contains(&K::Subtotal));
         assert!(glyph_suspect("TOTA1") && glyph_suspect("5UBTOTAL") && glyph_suspect("CA5H"));
         assert!(!glyph_suspect("RM10") && !glyph_suspect("A1") && !glyph_suspect("12AB"));
+        // A capital `I` opening a word read as `l`: `Ilość` as `llość`.
+        assert!(keys("llość:  2,5").contains(&K::ColQty));
+        assert!(keys("llosc  40").contains(&K::ColQty));
         // After a phrase's first word spelled right, a short word by look-alike glyphs too
         // (`Číslo bioku` for `číslo bloku`); alone it stays itself.
         assert!(keys("Číslo bioku 081855").contains(&K::Number));

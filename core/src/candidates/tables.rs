@@ -678,6 +678,14 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
         found.retain(|a| !a.percent);
     }
     let Some(first) = found.first() else {
+        if matches!(cell.key, LabelKey::ColUnitPrice | LabelKey::ColVatAmount)
+            || is_amount_column(cell.key)
+        {
+            return cell
+                .text
+                .split_whitespace()
+                .find_map(|t| glued_money(t, decimal));
+        }
         return matches!(cell.key, LabelKey::ColQty | LabelKey::ColPos)
             .then(|| lookalike_number(&cell.text))
             .flatten()
@@ -700,6 +708,20 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
         }
     }
     Some(first.value)
+}
+
+/// A money amount of two decimals glued to up to three letters, a currency OCR misread
+/// (`711,03zt` for `711,03 zł`): the amount, in a money column's cell only.
+fn glued_money(token: &str, decimal: Option<char>) -> Option<Decimal> {
+    let digits = token.trim_end_matches(char::is_alphabetic);
+    let letters = token.len() - digits.len();
+    if !(1..=6).contains(&letters) || token[digits.len()..].chars().count() > 3 {
+        return None;
+    }
+    match amounts::parse_number(digits, decimal) {
+        Some((v, 2)) => Some(v),
+        _ => None,
+    }
 }
 
 /// An article number printed after its own name (`Réf. FLY-A5`, `Art.-Nr.: 4711-08`, `SKU

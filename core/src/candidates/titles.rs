@@ -138,13 +138,13 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         ),
         (
             Act,
-            r"abnahmeprotokoll|abnahmebescheinigung|abnahmebestatigung|leistungsnachweis",
+            r"abnahmeprotokoll|abnahmebescheinigung|abnahmebestatigung|abnahmebericht|leistungsnachweis|fertigstellungsbescheinigung|fertigstellungsanzeige|ubergabeprotokoll",
             1.3,
             None,
         ),
         (
             Act,
-            r"certificate of (?:completion|acceptance)|completion certificate|acceptance (?:certificate|act|protocol)|act of acceptance",
+            r"certificate of (?:completion|acceptance|practical completion)|completion certificate|(?:work |job )?completion report|acceptance (?:certificate|act|protocol|report)|act of acceptance|act of completed works|statement of (?:completed )?works? (?:completed|done)",
             1.3,
             None,
         ),
@@ -157,11 +157,16 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         // Waybill.
         (
             Waybill,
-            r"waybill|way bill|delivery note|consignment note|bill of lading|dispatch note|packing slip|packing list",
+            r"waybill|way bill|delivery note|delivery docket|consignment note|bill of lading|dispatch note|goods dispatch note|shipping note|packing slip|packing list",
             1.2,
             None,
         ),
-        (Waybill, r"lieferschein|frachtbrief", 1.2, None),
+        (
+            Waybill,
+            r"lieferschein|frachtbrief|warenbegleitschein|begleitschein|versandschein|warenausgangsschein|transportschein",
+            1.2,
+            None,
+        ),
         (
             Waybill,
             r"bon de livraison|bordereau de livraison|lettre de voiture",
@@ -231,21 +236,26 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         ),
         (
             CreditNote,
-            r"creditnota|creditfactuur|nota di credito|nota credito|nota di accredito|factura rectificativa|factura de abono|nota de abono|nota de credito|dobropis|opravny danovy doklad|opravny doklad|opravna faktura|kreditine (?:pvm )?saskaita(?:[- ]faktura)?|kreditrekins|kredita rekins|korekcijas rekins|kreeditarve|krediitarve|hyvityslasku|kreditfaktura|kreditnota|jovairo szamla|helyesbito szamla|sztorno szamla|factura storno|factura de stornare|nota de credit",
+            r"creditnota|creditfactuur|nota di credito|nota credito|nota di accredito|factura rectificativa|factura de abono|nota de abono|nota de credito|dobropis|opravny danovy doklad|opravny doklad|opravna faktura|kreditine (?:pvm )?saskaita(?:[- ]faktura)?|kreditrekins|kredita rekins|korekcijas rekins|kreeditarve|krediitarve|hyvityslasku|kreditfaktura|kreditnota|jovairo szamla|helyesbito szamla|sztorno szamla|factura storno|factura de stornare|nota de credit|credit nota|creditnotitie|credit factuur|kreditnotis|hyvitystosite",
             1.3,
             None,
         ),
-        (CreditNote, r"abono", 1.3, TitleOnly),
+        (
+            CreditNote,
+            r"abono|hyvitys|gutschriftsanzeige",
+            1.3,
+            TitleOnly,
+        ),
         (
             Act,
-            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|hyvaksymispoytakirja|vastaanottopoytakirja|afleveringsprotokol|godkannandeprotokoll|overlamningsprotokoll|vastuvotuakt|uleandmisakt|uleandmis[- ]vastuvotuakt|protokol o odovzdani(?: a prevzati)?(?: diela)?|protokol o prevzati(?: diela)?|termo de (?:aceitacao|entrega)|verbale di accettazione|acta de aceptacion|opleveringsverklaring|opleveringsprotocol|teljesitesi igazolas|teljesitesigazolas|certificato di regolare esecuzione|certificado de conformidad|auto de consignacao|protokol o prevzeti dila|leveransgodkannande|slutbesiktningsprotokoll|overtagelsesattest|atadas[- ]atveteli jegyzokonyv|proces[- ]verbal de (?:receptie|predare[- ]primire)",
+            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|hyvaksymispoytakirja|vastaanottopoytakirja|afleveringsprotokol|godkannandeprotokoll|overlamningsprotokoll|vastuvotuakt|uleandmisakt|uleandmis[- ]vastuvotuakt|protokol o odovzdani(?: a prevzati)?(?: diela)?|protokol o prevzati(?: diela)?|termo de (?:aceitacao|entrega)|verbale di accettazione|acta de aceptacion|opleveringsverklaring|opleveringsprotocol|teljesitesi igazolas|teljesitesigazolas|certificato di regolare esecuzione|certificado de conformidad|auto de consignacao|protokol o prevzeti dila|leveransgodkannande|slutbesiktningsprotokoll|overtagelsesattest|atadas[- ]atveteli jegyzokonyv|proces[- ]verbal de (?:receptie|predare[- ]primire)|akceptacni protokol|protokol o akceptaci|akceptacny protokol|godkendelsesprotokol|overtagelsesprotokol|afleveringsrapport|godkjenningsprotokoll|overtakelsesprotokoll|overleveringsprotokoll|acceptatieprotocol|acceptatierapport|verbale di fine lavori|acta de finalizacion|auto de conclusao|informe de conformidad|atejimo aktas|darbu pienemsanas akts|toode uleandmise akt|valmistumisilmoitus|teljesitesi jegyzokonyv|proces[- ]verbal de finalizare",
             1.4,
             None,
         ),
         (Act, r"aktas|akts|akt", 1.0, TitleOnly),
         (
             Waybill,
-            r"pakbon|afleverbon|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|kaubasaateleht|veoseleht|prepravny list|prepravni list|guia de (?:entrega|despacho|remision)|afleveringsbewijs|szallitojegy|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|leveringsseddel|lahetysluettelo|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie",
+            r"pakbon|afleverbon|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|kaubasaateleht|veoseleht|prepravny list|prepravni list|guia de (?:entrega|despacho|remision)|afleveringsbewijs|szallitojegy|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|leveringsseddel|lahetysluettelo|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie|scrisoare de trasura|vrachtbon|bolla di trasporto|pakkseddel|fraktbrev|kiszallitasi jegyzek|lahetyslista|tovarove sprievodny list|sprievodny list",
             1.2,
             None,
         ),
