@@ -2208,6 +2208,7 @@ pub(super) fn priced_line(l: &Line) -> bool {
     opens_with_rate
         || l.tokens.iter().any(|t| {
             t.text == "="
+                || t.text.starts_with('=') && t.text.chars().any(|c| c.is_ascii_digit())
                 || token_number(&t.text, None)
                     .is_some_and(|(_, decimals, percent)| !percent && decimals == 2)
         })
@@ -2812,6 +2813,12 @@ mod tests {
             w("Kabel", 40.0, 100.0),
             w("3x1,5", 70.0, 100.0),
             w("mm2", 100.0, 100.0),
+        ])));
+        // A price basis whose equals sign OCR glued to the price.
+        assert!(priced_line(&line(vec![
+            w("1", 40.0, 100.0),
+            w("kg", 50.0, 100.0),
+            w("=57,6", 70.0, 100.0),
         ])));
     }
 

@@ -1106,6 +1106,23 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 if settles(&rows, &cells) {
                     break;
                 }
+                // A quantity with a currency (`Valoare mărfuri  lei 15.295,59` under a table
+                // whose amount column is further right): money, a total's line under the rows.
+                let money_as_quantity = cells.iter().any(|c| {
+                    c.key == LabelKey::ColQty
+                        && cell_amounts(&c.text, None)
+                            .iter()
+                            .any(|a| a.currency.is_some() && a.decimals == 2)
+                });
+                if !rows.is_empty()
+                    && money_as_quantity
+                    && cells
+                        .iter()
+                        .zip(&has_number)
+                        .all(|(c, n)| !*n || matches!(c.key, LabelKey::ColQty | LabelKey::ColPos))
+                {
+                    break;
+                }
                 if rows.len() >= 2 && only_amounts {
                     let positioned = |c: &[Cell]| {
                         c.iter().any(|c| {
@@ -1241,11 +1258,19 @@ pub(super) fn is_keyed(line: &Line) -> bool {
 /// a word starting with one): the test of [`is_keyed`] over words.
 fn keyed_within<'a>(words: impl Iterator<Item = &'a str>, n: usize) -> bool {
     let key_word = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count() >= 2;
+    // A serial, part or model number's abbreviation (`S/N`, `P/N`, `M/N`), a code after it.
+    let slashed = |w: &str| {
+        matches!(
+            w.trim_end_matches([':', '.']).to_ascii_uppercase().as_str(),
+            "S/N" | "P/N" | "M/N"
+        )
+    };
     let mut prev: Option<&str> = None;
     for t in words.take(n) {
         let after_key = prev.is_some_and(key_word);
         if t.len() > 1 && t.ends_with(':') && key_word(t)
             || (t == ":" || t.starts_with(':')) && after_key
+            || prev.is_some_and(slashed) && t.chars().any(|c| c.is_ascii_digit())
         {
             return true;
         }
@@ -2105,6 +2130,9 @@ mod tests {
         let names = row_names(&t[0].rows);
         assert_eq!(names, ["Biuro kėdė"]);
         assert!(sub_line_cell("Su PVM: -830,22") && !sub_line_cell("Biuro kėdė"));
+        // A serial number under its abbreviation is the item's attribute too.
+        assert!(sub_line_cell("S/N B4705025") && sub_line_cell("Kit 0250 P/N: 88-12"));
+        assert!(!sub_line_cell("Adapter N/A 3x2,5"));
     }
 
     #[test]
@@ -2216,6 +2244,34 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(amounts, ["140,01", "8754,80"]);
+    }
+
+    #[test]
+    fn money_under_the_quantity_column_ends_the_table() {
+        // A gross table's totals printed left, their amounts under its quantity column: money
+        // with its currency is no quantity, the rows end above it.
+        let doc = page_of(vec![
+            w("Denumire", 10.0, 100.0),
+            w("Cant.", 250.0, 100.0),
+            w("Cu", 420.0, 100.0),
+            w("TVA", 440.0, 100.0),
+            w("Servicii", 10.0, 115.0),
+            w("3", 255.0, 115.0),
+            w("2.466,16", 425.0, 115.0),
+            w("Hârtie", 10.0, 130.0),
+            w("10", 255.0, 130.0),
+            w("6.117,95", 425.0, 130.0),
+            w("Valoare", 10.0, 145.0),
+            w("mărfuri", 60.0, 145.0),
+            w("lei", 230.0, 145.0),
+            w("7.212,38", 250.0, 145.0),
+            w("Transport", 10.0, 160.0),
+            w("lei", 230.0, 160.0),
+            w("43,68", 255.0, 160.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        assert_eq!(t[0].rows.len(), 2, "{:?}", t[0].rows);
     }
 
     #[test]
