@@ -241,6 +241,14 @@ fn adds_up(n: &Scored, v: &Scored, t: &Scored, roundings: &[Decimal]) -> bool {
                     .any(|&r| rounds(r, t.2) && n.2 + v.2 + r == t.2))
 }
 
+/// What the document prints that the choice of totals checks against: its cash roundings and
+/// its VAT rate, where it prints only one.
+#[derive(Debug, Default, Clone, Copy)]
+struct Printed<'a> {
+    roundings: &'a [Decimal],
+    rate: Option<Decimal>,
+}
+
 /// The chosen totals, each `(score, candidate index, value)`.
 #[derive(Debug, Default, Clone, Copy)]
 struct Chosen {
@@ -274,8 +282,9 @@ fn choose(
     pays: &[Scored],
     pres: &[Scored],
     two_rows: &dyn Fn(usize, usize) -> bool,
-    roundings: &[Decimal],
+    printed: &Printed<'_>,
 ) -> Chosen {
+    let roundings = printed.roundings;
     let mut out = Chosen {
         net: nets.first().copied(),
         vat: vats.first().map(|v| (v.0, v.2, Some(v.1))),
@@ -292,15 +301,23 @@ fn choose(
     } else {
         eligible().copied().collect()
     };
+    // Whether a VAT is the document's only rate of a net, to its last printed digit.
+    let rated = |n: &Scored, v: &Scored| {
+        printed.rate.is_some_and(|r| {
+            (n.2 * r / Decimal::ONE_HUNDRED).round_dp(v.2.scale().max(n.2.scale())) == v.2
+        })
+    };
     // The best-scored triple whose sum holds: exactly first, then closed by a printed cash
-    // rounding.
+    // rounding; where the document prints one rate, a triple whose VAT is that rate of its net
+    // before any other (an account's open items add up too: an earlier invoice's amount and
+    // this one's total make the balance).
     let search = |roundings: &[Decimal]| {
-        let mut best: Option<(f32, Scored, Scored, Scored)> = None;
+        let mut best: Option<((bool, f32), Scored, Scored, Scored)> = None;
         for t in &totals {
             for n in nets {
                 for v in vats {
                     if adds_up(n, v, t, roundings) && !two_rows(n.1, v.1) {
-                        let s = n.0 + v.0 + t.0;
+                        let s = (rated(n, v), n.0 + v.0 + t.0);
                         if best.is_none_or(|b| s > b.0) {
                             best = Some((s, *n, *v, *t));
                         }
@@ -1386,15 +1403,18 @@ pub(super) fn totals(
     };
     let roundings = printed_roundings(cands);
     let rounding_values: Vec<Decimal> = roundings.iter().map(|r| r.2).collect();
-    let mut chosen = choose(
-        &nets,
-        &vats,
-        &tots,
-        &pays,
-        &pres,
-        &two_rows,
-        &rounding_values,
-    );
+    let mut rates = percent_rates(cands);
+    rates.retain(|r| *r > Decimal::ZERO && *r <= Decimal::from(30));
+    rates.sort();
+    rates.dedup();
+    let printed = Printed {
+        roundings: &rounding_values,
+        rate: match rates.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        },
+    };
+    let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows, &printed);
     apply_tax_rows(&mut chosen, cands, &rows);
     // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`):
     // read without that digit where the VAT summary rows make exactly that.
@@ -2597,15 +2617,53 @@ mod tests {
         let tots = [(0.9, 1, d("50.00")), (0.8, 2, d("119.00"))];
         let nets = [(0.7, 3, d("100.00"))];
         let vats = [(0.6, 4, d("19.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
+        let c = choose(
+            &nets,
+            &vats,
+            &tots,
+            &[],
+            &[],
+            &|_, _| false,
+            &Printed::default(),
+        );
         assert!(c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("119.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("19.00")));
         // A total far below the best one is not rescued by arithmetic.
         let tots = [(0.9, 1, d("50.00")), (0.5, 2, d("119.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
+        let c = choose(
+            &nets,
+            &vats,
+            &tots,
+            &[],
+            &[],
+            &|_, _| false,
+            &Printed::default(),
+        );
         assert!(!c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("50.00")));
+    }
+
+    #[test]
+    fn the_documents_rate_picks_among_sums_that_hold() {
+        // An account's open items add up too (an earlier invoice's 3,869.17 and this one's
+        // 272,113.50 make the balance 275,982.67), scored higher than this invoice's own
+        // triple: the VAT that is the document's only rate of its net wins.
+        let tots = [(0.9, 1, d("275982.67")), (0.8, 2, d("272113.50"))];
+        let nets = [(0.7, 3, d("272113.50")), (0.6, 4, d("217690.80"))];
+        let vats = [(0.7, 5, d("3869.17")), (0.5, 6, d("54422.70"))];
+        let no_rows = |_: usize, _: usize| false;
+        let with_rate = Printed {
+            roundings: &[],
+            rate: Some(d("25")),
+        };
+        let c = choose(&nets, &vats, &tots, &[], &[], &no_rows, &with_rate);
+        assert!(c.consistent);
+        assert_eq!(c.total.map(|t| t.2), Some(d("272113.50")));
+        assert_eq!(c.vat.map(|v| v.1), Some(d("54422.70")));
+        // Without a rate printed, the scores decide.
+        let c = choose(&nets, &vats, &tots, &[], &[], &no_rows, &Printed::default());
+        assert_eq!(c.total.map(|t| t.2), Some(d("275982.67")));
     }
 
     #[test]
@@ -2613,7 +2671,15 @@ mod tests {
         let tots = [(0.9, 1, d("-119.00"))];
         let nets = [(0.7, 2, d("100.00")), (0.6, 3, d("-100.00"))];
         let vats = [(0.6, 4, d("-19.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
+        let c = choose(
+            &nets,
+            &vats,
+            &tots,
+            &[],
+            &[],
+            &|_, _| false,
+            &Printed::default(),
+        );
         assert!(c.consistent);
         assert_eq!(c.net.map(|n| n.2), Some(d("-100.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("-19.00")));
@@ -2625,7 +2691,7 @@ mod tests {
             &[],
             &[],
             &|_, _| false,
-            &[],
+            &Printed::default(),
         );
         assert!(!c.consistent);
     }
@@ -2635,11 +2701,27 @@ mod tests {
         let tots = [(0.9, 1, d("119.00"))];
         let pays = [(0.8, 2, d("19.00")), (0.7, 3, d("69.00"))];
         let pres = [(0.6, 4, d("-50.00"))];
-        let c = choose(&[], &[], &tots, &pays, &pres, &|_, _| false, &[]);
+        let c = choose(
+            &[],
+            &[],
+            &tots,
+            &pays,
+            &pres,
+            &|_, _| false,
+            &Printed::default(),
+        );
         assert_eq!(c.payable.map(|p| p.2), Some(d("69.00")));
         assert_eq!(c.prepaid.map(|p| p.2), Some(d("50.00")));
         // Without a prepaid amount that explains it, the best payable stands.
-        let c = choose(&[], &[], &tots, &pays, &[], &|_, _| false, &[]);
+        let c = choose(
+            &[],
+            &[],
+            &tots,
+            &pays,
+            &[],
+            &|_, _| false,
+            &Printed::default(),
+        );
         assert_eq!(c.payable.map(|p| p.2), Some(d("19.00")));
     }
 
@@ -2648,7 +2730,15 @@ mod tests {
         let tots = [(0.9, 1, d("126.00"))];
         let nets = [(0.8, 2, d("110.00"))];
         let vats = [(0.6, 3, d("14.00")), (0.5, 4, d("2.00"))];
-        let c = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &[]);
+        let c = choose(
+            &nets,
+            &vats,
+            &tots,
+            &[],
+            &[],
+            &|_, _| false,
+            &Printed::default(),
+        );
         assert!(c.consistent);
         assert_eq!(c.vat.map(|v| v.1), Some(d("16.00")));
     }
