@@ -620,14 +620,19 @@ const FOOTER_SELLER: f32 = 0.5;
 
 /// The best-scored seller candidate (index, probability) of the one party whose name the
 /// footer's register line repeats, when it reaches [`FOOTER_SELLER`]; none when no party's or
-/// several parties' names are printed there.
+/// several parties' names are printed there (of those that reach it: `Väljastas  Võttis vastu`,
+/// the signatures' captions over the foot, are no party).
 fn footer_seller(
     ctx: &PartyContext<'_>,
     cands: &Candidates,
     sellers: &[(usize, f32)],
 ) -> Option<(usize, f32)> {
-    let best = footer_party(ctx, cands, sellers, |_| true)?;
-    (best.1 >= FOOTER_SELLER).then_some(best)
+    let likely: Vec<(usize, f32)> = sellers
+        .iter()
+        .filter(|(_, p)| *p >= FOOTER_SELLER)
+        .copied()
+        .collect();
+    footer_party(ctx, cands, &likely, |_| true)
 }
 
 /// The seller candidate (index, probability) whose name a footer's register line prints with
@@ -1354,6 +1359,12 @@ mod tests {
         let (seller, buyer) = chosen(&rows);
         assert_eq!(seller.as_deref(), Some("Alpha Fuels Limited"));
         assert_eq!(buyer.as_deref(), Some("Byrne Hardware Ltd"));
+        // Captions over the signatures in the foot are no second party there.
+        let mut captioned = top.to_vec();
+        captioned.push(("Väljastas", 60.0, 770.0, 9.0));
+        captioned.push(("Võttis vastu", 330.0, 770.0, 9.0));
+        captioned.push(footer);
+        assert_eq!(chosen(&captioned).0.as_deref(), Some("Alpha Fuels Limited"));
         // Without the footer, the block at the top is the seller.
         assert_eq!(chosen(&top).0.as_deref(), Some("Byrne Hardware Ltd"));
         // A footer that names both parties (signatures) decides nothing.
