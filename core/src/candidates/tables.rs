@@ -1258,7 +1258,8 @@ pub(super) fn is_keyed(line: &Line) -> bool {
 /// a word starting with one): the test of [`is_keyed`] over words.
 fn keyed_within<'a>(words: impl Iterator<Item = &'a str>, n: usize) -> bool {
     let key_word = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count() >= 2;
-    // A serial, part or model number's abbreviation (`S/N`, `P/N`, `M/N`), a code after it.
+    // A serial, part or model number's abbreviation (`S/N`, `P/N`, `M/N`) opening the words, a
+    // code after it (within a name, `Router S/N 12345  1  99,00`, it is part of the name).
     let slashed = |w: &str| {
         matches!(
             w.trim_end_matches([':', '.']).to_ascii_uppercase().as_str(),
@@ -1266,11 +1267,11 @@ fn keyed_within<'a>(words: impl Iterator<Item = &'a str>, n: usize) -> bool {
         )
     };
     let mut prev: Option<&str> = None;
-    for t in words.take(n) {
+    for (k, t) in words.take(n).enumerate() {
         let after_key = prev.is_some_and(key_word);
         if t.len() > 1 && t.ends_with(':') && key_word(t)
             || (t == ":" || t.starts_with(':')) && after_key
-            || prev.is_some_and(slashed) && t.chars().any(|c| c.is_ascii_digit())
+            || k == 1 && prev.is_some_and(slashed) && t.chars().any(|c| c.is_ascii_digit())
         {
             return true;
         }
@@ -2131,8 +2132,8 @@ mod tests {
         assert_eq!(names, ["Biuro kėdė"]);
         assert!(sub_line_cell("Su PVM: -830,22") && !sub_line_cell("Biuro kėdė"));
         // A serial number under its abbreviation is the item's attribute too.
-        assert!(sub_line_cell("S/N B4705025") && sub_line_cell("Kit 0250 P/N: 88-12"));
-        assert!(!sub_line_cell("Adapter N/A 3x2,5"));
+        assert!(sub_line_cell("S/N B4705025") && sub_line_cell("P/N: 88-12"));
+        assert!(!sub_line_cell("Adapter N/A 3x2,5") && !sub_line_cell("Router S/N 12345"));
     }
 
     #[test]
