@@ -714,14 +714,11 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
 /// (`711,03zt` for `711,03 zł`): the amount, in a money column's cell only.
 fn glued_money(token: &str, decimal: Option<char>) -> Option<Decimal> {
     let digits = token.trim_end_matches(char::is_alphabetic);
-    let letters = token.len() - digits.len();
-    if !(1..=6).contains(&letters) || token[digits.len()..].chars().count() > 3 {
+    let letters = token[digits.len()..].chars().count();
+    if !(1..=3).contains(&letters) {
         return None;
     }
-    match amounts::parse_number(digits, decimal) {
-        Some((v, 2)) => Some(v),
-        _ => None,
-    }
+    amounts::parse_number(digits, decimal).and_then(|(v, decimals)| (decimals == 2).then_some(v))
 }
 
 /// An article number printed after its own name (`Réf. FLY-A5`, `Art.-Nr.: 4711-08`, `SKU

@@ -97,7 +97,7 @@ fn by_line(
 pub const JOINED: &str = "ocr_joined";
 
 /// A rate a VAT can have: above zero, at most [`MAX_VAT_RATE`].
-fn is_vat_rate(p: Decimal) -> bool {
+pub(crate) fn is_vat_rate(p: Decimal) -> bool {
     p.is_sign_positive() && !p.is_zero() && p <= MAX_VAT_RATE
 }
 

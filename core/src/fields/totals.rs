@@ -1404,7 +1404,7 @@ pub(super) fn totals(
     let roundings = printed_roundings(cands);
     let rounding_values: Vec<Decimal> = roundings.iter().map(|r| r.2).collect();
     let mut rates = percent_rates(cands);
-    rates.retain(|r| *r > Decimal::ZERO && *r <= Decimal::from(30));
+    rates.retain(|&r| crate::candidates::taxes::is_vat_rate(r));
     rates.sort();
     rates.dedup();
     let printed = Printed {
@@ -2539,6 +2539,26 @@ mod tests {
     use crate::candidates::extract;
     use crate::candidates::tests::doc_from;
 
+    /// [`choose`] where no two amounts are item rows and the document prints no rounding and
+    /// no single rate.
+    fn plain(
+        nets: &[Scored],
+        vats: &[Scored],
+        tots: &[Scored],
+        pays: &[Scored],
+        pres: &[Scored],
+    ) -> Chosen {
+        choose(
+            nets,
+            vats,
+            tots,
+            pays,
+            pres,
+            &|_, _| false,
+            &Printed::default(),
+        )
+    }
+
     fn d(s: &str) -> Decimal {
         s.parse().unwrap()
     }
@@ -2617,29 +2637,13 @@ mod tests {
         let tots = [(0.9, 1, d("50.00")), (0.8, 2, d("119.00"))];
         let nets = [(0.7, 3, d("100.00"))];
         let vats = [(0.6, 4, d("19.00"))];
-        let c = choose(
-            &nets,
-            &vats,
-            &tots,
-            &[],
-            &[],
-            &|_, _| false,
-            &Printed::default(),
-        );
+        let c = plain(&nets, &vats, &tots, &[], &[]);
         assert!(c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("119.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("19.00")));
         // A total far below the best one is not rescued by arithmetic.
         let tots = [(0.9, 1, d("50.00")), (0.5, 2, d("119.00"))];
-        let c = choose(
-            &nets,
-            &vats,
-            &tots,
-            &[],
-            &[],
-            &|_, _| false,
-            &Printed::default(),
-        );
+        let c = plain(&nets, &vats, &tots, &[], &[]);
         assert!(!c.consistent);
         assert_eq!(c.total.map(|t| t.2), Some(d("50.00")));
     }
@@ -2662,7 +2666,7 @@ mod tests {
         assert_eq!(c.total.map(|t| t.2), Some(d("272113.50")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("54422.70")));
         // Without a rate printed, the scores decide.
-        let c = choose(&nets, &vats, &tots, &[], &[], &no_rows, &Printed::default());
+        let c = plain(&nets, &vats, &tots, &[], &[]);
         assert_eq!(c.total.map(|t| t.2), Some(d("275982.67")));
     }
 
@@ -2671,28 +2675,12 @@ mod tests {
         let tots = [(0.9, 1, d("-119.00"))];
         let nets = [(0.7, 2, d("100.00")), (0.6, 3, d("-100.00"))];
         let vats = [(0.6, 4, d("-19.00"))];
-        let c = choose(
-            &nets,
-            &vats,
-            &tots,
-            &[],
-            &[],
-            &|_, _| false,
-            &Printed::default(),
-        );
+        let c = plain(&nets, &vats, &tots, &[], &[]);
         assert!(c.consistent);
         assert_eq!(c.net.map(|n| n.2), Some(d("-100.00")));
         assert_eq!(c.vat.map(|v| v.1), Some(d("-19.00")));
         // Mixed signs are no support.
-        let c = choose(
-            &[(0.7, 2, d("100.00"))],
-            &vats,
-            &tots,
-            &[],
-            &[],
-            &|_, _| false,
-            &Printed::default(),
-        );
+        let c = plain(&[(0.7, 2, d("100.00"))], &vats, &tots, &[], &[]);
         assert!(!c.consistent);
     }
 
@@ -2701,27 +2689,11 @@ mod tests {
         let tots = [(0.9, 1, d("119.00"))];
         let pays = [(0.8, 2, d("19.00")), (0.7, 3, d("69.00"))];
         let pres = [(0.6, 4, d("-50.00"))];
-        let c = choose(
-            &[],
-            &[],
-            &tots,
-            &pays,
-            &pres,
-            &|_, _| false,
-            &Printed::default(),
-        );
+        let c = plain(&[], &[], &tots, &pays, &pres);
         assert_eq!(c.payable.map(|p| p.2), Some(d("69.00")));
         assert_eq!(c.prepaid.map(|p| p.2), Some(d("50.00")));
         // Without a prepaid amount that explains it, the best payable stands.
-        let c = choose(
-            &[],
-            &[],
-            &tots,
-            &pays,
-            &[],
-            &|_, _| false,
-            &Printed::default(),
-        );
+        let c = plain(&[], &[], &tots, &pays, &[]);
         assert_eq!(c.payable.map(|p| p.2), Some(d("19.00")));
     }
 
@@ -2730,15 +2702,7 @@ mod tests {
         let tots = [(0.9, 1, d("126.00"))];
         let nets = [(0.8, 2, d("110.00"))];
         let vats = [(0.6, 3, d("14.00")), (0.5, 4, d("2.00"))];
-        let c = choose(
-            &nets,
-            &vats,
-            &tots,
-            &[],
-            &[],
-            &|_, _| false,
-            &Printed::default(),
-        );
+        let c = plain(&nets, &vats, &tots, &[], &[]);
         assert!(c.consistent);
         assert_eq!(c.vat.map(|v| v.1), Some(d("16.00")));
     }
