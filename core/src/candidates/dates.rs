@@ -400,10 +400,18 @@ fn ocr_month_key(folded: &str) -> String {
 
 /// The month names of four letters or more by [`ocr_month_key`]; a key two months share is left
 /// out.
-static MONTH_OCR_INDEX: LazyLock<HashMap<String, u32>> = LazyLock::new(|| {
+static MONTH_OCR_INDEX: LazyLock<HashMap<String, u32>> =
+    LazyLock::new(|| ocr_index(4..=usize::MAX));
+
+/// The month names of three letters by [`ocr_month_key`] (`mal` for `mai`): read only inside a
+/// date of four-digit year ([`find_dates`]), where nothing else of it is in doubt.
+static SHORT_MONTH_OCR_INDEX: LazyLock<HashMap<String, u32>> = LazyLock::new(|| ocr_index(3..=3));
+
+/// Month names of these lengths by [`ocr_month_key`]; a key two months share is left out.
+fn ocr_index(lengths: std::ops::RangeInclusive<usize>) -> HashMap<String, u32> {
     let mut index: HashMap<String, Option<u32>> = HashMap::new();
     for (name, &m) in MONTH_INDEX.iter() {
-        if name.chars().count() < 4 {
+        if !lengths.contains(&name.chars().count()) {
             continue;
         }
         let slot = index.entry(ocr_month_key(name)).or_insert(Some(m));
@@ -415,7 +423,7 @@ static MONTH_OCR_INDEX: LazyLock<HashMap<String, u32>> = LazyLock::new(|| {
         .into_iter()
         .filter_map(|(k, m)| Some((k, m?)))
         .collect()
-});
+}
 
 /// Month number of a (possibly abbreviated, any-case, accents optional) month name; a name of
 /// four letters or more also as OCR misreads an `i` or `l` in it (`jullo`).
@@ -444,7 +452,7 @@ static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
 // the same result without retrying every letter of a long word).
 static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"[«„“\x22]?([0-9]{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?\.?[\s/-]{0,2}(?:(?:de|di)\s{1,2})?(\p{L}+)\.?,?[\s/-]{0,2}(?:(?:de|del)\s{1,2})?'?([0-9]{4}|[0-9]{2})",
+        r"[«„“\x22]?([0-9]{1,2})[»“”\x22]?(?:st|nd|rd|th|er)?[.,]?[\s/-]{0,2}(?:(?:de|di)\s{1,2})?(\p{L}+)\.?,?[\s/-]{0,2}(?:(?:de|del)\s{1,2})?'?([0-9]{4}|[0-9]{2})",
     )
     .expect("date regex")
 });
@@ -676,8 +684,16 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
             {
                 continue;
             }
+            // A three-letter name as OCR misreads it (`13. mal 2021`) where the year has four
+            // digits.
+            let short_ocr = || {
+                let w = fold_diacritics(&mon.as_str().to_lowercase()).into_owned();
+                (y.as_str().len() == 4)
+                    .then(|| SHORT_MONTH_OCR_INDEX.get(&ocr_month_key(&w)).copied())
+                    .flatten()
+            };
             let (Some(month), Some(yy), Ok(dd)) = (
-                month_number(mon.as_str()),
+                month_number(mon.as_str()).or_else(short_ocr),
                 year_of(y.as_str()),
                 d.as_str().parse::<u32>(),
             ) else {
@@ -876,6 +892,11 @@ mod tests {
         // Short names stay exact: `iun` is no `lun`.
         assert_eq!(month_number("mai"), Some(5));
         assert_eq!(month_number("mal"), None);
+        // Inside a date of four-digit year they are read (`mal`: `mai`); a dot after the day
+        // read as a comma.
+        assert_eq!(one("Koostamise kuupäev:  13. mal 2021"), "2021-05-13");
+        assert!(find_dates("13 mal 21", false).is_empty());
+        assert_eq!(one("16, august 2023"), "2023-08-16");
     }
 
     #[test]

@@ -23,7 +23,9 @@ use super::DocStyle;
 use super::amounts::joined_readings;
 use super::labels::{LabelHit, LabelKey};
 use super::rows::continue_name;
-use super::tables::{Cell, Row, RowSource, TableLayout, cell_value, printed_amounts};
+use super::tables::{
+    Cell, Row, RowSource, TableLayout, cell_value, column_names_cover, printed_amounts,
+};
 use crate::preprocess::collapse_spaces;
 use crate::types::{CleanDocument, Span};
 
@@ -65,11 +67,18 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
         .get(hit.start..hit.end)
         .and_then(|k| k.find(':'))
         .map(|c| hit.start + c + 1);
-    let value_at = match (inner_colon, rest.find(':')) {
+    // OCR reads a colon as a semicolon (`Kaina;  88,72 €`).
+    let value_at = match (inner_colon, rest.find([':', ';'])) {
         (Some(v), _) => v,
-        (None, Some(c)) if c <= 24 && !rest[..c].chars().any(|ch| ch.is_ascii_digit()) => {
+        (None, Some(c))
+            if c <= 24
+                && (!rest[..c].chars().any(|ch| ch.is_ascii_digit())
+                    || percent_misread(hit.key, &rest[..c])) =>
+        {
             hit.end + c + 1
         }
+        // `Qtd..  2,5h`: an abbreviation's dot, then its colon read as a dot.
+        _ if rest.starts_with("..") && rest[2..].starts_with("  ") => hit.end + 2,
         // `Position 1`: a position number after its name.
         _ if hit.key == LabelKey::ColPos
             && rest.trim().trim_end_matches('.').parse::<u32>().is_ok() =>
@@ -82,21 +91,10 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
     // A header line is no block: its value is other column names (`Pos:  Bezeichnung  Menge
     // Preis`, `Artikel:  Menge`); a description may hold column words among its own
     // (`Консультаційні послуги`, `Consulting services (day rate)`).
-    let in_value: Vec<&LabelHit> = hits
+    let header = hits
         .iter()
-        .filter(|h| h.start >= value_at && h.key.is_column())
-        .collect();
-    let named: usize = in_value
-        .iter()
-        .map(|h| {
-            text[h.start..h.end]
-                .chars()
-                .filter(|c| c.is_alphanumeric())
-                .count()
-        })
-        .sum();
-    let letters = value.chars().filter(|c| c.is_alphanumeric()).count();
-    let header = in_value.iter().any(|h| h.key != hit.key) && named * 5 >= letters * 3;
+        .any(|h| h.start >= value_at && h.key.is_column() && h.key != hit.key)
+        && column_names_cover(text, hits, value_at);
     if value.is_empty() || header {
         return None;
     }
@@ -115,6 +113,19 @@ fn keyed(text: &str, hits: &[LabelHit], line: usize) -> Option<Keyed> {
         start,
         end,
     })
+}
+
+/// Whether the words between a rate's or discount's key and its colon are its percent sign as
+/// OCR reads it (`ПДВ 96:`, `MwSt 906:`, `Rabatt 90:` for `%`): one token of at most three
+/// digits opening with `9`.
+fn percent_misread(key: LabelKey, between: &str) -> bool {
+    let t = between.trim();
+    matches!(
+        key,
+        LabelKey::Vat | LabelKey::ColVatRate | LabelKey::ColDiscount
+    ) && (1..=3).contains(&t.len())
+        && t.starts_with('9')
+        && t.chars().all(|c| c.is_ascii_digit())
 }
 
 /// Whether a line is a `Key: value` line whose key is no column name: a word or two at its
@@ -169,6 +180,30 @@ fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
     c
 }
 
+/// Whether a value is money and nothing else: numbers, each at most with a currency's sign
+/// or code (`-1,29 EUR`, `€ 12,00`).
+fn money_only(text: &str, decimal: Option<char>) -> bool {
+    let mut number = false;
+    let all = text.split_whitespace().all(|t| {
+        let n = super::rows::token_number(t, decimal).is_some();
+        number |= n;
+        n || !super::amounts::currency_options(t).is_empty()
+    });
+    all && number
+}
+
+/// A whole number OCR broke with spaces (`HUF 4 2408`): its digit groups joined, where the
+/// value holds nothing else but a currency.
+fn joined_whole(text: &str) -> Option<Decimal> {
+    let groups: Vec<&str> = text
+        .split_whitespace()
+        .filter(|t| super::amounts::currency_options(t).is_empty())
+        .collect();
+    (groups.len() >= 2 && groups.iter().all(|g| g.chars().all(|c| c.is_ascii_digit())))
+        .then(|| groups.concat().parse().ok())
+        .flatten()
+}
+
 /// A block's row, where it names a description and an amount, and whether its arithmetic
 /// failed: a block whose quantity x unit price (less its discount) is not its amount is a row
 /// without those two numbers (one of them misread), `false` otherwise. A number OCR broke
@@ -176,7 +211,9 @@ fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
 fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(Row, bool)> {
     let get = |k: LabelKey| block.iter().find(|c| c.key == k);
     let value = |k: LabelKey| get(k).and_then(|c| c.amount);
-    get(LabelKey::ColDesc)?;
+    // A description that is only money (`Desc.:  -1,29 EUR`, a discount on the total under
+    // the last block) names no item.
+    get(LabelKey::ColDesc).filter(|c| !money_only(&c.text, decimal))?;
     let amount_key = [LabelKey::ColAmount, LabelKey::ColAmountGross]
         .into_iter()
         .find(|&k| value(k).is_some())?;
@@ -192,12 +229,16 @@ fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(R
                     .into_iter()
                     .map(|j| j.value),
             )
+            .chain(joined_whole(&c.text))
             .collect()
     };
     let d = value(LabelKey::ColDiscount).unwrap_or_default();
+    // Within a cent, or half a unit where the amount prints whole units (`0,5 x 69619 =
+    // 34810`).
     let balances = |q: Decimal, p: Decimal, a: Decimal| {
         let product = q * p * (Decimal::ONE_HUNDRED - d.abs()) / Decimal::ONE_HUNDRED;
-        (product - a).abs() < Decimal::new(1, 2)
+        let off = (product - a).abs();
+        off < Decimal::new(1, 2) || a.scale() == 0 && off <= Decimal::new(5, 1)
     };
     let mut cells: Vec<Cell> = block.to_vec();
     let (source, failed) = match (value(LabelKey::ColQty), value(LabelKey::ColUnitPrice)) {
@@ -434,11 +475,23 @@ mod tests {
             ("Xntal:  2 stk.", 60.0),
             ("Stk.pris:  55,00 DKK", 60.0),
             ("Beløb:  110,00 DKK", 60.0),
-            ("Subtotal  500,00 DKK", 300.0),
+            ("Linje 3", 40.0),
+            ("Beskrivelse:  Papir", 60.0),
+            ("Antal..  1", 60.0),
+            ("Stk.pris;  8,00 DKK", 60.0),
+            ("Beløb:  8,00 DKK", 60.0),
+            ("Subtotal  508,00 DKK", 300.0),
         ])
         .expect("a table");
-        assert_eq!(t.rows.len(), 2);
+        // `Stk.pris;` and `Antal..`: a colon read as a semicolon or a dot keeps the third
+        // block whole.
+        assert_eq!(t.rows.len(), 3);
         assert_eq!(t.rows[0].source, RowSource::Balanced);
+        assert_eq!(t.rows[2].source, RowSource::Balanced);
+        assert_eq!(
+            t.rows[2].cell(LabelKey::ColQty).and_then(|c| c.amount),
+            Some(Decimal::ONE)
+        );
         assert_eq!(
             t.rows[0]
                 .cell(LabelKey::ColUnitPrice)
@@ -596,6 +649,72 @@ mod tests {
             ("Cena bez DPH:  124,68 Kč", 300.0),
         ];
         assert!(table(&no_amount).is_none());
+        // A discount on the total under the blocks (`Desc.:  -1,29 Kč`, its label a column's
+        // abbreviation) with the net after it is no block of its own.
+        let mut discount = blocks.to_vec();
+        discount.push(("Desc.:  -1,29 Kč", 60.0));
+        discount.push(("Cena bez DPH:  193,51 Kč", 60.0));
+        let t = table(&discount).expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        assert!(!money_only("Kabel 3x2,5", Some(',')));
+        assert!(money_only("€ -1,29", Some(',')));
+    }
+
+    #[test]
+    fn whole_units_round_to_the_unit_and_join_across_ocr_spaces() {
+        let t = table(&[
+            ("Tétel 1", 40.0),
+            ("Megnevezés:  Irodai szék", 60.0),
+            ("Menny.:  0,5 kg", 60.0),
+            ("Egységár:  HUF 69619", 60.0),
+            ("Nettó érték:  HUF 34810", 60.0),
+            ("Tétel 2", 40.0),
+            ("Megnevezés:  Fénymásolópapír A4", 60.0),
+            ("Menny.:  10 kg", 60.0),
+            ("Egységár:  HUF 4712", 60.0),
+            ("Engedmény:  10%", 60.0),
+            ("Nettó érték:  HUF 4 2408", 60.0),
+        ])
+        .expect("a table");
+        assert!(t.rows.iter().all(|r| r.source == RowSource::Balanced));
+        assert_eq!(
+            t.rows[1].cell(LabelKey::ColAmount).and_then(|c| c.amount),
+            Some(Decimal::from(42408))
+        );
+        assert_eq!(joined_whole("4 2408 Ft"), Some(Decimal::from(42408)));
+        assert_eq!(joined_whole("2 kg"), None);
+        assert_eq!(joined_whole("HUF 42408"), None);
+    }
+
+    #[test]
+    fn percent_signs_and_digits_as_ocr_misreads_them() {
+        // `%` read as `96` / `906` in a key and in its value, `З` (Ze) for 3 before its unit.
+        let t = table(&[
+            ("Позиція 1", 40.0),
+            ("Найменування:  Консультаційні послуги", 60.0),
+            ("Кіл-сть:  1 год.", 60.0),
+            ("Ціна без ПДВ:  1449.60", 60.0),
+            ("Знижка:  1596", 60.0),
+            ("ПДВ 96:  2096", 60.0),
+            ("Сума без ПДВ:  1232.16", 60.0),
+            ("Позиція 2", 40.0),
+            ("Найменування:  Офісне крісло", 60.0),
+            ("Кіл-сть:  З шт.", 60.0),
+            ("Ціна без ПДВ:  20.00", 60.0),
+            ("ПДВ 906:  2096", 60.0),
+            ("Сума без ПДВ:  60.00", 60.0),
+        ])
+        .expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        assert!(t.rows.iter().all(|r| r.source == RowSource::Balanced));
+        let value = |r: usize, k: LabelKey| t.rows[r].cell(k).and_then(|c| c.amount);
+        assert_eq!(value(0, LabelKey::ColDiscount), Some(Decimal::from(15)));
+        assert_eq!(value(0, LabelKey::ColVatRate), Some(Decimal::from(20)));
+        assert_eq!(value(1, LabelKey::ColQty), Some(Decimal::from(3)));
+        assert_eq!(value(1, LabelKey::ColVatRate), Some(Decimal::from(20)));
+        // A year or an amount between a key and its colon is no percent sign.
+        assert!(!percent_misread(LabelKey::ColVatRate, " 2024"));
+        assert!(!percent_misread(LabelKey::ColUnitPrice, " 96"));
     }
 
     #[test]

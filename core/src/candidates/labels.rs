@@ -1813,6 +1813,7 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "viso su pvm",
             "suma su pvm",
             "bendra suma",
+            "bendra vertė",
             "galutinė suma",
             // lv
             "kopā",
@@ -1934,6 +1935,7 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "viso be pvm",
             "be pvm",
             "apmokestinamoji suma",
+            "apmokestinamoji vertė",
             // lv
             "summa bez pvn",
             "kopā bez pvn",
@@ -2147,6 +2149,9 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "vahesumma",
             "välisumma",
             "delsumma",
+            "mellemsum",
+            "mellomsum",
+            "delsum",
             "részösszeg",
             "részösszesen",
         ],
@@ -2231,14 +2236,19 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "prenos z predchádzajúcej strany",
             "prenesené",
             "eelmiselt lehelt",
+            "ülekanne",
+            "prenos",
             "siirretään",
+            "siirto",
             "siirto edelliseltä sivulta",
             "átvitel",
             "áthozat",
             "perkelta",
             "pārnesums",
             "overført",
+            "transport fra side",
             "överfört",
+            "transport från sida",
             "de reportat",
         ],
     ),
@@ -2291,6 +2301,7 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "округлення",
             "округление",
             "apvalinimas",
+            "apvalin",
             "noapaļošana",
             "ümardus",
             "ümardamine",
@@ -3690,6 +3701,11 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "spolu s dph",
             "suma su pvm",
             "summa ar pvn",
+            // With the tax as a suffix: `KM-ga` (et), `ÁFÁ-val` / `áfával` (hu).
+            "km ga",
+            "summa km ga",
+            "áfá val",
+            "áfával",
         ],
     ),
 ];
@@ -4557,7 +4573,9 @@ fn tax_qualified_amounts(text: &str, hits: &mut Vec<LabelHit>) {
         if covered || gap {
             continue;
         }
-        let key = if INCLUSIVE.contains(&prev.text.as_str()) {
+        // `s DPH` (cs, sk: with VAT) only before the tax's word: a one-letter modifier does
+        // not turn a net total's label into the gross one (`Cena bez DPH  S DPH`).
+        let key = if INCLUSIVE.contains(&prev.text.as_str()) || prev.text == "s" {
             LabelKey::ColAmountGross
         } else if EXCLUSIVE.contains(&prev.text.as_str()) {
             LabelKey::ColAmount
@@ -4721,7 +4739,17 @@ mod tests {
     /// A tax word after "including" names the amount with the tax; after "without", without it.
     #[test]
     fn a_tax_word_qualified_by_including_or_without_names_an_amount() {
-        for gross in ["Inkl. moms", "З ПДВ", "incl. VAT", "с НДС", "cu TVA"] {
+        for gross in [
+            "Inkl. moms",
+            "З ПДВ",
+            "incl. VAT",
+            "с НДС",
+            "cu TVA",
+            "S DPH",
+            "KM-ga",
+            "Summa KM-ga",
+            "ÁFÁ-val",
+        ] {
             let k = keys(gross);
             assert!(
                 k.contains(&K::ColAmountGross) && !k.contains(&K::Vat),
@@ -4729,6 +4757,11 @@ mod tests {
             );
         }
         assert!(keys("без ПДВ").contains(&K::ColAmount));
+        let k = keys("Cena bez DPH  S DPH");
+        assert!(
+            k.contains(&K::ColAmountGross) && !k.contains(&K::Total),
+            "{k:?}"
+        );
         // A rate's VAT stays the VAT; a longer label keeps the tax word.
         assert!(keys("Momsbeløb 25%").contains(&K::Vat));
         assert!(keys("Total incl. VAT").contains(&K::Total));
@@ -4795,6 +4828,17 @@ mod tests {
     fn tolerates_one_ocr_edit_in_long_words() {
         assert!(keys("Rechnungsnumer 12").contains(&K::Number));
         assert!(keys("Zwischensunme").contains(&K::Subtotal));
+        // da, no, sv, fi, et, cs.
+        for sub in [
+            "Mellemsum",
+            "Mellomsum",
+            "Delsumma",
+            "Välisumma",
+            "Vahesumma",
+            "Mezisoučet",
+        ] {
+            assert!(keys(sub).contains(&K::Subtotal), "{sub}");
+        }
         // Short words need exact matches (no edit; look-alike glyphs are no edit).
         assert!(!keys("totl").contains(&K::Total));
         assert!(!keys("tptal").contains(&K::Total));
@@ -4899,6 +4943,9 @@ mod tests {
             ("lt", "Suma be PVM", K::Net),
             ("lt", "PVM suma", K::Vat),
             ("lt", "Iš viso su PVM", K::Total),
+            ("lt", "Bendra vertė:", K::Total),
+            ("lt", "Apmokestinamoji vertė:", K::Net),
+            ("lt", "Apvalin.:", K::Rounding),
             ("lv", "Rēķina Nr.", K::Number),
             ("lv", "Summa apmaksai", K::Payable),
             ("lv", "PVN 21%", K::Vat),
@@ -5019,11 +5066,15 @@ mod tests {
             ("cs", "Převod z předchozí strany 1 250,00"),
             ("sk", "Prenos z predchádzajúcej strany 1 250,00"),
             ("et", "Eelmiselt lehelt 1250,00"),
+            ("et", "Ülekanne lk 1250,00"),
+            ("sk", "Prenos zo strany 1 250,00"),
+            ("fi", "Siirto 1 250,00"),
             ("fi", "Siirto edelliseltä sivulta 1 250,00"),
             ("hu", "Átvitel 1.250"),
             ("lt", "Perkelta 1250,00"),
             ("lv", "Pārnesums 1250,00"),
             ("da", "Overført 1.250,00"),
+            ("da", "Transport fra side 1.250,00"),
             ("sv", "Överfört 1 250,00"),
             ("ro", "De reportat 1.250,00"),
         ];

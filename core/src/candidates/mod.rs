@@ -675,11 +675,15 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     let code_rates = taxes::code_rates(doc, &items, style.money);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
     // Items printed as `Key: value` blocks, where neither arithmetic rows nor a header's
-    // columns hold any.
+    // columns hold any (a row naming nothing, `20%  35,507.77  7,101.55`, is a tax summary's).
     let mut item_table = rows::find(doc, &style, &line_labels, &rates, &tables).or_else(|| {
         tables
             .iter()
-            .all(|t| t.rows.is_empty())
+            .flat_map(|t| &t.rows)
+            .all(|r| {
+                r.cell(LabelKey::ColDesc)
+                    .is_none_or(|c| !c.text.chars().any(char::is_alphabetic))
+            })
             .then(|| item_blocks::find(doc, &style, &line_labels))
             .flatten()
     });
@@ -1758,6 +1762,33 @@ pub(crate) mod tests {
             }
         }
         page_doc(words)
+    }
+
+    #[test]
+    fn item_blocks_above_a_vat_summary_table_are_the_items() {
+        // The summary's header names columns and its row an amount under `Goods value`, but the
+        // row names nothing: the blocks above are the items.
+        let doc = doc_from(&[
+            ("Position 1", 40.0, 100.0),
+            ("Description:  Consulting services (day rate)", 60.0, 112.0),
+            ("Qty:  2", 60.0, 124.0),
+            ("Unit price:  10.00 GBP", 60.0, 136.0),
+            ("Amount:  20.00 GBP", 60.0, 148.0),
+            ("Position 2", 40.0, 160.0),
+            ("Description:  Office chair", 60.0, 172.0),
+            ("Qty:  1", 60.0, 184.0),
+            ("Unit price:  15.00 GBP", 60.0, 196.0),
+            ("Amount:  15.00 GBP", 60.0, 208.0),
+            (
+                "VAT %      Goods value      Total VAT      Gross",
+                250.0,
+                230.0,
+            ),
+            ("20%      35.00      7.00      42.00", 260.0, 242.0),
+        ]);
+        let c = extract(&doc);
+        let t = c.item_table.as_ref().expect("the blocks' rows");
+        assert_eq!(t.rows.len(), 2);
     }
 
     #[test]

@@ -95,9 +95,53 @@ fn is_numeric_token(t: &str) -> bool {
         || t == "%"
 }
 
+/// Whether the text from `at` is column names (three fifths of its letters or more): a
+/// header's, not a value's (`Consulting services (day rate)` holds two column words).
+pub(super) fn column_names_cover(text: &str, hits: &[labels::LabelHit], at: usize) -> bool {
+    let letters = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
+    let named: usize = hits
+        .iter()
+        .filter(|h| h.start >= at && h.key.is_column())
+        .map(|h| letters(&text[h.start..h.end]))
+        .sum();
+    named * 5 >= letters(&text[at..]) * 3
+}
+
+/// A header line's label hits, each inside one phrase: where a hit spans a column gap
+/// (`Suma  Su PVM`, two columns' names read as one label), every phrase is read on its own.
+fn header_hits(text: &str) -> Vec<labels::LabelHit> {
+    let hits = labels::find_labels(text);
+    if !hits.iter().any(|h| text[h.start..h.end].contains("  ")) {
+        return hits;
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for phrase in text.split("  ") {
+        for mut h in labels::find_labels(phrase) {
+            h.start += at;
+            h.end += at;
+            out.push(h);
+        }
+        at += phrase.len() + 2;
+    }
+    out
+}
+
 /// Column header hits of a line, if it is a table header.
 fn header_columns(line: &Line) -> Option<Vec<Column>> {
-    let mut hits = labels::find_labels(&line.text);
+    let mut hits = header_hits(&line.text);
+    // A column's name opening the line with a colon, then a value (`Description:  Consulting
+    // services (day rate)`): an item block's line, no header (`Pos:  Bezeichnung  Menge` is).
+    if let Some(first) = hits
+        .iter()
+        .filter(|h| h.key.is_column())
+        .min_by_key(|h| h.start)
+        && line.text[..first.start].trim().is_empty()
+        && let Some(after) = line.text[first.end..].strip_prefix(':')
+        && !column_names_cover(&line.text, &hits, line.text.len() - after.len())
+    {
+        return None;
+    }
     // Beside column names, a net total's words printed as a phrase of their own name the net
     // amount column (`Popis  %  bez DPH`: description, rate, amount without VAT; not the
     // `bez DPH` of `Cena bez DPH`).
@@ -634,8 +678,8 @@ pub(super) fn cell_amounts(text: &str, decimal: Option<char>) -> Vec<amounts::Am
     amounts::find_amounts(text, decimal, &dated)
 }
 
-/// A rate cell whose percent sign OCR read as `96` (`2096` for `20%`, `796` for `7%`): a whole
-/// number no rate can be, ending in `96` after a rate's digits (at most 30).
+/// A rate or discount cell whose percent sign OCR read as `96` (`2096` for `20%`, `1596` for
+/// `15%`): a whole number no rate can be, ending in `96` after a rate's digits (at most 30).
 fn misread_percent(text: &str) -> Option<Decimal> {
     let t = text.trim();
     let digits = t.strip_suffix("96")?;
@@ -651,7 +695,7 @@ fn misread_percent(text: &str) -> Option<Decimal> {
 /// pieces the first of which reads with the other decimal separator than the document's
 /// (`-1.05 2,31`), the amount the whole run reads as once joined.
 pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> {
-    if cell.key == LabelKey::ColVatRate
+    if matches!(cell.key, LabelKey::ColVatRate | LabelKey::ColDiscount)
         && let Some(rate) = misread_percent(&cell.text)
     {
         return Some(rate);
@@ -686,8 +730,12 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
                 .split_whitespace()
                 .find_map(|t| glued_money(t, decimal));
         }
-        return matches!(cell.key, LabelKey::ColQty | LabelKey::ColPos)
-            .then(|| lookalike_number(&cell.text))
+        // The number's token, its unit after it (`З шт.`).
+        let mut tokens = cell.text.split_whitespace();
+        let first = tokens.next().unwrap_or_default();
+        let unit_only = tokens.all(|t| !t.contains(|c: char| c.is_ascii_digit()));
+        return (matches!(cell.key, LabelKey::ColQty | LabelKey::ColPos) && unit_only)
+            .then(|| lookalike_number(first))
             .flatten()
             .map(Decimal::from);
     };
@@ -1767,6 +1815,9 @@ mod tests {
         assert_eq!(rate("5096"), Some(Decimal::from(5096)));
         let amount = cell(LabelKey::ColAmount, "2096");
         assert_eq!(cell_value(&amount, Some(',')), Some(Decimal::from(2096)));
+        // A discount's percent sign read the same way.
+        let discount = cell(LabelKey::ColDiscount, "1596");
+        assert_eq!(cell_value(&discount, Some(',')), Some(Decimal::from(15)));
     }
 
     #[test]
@@ -1781,7 +1832,33 @@ mod tests {
             Some(Decimal::from(3))
         );
         assert_eq!(cell_value(&cell(LabelKey::ColQty, "l"), Some(',')), None);
+        // Its unit after it (`З шт.`); not where another number follows.
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColQty, "З шт."), Some(',')),
+            Some(Decimal::from(3))
+        );
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColQty, "З 4"), Some(',')),
+            Some(Decimal::from(4))
+        );
         assert_eq!(cell_value(&cell(LabelKey::ColDesc, "З"), Some(',')), None);
+    }
+
+    #[test]
+    fn a_column_name_with_its_colon_and_a_value_is_no_header() {
+        let line = |text: &str| {
+            let words = text
+                .split_whitespace()
+                .enumerate()
+                .map(|(i, t)| w(t, 50.0 + i as f32 * 60.0, 100.0))
+                .collect();
+            page_of(words).lines.remove(0)
+        };
+        // A value holding column words (`services`, `rate`) under its key's colon.
+        assert!(header_columns(&line("Description: Consulting services (day rate)")).is_none());
+        // Column names after a colon are a header's.
+        assert!(header_columns(&line("Pos: Description Quantity Price Amount")).is_some());
+        assert!(header_columns(&line("Description Quantity Price Amount")).is_some());
     }
 
     #[test]
@@ -1845,6 +1922,38 @@ mod tests {
         assert_eq!(
             t[0].rows[1].cell(LabelKey::ColDesc).unwrap().text,
             "Paber A4"
+        );
+    }
+
+    #[test]
+    fn two_columns_names_read_as_one_label_and_two_gross_amounts() {
+        // `Suma  Su PVM`: `Suma` (the gross amount's word alone) and `Su PVM` (with VAT) read
+        // as one label across the gap; per phrase they are two columns, the first the net.
+        let mut lines = Vec::new();
+        let cols = [40.0, 200.0, 260.0, 330.0, 390.0, 460.0];
+        let header = ["Pavadinimas", "Kiekis", "Kaina", "PVM %", "Suma", "Su PVM"];
+        let row = [
+            "Konsultavimo paslaugos",
+            "0.5",
+            "749,84",
+            "21%",
+            "356,17",
+            "430,97",
+        ];
+        for (i, x) in cols.iter().enumerate() {
+            lines.push((header[i], *x, 100.0));
+            lines.push((row[i], *x, 115.0));
+        }
+        lines.push(("Suma su PVM:  430,97", 300.0, 140.0));
+        let doc = crate::candidates::tests::doc_from(&lines);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1);
+        let r = &t[0].rows[0];
+        let value = |k: LabelKey| r.cell(k).and_then(|c| cell_value(c, Some(',')));
+        assert_eq!(value(LabelKey::ColAmount), Some(Decimal::new(35617, 2)));
+        assert_eq!(
+            value(LabelKey::ColAmountGross),
+            Some(Decimal::new(43097, 2))
         );
     }
 
