@@ -479,16 +479,24 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
             pos = end;
             continue;
         }
-        // One noun after the number word naming no other field, a value with digits after it.
+        // One noun after the number word naming no other field, a value with digits after it
+        // (or its short letter prefix, then digits: `Nr. document BV 9646`).
+        let mut next = text[end..].split_whitespace();
+        let digits = |v: &str| v.chars().any(|c| c.is_ascii_digit());
+        let value_follows = match next.next() {
+            Some(v) if digits(v) => true,
+            Some(v) => {
+                (1..=4).contains(&v.chars().count())
+                    && v.chars().all(char::is_uppercase)
+                    && next.next().is_some_and(digits)
+            }
+            None => false,
+        };
         if after_number_word
             && word.chars().count() >= 4
             && word.chars().all(char::is_alphabetic)
             && names_no_other_field(word)
-            && text[end..]
-                .trim_start()
-                .split(' ')
-                .next()
-                .is_some_and(|v| v.chars().any(|c| c.is_ascii_digit()))
+            && value_follows
         {
             after_number_word = false;
             pos = end;
@@ -2567,5 +2575,12 @@ pub(crate) mod tests {
         let t = "Número: FT A/4811  Data: 3 de setembro de 2021";
         let (s, e) = number_after(t, "Número".len()).unwrap();
         assert_eq!(&t[s..e], "FT A/4811");
+        // A noun after the number word, then the series' prefix apart from its digits.
+        let t = "Factura Nr. document BV 9646, Data facturii: 11/05/2023";
+        let (s, e) = number_after(t, "Factura Nr".len()).unwrap();
+        assert_eq!(&t[s..e], "BV 9646");
+        let t = "Fatura-recibo N.o documento FT 2026/8269, Emitida em:";
+        let (s, e) = number_after(t, "Fatura-recibo N".len()).unwrap();
+        assert_eq!(&t[s..e], "FT 2026/8269");
     }
 }

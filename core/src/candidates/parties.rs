@@ -134,7 +134,7 @@ pub const LEGAL_FORMS: &[&str] = &[
 
 /// Normalised words of a name: lower case, dots and brackets dropped. A slash form whose `I`
 /// OCR read as its look-alike (`l/S`, `1/S` for Denmark's `I/S`) is the form, and so is a dotted
-/// form whose letters it read as digits (`5.r.0.`).
+/// form whose letters it read as digits (`5.r.0.`) or whose `l` it read as `I` (`S.r.I.s.`).
 pub fn name_words(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '«' | '»' | '"' | '“'))
         .map(|raw| {
@@ -164,6 +164,13 @@ pub fn name_words(text: &str) -> Vec<String> {
                         c => c,
                     })
                     .collect();
+                if LEGAL_FORMS.contains(&read.as_str()) {
+                    w = read;
+                }
+            }
+            // A dotted form whose `l` OCR read as a capital `I` (`S.r.I.s.` for `S.r.l.s.`).
+            if raw.contains('.') && raw.contains('I') {
+                let read = w.replace('i', "l");
                 if LEGAL_FORMS.contains(&read.as_str()) {
                     w = read;
                 }
@@ -3886,6 +3893,8 @@ mod tests {
         // A dotted form read with look-alike digits.
         assert!(ends_with_legal_form("Horváth Inštalácie 5.r.0."));
         assert_eq!(name_words("Horváth 5.r.0."), ["horváth", "sro"]);
+        assert!(ends_with_legal_form("Consulenze Bianchi S.r.I.s."));
+        assert_eq!(name_words("Inc."), ["inc"]);
         for n in ["Halle 5.1a", "Raum 1.05", "Kabel 5.0l"] {
             assert!(!has_legal_form(n), "{n}");
         }
