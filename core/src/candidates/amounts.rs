@@ -727,6 +727,19 @@ static SPACED_RUN: LazyLock<Regex> = LazyLock::new(|| {
 /// price): the totals take one only where the printed arithmetic confirms it to the cent.
 /// Runs glued to letters (other than a currency) or to other digits are skipped.
 pub fn joined_readings(text: &str, decimal_hint: Option<char>) -> Vec<AmountMatch> {
+    joined_with(text, decimal_hint, 2)
+}
+
+/// [`joined_readings`] of a document that prints whole units (forints, [`MoneyPrint::WholeUnits`]):
+/// runs that read as one grouped whole number once joined (`92.37 3` as 92 373, `2. 336.258`),
+/// a grouping sign among their digits.
+pub fn joined_whole_readings(text: &str, decimal_hint: Option<char>) -> Vec<AmountMatch> {
+    joined_with(text, decimal_hint, 0)
+}
+
+/// Joined readings with `decimals` decimals ([`joined_readings`]); whole numbers only where a
+/// grouping sign is among their digits.
+fn joined_with(text: &str, decimal_hint: Option<char>, decimals: u32) -> Vec<AmountMatch> {
     let mapped = ocr_digits(text);
     let text = mapped.as_ref();
     let mut out = Vec::new();
@@ -748,15 +761,21 @@ pub fn joined_readings(text: &str, decimal_hint: Option<char>) -> Vec<AmountMatc
         let end = s0 + m.as_str().trim_end_matches(['.', ',']).len();
         for (k, &st) in starts[..starts.len() - 1].iter().enumerate() {
             let joined: String = text[st..end].chars().filter(|&c| c != ' ').collect();
-            let Some((value, 2)) = parse_number(&joined, decimal_hint) else {
+            if decimals == 0 && !joined.contains(['.', ',', '\'']) {
+                continue;
+            }
+            let Some((value, d)) = parse_number(&joined, decimal_hint) else {
                 continue;
             };
+            if d != decimals {
+                continue;
+            }
             let negative = negative && k == 0;
             out.push(AmountMatch {
                 start: if negative { st - 1 } else { st },
                 end,
                 value: if negative { -value } else { value },
-                decimals: 2,
+                decimals,
                 currency: None,
                 percent: false,
             });

@@ -2053,6 +2053,9 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "moms i alt",
             // hu
             "áfa",
+            "adó",
+            "adó összesen",
+            "adó összege",
             "áfa összesen",
             "áfa összeg",
             "áfa érték",
@@ -4946,6 +4949,8 @@ mod tests {
             ("lt", "Bendra vertė:", K::Total),
             ("lt", "Apmokestinamoji vertė:", K::Net),
             ("lt", "Apvalin.:", K::Rounding),
+            ("hu", "Adó 27%", K::Vat),
+            ("hu", "Adóalap:", K::Net),
             ("lv", "Rēķina Nr.", K::Number),
             ("lv", "Summa apmaksai", K::Payable),
             ("lv", "PVN 21%", K::Vat),

@@ -663,13 +663,15 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         .lines
         .iter()
         .flat_map(|line| {
-            amounts::joined_readings(&line.text, style.decimal)
-                .into_iter()
-                .map(move |a| {
-                    let mut c = amount_cand(&a, line);
-                    c.scheme = Some(taxes::JOINED.into());
-                    c
-                })
+            let mut joined = amounts::joined_readings(&line.text, style.decimal);
+            if style.money == amounts::MoneyPrint::WholeUnits {
+                joined.extend(amounts::joined_whole_readings(&line.text, style.decimal));
+            }
+            joined.into_iter().map(move |a| {
+                let mut c = amount_cand(&a, line);
+                c.scheme = Some(taxes::JOINED.into());
+                c
+            })
         })
         .collect();
     let vat_line = |l: usize| {

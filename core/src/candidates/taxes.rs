@@ -212,6 +212,19 @@ pub fn rate_lines(
                 amount: *amount,
                 labelled: vat_line(l.line),
             });
+        } else if let ([rate], [a, b]) = (l.rates.as_slice(), l.money.as_slice())
+            // One amount OCR broke with a single space (`Adó 5%  92.37 3`): the line's amount is
+            // its last piece here, read whole among the joined readings where the arithmetic
+            // needs it.
+            && is_vat_rate(rate.1)
+            && items[b.0].span.start == items[a.0].span.end + 1
+            && items[a.0].span.start > items[rate.0].span.start
+        {
+            out.push(RateLine {
+                rate: *rate,
+                amount: *b,
+                labelled: vat_line(l.line),
+            });
         } else if l.rates.len() >= 2 {
             out.extend(
                 rate_pairs_on_line(items, l, wrapped)

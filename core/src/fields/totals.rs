@@ -3315,6 +3315,18 @@ mod tests {
         let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
         assert_eq!(r.totals.total.as_deref(), Some("25.99"));
         assert_eq!(r.totals.vat.as_deref(), Some("2.86"));
+        // Whole forints, one rate line's amount broken by OCR (`92.37 3`): read whole, the
+        // three lines sum to the VAT that net and total print.
+        let doc = doc_from(&[
+            ("Adóalap:  13.201.666 HUF", 300.0, 200.0),
+            ("Adó 27%  1.576.974 HUF", 300.0, 215.0),
+            ("Adó 18%  992.440 HUF", 300.0, 230.0),
+            ("Adó 5%  92.37 3 HUF", 300.0, 245.0),
+            ("Számla végösszege:  15.863.453 HUF", 300.0, 260.0),
+        ]);
+        let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+        assert_eq!(r.totals.total.as_deref(), Some("15863453"));
+        assert_eq!(r.totals.vat.as_deref(), Some("2661787"));
     }
 
     #[test]
