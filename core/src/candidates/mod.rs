@@ -418,6 +418,12 @@ fn cell_after(text: &str, from: usize) -> &str {
     rest.split("  ").next().unwrap_or("").trim()
 }
 
+/// A document type's or series' short letter prefix printed apart from the number's digits
+/// (`WZ`, `FT`, `BV`): one to four capitals.
+fn series_prefix(word: &str) -> bool {
+    (1..=4).contains(&word.chars().count()) && word.chars().all(char::is_uppercase)
+}
+
 /// The document-number value after a label ending at `from`, if it sits on the same line.
 pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
     let mut pos = from;
@@ -485,11 +491,7 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         let digits = |v: &str| v.chars().any(|c| c.is_ascii_digit());
         let value_follows = match next.next() {
             Some(v) if digits(v) => true,
-            Some(v) => {
-                (1..=4).contains(&v.chars().count())
-                    && v.chars().all(char::is_uppercase)
-                    && next.next().is_some_and(digits)
-            }
+            Some(v) => series_prefix(v) && next.next().is_some_and(digits),
             None => false,
         };
         if after_number_word
@@ -507,8 +509,7 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
         }
         // A short letter prefix printed apart from the digits (`WZ 58/05/2024`, `RE 2024-17`),
         // or from a series and its number (Portugal's `FT A/4811`, `FR 2024A/15`).
-        if (1..=4).contains(&word.chars().count())
-            && word.chars().all(|c| c.is_uppercase())
+        if series_prefix(word)
             && let Some((s, e)) = number_after(text, end)
             && s == end + 1
             && (text[s..e].starts_with(|c: char| c.is_ascii_digit()) || text[s..e].contains('/'))
@@ -690,10 +691,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         tables
             .iter()
             .flat_map(|t| &t.rows)
-            .all(|r| {
-                r.cell(LabelKey::ColDesc)
-                    .is_none_or(|c| !c.text.chars().any(char::is_alphabetic))
-            })
+            .all(|r| !r.named())
             .then(|| item_blocks::find(doc, &style, &line_labels))
             .flatten()
     });
@@ -726,10 +724,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
                         .iter()
                         .flat_map(|r| &r.lines)
                         .all(|l| header_lines.contains(l))
-                    && h.rows.iter().all(|r| {
-                        r.cell(LabelKey::ColDesc)
-                            .is_some_and(|c| c.text.chars().any(char::is_alphabetic))
-                    })
+                    && h.rows.iter().all(tables::Row::named)
                     && tables::rows_sum_printed(h, doc, style.decimal)
             })
     }) {

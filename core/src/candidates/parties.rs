@@ -132,6 +132,11 @@ pub const LEGAL_FORMS: &[&str] = &[
     "teoranta", "dac", "clg",
 ];
 
+/// A reading of a word that is a legal form ([`LEGAL_FORMS`]).
+fn known_form(read: String) -> Option<String> {
+    LEGAL_FORMS.contains(&read.as_str()).then_some(read)
+}
+
 /// Normalised words of a name: lower case, dots and brackets dropped. A slash form whose `I`
 /// OCR read as its look-alike (`l/S`, `1/S` for Denmark's `I/S`) is the form, and so is a dotted
 /// form whose letters it read as digits (`5.r.0.`) or whose `l` it read as `I` (`S.r.I.s.`).
@@ -150,29 +155,28 @@ pub fn name_words(text: &str) -> Vec<String> {
             {
                 w = format!("i{rest}");
             }
-            // A dotted form whose letters OCR read as look-alike digits (`5.r.0.` for `s.r.o.`).
-            if raw.contains('.')
-                && w.chars().any(char::is_alphabetic)
-                && w.chars().any(|c| matches!(c, '0' | '1' | '5'))
-            {
-                let read: String = w
-                    .chars()
-                    .map(|c| match c {
-                        '0' => 'o',
-                        '1' => 'l',
-                        '5' => 's',
-                        c => c,
-                    })
-                    .collect();
-                if LEGAL_FORMS.contains(&read.as_str()) {
-                    w = read;
+            // A dotted form OCR misread: its letters as look-alike digits (`5.r.0.` for
+            // `s.r.o.`), its `l` as a capital `I` (`S.r.I.s.` for `S.r.l.s.`).
+            if raw.contains('.') {
+                if w.chars().any(char::is_alphabetic)
+                    && w.chars().any(|c| matches!(c, '0' | '1' | '5'))
+                    && let Some(form) = known_form(
+                        w.chars()
+                            .map(|c| match c {
+                                '0' => 'o',
+                                '1' => 'l',
+                                '5' => 's',
+                                c => c,
+                            })
+                            .collect(),
+                    )
+                {
+                    w = form;
                 }
-            }
-            // A dotted form whose `l` OCR read as a capital `I` (`S.r.I.s.` for `S.r.l.s.`).
-            if raw.contains('.') && raw.contains('I') {
-                let read = w.replace('i', "l");
-                if LEGAL_FORMS.contains(&read.as_str()) {
-                    w = read;
+                if raw.contains('I')
+                    && let Some(form) = known_form(w.replace('i', "l"))
+                {
+                    w = form;
                 }
             }
             w

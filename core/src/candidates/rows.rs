@@ -2242,9 +2242,7 @@ fn continue_description(
         super::tables::small_cell(doc, c, size) || super::tables::sub_line_cell(&c.text)
     });
     // The row prints a name of its own (not only an article number).
-    let named = row
-        .cell(LabelKey::ColDesc)
-        .is_some_and(|c| c.text.chars().any(char::is_alphabetic));
+    let named = row.named();
     // A line of text: some word that is not a number (`20/0500`, `(GTIN)`, `Banane`), and no
     // price or rate of its own ([`priced_line`]).
     let fits = |k: usize| {

@@ -69,6 +69,13 @@ impl Row {
     pub fn cell(&self, key: LabelKey) -> Option<&Cell> {
         self.cells.iter().find(|c| c.key == key)
     }
+
+    /// Whether the row prints a name of its own: a description with a letter (not only an
+    /// article number, nor a tax summary's amount under a `Goods value` column).
+    pub fn named(&self) -> bool {
+        self.cell(LabelKey::ColDesc)
+            .is_some_and(|c| c.text.chars().any(char::is_alphabetic))
+    }
 }
 
 /// A reconstructed table.
@@ -1832,7 +1839,8 @@ mod tests {
             Some(Decimal::from(3))
         );
         assert_eq!(cell_value(&cell(LabelKey::ColQty, "l"), Some(',')), None);
-        // Its unit after it (`З шт.`); not where another number follows.
+        // Its unit after it (`З шт.`); where another number follows, that number is the
+        // value, and a token with digits after the letter (`З A4`) leaves it unread.
         assert_eq!(
             cell_value(&cell(LabelKey::ColQty, "З шт."), Some(',')),
             Some(Decimal::from(3))
@@ -1841,6 +1849,7 @@ mod tests {
             cell_value(&cell(LabelKey::ColQty, "З 4"), Some(',')),
             Some(Decimal::from(4))
         );
+        assert_eq!(cell_value(&cell(LabelKey::ColQty, "З A4"), Some(',')), None);
         assert_eq!(cell_value(&cell(LabelKey::ColDesc, "З"), Some(',')), None);
     }
 
