@@ -729,6 +729,12 @@ mod tests {
             ("Credit nota", CreditNote),
             ("Hyvitys", CreditNote),
             ("Kreditnotis", CreditNote),
+            ("Nota korygująca", CreditNote),
+            ("Leveranssedel", Waybill),
+            ("Opleverbon", Act),
+            ("Műszaki átadás-átvétel", Act),
+            // OCR reads `ł` as `t`.
+            ("Protokót zdawczo-odbiorczy", Act),
         ];
         for &(title, want) in cases {
             assert_eq!(code(&titled(title, &[])), want, "{title}");

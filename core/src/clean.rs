@@ -270,11 +270,34 @@ fn unglue(part: &str) -> Vec<&str> {
     {
         return vec![&part[..letters], &part[letters..]];
     }
+    // `ÖSSZESEN16.632`, `SUMA602,69`: a word of four letters or more glued to an amount with
+    // two decimals or thousands grouped (a code's digits never carry a separator so).
+    if part[..letters].chars().count() >= 4 && glued_amount(&b[letters..]) {
+        return vec![&part[..letters], &part[letters..]];
+    }
     if part.is_empty() {
         Vec::new()
     } else {
         vec![part]
     }
+}
+
+/// Whether `s` is an amount as a word glued before it ([`unglue`]) leaves it: two decimals
+/// after one separator (`602,69`), thousands grouped with two decimals (`1.234,56`), or whole
+/// units grouped (`16.632`, `1,085,412`).
+fn glued_amount(s: &[u8]) -> bool {
+    let lead = s.iter().take_while(|c| c.is_ascii_digit()).count();
+    let two = lead >= 1
+        && s.len() == lead + 3
+        && matches!(s[lead], b'.' | b',')
+        && s[lead + 1..].iter().all(u8::is_ascii_digit);
+    let whole = (1..=3).contains(&lead)
+        && s.len() > lead
+        && (s.len() - lead).is_multiple_of(4)
+        && s[lead..].chunks(4).all(|g| {
+            g[0] == s[lead] && matches!(g[0], b'.' | b',') && g[1..].iter().all(u8::is_ascii_digit)
+        });
+    two || whole || grouped_price(s).is_some()
 }
 
 /// Byte length of `s` if it is a whole price with thousands grouped (`3.837,60`, `1,234.50`,
@@ -933,6 +956,14 @@ mod tests {
             "only letters before the rate"
         );
         assert_eq!(texts("USt7,5%"), ["USt", "7,5%"]);
+        // A word glued to an amount: two decimals or thousands grouped.
+        assert_eq!(texts("ÖSSZESEN16.632 Ft"), ["ÖSSZESEN", "16.632", "Ft"]);
+        assert_eq!(texts("SUMA602,69"), ["SUMA", "602,69"]);
+        assert_eq!(texts("Total1.234,56"), ["Total", "1.234,56"]);
+        // Codes and short prefixes stay whole.
+        for whole in ["ABC12.50", "INV2024", "Line9607", "RE2024.001", "Item12.3"] {
+            assert_eq!(texts(whole), [whole], "{whole}");
+        }
         // Parentheses glued to capitals.
         assert_eq!(
             texts("CO.(M)BHD(126926-H)"),

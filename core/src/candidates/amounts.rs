@@ -853,6 +853,12 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     static ONE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[^0-9.,])[0-9]+[.,][0-9](?:[^0-9.,]|$)").expect("one-decimal regex")
     });
+    // A number grouped once: one to three digits, not led by a zero (`0.125` is a price to
+    // three places), then three.
+    static SINGLE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[^0-9.,])[1-9][0-9]{0,2}([.,])[0-9]{3}(?:[^0-9.,]|$)")
+            .expect("single-group regex")
+    });
     // Four decimals or more: no grouping prints them (`2532,0000`, `96.332,0000`, a unit price
     // to four places), so the separator before them is the decimal one.
     static LONG: LazyLock<Regex> = LazyLock::new(|| {
@@ -861,6 +867,7 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     });
     let (mut dot, mut comma, mut grouped_dot, mut grouped_comma) = (0, 0, 0, 0);
     let (mut long_dot, mut long_comma) = (0, 0);
+    let (mut single_dot, mut single_comma) = (0, 0);
     let (mut one_decimal, mut trailing_zero) = (0, 0);
     for t in texts {
         let t = DATE.replace_all(t, " ");
@@ -884,6 +891,18 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         for c in GROUPED.captures_iter(&t) {
             tally(&c, &mut grouped_dot, &mut grouped_comma);
         }
+        for c in SINGLE.captures_iter(&t) {
+            tally(&c, &mut single_dot, &mut single_comma);
+        }
+    }
+    // Thousands grouped once (`5.355`, `16.630`) four times as often as two-decimal readings
+    // of that separator, and no other separator: the page prints whole units, and the few
+    // two-decimal readings are OCR's splits (`1.88 4`, `16.63 D Ft`).
+    if comma == 0 && grouped_comma == 0 && single_comma == 0 && dot > 0 && single_dot >= 4 * dot {
+        grouped_dot += single_dot;
+    }
+    if dot == 0 && grouped_dot == 0 && single_dot == 0 && comma > 0 && single_comma >= 4 * comma {
+        grouped_comma += single_comma;
     }
     // A number grouped twice shows the grouping separator; as many two-decimal readings of that
     // separator or fewer are OCR's (`465.221` read as `465.22 1` on a page of whole forints
@@ -1249,6 +1268,26 @@ mod tests {
             ]),
             Some(',')
         );
+        // Thousands grouped once, four times as often as the separator's two-decimal readings:
+        // those are OCR's splits on a page of whole forints.
+        let page = [
+            "0,5 x 4.604  2.302",
+            "Kenyér  1.978",
+            "ÖSSZEG  HUF 5.355",
+            "Bankkártya  5.355",
+            "A 27% 2.659  718",
+            "B 5% 1.88 4  94",
+        ];
+        assert_eq!(decimal(&page), Some(','));
+        assert!(whole(&page));
+        // Quantities to three places beside prices in cents stay what they are.
+        let page = [
+            "Kabel  1.250 m  12.50  15.63",
+            "Rohr  2.500 m  8.40  21.00",
+            "Summe  36.63",
+        ];
+        assert_eq!(decimal(&page), Some('.'));
+        assert!(!whole(&page));
         // A discount's or rate's two decimals (`5,00 %`) are no money's.
         assert!(whole(&["Papír  0,5  db  1723138  5,00 %  27%  818491"]));
         assert!(!whole(&["Summe 12,50 EUR"]));

@@ -129,7 +129,8 @@ fn percent_misread(key: LabelKey, between: &str) -> bool {
 }
 
 /// Whether a line is a `Key: value` line whose key is no column name: a word or two at its
-/// start (letters, `.`, `%`, `-`, up to 30 characters), a colon, a value.
+/// start (letters, `.`, `%`, `-`, brackets and OCR's `|` and `'` for letters: `M]:`, up to 30
+/// characters), a colon, a value.
 fn unknown_key(text: &str) -> bool {
     let t = text.trim_start();
     let Some(c) = t.find(':') else {
@@ -139,9 +140,13 @@ fn unknown_key(text: &str) -> bool {
     !key.is_empty()
         && key.chars().count() <= 30
         && key.chars().next().is_some_and(char::is_alphabetic)
-        && key
-            .chars()
-            .all(|ch| ch.is_alphabetic() || matches!(ch, ' ' | '.' | '%' | '-' | '(' | ')'))
+        && key.chars().all(|ch| {
+            ch.is_alphabetic()
+                || matches!(
+                    ch,
+                    ' ' | '.' | '%' | '-' | '(' | ')' | '[' | ']' | '|' | '\''
+                )
+        })
         && !t[c + 1..].trim().is_empty()
 }
 
@@ -280,17 +285,59 @@ fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(R
     ))
 }
 
+/// A block of `Key: value` lines: its cells, its lines, and a percentage printed under an
+/// unknown key, the block's discount where its arithmetic says so.
+type Block = (Vec<Cell>, Vec<usize>, Option<Cell>);
+
+/// The value of an unknown key's line where it is one percentage under 100 (`Zrava:  10%`),
+/// as a discount's cell.
+fn percent_value(line: &crate::types::Line, style: &DocStyle) -> Option<Cell> {
+    let c = line.text.find(':')? + 1;
+    let value = line.text[c..].trim();
+    let (v, _, percent) = super::rows::token_number(&value.replace(' ', ""), style.decimal)?;
+    if !percent || v.abs() >= Decimal::ONE_HUNDRED || v.is_zero() {
+        return None;
+    }
+    let start = c + (line.text[c..].len() - line.text[c..].trim_start().len());
+    let end = start + value.len();
+    Some(Cell {
+        key: LabelKey::ColDiscount,
+        text: value.to_string(),
+        span: Span::from_line(line, start, end),
+        amount: Some(v),
+    })
+}
+
+/// A block's row ([`row_of`]); a block whose quantity and price do not make its amount, and
+/// that has no discount of its own, takes the percentage under an unknown key as its
+/// discount where that makes it balance.
+fn block_row((cells, lines, percent): Block, decimal: Option<char>) -> Option<(Row, bool)> {
+    let plain = row_of(&cells, lines.clone(), decimal);
+    let failed = plain.as_ref().is_some_and(|(_, f)| *f);
+    if let Some(d) = percent
+        && failed
+        && !cells.iter().any(|c| c.key == LabelKey::ColDiscount)
+    {
+        let mut with = cells;
+        with.push(d);
+        if let Some(r) = row_of(&with, lines, decimal).filter(|(_, f)| !f) {
+            return Some(r);
+        }
+    }
+    plain
+}
+
 /// The item rows of `Key: value` blocks, where they sum to an amount printed below them.
 pub(super) fn find(
     doc: &CleanDocument,
     style: &DocStyle,
     line_labels: &[Vec<LabelHit>],
 ) -> Option<TableLayout> {
-    let mut blocks: Vec<(Vec<Cell>, Vec<usize>)> = Vec::new();
-    let mut cur: (Vec<Cell>, Vec<usize>) = (Vec::new(), Vec::new());
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut cur: Block = (Vec::new(), Vec::new(), None);
     // The x where the last description's value starts: a line beginning there continues it.
     let mut desc_x: Option<f32> = None;
-    let mut flush = |cur: &mut (Vec<Cell>, Vec<usize>)| {
+    let mut flush = |cur: &mut Block| {
         if !cur.0.is_empty() {
             blocks.push(std::mem::take(cur));
         }
@@ -324,7 +371,12 @@ pub(super) fn find(
                 && (unknown_key(&line.text) || bare_key(&line.text, hits)) =>
             {
                 // `Ilość:  5 szt.` whose key OCR garbled, `Rabatt:` of no column, `J.m.:`
-                // whose value is empty: no cell, and no end of the block.
+                // whose value is empty: no cell, and no end of the block. A percentage under
+                // an unknown key (`Zrava:  10%`, OCR's `Zľava`) may be the block's discount:
+                // its arithmetic decides ([`block_row`]).
+                if cur.2.is_none() {
+                    cur.2 = percent_value(line, style);
+                }
                 desc_x = None;
             }
             None => {
@@ -348,7 +400,7 @@ pub(super) fn find(
     flush(&mut cur);
     let all: Vec<(Row, bool)> = blocks
         .into_iter()
-        .filter_map(|(cells, lines)| row_of(&cells, lines, style.decimal))
+        .filter_map(|b| block_row(b, style.decimal))
         .collect();
     let amount = |r: &Row| {
         r.cell(LabelKey::ColAmount)
@@ -684,6 +736,37 @@ mod tests {
         assert_eq!(joined_whole("4 2408 Ft"), Some(Decimal::from(42408)));
         assert_eq!(joined_whole("2 kg"), None);
         assert_eq!(joined_whole("HUF 42408"), None);
+    }
+
+    #[test]
+    fn keys_ocr_garbled_keep_their_block_and_a_percentage_under_one_may_be_its_discount() {
+        // `Zrava:` (OCR's `Zľava:`) holds the discount that balances the first block; `M]:`
+        // (`MJ:`) keeps the second whole; `Marža:  10%` balances nothing and stays out.
+        let t = table(&[
+            ("Položka 1", 40.0),
+            ("Popis:  LED panel 60x60", 60.0),
+            ("Množstvo:  2,5", 60.0),
+            ("Jedn. cena:  1285,21 EUR", 60.0),
+            ("Zrava:  10%", 60.0),
+            ("DPH %:  23%", 60.0),
+            ("Suma bez DPH:  2891,72 EUR", 60.0),
+            ("Položka 2", 40.0),
+            ("Popis:  Kábel CYKY 3x2,5", 60.0),
+            ("Množstvo:  5", 60.0),
+            ("M]:  kg", 60.0),
+            ("Jedn. cena:  966,72 EUR", 60.0),
+            ("Marža:  10%", 60.0),
+            ("DPH %:  5%", 60.0),
+            ("Suma bez DPH:  4833,60 EUR", 60.0),
+        ])
+        .expect("a table");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert!(t.rows.iter().all(|r| r.source == RowSource::Balanced));
+        let value = |r: usize, k: LabelKey| t.rows[r].cell(k).and_then(|c| c.amount);
+        assert_eq!(value(0, LabelKey::ColDiscount), Some(Decimal::from(10)));
+        assert_eq!(value(1, LabelKey::ColDiscount), None);
+        assert_eq!(value(1, LabelKey::ColQty), Some(Decimal::from(5)));
+        assert_eq!(value(1, LabelKey::ColAmount), Some(Decimal::new(483360, 2)));
     }
 
     #[test]

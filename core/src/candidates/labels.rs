@@ -760,6 +760,17 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "накладная no",
             "номер рахунку",
             "номер счета",
+            // A document's number by the generic noun (`Документ № 4700`, `N.º documento`).
+            "документ no",
+            "номер документа",
+            "номер документу",
+            "document nr",
+            "dokument nr",
+            "no documento",
+            "no do documento",
+            "no de documento",
+            "número de documento",
+            "numéro de document",
             "proforma no",
             "proforma invoice no",
             "invoice id",
@@ -2304,6 +2315,7 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "округлення",
             "округление",
             "apvalinimas",
+            "apvalin",
             "noapaļošana",
             "ümardus",
             "ümardamine",
@@ -2313,7 +2325,20 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "afrunding",
             "øreafrunding",
             "kerekítés",
+            "kerekítési különbözet",
             "rotunjire",
+            // Rounding differences by their own words.
+            "haléřové vyrovnání",
+            "haléřové zaokrouhlení",
+            "öresutjämning",
+            "afrundingsdifference",
+            "øreavrunding",
+            "pyöristysero",
+            "rundungsdifferenz",
+            "differenza di arrotondamento",
+            "diferencia de redondeo",
+            "écart d'arrondi",
+            "rounding difference",
         ],
     ),
     (
@@ -3798,6 +3823,20 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
             out[k].text = "no".into();
         }
     }
+    // `N.º` printed or read as `N.o`: one word, the number sign (`N.o documento 2021/121`).
+    let mut k = 0;
+    while k + 1 < out.len() {
+        let (n, o) = (&out[k], &out[k + 1]);
+        if n.text == "n"
+            && matches!(o.text.as_str(), "o" | "º")
+            && text.get(n.end..o.start) == Some(".")
+        {
+            out[k].text = "no".into();
+            out[k].end = out[k + 1].end;
+            out.remove(k + 1);
+        }
+        k += 1;
+    }
     // `n.º:` read as `n.2:` (or `n.9:`): a lone digit glued to `n.` before a colon, or before a
     // column gap with more text (a header row: `Fatura n.2  Data da fatura`), is the sign's `º`,
     // not a value (a number never ends at its key's colon, nor heads a column).
@@ -4947,6 +4986,7 @@ mod tests {
             ("lt", "Iš viso su PVM", K::Total),
             ("lt", "Bendra vertė:", K::Total),
             ("lt", "Apmokestinamoji vertė:", K::Net),
+            ("lt", "Apvalin.:", K::Rounding),
             ("hu", "Adó 27%", K::Vat),
             ("hu", "Adóalap:", K::Net),
             ("lv", "Rēķina Nr.", K::Number),
@@ -5182,6 +5222,44 @@ mod tests {
             Some(&K::CustomerNumber)
         );
         assert_eq!(keys("Lieferadresse").first(), Some(&K::Consignee));
+    }
+
+    #[test]
+    fn rounding_differences_by_their_own_words() {
+        for text in [
+            "Haléřové vyrovnání:  0,31",
+            "Kerekítési különbözet:  -2",
+            "Öresutjämning  0,40",
+            "Afrundingsdifference  0,25",
+            "Pyöristysero  0,02",
+            "Rundungsdifferenz  0,01",
+            "Differenza di arrotondamento  0,02",
+            "Diferencia de redondeo  0,01",
+            "Écart d'arrondi  0,03",
+            "Rounding difference  0.02",
+        ] {
+            assert_eq!(keys(text).first(), Some(&K::Rounding), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_documents_number_by_the_generic_noun() {
+        // `N.º` printed or extracted as `N.o`, and the noun `document` with a number sign.
+        for text in [
+            "N.º documento 2021/121",
+            "N.o documento 2021/121",
+            "Fatura original N.o documento 2021/121, Data de emissão: 09/09/2021",
+            "Документ № 4700",
+            "Документ Ме:  4700",
+            "Номер документа:  25064995",
+            "Número de documento: 12",
+        ] {
+            assert!(
+                find_labels(text).iter().any(|h| h.key == K::Number),
+                "{text}: {:?}",
+                find_labels(text)
+            );
+        }
     }
 
     #[test]

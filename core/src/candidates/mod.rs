@@ -382,14 +382,26 @@ fn starts_token(text: &str, h: &LabelHit) -> bool {
 /// Whether a number label continues another label, so that the number after it is that
 /// label's: any number word after a [`LabelKey::Corrects`] label (`Corrects invoice No.`), a
 /// generic one (`No.`) after any label but a title or a number's (`TEL NO.`, `Reg. No.`; while
-/// `Invoice No.` is the document's).
+/// `Invoice No.` is the document's). A column's word inside a title's phrase (`Акт надання
+/// послуг No 840/21`: `послуг` heads a description column elsewhere) continues the title.
 fn continues_label(text: &str, hits: &[LabelHit], h: &LabelHit) -> bool {
+    let in_title = |o: &LabelHit| {
+        o.key.is_column()
+            && hits.iter().any(|t| {
+                t.key == LabelKey::Title
+                    && t.end <= o.start
+                    && text[t.end..o.start]
+                        .chars()
+                        .all(|c| c.is_alphabetic() || c == ' ' || c == '-')
+            })
+    };
     hits.iter().any(|o| {
         let adjacent = o.end <= h.start
             && text[o.end..h.start]
                 .chars()
                 .all(|c| c == ' ' || c == '.' || c == ':' || c == '-');
         adjacent
+            && !in_title(o)
             && (o.key == LabelKey::Corrects
                 || (h.key == LabelKey::NumberGeneric
                     && !matches!(
@@ -437,7 +449,7 @@ pub fn number_after(text: &str, from: usize) -> Option<(usize, usize)> {
             .to_lowercase();
         matches!(
             w.as_str(),
-            "n" | "no" | "nr" | "nro" | "num" | "#" | "№" | "o"
+            "n" | "no" | "n.o" | "nr" | "nro" | "num" | "#" | "№" | "o"
         )
     };
     let mut after_number_word = text[..from]
@@ -1898,6 +1910,12 @@ pub(crate) mod tests {
                 "47",
                 "2024-03-12",
             ),
+            // `послуг` heads description columns too: inside the title it is the title's word.
+            (
+                "Акт надання послуг No 840/21 від 9 червня 2021 р.",
+                "840/21",
+                "2021-06-09",
+            ),
             (
                 "Счёт на оплату № 118 от 3 апреля 2024 г.",
                 "118",
@@ -2547,6 +2565,10 @@ pub(crate) mod tests {
         let t = "Talão n.º 061066";
         let (s, e) = number_after(t, "Talão n".len()).unwrap();
         assert_eq!(&t[s..e], "061066");
+        // After `N.o` read as one number word, a noun before the value.
+        let t = "Fatura-recibo N.o documento FT 2026/8269, Emitida em";
+        let (s, e) = number_after(t, "Fatura-recibo N.o".len()).unwrap();
+        assert_eq!(&t[s..e], "FT 2026/8269");
         let t = "Handelsrechnung (380) Nr. 471102 vom";
         let (s, e) = number_after(t, "Handelsrechnung (380)".len()).unwrap();
         assert_eq!(&t[s..e], "471102");

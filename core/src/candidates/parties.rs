@@ -365,7 +365,7 @@ pub fn is_address_like(text: &str) -> bool {
     static STREET: LazyLock<Regex> = LazyLock::new(|| {
         let more = concat!(
             r"\bst\.|\brd\b\.?|\bave\b|\bbd\b|\bplace\b|просп|пр-т|\bпр\.|",
-            r"буд\.|\bд\.|\bno\.\s*[0-9]|\blot\s*(?:[a-z]{1,4}\s*)?[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|",
+            r"буд\.|\bд\.\s*[0-9]|\bno\.\s*[0-9]|\blot\s*(?:[a-z]{1,4}\s*)?[0-9]|\bsuite\b|\bfloor\b|\bbox\b|postfach|",
             r"[0-9]+[a-z]?,\s"
         );
         Regex::new(&format!("(?i)({STREET_WORDS}|{more})")).expect("street regex")
@@ -3536,6 +3536,10 @@ mod tests {
         assert!(!is_company_like("AD 2020 Ventspils"));
         // A form alone on its line joins the name under it.
         assert!(begins_name("ИП", "Соколов К.Г."));
+        // Initials `Д.` are no house (`д. 104`).
+        assert!(begins_name("ФОП", "Олійник Д.І."));
+        assert!(is_address_like("ул. Садовая, д. 104"));
+        assert!(is_address_like("д.5, кв. 3"));
         assert!(begins_name("AS", "\"Tirdzniecība Kalniņš\""));
         assert!(!begins_name("AS", "Brīvības iela 12"));
         let d = doc(&[

@@ -535,6 +535,46 @@ fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize, bases: &[Decima
     out
 }
 
+/// The one reading `q x p = a` of a row whose amount `a`, the last of `nums`, was printed on
+/// the line below (see [`find`]): one pair of the numbers of line `own` makes it, the price a
+/// money amount; the quantity is the one of fewer decimals, of equal ones the left one (`10
+/// pce` right of its price `609,94`, `0,5 vnt.` left of `461,26`). Of two such pairs (the
+/// position `10` and the quantity `10`), the one printed closer together.
+fn amount_below(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Option<Triple> {
+    let a = nums.len().checked_sub(1)?;
+    let gap = |t: &Triple| {
+        let (q, p) = (&nums[t.q], &nums[t.p]);
+        (q.x0 - p.x1).max(p.x0 - q.x1)
+    };
+    let mut found: Option<Triple> = None;
+    let mut tied = false;
+    for x in 0..a {
+        for y in x + 1..a {
+            let (xn, yn) = (&nums[x], &nums[y]);
+            if xn.line != own || yn.line != own {
+                continue;
+            }
+            let y_first = yn.decimals < xn.decimals || yn.decimals == xn.decimals && yn.x0 < xn.x0;
+            let (q, p) = if y_first { (y, x) } else { (x, y) };
+            let (qn, pn) = (&nums[q], &nums[p]);
+            if qn.percent || qn.value.is_zero() || !is_money_num(pn, money) {
+                continue;
+            }
+            if let Some(t) = reading(nums, (q, p, a), Decimal::ONE, own) {
+                match &found {
+                    Some(f) if gap(f) < gap(&t) => {}
+                    Some(f) if gap(f) == gap(&t) => tied = true,
+                    _ => {
+                        found = Some(t);
+                        tied = false;
+                    }
+                }
+            }
+        }
+    }
+    found.filter(|_| !tied)
+}
+
 /// The reading `q x p x base (x (1 - d/100)) = a` of three of a unit's numbers (`qpa`), a
 /// discount among the others where none balances without one.
 fn reading(nums: &[Num], qpa: (usize, usize, usize), base: Decimal, own: usize) -> Option<Triple> {
@@ -643,6 +683,37 @@ fn is_code(w: &str) -> bool {
     let letters = w.chars().filter(|c| c.is_alphabetic()).count();
     // `A4`, `M8`, `3D` are words of a description, not article numbers.
     digits > 0 && (!lower && letters > 0 && w.chars().count() >= 4 || letters == 0 && digits >= 7)
+}
+
+/// Whether a description cell's text names nothing: it holds a percentage, a tax's words or
+/// a key's colon, and no word of three letters or more but codes and the tax's words (`27%
+/// ÁFA`, `S DPH: 576,77`, `S/N Z91050545`; `Transport`, `Papier A4` name something).
+fn names_nothing(text: &str) -> bool {
+    let hits = super::labels::find_labels(text);
+    let tax_word = |s: usize, e: usize| {
+        hits.iter().any(|h| {
+            matches!(
+                h.key,
+                LabelKey::Vat | LabelKey::ColVatRate | LabelKey::ColAmountGross
+            ) && h.start <= s
+                && e <= h.end
+        })
+    };
+    let mut note = false;
+    let mut at = 0;
+    for w in text.split_whitespace() {
+        let ws = at + text[at..].find(w).unwrap_or(0);
+        at = ws + w.len();
+        let word = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let s = ws + w.find(word).unwrap_or(0);
+        let e = s + word.len();
+        note |= w.ends_with('%') || w.ends_with(':') || w.contains('/') || tax_word(s, e);
+        let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+        if letters >= 3 && !is_code(word) && !tax_word(s, e) {
+            return false;
+        }
+    }
+    note
 }
 
 /// A printed unit (`Stk.`, `szt.`, `час`): a word of the unit vocabulary.
@@ -814,6 +885,29 @@ pub fn find(
             if let [(v, found)] = &balanced[..] {
                 unit_nums = v.clone();
                 t = found.clone();
+            }
+        }
+        // No reading balances: the amount printed at the end of the tight line below, under
+        // the row's other columns (a narrow table wraps the amount onto the row's second line,
+        // beside a sub-line `EAN: 7786171388152  3730,65`), where the row's own quantity and
+        // price make it.
+        if t.is_empty()
+            && !totals[i]
+            && !whole_next
+            && borrowed.is_none()
+            && has_word(line)
+            && let Some(next) = doc.lines.get(i + 1)
+            && next.page == line.page
+            && next.bbox.y0 - line.bbox.y0 < 1.5 * line.bbox.height().max(1.0)
+            && !is_header_line(hits(i + 1), next)
+            && let Some(m) = nums[i + 1].last().filter(|m| is_money_num(m, style.money))
+        {
+            let mut with = nums[i].clone();
+            with.push(m.clone());
+            if let Some(found) = amount_below(&with, style.money, i) {
+                unit_nums = with;
+                t = vec![found];
+                borrowed = Some(i + 1);
             }
         }
         let found = !t.is_empty();
@@ -1436,6 +1530,19 @@ fn words_of(
             None => (s, e),
         });
     }
+    // A row line whose description column holds a note, not a name (`27% ÁFA`, `S DPH:
+    // 576,77`, `S/N Z91050545`: the name printed on the line above): no description (the row
+    // takes the line above as a row without words does); a leading number of the note is the
+    // article number.
+    if let Some((a, b)) = desc
+        && names_nothing(&l.text[a..b])
+    {
+        desc = None;
+        let lead = l.text[a..b].split_whitespace().next().unwrap_or("");
+        if sku.is_none() && lead.len() >= 4 && lead.chars().all(|c| c.is_ascii_digit()) {
+            sku = Some((a, a + lead.len()));
+        }
+    }
     if let Some((s, e)) = sku {
         row.cells.push(text_cell(doc, LabelKey::ColSku, line, s, e));
     }
@@ -1944,7 +2051,9 @@ fn borrowed_words(doc: &CleanDocument, u: &Unit, row: &mut Row, used: [Option<us
     let worded = text
         .split(|c: char| !c.is_alphabetic())
         .any(|w| w.chars().count() >= 3);
-    if !worded || !super::dates::find_dates(&text, false).is_empty() {
+    // A rate's note (`9% PVM`) is the row's tax, no word of its name.
+    let rate_note = text.split_whitespace().any(|w| w.ends_with('%'));
+    if !worded || rate_note || !super::dates::find_dates(&text, false).is_empty() {
         return;
     }
     continue_name(&mut row.cells[desc].text, &text);
@@ -3789,6 +3898,98 @@ mod tests {
         assert_eq!(cell(row, LabelKey::ColAmount), Some("198,00"));
         assert_eq!(cell(row, LabelKey::ColVatRate), Some("19 %"));
         assert!(t.sums);
+    }
+
+    #[test]
+    fn a_note_in_the_description_column_leaves_the_name_above_the_rows() {
+        // Each row's name on the line above its numbers; the numbers' line prints a note where
+        // the name would stand (a rate's, a gross price's).
+        let t = read(vec![
+            w("Tanácsadási", 100.0, 100.0),
+            w("szolgáltatás", 160.0, 100.0),
+            w("1.1", 30.0, 110.0),
+            w("199454", 60.0, 110.0),
+            w("27%", 100.0, 110.0),
+            w("ÁFA", 120.0, 110.0),
+            r("2645,57", 300.0, 110.0),
+            r("2,5", 340.0, 110.0),
+            r("6613,93", 480.0, 110.0),
+            r("27%", 540.0, 110.0),
+            w("Kancelárska", 100.0, 130.0),
+            w("stolička", 160.0, 130.0),
+            w("2.1", 30.0, 140.0),
+            w("S", 100.0, 140.0),
+            w("DPH:", 108.0, 140.0),
+            w("576,77", 135.0, 140.0),
+            r("484,68", 300.0, 140.0),
+            r("2", 340.0, 140.0),
+            r("969,36", 480.0, 140.0),
+            r("19%", 540.0, 140.0),
+        ])
+        .expect("rows");
+        let names: Vec<Option<&str>> = t.rows.iter().map(|r| cell(r, LabelKey::ColDesc)).collect();
+        assert_eq!(
+            names,
+            [
+                Some("Tanácsadási szolgáltatás"),
+                Some("Kancelárska stolička")
+            ]
+        );
+        assert_eq!(cell(&t.rows[0], LabelKey::ColSku), Some("199454"));
+        assert!(names_nothing("27% ÁFA"));
+        assert!(names_nothing("S/N Z91050545"));
+        assert!(!names_nothing("Transport"));
+        assert!(!names_nothing("Papier A4, 500 listov"));
+        assert!(!names_nothing("Rabatt 10%"));
+    }
+
+    #[test]
+    fn an_amount_wrapped_under_the_rows_columns_is_the_rows() {
+        // A narrow table without a header: each row's amount ends its second line, under the
+        // price, beside a sub-line (an EAN, a rate's note); the rate ends the first line.
+        let t = read(vec![
+            w("20", 30.0, 100.0),
+            w("Biuro", 100.0, 100.0),
+            w("kėdė", 130.0, 100.0),
+            r("3", 300.0, 100.0),
+            w("kg", 305.0, 100.0),
+            r("1243,55", 420.0, 100.0),
+            r("21%", 540.0, 100.0),
+            w("EAN:", 100.0, 110.0),
+            w("7786171388152", 125.0, 110.0),
+            r("3730,65", 480.0, 110.0),
+            w("40", 30.0, 130.0),
+            w("Licencija", 100.0, 130.0),
+            r("3", 300.0, 130.0),
+            w("vnt.", 305.0, 130.0),
+            r("1113,94", 420.0, 130.0),
+            r("9%", 540.0, 130.0),
+            w("9%", 100.0, 140.0),
+            w("PVM", 115.0, 140.0),
+            r("3341,82", 480.0, 140.0),
+            // The price left of the quantity, the position the quantity's number too.
+            w("10", 30.0, 160.0),
+            w("Conseil", 100.0, 160.0),
+            r("609,94", 280.0, 160.0),
+            r("10", 300.0, 160.0),
+            w("pce", 305.0, 160.0),
+            r("20%", 540.0, 160.0),
+            w("EAN:", 100.0, 170.0),
+            w("8624998411319", 125.0, 170.0),
+            r("6099,40", 480.0, 170.0),
+        ])
+        .expect("rows");
+        assert_eq!(t.rows.len(), 3, "{:?}", t.rows);
+        for (row, (desc, qty, amount, rate)) in t.rows.iter().zip([
+            ("Biuro kėdė", "3", "3730,65", "21%"),
+            ("Licencija", "3", "3341,82", "9%"),
+            ("Conseil", "10", "6099,40", "20%"),
+        ]) {
+            assert_eq!(cell(row, LabelKey::ColDesc), Some(desc));
+            assert_eq!(cell(row, LabelKey::ColQty), Some(qty));
+            assert_eq!(cell(row, LabelKey::ColAmount), Some(amount));
+            assert_eq!(cell(row, LabelKey::ColVatRate), Some(rate));
+        }
     }
 
     #[test]

@@ -102,7 +102,7 @@ pub(crate) fn is_vat_rate(p: Decimal) -> bool {
 }
 
 /// The document's summary rows (see the module), each printed row once (a summary printed
-/// twice counts once). A line with several rates gives the first that explains two of its
+/// twice counts once, at its last print). A line with several rates gives the first that explains two of its
 /// amounts.
 ///
 /// A row may take an OCR-joined reading from `joined` (`877, 54` as 877.54): the rate's
@@ -165,9 +165,11 @@ pub fn find(
                         let same = |r: &TaxRow| {
                             (r.rate.1, r.base.1, r.amount.1) == (rate.1, base.1, amount.1)
                         };
-                        if !out.iter().any(same) {
-                            out.push(TaxRow { rate, base, amount });
-                        }
+                        // The later print of a row is the summary's: an item row may
+                        // print the same three numbers before it (5 x 13140,02 = 65700,10
+                        // at 20 %, whose VAT is 13140,02 too).
+                        out.retain(|r| !same(r));
+                        out.push(TaxRow { rate, base, amount });
                         break 'rates;
                     }
                 }

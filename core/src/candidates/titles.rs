@@ -101,7 +101,7 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         (CreditNote, r"facture d'avoir|note de cr[eé]dit", 1.3, None),
         (
             CreditNote,
-            r"faktura koryguj[aą]ca|korekta faktury|nota kredytowa|faktura korekta",
+            r"faktura koryguj[aą]ca|nota koryguj[aą]ca|korekta faktury|nota kredytowa|faktura korekta",
             1.3,
             None,
         ),
@@ -132,7 +132,7 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         (Act, r"акт", 1.0, TitleOnly),
         (
             Act,
-            r"protok[oó][lł] (?:odbioru|zdawczo[- ]odbiorczy)",
+            r"protok[oó][lłt] (?:odbioru|zdawczo[- ]odbiorczy)",
             1.4,
             None,
         ),
@@ -248,14 +248,14 @@ const RULES: &[(DocumentType, &str, f32, Flag)] = {
         ),
         (
             Act,
-            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)(?: (?:dei )?lavori)?|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|hyvaksymispoytakirja|vastaanottopoytakirja|afleveringsprotokol|godkannandeprotokoll|overlamningsprotokoll|vastuvotuakt|uleandmisakt|uleandmis[- ]vastuvotuakt|protokol o odovzdani(?: a prevzati)?(?: diela)?|protokol o prevzati(?: diela)?|termo de (?:aceitacao|entrega)|verbale di accettazione|acta de aceptacion|opleveringsverklaring|opleveringsprotocol|teljesitesi igazolas|teljesitesigazolas|certificato di regolare esecuzione|certificado de conformidad|auto de consignacao|protokol o prevzeti dila|leveransgodkannande|slutbesiktningsprotokoll|overtagelsesattest|atadas[- ]atveteli jegyzokonyv|proces[- ]verbal de (?:receptie|predare[- ]primire)|akceptacni protokol|protokol o akceptaci|akceptacny protokol|godkendelsesprotokol|overtagelsesprotokol|afleveringsrapport|godkjenningsprotokoll|overtakelsesprotokoll|overleveringsprotokoll|acceptatieprotocol|acceptatierapport|verbale di fine lavori|acta de finalizacion|auto de conclusao|informe de conformidad|atejimo aktas|darbu pienemsanas akts|toode uleandmise akt|valmistumisilmoitus|teljesitesi jegyzokonyv|proces[- ]verbal de finalizare",
+            r"proces[- ]verbaal van oplevering|opleveringsrapport|verbale di (?:collaudo|consegna)(?: (?:dei )?lavori)?|certificato di collaudo|acta de (?:recepcion|entrega|conformidad)|auto de rece(?:c|p)(?:c)?ao|predavaci protokol|protokol o predani|preberaci protokol|odovzdavaci protokol|priemimo[- ]perdavimo aktas|atliktu darbu aktas|pienemsanas[- ]nodosanas akts|uleandmise[- ]vastuvotmise akt|vastaanottotodistus|luovutuspoytakirja|hyvaksymispoytakirja|vastaanottopoytakirja|afleveringsprotokol|godkannandeprotokoll|overlamningsprotokoll|vastuvotuakt|uleandmisakt|uleandmis[- ]vastuvotuakt|protokol o odovzdani(?: a prevzati)?(?: diela)?|protokol o prevzati(?: diela)?|termo de (?:aceitacao|entrega)|verbale di accettazione|acta de aceptacion|opleveringsverklaring|opleveringsprotocol|teljesitesi igazolas|teljesitesigazolas|certificato di regolare esecuzione|certificado de conformidad|auto de consignacao|protokol o prevzeti dila|leveransgodkannande|slutbesiktningsprotokoll|overtagelsesattest|atadas[- ]atveteli jegyzokonyv|muszaki atadas[- ]atvetel|opleverbon|opleveringsbon|proces[- ]verbal de (?:receptie|predare[- ]primire)|akceptacni protokol|protokol o akceptaci|akceptacny protokol|godkendelsesprotokol|overtagelsesprotokol|afleveringsrapport|godkjenningsprotokoll|overtakelsesprotokoll|overleveringsprotokoll|acceptatieprotocol|acceptatierapport|verbale di fine lavori|acta de finalizacion|auto de conclusao|informe de conformidad|atejimo aktas|darbu pienemsanas akts|toode uleandmise akt|valmistumisilmoitus|teljesitesi jegyzokonyv|proces[- ]verbal de finalizare",
             1.4,
             None,
         ),
         (Act, r"aktas|akts|akt", 1.0, TitleOnly),
         (
             Waybill,
-            r"pakbon|afleverbon|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|kaubasaateleht|veoseleht|prepravny list|prepravni list|guia de (?:entrega|despacho|remision)|afleveringsbewijs|szallitojegy|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|leveringsseddel|lahetysluettelo|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie|scrisoare de trasura|vrachtbon|bolla di trasporto|pakkseddel|fraktbrev|kiszallitasi jegyzek|lahetyslista|tovarove sprievodny list|sprievodny list",
+            r"pakbon|afleverbon|leveranssedel|leveringsbon|vrachtbrief|documento di trasporto|bolla di (?:consegna|accompagnamento)|albaran|nota de entrega|carta de porte|guia de (?:remessa|transporte)|dodaci list|nakladni list|(?:krovinio )?vaztarastis|(?:precu )?pavadzime|saateleht|kaubasaateleht|veoseleht|prepravny list|prepravni list|guia de (?:entrega|despacho|remision)|afleveringsbewijs|szallitojegy|lahete|rahtikirja|foljesedel|fraktsedel|folgeseddel|leveringsseddel|lahetysluettelo|fragtbrev|szallitolevel|fuvarlevel|aviz de insotire(?: a marfii)?|aviz de expeditie|scrisoare de trasura|vrachtbon|bolla di trasporto|pakkseddel|fraktbrev|kiszallitasi jegyzek|lahetyslista|tovarove sprievodny list|sprievodny list",
             1.2,
             None,
         ),

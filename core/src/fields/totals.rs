@@ -42,6 +42,17 @@ fn without_first_digit(value: Decimal) -> Option<Decimal> {
     })
 }
 
+/// Whether two amounts print alike but for one digit (`468993.00` and `458993.00`): the same
+/// sign, the same number of digits on each side of the point, one digit other.
+fn one_digit_apart(a: Decimal, b: Decimal) -> bool {
+    if a.is_sign_negative() != b.is_sign_negative() || a == b {
+        return false;
+    }
+    let (x, y) = (a.abs().round_dp(2), b.abs().round_dp(2));
+    let (x, y) = (format!("{x:.2}"), format!("{y:.2}"));
+    x.len() == y.len() && x.chars().zip(y.chars()).filter(|(p, q)| p != q).count() == 1
+}
+
 /// The net and VAT of summary rows ([`Candidates::tax_rows`]) that add up to `total` exactly:
 /// (sum of the bases, sum of the amounts).
 fn rows_explain(rows: &[TaxRow], total: Decimal) -> Option<(Decimal, Decimal)> {
@@ -311,12 +322,23 @@ fn choose(
     // rounding; where the document prints one rate, a triple whose VAT is that rate of its net
     // before any other (an account's open items add up too: an earlier invoice's amount and
     // this one's total make the balance).
+    // A total scored below the floor still makes a triple whose VAT is the one rate of its net:
+    // two printed equations hold (a balance's label may outscore the invoice's own total).
+    let below_floor: Vec<Scored> = if tots.is_empty() {
+        Vec::new()
+    } else {
+        tots.iter().filter(|t| t.0 < total_floor).copied().collect()
+    };
     let search = |roundings: &[Decimal]| {
         let mut best: Option<((bool, f32), Scored, Scored, Scored)> = None;
-        for t in &totals {
+        let candidates = totals
+            .iter()
+            .map(|t| (t, false))
+            .chain(below_floor.iter().map(|t| (t, true)));
+        for (t, low) in candidates {
             for n in nets {
                 for v in vats {
-                    if adds_up(n, v, t, roundings) && !two_rows(n.1, v.1) {
+                    if adds_up(n, v, t, roundings) && !two_rows(n.1, v.1) && (!low || rated(n, v)) {
                         let s = (rated(n, v), n.0 + v.0 + t.0);
                         if best.is_none_or(|b| s > b.0) {
                             best = Some((s, *n, *v, *t));
@@ -1416,13 +1438,26 @@ pub(super) fn totals(
     };
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows, &printed);
     apply_tax_rows(&mut chosen, cands, &rows);
-    // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`):
-    // read without that digit where the VAT summary rows make exactly that.
+    // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`),
+    // or one digit of which OCR misread (`Kokonaissumm 468993,00` for 458993,00): read as the
+    // amount the VAT summary rows make, where that is the print without that digit, or the
+    // print with only that digit other (a digit of whole units: a cent's is a rounding's).
     let summary = summary_rows(cands, &rows);
     if !chosen.consistent
         && let Some(t) = chosen.total
         && let Some(v) = without_first_digit(t.2)
-        && rows_explain(&summary, v).is_some()
+            .filter(|&v| rows_explain(&summary, v).is_some())
+            .or_else(|| {
+                // Not a digit of the coins a rounding makes (`47,75` to pay for `47,74`).
+                let coin = if cands.style.money == MoneyPrint::WholeUnits {
+                    Decimal::TEN
+                } else {
+                    Decimal::ONE
+                };
+                let sum: Decimal = summary.iter().map(|r| r.base.1 + r.amount.1).sum();
+                (!summary.is_empty() && one_digit_apart(t.2, sum) && (t.2 - sum).abs() >= coin)
+                    .then_some(sum)
+            })
     {
         chosen.total = Some((t.0, t.1, v));
         apply_tax_rows(&mut chosen, cands, &rows);
@@ -3019,6 +3054,79 @@ mod tests {
         assert_eq!(r.totals.total.as_deref(), Some("-845096"));
         let rates: Vec<_> = r.taxes.iter().map(|t| t.rate.as_deref()).collect();
         assert_eq!(rates, [Some("27"), Some("5")]);
+    }
+
+    #[test]
+    fn the_one_rate_of_the_net_makes_the_total_whatever_a_balance_scores() {
+        // An account's open items add up too (this invoice's payable 138.490,50 and an earlier
+        // one's 1.637,02 make the balance 140.127,52, scored first); the net, its one rate's
+        // VAT (21 %) and the total scored low hold twice.
+        let tots: Vec<Scored> = vec![(0.9, 0, d("140127.52")), (0.3, 1, d("138490.49"))];
+        let nets: Vec<Scored> = vec![(0.8, 2, d("138490.50")), (0.7, 3, d("114454.95"))];
+        let vats: Vec<Scored> = vec![(0.8, 4, d("1637.02")), (0.7, 5, d("24035.54"))];
+        let printed = Printed {
+            roundings: &[],
+            rate: Some(d("21")),
+        };
+        let chosen = choose(&nets, &vats, &tots, &[], &[], &|_, _| false, &printed);
+        assert_eq!(chosen.total.map(|t| t.2), Some(d("138490.49")));
+        assert_eq!(chosen.vat.map(|v| v.1), Some(d("24035.54")));
+    }
+
+    #[test]
+    fn a_total_ocr_misread_in_one_digit_reads_as_the_summary_makes_it() {
+        // `Kokonaissumma 458993,00` read with a 6 for the 5: the rows make 458993,00.
+        let doc = doc_from(&[
+            ("Lasku", 200.0, 20.0),
+            ("ALV %  Välisumma  Vero  Verollinen", 200.0, 160.0),
+            ("25,5%  351742,58  89694,36  441436,94", 200.0, 174.0),
+            ("10%  15960,05  1596,01  17556,06", 200.0, 188.0),
+            ("Kokonaissumma  468993,00 €", 200.0, 210.0),
+        ]);
+        let cands = extract(&doc);
+        let mut r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        crate::validate::validate(&mut r);
+        assert_eq!(r.totals.total.as_deref(), Some("458993.00"));
+        assert_eq!(r.totals.vat.as_deref(), Some("91290.37"));
+        assert_eq!(r.totals.net.as_deref(), Some("367702.63"));
+        assert!(one_digit_apart(d("468993.00"), d("458993.00")));
+        assert!(!one_digit_apart(d("468993.00"), d("458993.01")));
+        assert!(!one_digit_apart(d("1468993.00"), d("468993.00")));
+        assert!(!one_digit_apart(d("-458993.00"), d("458993.00")));
+    }
+
+    #[test]
+    fn an_item_row_printing_a_summary_rows_numbers_leaves_the_summary_its_row() {
+        // 5 x -13140,02 = -65700,10 at 20 %: the item row prints the 20 % row's base and VAT
+        // before the summary does.
+        let doc = doc_from(&[
+            ("Кредит-нота", 200.0, 20.0),
+            (
+                "#  Найменування  Кіл-сть  Ціна без ПДВ  ПДВ %  Сума без ПДВ",
+                10.0,
+                100.0,
+            ),
+            (
+                "1  Консультаційні послуги  2  м  -15471,92  7%  -30943,84",
+                10.0,
+                114.0,
+            ),
+            (
+                "2  Офісне крісло  5  шт.  -13140,02  20%  -65700,10",
+                10.0,
+                128.0,
+            ),
+            ("ПДВ %  Сума без ПДВ  Податок  З ПДВ", 200.0, 160.0),
+            ("20%  -65700,10  -13140,02  -78840,12", 200.0, 174.0),
+            ("7%  -30943,84  -2166,07  -33109,91", 200.0, 188.0),
+            ("Всього:  -111950,03 грн", 200.0, 210.0),
+        ]);
+        let cands = extract(&doc);
+        let mut r = crate::fields::extract(&doc, &cands, &crate::fields::RuleScorer);
+        crate::validate::validate(&mut r);
+        assert_eq!(r.totals.total.as_deref(), Some("-111950.03"));
+        assert_eq!(r.totals.vat.as_deref(), Some("-15306.09"));
+        assert_eq!(r.totals.net.as_deref(), Some("-96643.94"));
     }
 
     #[test]
