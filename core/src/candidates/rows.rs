@@ -557,7 +557,13 @@ fn amount_below(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Option<
             let y_first = yn.decimals < xn.decimals || yn.decimals == xn.decimals && yn.x0 < xn.x0;
             let (q, p) = if y_first { (y, x) } else { (x, y) };
             let (qn, pn) = (&nums[q], &nums[p]);
-            if qn.percent || qn.value.is_zero() || !is_money_num(pn, money) {
+            // The row's own line goes on after its price, with no money: a rate's or a
+            // quantity's column, the amount missing there (a list's `1. Termijn vervalt op
+            // 28-04-2023: 1.635,98` over the next term's line ends at its amount: no row).
+            let after = |n: &Num| n.line == own && n.x0 > pn.x1;
+            let columns_after = nums[..a].iter().any(after)
+                && !nums[..a].iter().any(|n| after(n) && is_money_num(n, money));
+            if qn.percent || qn.value.is_zero() || !is_money_num(pn, money) || !columns_after {
                 continue;
             }
             if let Some(t) = reading(nums, (q, p, a), Decimal::ONE, own) {
@@ -3941,6 +3947,22 @@ mod tests {
         assert!(!names_nothing("Transport"));
         assert!(!names_nothing("Papier A4, 500 listov"));
         assert!(!names_nothing("Rabatt 10%"));
+    }
+
+    #[test]
+    fn a_list_of_terms_is_no_row_wrapped_over_two_lines() {
+        // Each term's line ends at its amount, which the next term's line repeats.
+        let t = read(vec![
+            w("1.", 30.0, 100.0),
+            w("Termijn", 45.0, 100.0),
+            w("vervalt", 80.0, 100.0),
+            r("1.635,98", 230.0, 100.0),
+            w("2.", 30.0, 110.0),
+            w("Termijn", 45.0, 110.0),
+            w("vervalt", 80.0, 110.0),
+            r("1.635,98", 230.0, 110.0),
+        ]);
+        assert!(t.as_ref().is_none_or(|t| t.rows.is_empty()), "{t:?}");
     }
 
     #[test]
