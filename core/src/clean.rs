@@ -272,7 +272,7 @@ fn unglue(part: &str) -> Vec<&str> {
     }
     // `ÖSSZESEN16.632`, `SUMA602,69`: a word of four letters or more glued to an amount with
     // two decimals or thousands grouped (a code's digits never carry a separator so).
-    if part[..letters].chars().count() >= 4 && glued_amount(&b[letters..]) {
+    if part[..letters].chars().count() >= 4 && glued_amount(&b[letters..], price) {
         return vec![&part[..letters], &part[letters..]];
     }
     if part.is_empty() {
@@ -285,12 +285,10 @@ fn unglue(part: &str) -> Vec<&str> {
 /// Whether `s` is an amount as a word glued before it ([`unglue`]) leaves it: two decimals
 /// after one separator (`602,69`), thousands grouped with two decimals (`1.234,56`), or whole
 /// units grouped (`16.632`, `1,085,412`).
-fn glued_amount(s: &[u8]) -> bool {
+/// `price` gives the byte length of a price at the start of a slice (see [`unglue`]).
+fn glued_amount(s: &[u8], price: impl Fn(&[u8]) -> Option<usize>) -> bool {
     let lead = s.iter().take_while(|c| c.is_ascii_digit()).count();
-    let two = lead >= 1
-        && s.len() == lead + 3
-        && matches!(s[lead], b'.' | b',')
-        && s[lead + 1..].iter().all(u8::is_ascii_digit);
+    let two = price(s) == Some(s.len());
     let whole = (1..=3).contains(&lead)
         && s.len() > lead
         && (s.len() - lead).is_multiple_of(4)

@@ -3823,28 +3823,16 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
             out[k].text = "no".into();
         }
     }
-    // `N.º` printed or read as `N.o`: one word, the number sign (`N.o documento 2021/121`).
-    let mut k = 0;
-    while k + 1 < out.len() {
-        let (n, o) = (&out[k], &out[k + 1]);
-        if n.text == "n"
-            && matches!(o.text.as_str(), "o" | "º")
-            && text.get(n.end..o.start) == Some(".")
-        {
-            out[k].text = "no".into();
-            out[k].end = out[k + 1].end;
-            out.remove(k + 1);
-        }
-        k += 1;
-    }
-    // `n.º:` read as `n.2:` (or `n.9:`): a lone digit glued to `n.` before a colon, or before a
-    // column gap with more text (a header row: `Fatura n.2  Data da fatura`), is the sign's `º`,
-    // not a value (a number never ends at its key's colon, nor heads a column).
+    // The number sign's ordinal read as a word of its own after `n.`: `N.º` printed or read as
+    // `N.o` (`N.o documento 2021/121`); `n.º:` read as `n.2:` (or `n.9:`), a lone digit glued
+    // to `n.` before a colon, or before a column gap with more text (a header row: `Fatura n.2
+    // Data da fatura`), not a value (a number never ends at its key's colon, nor heads a column).
+    // Either is one word with `n`, the number sign.
     let mut k = 0;
     while k + 1 < out.len() {
         let (n, d) = (&out[k], &out[k + 1]);
-        let sign = n.text == "n"
-            && d.text.len() == 1
+        let ordinal = matches!(d.text.as_str(), "o" | "º") && text.get(n.end..d.start) == Some(".");
+        let digit = d.text.len() == 1
             && d.text.starts_with(|c: char| c.is_ascii_digit())
             && text
                 .get(n.end..d.start)
@@ -3852,7 +3840,7 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
             && text.get(d.end..).is_some_and(|r| {
                 r.trim_start().starts_with(':') || (r.starts_with("  ") && !r.trim().is_empty())
             });
-        if sign {
+        if n.text == "n" && (ordinal || digit) {
             out[k].text = "no".into();
             out[k].end = out[k + 1].end;
             out.remove(k + 1);

@@ -546,6 +546,16 @@ fn amount_below(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Option<
         let (q, p) = (&nums[t.q], &nums[t.p]);
         (q.x0 - p.x1).max(p.x0 - q.x1)
     };
+    // Whether the row's own line goes on after a price `p`, with no money: a rate's or a
+    // quantity's column, the amount missing there (a list's `1. Termijn vervalt op
+    // 28-04-2023: 1.635,98` over the next term's line ends at its amount: no row).
+    let columns_after: Vec<bool> = (0..a)
+        .map(|p| {
+            let after = |n: &&Num| n.line == own && n.x0 > nums[p].x1;
+            let mut rest = nums[..a].iter().filter(after).peekable();
+            rest.peek().is_some() && !rest.any(|n| is_money_num(n, money))
+        })
+        .collect();
     let mut found: Option<Triple> = None;
     let mut tied = false;
     for x in 0..a {
@@ -557,13 +567,7 @@ fn amount_below(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Option<
             let y_first = yn.decimals < xn.decimals || yn.decimals == xn.decimals && yn.x0 < xn.x0;
             let (q, p) = if y_first { (y, x) } else { (x, y) };
             let (qn, pn) = (&nums[q], &nums[p]);
-            // The row's own line goes on after its price, with no money: a rate's or a
-            // quantity's column, the amount missing there (a list's `1. Termijn vervalt op
-            // 28-04-2023: 1.635,98` over the next term's line ends at its amount: no row).
-            let after = |n: &Num| n.line == own && n.x0 > pn.x1;
-            let columns_after = nums[..a].iter().any(after)
-                && !nums[..a].iter().any(|n| after(n) && is_money_num(n, money));
-            if qn.percent || qn.value.is_zero() || !is_money_num(pn, money) || !columns_after {
+            if qn.percent || qn.value.is_zero() || !is_money_num(pn, money) || !columns_after[p] {
                 continue;
             }
             if let Some(t) = reading(nums, (q, p, a), Decimal::ONE, own) {

@@ -48,8 +48,7 @@ fn one_digit_apart(a: Decimal, b: Decimal) -> bool {
     if a.is_sign_negative() != b.is_sign_negative() || a == b {
         return false;
     }
-    let (x, y) = (a.abs().round_dp(2), b.abs().round_dp(2));
-    let (x, y) = (format!("{x:.2}"), format!("{y:.2}"));
+    let (x, y) = (format!("{:.2}", a.abs()), format!("{:.2}", b.abs()));
     x.len() == y.len() && x.chars().zip(y.chars()).filter(|(p, q)| p != q).count() == 1
 }
 
@@ -324,11 +323,7 @@ fn choose(
     // this one's total make the balance).
     // A total scored below the floor still makes a triple whose VAT is the one rate of its net:
     // two printed equations hold (a balance's label may outscore the invoice's own total).
-    let below_floor: Vec<Scored> = if tots.is_empty() {
-        Vec::new()
-    } else {
-        tots.iter().filter(|t| t.0 < total_floor).copied().collect()
-    };
+    let below_floor: Vec<Scored> = tots.iter().filter(|t| t.0 < total_floor).copied().collect();
     let search = |roundings: &[Decimal]| {
         let mut best: Option<((bool, f32), Scored, Scored, Scored)> = None;
         let candidates = totals
