@@ -2176,6 +2176,8 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "korting",
             "sconto",
             "descuento",
+            // `Dto.:  -1.672,51`: Spanish's abbreviation, a totals line's as a column's.
+            "dto",
             "desconto",
             "sleva",
             "zľava",
@@ -3720,6 +3722,8 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
         K::ColAmountGross,
         &[
             "bruttó",
+            // es/pt/ro/lt `bruto` beside the net amount's column (`Importe  Bruto`).
+            "bruto",
             "bruttó érték",
             "totale ivato",
             "total con iva",
@@ -3954,6 +3958,9 @@ struct PhraseIndex {
     /// The [`glyph_fold`] of every known word of at least [`GLYPH_MIN_CHARS`] characters, and
     /// the known word it stands for (the first in byte order where several fold alike).
     known_glyph: HashMap<String, String>,
+    /// Two consecutive words of a phrase written as one (`cenanetto`, `wartoscnetto`), each of
+    /// at least [`GLUED_MIN_CHARS`] characters, and the first of them.
+    glued: HashMap<String, String>,
 }
 
 static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
@@ -4015,6 +4022,16 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
             e.clone_from(w);
         }
     }
+    let mut glued: HashMap<String, String> = HashMap::new();
+    for p in &phrases {
+        for (k, pair) in p.words.windows(2).enumerate() {
+            let whole = format!("{}{}", pair[0], pair[1]);
+            let long = p.word_chars[k].min(p.word_chars[k + 1]) >= GLUED_MIN_CHARS;
+            if long && !known.contains(&whole) {
+                glued.entry(whole).or_insert_with(|| pair[0].clone());
+            }
+        }
+    }
     PhraseIndex {
         phrases,
         by_first,
@@ -4022,8 +4039,13 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
         by_glyph_first,
         known,
         known_glyph,
+        glued,
     }
 });
+
+/// Each of two label words OCR glued together has at least this many characters: `cena` +
+/// `netto`, not `vat` + `no`.
+const GLUED_MIN_CHARS: usize = 4;
 
 /// A word with the glyphs OCR reads for one another made one: `i`, `l` and `1` as `l`, `0` as
 /// `o`, `5` as `s`, `8` as `b` (`Descrlzlone` is `Descrizione`, `ekskI.` is `ekskl.`, `T0tal`
@@ -4303,7 +4325,7 @@ pub fn find_labels_where(text: &str, keep: impl Fn(LabelKey) -> bool) -> Vec<Lab
                 start,
                 end,
                 word: first[i],
-                words: next_first - first[i],
+                words: (next_first - first[i]).max(1),
             });
         }
         i += best_len;
@@ -4322,8 +4344,59 @@ fn label_words(text: &str, index: &PhraseIndex) -> (Vec<NormWord>, Vec<usize>, u
         }
     }
     let original = words.len();
+    let (words, of) = split_glued_words(text, words, index);
     let (words, first) = join_split_words(text, words, index);
+    let first = first.into_iter().map(|k| of[k]).collect();
     (words, first, original)
+}
+
+/// Words OCR glued together that are two consecutive words of a label phrase (`Cenanetto:`,
+/// `Wartośćnetto:` for `Cena netto`, `Wartość netto`) split into those two again; a word of the
+/// vocabulary stays whole. Per word the index of the word of `words` it comes from.
+fn split_glued_words(
+    text: &str,
+    words: Vec<NormWord>,
+    index: &PhraseIndex,
+) -> (Vec<NormWord>, Vec<usize>) {
+    let mut out: Vec<NormWord> = Vec::with_capacity(words.len());
+    let mut of: Vec<usize> = Vec::with_capacity(words.len());
+    for (k, w) in words.into_iter().enumerate() {
+        let head = (!index.known.contains(&w.text))
+            .then(|| index.glued.get(&w.text))
+            .flatten();
+        // The byte in the printed word where the first word ends: its folded, lower-cased
+        // prefix is that word.
+        let cut = head.and_then(|head| {
+            let printed = text.get(w.start..w.end)?;
+            printed
+                .char_indices()
+                .map(|(i, _)| i)
+                .skip(1)
+                .find(|&i| fold_diacritics(&printed[..i].to_lowercase()) == head.as_str())
+                .map(|i| (head.clone(), w.start + i))
+        });
+        match cut {
+            Some((head, at)) => {
+                let tail = w.text[head.len()..].to_string();
+                out.push(NormWord {
+                    text: head,
+                    start: w.start,
+                    end: at,
+                });
+                out.push(NormWord {
+                    text: tail,
+                    start: at,
+                    end: w.end,
+                });
+                of.extend([k, k]);
+            }
+            None => {
+                out.push(w);
+                of.push(k);
+            }
+        }
+    }
+    (out, of)
 }
 
 /// Words OCR split with one space (`T OTAL`, `TOT AL`, `I NCL.`, `CAS H`) made one again where
@@ -4683,6 +4756,29 @@ mod tests {
         assert_eq!(t, ["ust", "idnr", "de123"]);
         assert_eq!(w[1].start, 4);
         assert_eq!(norm_words("Счёт")[0].text, "счет");
+    }
+
+    /// OCR drops the space between two words of a label (`Cenanetto:`, `Wartośćnetto:`): the
+    /// phrase is found in the glued word, its hit ending where the word ends; two words of no
+    /// one phrase glued together stay an unknown word.
+    #[test]
+    fn labels_whose_words_ocr_glued_together() {
+        let hit = find_labels("Cenanetto:  PLN 8955,39")
+            .into_iter()
+            .find(|h| h.key == K::ColUnitPrice)
+            .expect("a price's key");
+        assert_eq!((hit.start, hit.end, hit.word, hit.words), (0, 9, 0, 1));
+        let t = "Wartośćnetto:  PLN 153592,56";
+        let hit = find_labels(t)
+            .into_iter()
+            .find(|h| h.key == K::ColAmount)
+            .expect("an amount's key");
+        assert_eq!(&t[hit.start..hit.end], "Wartośćnetto");
+        assert!(
+            keys("Rabatnetto:  10%").is_empty(),
+            "{:?}",
+            keys("Rabatnetto:  10%")
+        );
     }
 
     /// A phrase never spans a column gap: a grid's header row names one field per cell.

@@ -707,40 +707,57 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .then(|| item_blocks::find(doc, &style, &line_labels))
             .flatten()
     });
-    // Rows by their arithmetic that do not sum to an amount printed under them, whose balanced
-    // rows a header's rows that do outnumber two to one, each with a name, among them every
-    // balanced row's line: the header's rows are the items (the arithmetic read a sub-line's
-    // price basis, `1 kg = 81,06  81,06`, as the only row; or one row balanced against its
-    // amount with VAT and the others' amounts with VAT aligned under it). Where the arithmetic
-    // balanced most of the rows, they stay (a scan's header rows may have misplaced its
-    // columns).
-    if item_table.as_ref().is_some_and(|t| {
-        !t.sums
-            && tables.iter().any(|h| {
-                let lines = |t: &tables::TableLayout| -> Vec<usize> {
-                    t.rows
-                        .iter()
-                        .flat_map(|r| r.lines.iter().copied())
-                        .collect()
-                };
-                // The arithmetic's own rows: those that balance (an aligned row only borrows
-                // their column).
-                let balanced: Vec<&tables::Row> = t
-                    .rows
+    // Rows by their arithmetic that do not sum to an amount printed under them, and a header's
+    // rows that do, each with a name, among them every balanced row's line: the header's rows
+    // are the items (the arithmetic read a sub-line's price basis, `1 kg = 81,06  81,06`, as
+    // the only row; one row balanced against its amount with VAT and the others' amounts with
+    // VAT aligned under it; or OCR garbled the arithmetic of a few rows: `25 шт.` for 2,5). Where
+    // the header's rows outnumber the balanced ones two to one, they are the items as the header
+    // reads them; where they are only more, the balanced rows stand in for the header's rows on
+    // their lines (a scan's header rows may have misplaced their columns).
+    let header_items = item_table.as_ref().and_then(|t| {
+        if t.sums {
+            return None;
+        }
+        // The arithmetic's own rows: those that balance (an aligned row only borrows their
+        // column).
+        let balanced: Vec<&tables::Row> = t
+            .rows
+            .iter()
+            .filter(|r| r.source == tables::RowSource::Balanced)
+            .collect();
+        let h = tables.iter().find(|h| {
+            let header_lines: Vec<usize> = h
+                .rows
+                .iter()
+                .flat_map(|r| r.lines.iter().copied())
+                .collect();
+            (h.rows.len() >= 2 * balanced.len() || h.rows.len() > t.rows.len())
+                && balanced
                     .iter()
-                    .filter(|r| r.source == tables::RowSource::Balanced)
-                    .collect();
-                let header_lines = lines(h);
-                h.rows.len() >= 2 * balanced.len()
-                    && balanced
-                        .iter()
-                        .flat_map(|r| &r.lines)
-                        .all(|l| header_lines.contains(l))
-                    && h.rows.iter().all(tables::Row::named)
-                    && tables::rows_sum_printed(h, doc, style.decimal)
-            })
-    }) {
-        item_table = None;
+                    .flat_map(|r| &r.lines)
+                    .all(|l| header_lines.contains(l))
+                && h.rows.iter().all(tables::Row::named)
+                && tables::rows_sum_printed(h, doc, style.decimal)
+        })?;
+        if h.rows.len() >= 2 * balanced.len() {
+            return Some(None);
+        }
+        let mut merged = h.clone();
+        for row in &mut merged.rows {
+            if let Some(b) = balanced
+                .iter()
+                .find(|b| b.lines.first().is_some_and(|l| row.lines.contains(l)))
+            {
+                row.cells.clone_from(&b.cells);
+                row.source = tables::RowSource::Balanced;
+            }
+        }
+        merged.sums = true;
+        Some(Some(merged))
+    });
+    if let Some(items) = header_items {
+        item_table = items;
     }
     for cell in tables
         .iter_mut()

@@ -209,6 +209,19 @@ fn trailing_discount(nums: &[Num], money: amounts::MoneyPrint) -> Option<&Num> {
     .then_some(d)
 }
 
+/// A line's discount for the row above it ([`trailing_discount`]), or a percentage and then the
+/// money it takes off, last on the line (`Rabatt 5%: -29,51`): the percentage and that amount.
+fn discount_below(nums: &[Num], money: amounts::MoneyPrint) -> Option<(&Num, Option<&Num>)> {
+    if let Some(d) = trailing_discount(nums, money) {
+        return Some((d, None));
+    }
+    let (off, before) = nums.split_last()?;
+    (is_money_num(off, money) && !off.percent && !off.value.is_zero())
+        .then(|| trailing_discount(before, money))
+        .flatten()
+        .map(|d| (d, Some(off)))
+}
+
 /// The unit's numbers with the discount `d` added and the readings that balance only with it
 /// applied; `None` where none does.
 fn balanced_with(
@@ -854,8 +867,15 @@ pub fn find(
             && let Some(next) = doc.lines.get(i + 1)
             && next.page == line.page
             && next.bbox.y0 - line.bbox.y0 < 1.5 * line.bbox.height().max(1.0)
-            && let Some(d) = trailing_discount(&nums[i + 1], style.money)
+            && let Some((d, off)) = discount_below(&nums[i + 1], style.money)
             && let Some((with, found)) = balanced_with(&unit_nums, d, style.money, i)
+            // The money a sub-line says the discount takes off is what it takes off.
+            && off.is_none_or(|off| {
+                found.iter().all(|t| {
+                    let cut = with[t.q].value * with[t.p].value - with[t.a].value;
+                    (cut.abs() - off.value.abs()).abs() <= Decimal::new(1, 2)
+                })
+            })
         {
             unit_nums = with;
             t = found;
@@ -3674,6 +3694,54 @@ mod tests {
         assert_eq!(cell(&t.rows[0], LabelKey::ColDesc), Some("Prestation"));
         assert_eq!(cell(&t.rows[0], LabelKey::ColVatRate), Some("20%"));
         assert!(t.sums);
+    }
+
+    #[test]
+    fn a_discount_and_the_money_it_takes_off_under_the_row_are_the_rows() {
+        // `3 x 196,75 = 590,25`, less `Rabatt 5%: -29,51` printed under the row, is 560,74;
+        // the line names the money too, and it must be what the percentage takes off.
+        let rows = |off: &str| {
+            read(vec![
+                w("2.1", 30.0, 100.0),
+                w("Holzplatten", 60.0, 100.0),
+                r("3", 280.0, 100.0),
+                w("Stk.", 300.0, 100.0),
+                r("196,75", 400.0, 100.0),
+                r("560,74", 480.0, 100.0),
+                r("20%", 540.0, 100.0),
+                w("Rabatt", 60.0, 110.0),
+                w("5%:", 95.0, 110.0),
+                w(off, 115.0, 110.0),
+                w("3.1", 30.0, 125.0),
+                w("Transport", 60.0, 125.0),
+                r("1", 280.0, 125.0),
+                w("Std.", 300.0, 125.0),
+                r("89,44", 400.0, 125.0),
+                r("89,44", 480.0, 125.0),
+                r("10%", 540.0, 125.0),
+                w("Summe", 400.0, 160.0),
+                r("650,18", 480.0, 160.0),
+            ])
+            .expect("rows")
+        };
+        let t = rows("-29,51");
+        assert_eq!(t.rows.len(), 2, "{:?}", t.rows);
+        assert_eq!(cell(&t.rows[0], LabelKey::ColDesc), Some("Holzplatten"));
+        assert_eq!(cell(&t.rows[0], LabelKey::ColAmount), Some("560,74"));
+        assert!(
+            t.rows[0].cell(LabelKey::ColDiscount).is_some(),
+            "{:?}",
+            t.rows[0]
+        );
+        // Money that is not what the percentage takes off: no discount of the row's.
+        let t = rows("-31,20");
+        assert!(
+            t.rows
+                .iter()
+                .all(|r| r.cell(LabelKey::ColDiscount).is_none()),
+            "{:?}",
+            t.rows
+        );
     }
 
     #[test]

@@ -809,14 +809,18 @@ pub(super) fn printed_amounts(
         .collect()
 }
 
-/// Most trailing rows [`drop_summary_rows`] takes off a table.
+/// Most trailing rows [`drop_summary_rows`] takes off a table: two where the rows above them
+/// sum to an amount printed further down, four where that amount is one of theirs (the base
+/// among a summary's `Importe`, `Dto.:`, `Base:`, `Importe IVA 21%`).
 const MAX_SUMMARY_ROWS: usize = 2;
+const MAX_SUMMARY_ROWS_WITH_SUM: usize = 4;
 
 /// A header table's last rows that are the summary under it (`Amount  € -4,743.89`,
 /// `Discount:  €261.47`, read as rows where no label the vocabulary knows ends the table): rows
 /// of a description and an amount only, after which the rows above them sum to an amount
-/// printed further down, where all the rows together sum to none. Amounts are the cells'
-/// values (`cell.amount`), the lines' amounts read in the document's `decimal` style.
+/// printed further down (among those rows, where they are more than [`MAX_SUMMARY_ROWS`]),
+/// where all the rows together sum to none. Amounts are the cells' values (`cell.amount`), the
+/// lines' amounts read in the document's `decimal` style.
 pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decimal: Option<char>) {
     let n = t.rows.len();
     let amount = |r: &Row| {
@@ -841,12 +845,18 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
     if last_line(&t.rows).is_none_or(|l| printed_after(all.iter().sum(), l)) {
         return;
     }
-    for k in 1..=MAX_SUMMARY_ROWS.min(n.saturating_sub(1)) {
+    for k in 1..=MAX_SUMMARY_ROWS_WITH_SUM.min(n.saturating_sub(1)) {
         let (head, tail) = t.rows.split_at(n - k);
         let Some(end) = last_line(head) else {
             return;
         };
-        if tail.iter().all(summary_like) && printed_after(all[..n - k].iter().sum(), end) {
+        let sum: Decimal = all[..n - k].iter().sum();
+        let found = if k <= MAX_SUMMARY_ROWS {
+            printed_after(sum, end)
+        } else {
+            all[n - k..].contains(&sum)
+        };
+        if tail.iter().all(summary_like) && found {
             t.end_line = tail[0].lines.iter().copied().min().unwrap_or(t.end_line);
             t.rows.truncate(n - k);
             return;
@@ -2512,6 +2522,46 @@ mod tests {
         let rows = t.rows.len();
         drop_summary_rows(&mut t, &doc, Some('.'));
         assert_eq!(t.rows.len(), rows);
+    }
+
+    #[test]
+    fn four_summary_lines_leave_the_table_where_the_rows_above_them_sum() {
+        // The sum before the discount under the amount column's own name, the discount, the
+        // base and the VAT: four lines no total's label ends the table with; the two rows above
+        // them sum to the base.
+        let doc = page_of(vec![
+            w("Descripción", 10.0, 100.0),
+            w("IVA%", 300.0, 100.0),
+            w("Importe", 420.0, 100.0),
+            w("Consultoría", 10.0, 115.0),
+            w("21%", 300.0, 115.0),
+            w("6.617,76", 420.0, 115.0),
+            w("Silla", 10.0, 130.0),
+            w("21%", 300.0, 130.0),
+            w("343,28", 420.0, 130.0),
+            w("Importe", 10.0, 145.0),
+            w("8.633,55", 420.0, 145.0),
+            w("Dto.:", 10.0, 160.0),
+            w("-1.672,51", 420.0, 160.0),
+            w("Base:", 10.0, 175.0),
+            w("6.961,04", 420.0, 175.0),
+            w("Importe", 10.0, 190.0),
+            w("IVA", 50.0, 190.0),
+            w("21%", 68.0, 190.0),
+            w("1.461,82", 420.0, 190.0),
+            w("Total", 10.0, 205.0),
+            w("con", 50.0, 205.0),
+            w("IVA:", 80.0, 205.0),
+            w("8.422,86", 420.0, 205.0),
+        ]);
+        let t = &super::super::extract(&doc).tables;
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let amounts: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(amounts, ["6.617,76", "343,28"]);
     }
 
     #[test]
