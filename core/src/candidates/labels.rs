@@ -4758,6 +4758,16 @@ mod tests {
         assert_eq!(norm_words("Счёт")[0].text, "счет");
     }
 
+    /// Spanish prints `Dto.` for a discount in the totals as in a column's name, and `Bruto`
+    /// beside `Importe` names the gross amount's column.
+    #[test]
+    fn spanish_discount_abbreviation_and_gross_column() {
+        assert!(keys("Dto.:  -1.672,51 CHF").contains(&K::Discount));
+        assert!(keys("Dto.:  -1.672,51 CHF").contains(&K::ColDiscount));
+        assert!(keys("Descripción  Importe  Bruto").contains(&K::ColAmountGross));
+        assert!(keys("Total bruto: 121,00").contains(&K::Total));
+    }
+
     /// OCR drops the space between two words of a label (`Cenanetto:`, `Wartośćnetto:`): the
     /// phrase is found in the glued word, its hit ending where the word ends; two words of no
     /// one phrase glued together stay an unknown word.

@@ -2111,6 +2111,49 @@ mod tests {
     }
 
     #[test]
+    fn a_header_tables_rows_that_sum_outrank_fewer_balanced_rows_that_stand_in_on_their_lines() {
+        // Three rows under a header; OCR dropped the comma of the second row's quantity (`25`
+        // for 2,5), so only two balance and the arithmetic's rows sum to nothing printed. The
+        // header's three rows sum to the printed net: they are the items, the two balanced rows
+        // with their own cells (quantity and price as the arithmetic read them).
+        let row = |y: f32, name: &str, q: &str, p: &str, a: &str, ax: f32| {
+            vec![
+                w(name, 40.0, y),
+                w(q, 250.0, y),
+                w("шт.", 275.0, y),
+                w(p, 330.0, y),
+                w("20%", 400.0, y),
+                w(a, ax, y),
+            ]
+        };
+        let mut words = vec![
+            w("Наименование", 40.0, 100.0),
+            w("Кол-во", 250.0, 100.0),
+            w("Цена", 330.0, 100.0),
+            w("НДС", 400.0, 100.0),
+            w("Сумма", 470.0, 100.0),
+        ];
+        // The misread row's amount printed askew: no amount aligned under the balanced rows'.
+        words.extend(row(115.0, "Кресло", "2", "24219,81", "48439,62", 470.0));
+        words.extend(row(130.0, "Бумага", "25", "12327,98", "30819,95", 452.0));
+        words.extend(row(145.0, "Кабель", "5", "22503,29", "112516,45", 465.0));
+        words.extend([w("Итого", 330.0, 175.0), w("191776,02", 470.0, 175.0)]);
+        let c = crate::candidates::extract(&page_of(words));
+        let tables = c.item_tables();
+        let rows: Vec<Row> = tables.iter().flat_map(|t| t.rows.clone()).collect();
+        assert_eq!(row_names(&rows), ["Кресло", "Бумага", "Кабель"], "{rows:?}");
+        let sources: Vec<RowSource> = rows.iter().map(|r| r.source).collect();
+        assert_eq!(
+            sources,
+            [RowSource::Balanced, RowSource::Header, RowSource::Balanced]
+        );
+        assert_eq!(
+            rows[0].cell(LabelKey::ColQty).map(|c| c.text.as_str()),
+            Some("2")
+        );
+    }
+
+    #[test]
     fn a_header_tables_rows_that_sum_outrank_one_balanced_row_and_its_aligned_amounts() {
         // Rows priced with a hidden discount: only `Kontorsstol  1  2050,24 ... 2050,24`
         // balances (against its amount with VAT), the other rows' amounts with VAT align under
