@@ -275,11 +275,30 @@ fn unglue(part: &str) -> Vec<&str> {
     if part[..letters].chars().count() >= 4 && glued_amount(&b[letters..], price) {
         return vec![&part[..letters], &part[letters..]];
     }
+    // `db263963,0000`, `óra276115,0000`: a quantity's printed unit glued to the unit price
+    // after it (two to four decimals), OCR having read the column gap as nothing.
+    if (2..=5).contains(&part[..letters].chars().count())
+        && unit_price_digits(&b[letters..])
+        && crate::einvoice::codes::unit_code_of_printed(&part[..letters]).is_some()
+    {
+        return vec![&part[..letters], &part[letters..]];
+    }
     if part.is_empty() {
         Vec::new()
     } else {
         vec![part]
     }
+}
+
+/// Whether `s` is a price as a unit glued before it ([`unglue`]) leaves it: digits, one
+/// separator and two to four decimals (`263963,0000`, `12.50`).
+fn unit_price_digits(s: &[u8]) -> bool {
+    let lead = s.iter().take_while(|c| c.is_ascii_digit()).count();
+    let decimals = s.len().saturating_sub(lead + 1);
+    lead >= 1
+        && matches!(s.get(lead), Some(b'.' | b','))
+        && (2..=4).contains(&decimals)
+        && s[lead + 1..].iter().all(u8::is_ascii_digit)
 }
 
 /// Whether `s` is an amount as a word glued before it ([`unglue`]) leaves it: two decimals
@@ -958,6 +977,13 @@ mod tests {
         assert_eq!(texts("ÖSSZESEN16.632 Ft"), ["ÖSSZESEN", "16.632", "Ft"]);
         assert_eq!(texts("SUMA602,69"), ["SUMA", "602,69"]);
         assert_eq!(texts("Total1.234,56"), ["Total", "1.234,56"]);
+        // A quantity's unit glued to the unit price after it.
+        assert_eq!(texts("1,00 db263963,0000"), ["1,00", "db", "263963,0000"]);
+        assert_eq!(texts("óra276115,0000"), ["óra", "276115,0000"]);
+        assert_eq!(texts("kg12,50"), ["kg", "12,50"]);
+        for whole in ["EUR12,50", "Nr12,50", "db2024", "kg1,5"] {
+            assert_eq!(texts(whole), [whole], "{whole}");
+        }
         // Codes and short prefixes stay whole.
         for whole in ["ABC12.50", "INV2024", "Line9607", "RE2024.001", "Item12.3"] {
             assert_eq!(texts(whole), [whole], "{whole}");

@@ -669,6 +669,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     for t in &mut tables {
         tables::drop_summary_rows(t, doc, style.decimal);
     }
+    tables::drop_running_sums(&mut tables);
     let in_table = table_lines(&tables, doc.lines.len());
     unknown_key_numbers(doc, &line_labels, &in_table, &style, &mut items);
     let receipt = style.receipt.then(|| receipt::read(doc));

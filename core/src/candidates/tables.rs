@@ -864,6 +864,33 @@ pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decima
     }
 }
 
+/// Rows of a document's header tables that carry the rows above over a page (`Transport
+/// -1.095.168,54 kr.`, `Übertrag  4.211,00` at a page's foot or a next page's head, under any
+/// word): no quantity or price of their own, and an amount that is the sum of every row above
+/// it, over all tables before it too (two rows at least). A carried sum is no item.
+pub(super) fn drop_running_sums(tables: &mut [TableLayout]) {
+    let mut sum = Decimal::ZERO;
+    let mut above = 0usize;
+    for t in tables.iter_mut() {
+        t.rows.retain(|r| {
+            let priced = r.cells.iter().any(|c| {
+                matches!(c.key, LabelKey::ColQty | LabelKey::ColUnitPrice) && c.amount.is_some()
+            });
+            let amount = r
+                .cells
+                .iter()
+                .find(|c| is_amount_column(c.key))
+                .and_then(|c| c.amount);
+            let carried = !priced && above >= 2 && amount == Some(sum);
+            if !carried && let Some(a) = amount {
+                sum += a;
+                above += 1;
+            }
+            !carried
+        });
+    }
+}
+
 fn cell_has_number(c: &Cell) -> bool {
     // A percentage alone is no quantity, price or amount (a discount's `5%` under the amount's
     // name, the amount on the line below).
@@ -2565,6 +2592,46 @@ mod tests {
         let rows = t.rows.len();
         drop_summary_rows(&mut t, &doc, Some('.'));
         assert_eq!(t.rows.len(), rows);
+    }
+
+    #[test]
+    fn sums_carried_over_a_page_are_no_rows() {
+        // Each page's table ends with `Transport`, the sum of every row so far (Danish: carried
+        // forward), the second over both pages; a row's amount that is no such sum stays.
+        let mut words = Vec::new();
+        for (top, rows, carried) in [
+            (
+                100.0,
+                [("Konsulent", "-1.657,08"), ("Kontorstol", "-673,40")],
+                "-2.330,48",
+            ),
+            (
+                400.0,
+                [("Kabel", "-215,90"), ("Papir", "-2.330,48")],
+                "-4.876,86",
+            ),
+        ] {
+            words.extend([
+                w("Beskrivelse", 10.0, top),
+                w("Moms", 300.0, top),
+                w("Beløb", 420.0, top),
+            ]);
+            let mut y = top;
+            for (name, amount) in rows {
+                y += 15.0;
+                words.extend([w(name, 10.0, y), w("25%", 300.0, y), w(amount, 420.0, y)]);
+            }
+            words.extend([w("Transport", 10.0, y + 15.0), w(carried, 420.0, y + 15.0)]);
+        }
+        let t = &super::super::extract(&page_of(words)).tables;
+        let amounts: Vec<&str> = t
+            .iter()
+            .flat_map(|t| &t.rows)
+            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
+            .collect();
+        // `Papir` costs what the first page carried, which is not the sum of the rows above it
+        // (the second page's `Kabel` is among them): an item.
+        assert_eq!(amounts, ["-1.657,08", "-673,40", "-215,90", "-2.330,48"]);
     }
 
     #[test]
