@@ -216,7 +216,12 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             })
             .collect();
         let gross = items.iter().all(|(it, _, _)| it.amount.is_none());
-        if let Some(rates) = partitioned_rates(&rows, &summary, gross) {
+        // What the net total adds to the rows (packing, freight, a fee).
+        let charges = decimal(&ctx.result.totals.net).and_then(|net| {
+            let rows: Option<Decimal> = rows.iter().map(|r| r.amount).sum();
+            rows.map(|sum| net - sum).filter(|c| !c.is_zero())
+        });
+        if let Some(rates) = partitioned_rates(&rows, &summary, gross, charges) {
             for (((inf, rate), m), (it, _, _)) in inferred
                 .iter_mut()
                 .zip(rates)
@@ -417,12 +422,15 @@ const MAX_BALANCED_ASSIGNMENTS: usize = 8;
 /// balanced assignment gives it (two rows of one amount at different rates stay without), and
 /// none where no assignment balances, more than [`MAX_BALANCED_ASSIGNMENTS`] do (the sums then
 /// say little), no summary line constrains a sum, a row has no amount or a rate the summary does
-/// not name, or there are more than [`MAX_RATE_ASSIGNMENTS`] ways to try. Arithmetic the
-/// document itself must satisfy: a row's rate is never guessed.
+/// not name, or there are more than [`MAX_RATE_ASSIGNMENTS`] ways to try. `charges`: what the
+/// net total adds to the rows (packing, freight), taxed at one of the rates: an assignment also
+/// balances with it in one rate's sum. Arithmetic the document itself must satisfy: a row's
+/// rate is never guessed.
 fn partitioned_rates(
     rows: &[RowRate],
     summary: &[RateLine],
     gross: bool,
+    charges: Option<Decimal>,
 ) -> Option<Vec<Option<Decimal>>> {
     let mut rates: Vec<Decimal> = summary.iter().map(|l| l.rate).collect();
     rates.sort();
@@ -440,6 +448,9 @@ fn partitioned_rates(
     };
     let units = |d: Decimal| scaled(d, 10_000, 10i128.pow(20));
     let bp = |r: Decimal| scaled(r, 100, 10_000);
+    let charge = charges
+        .filter(|c| c.is_sign_positive() && !gross)
+        .and_then(units);
     let mut amounts = Vec::with_capacity(rows.len());
     let mut fixed = Vec::with_capacity(rows.len());
     for r in rows {
@@ -516,7 +527,16 @@ fn partitioned_rates(
             sums[r] += a;
             counts[r] += 1;
         }
-        if !balances(&sums, &counts) {
+        // The charges the net adds to the rows (`Balné  45,01`) are taxed at one of the rates.
+        let charged = charge.is_some_and(|c| {
+            (0..k).any(|j| {
+                sums[j] += c;
+                let ok = balances(&sums, &counts);
+                sums[j] -= c;
+                ok
+            })
+        });
+        if !balances(&sums, &counts) && !charged {
             continue;
         }
         balanced += 1;
@@ -717,26 +737,26 @@ mod tests {
             line("10", Some("50.00"), None),
         ];
         let want = Some(vec![Some(d("20")), Some(d("10")), Some(d("20"))]);
-        assert_eq!(partitioned_rates(&r, &by_base, false), want);
+        assert_eq!(partitioned_rates(&r, &by_base, false, None), want);
         // Only the tax printed (25,00 = 20 % of 125,00); the 0 % line constrains nothing.
         let by_tax = [
             line("20", None, Some("25.00")),
             line("0", None, Some("0.00")),
         ];
         let zero = Some(vec![Some(d("20")), Some(d("0")), Some(d("20"))]);
-        assert_eq!(partitioned_rates(&r, &by_tax, false), zero);
+        assert_eq!(partitioned_rates(&r, &by_tax, false, None), zero);
         // A row that prints its rate counts toward that rate (and keeps it: no answer for it).
         let mut fixed = r.clone();
         fixed[0].rate = Some(d("20.00"));
         let rest = Some(vec![None, Some(d("10")), Some(d("20"))]);
-        assert_eq!(partitioned_rates(&fixed, &by_base, false), rest);
+        assert_eq!(partitioned_rates(&fixed, &by_base, false, None), rest);
         // Rows priced with VAT: 120,00 + 30,00 at 20 % hold 25,00 of tax.
         let gross = rows(&["120.00", "55.00", "30.00"]);
         let g = [
             line("20", None, Some("25.00")),
             line("10", None, Some("5.00")),
         ];
-        assert_eq!(partitioned_rates(&gross, &g, true), want);
+        assert_eq!(partitioned_rates(&gross, &g, true, None), want);
     }
 
     #[test]
@@ -758,8 +778,24 @@ mod tests {
             r.rate = (!rate.is_empty()).then(|| d(rate));
         }
         assert_eq!(
-            partitioned_rates(&rows, &summary, false),
+            partitioned_rates(&rows, &summary, false, None),
             Some(vec![Some(d("25.5")), None, None, None])
+        );
+    }
+
+    #[test]
+    fn charges_the_net_adds_are_taxed_at_one_of_the_rates() {
+        // Rows 100 + 50 + 20; the net adds packing of 10 taxed at 21 %: 21 % of 130 is 27.30,
+        // 12 % of 50 is 6.00. Without the charge no assignment balances.
+        let r = rows(&["100.00", "50.00", "20.00"]);
+        let by_tax = [
+            line("21", None, Some("27.30")),
+            line("12", None, Some("6.00")),
+        ];
+        assert_eq!(partitioned_rates(&r, &by_tax, false, None), None);
+        assert_eq!(
+            partitioned_rates(&r, &by_tax, false, Some(d("10.00"))),
+            Some(vec![Some(d("21")), Some(d("12")), Some(d("21"))])
         );
     }
 
@@ -771,15 +807,15 @@ mod tests {
             line("20", Some("130.00"), None),
             line("10", Some("45.00"), None),
         ];
-        assert_eq!(partitioned_rates(&r, &off, false), None);
+        assert_eq!(partitioned_rates(&r, &off, false, None), None);
         // One rate: not this function's business.
         assert_eq!(
-            partitioned_rates(&r, &[line("20", Some("175.00"), None)], false),
+            partitioned_rates(&r, &[line("20", Some("175.00"), None)], false, None),
             None
         );
         // No line constrains a sum (0 % and a rate without base or tax).
         let loose = [line("20", None, None), line("0", None, Some("0.00"))];
-        assert_eq!(partitioned_rates(&r, &loose, false), None);
+        assert_eq!(partitioned_rates(&r, &loose, false, None), None);
         // A row without an amount, or with a rate the summary does not name.
         let mut missing = r.clone();
         missing[1].amount = None;
@@ -787,26 +823,26 @@ mod tests {
             line("20", Some("125.00"), None),
             line("10", Some("50.00"), None),
         ];
-        assert_eq!(partitioned_rates(&missing, &ok, false), None);
+        assert_eq!(partitioned_rates(&missing, &ok, false, None), None);
         let mut other = r.clone();
         other[1].rate = Some(d("7"));
-        assert_eq!(partitioned_rates(&other, &ok, false), None);
+        assert_eq!(partitioned_rates(&other, &ok, false, None), None);
         // An absurd amount (the largest decimal) is not summed, and nothing overflows.
         let huge = rows(&["79228162514264337593543950335", "50.00", "25.00"]);
-        assert_eq!(partitioned_rates(&huge, &ok, false), None);
+        assert_eq!(partitioned_rates(&huge, &ok, false, None), None);
         // Seventeen unrated rows at two rates: more ways than are tried.
         let many = rows(&["1.00"; 17]);
         let sum = [
             line("20", Some("9.00"), None),
             line("10", Some("8.00"), None),
         ];
-        assert_eq!(partitioned_rates(&many, &sum, false), None);
+        assert_eq!(partitioned_rates(&many, &sum, false, None), None);
         // Sixteen rows of one amount: every split of 9 and 7 balances, far more than 8.
         let same = rows(&["1.00"; 16]);
         let split = [
             line("20", Some("9.00"), None),
             line("10", Some("7.00"), None),
         ];
-        assert_eq!(partitioned_rates(&same, &split, false), None);
+        assert_eq!(partitioned_rates(&same, &split, false, None), None);
     }
 }
