@@ -711,7 +711,7 @@ fn is_code(w: &str) -> bool {
 /// Whether a description cell's text names nothing: it holds a percentage, a tax's words or
 /// a key's colon, and no word of three letters or more but codes and the tax's words (`27%
 /// ÁFA`, `S DPH: 576,77`, `S/N Z91050545`; `Transport`, `Papier A4` name something).
-fn names_nothing(text: &str) -> bool {
+pub(super) fn names_nothing(text: &str) -> bool {
     let hits = super::labels::find_labels(text);
     let tax_word = |s: usize, e: usize| {
         hits.iter().any(|h| {
@@ -730,7 +730,7 @@ fn names_nothing(text: &str) -> bool {
         let word = w.trim_matches(|c: char| !c.is_alphanumeric());
         let s = ws + w.find(word).unwrap_or(0);
         let e = s + word.len();
-        note |= w.ends_with('%') || w.ends_with(':') || w.contains('/') || tax_word(s, e);
+        note |= w.contains('%') || w.ends_with(':') || w.contains('/') || tax_word(s, e);
         let letters = word.chars().filter(|c| c.is_alphabetic()).count();
         if letters >= 3 && !is_code(word) && !tax_word(s, e) {
             return false;
@@ -4019,6 +4019,9 @@ mod tests {
         assert!(!names_nothing("Transport"));
         assert!(!names_nothing("Papier A4, 500 listov"));
         assert!(!names_nothing("Rabatt 10%"));
+        // The tax's word glued to its rate.
+        assert!(names_nothing("24%KM"));
+        assert!(!names_nothing("10%-Rabatt"));
     }
 
     #[test]

@@ -620,7 +620,25 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
     let mut prev: Option<usize> = None;
     let periods = super::rows::period_segments(&line.text);
     let text_end = line.text.trim_end().len();
+    // A row's position where the header names none (`3  Paber A4` under `Nimetus`): a whole
+    // number of one to three digits opening the line left of every column, a column gap after.
+    let position = line
+        .tokens
+        .first()
+        .zip(line.token_spans.first())
+        .filter(|(t, (_, e))| {
+            let digits = t.text.trim_end_matches('.');
+            !cols.iter().any(|c| c.key == LabelKey::ColPos)
+                && cols.first().is_some_and(|c| t.bbox.x1 < c.x0)
+                && (1..=3).contains(&digits.len())
+                && digits.chars().all(|c| c.is_ascii_digit())
+                && line.text.get(*e..).is_some_and(|r| r.starts_with("  "))
+        })
+        .map(|(_, &span)| span);
     for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
+        if position == Some((s, e)) {
+            continue;
+        }
         let overlaps = cols
             .iter()
             .any(|c| t.bbox.x1.min(c.x1) > t.bbox.x0.max(c.x0));
@@ -656,13 +674,14 @@ fn line_cells(line: &Line, cols: &[Column]) -> Vec<Cell> {
             });
         }
     }
-    parts
-        .iter()
-        .zip(cols)
-        .filter_map(|(p, c)| {
-            let (s, e) = (*p)?;
+    let position = position.map(|(s, e)| (LabelKey::ColPos, Some((s, e))));
+    position
+        .into_iter()
+        .chain(parts.iter().zip(cols).map(|(p, c)| (c.key, *p)))
+        .filter_map(|(key, p)| {
+            let (s, e) = p?;
             Some(Cell {
-                key: c.key,
+                key,
                 text: line.text[s..e]
                     .split_whitespace()
                     .collect::<Vec<_>>()
@@ -1089,10 +1108,12 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
         // or small print belongs to the row but is no part of the item's name.
         let name_text = |k: usize, size: f32| {
             let line = &doc.lines[k];
+            // A tax's note (`24%KM`, `27% ÁFA`) names nothing either.
             if is_keyed(line)
                 || rows::priced_line(line)
                 || rows::period_line(line)
                 || rows::small_print(doc, line.page, &line.tokens, size)
+                || rows::names_nothing(&line.text)
             {
                 return String::new();
             }
@@ -2592,6 +2613,44 @@ mod tests {
         let rows = t.rows.len();
         drop_summary_rows(&mut t, &doc, Some('.'));
         assert_eq!(t.rows.len(), rows);
+    }
+
+    #[test]
+    fn a_position_left_of_a_header_that_names_none_and_a_tax_note_under_a_row() {
+        // `Nimetus` heads the names; each row opens with its position further left, and a
+        // tax's note (`24%KM`) under a row names nothing.
+        let doc = page_of(vec![
+            w("Nimetus", 60.0, 100.0),
+            w("Kogus", 250.0, 100.0),
+            w("%", 350.0, 100.0),
+            w("Summa", 420.0, 100.0),
+            w("1", 20.0, 115.0),
+            w("Konsultatsioon", 60.0, 115.0),
+            w("10", 250.0, 115.0),
+            w("24%", 340.0, 115.0),
+            w("5487,25", 420.0, 115.0),
+            w("2", 20.0, 130.0),
+            w("Paber", 60.0, 130.0),
+            w("A4", 95.0, 130.0),
+            w("12", 250.0, 130.0),
+            w("24%", 340.0, 130.0),
+            w("23685,09", 420.0, 130.0),
+            w("24%KM", 60.0, 140.0),
+            w("Kokku", 300.0, 170.0),
+            w("29172,34", 420.0, 170.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        assert_eq!(row_names(&t[0].rows), ["Konsultatsioon", "Paber A4"]);
+        let positions: Vec<Option<u32>> = t[0]
+            .rows
+            .iter()
+            .map(|r| {
+                r.cell(LabelKey::ColPos)
+                    .and_then(|c| leading_position(&c.text))
+            })
+            .collect();
+        assert_eq!(positions, [Some(1), Some(2)]);
     }
 
     #[test]
