@@ -528,15 +528,16 @@ fn partitioned_rates(
             counts[r] += 1;
         }
         // The charges the net adds to the rows (`Balné  45,01`) are taxed at one of the rates.
-        let charged = charge.is_some_and(|c| {
-            (0..k).any(|j| {
-                sums[j] += c;
-                let ok = balances(&sums, &counts);
-                sums[j] -= c;
-                ok
-            })
-        });
-        if !balances(&sums, &counts) && !charged {
+        let balanced_here = balances(&sums, &counts)
+            || charge.is_some_and(|c| {
+                (0..k).any(|j| {
+                    sums[j] += c;
+                    let ok = balances(&sums, &counts);
+                    sums[j] -= c;
+                    ok
+                })
+            });
+        if !balanced_here {
             continue;
         }
         balanced += 1;
