@@ -828,6 +828,14 @@ pub(super) fn printed_amounts(
         .collect()
 }
 
+/// A row's amount: the value of its first amount column's cell (`cell.amount`).
+fn row_value(r: &Row) -> Option<Decimal> {
+    r.cells
+        .iter()
+        .find(|c| is_amount_column(c.key))
+        .and_then(|c| c.amount)
+}
+
 /// Most trailing rows [`drop_summary_rows`] takes off a table: two where the rows above them
 /// sum to an amount printed further down, four where that amount is one of theirs (the base
 /// among a summary's `Importe`, `Dto.:`, `Base:`, `Importe IVA 21%`).
@@ -842,13 +850,12 @@ const MAX_SUMMARY_ROWS_WITH_SUM: usize = 4;
 /// lines' amounts read in the document's `decimal` style.
 pub(super) fn drop_summary_rows(t: &mut TableLayout, doc: &CleanDocument, decimal: Option<char>) {
     let n = t.rows.len();
-    let amount = |r: &Row| {
-        r.cells
-            .iter()
-            .find(|c| is_amount_column(c.key))
-            .and_then(|c| c.amount)
-    };
-    let Some(all) = t.rows.iter().map(amount).collect::<Option<Vec<Decimal>>>() else {
+    let Some(all) = t
+        .rows
+        .iter()
+        .map(row_value)
+        .collect::<Option<Vec<Decimal>>>()
+    else {
         return;
     };
     // The amounts printed from the table's first row on, read once.
@@ -895,11 +902,7 @@ pub(super) fn drop_running_sums(tables: &mut [TableLayout]) {
             let priced = r.cells.iter().any(|c| {
                 matches!(c.key, LabelKey::ColQty | LabelKey::ColUnitPrice) && c.amount.is_some()
             });
-            let amount = r
-                .cells
-                .iter()
-                .find(|c| is_amount_column(c.key))
-                .and_then(|c| c.amount);
+            let amount = row_value(r);
             let carried = !priced && above >= 2 && amount == Some(sum);
             if !carried && let Some(a) = amount {
                 sum += a;
@@ -1507,6 +1510,13 @@ mod tests {
             .collect()
     }
 
+    /// The amount cells' texts of rows that have one.
+    fn amount_texts<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Vec<&'a str> {
+        rows.into_iter()
+            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
+            .collect()
+    }
+
     /// A date or a period under no column's name (a `Periode` column the header names in words
     /// no vocabulary knows) is no column's value: neither the name's nor the amount's.
     #[test]
@@ -1707,12 +1717,7 @@ mod tests {
         let doc = page_of(words);
         let t = find_tables(&doc);
         assert_eq!(t.len(), 1, "{}", doc.plain_text());
-        let amounts: Vec<&str> = t[0]
-            .rows
-            .iter()
-            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
-            .collect();
-        assert_eq!(amounts, ["1.000,00", "500,00"]);
+        assert_eq!(amount_texts(&t[0].rows), ["1.000,00", "500,00"]);
     }
 
     #[test]
@@ -2455,12 +2460,7 @@ mod tests {
         ]);
         let t = find_tables(&doc);
         assert_eq!(t.len(), 1, "{}", doc.plain_text());
-        let amounts: Vec<&str> = t[0]
-            .rows
-            .iter()
-            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
-            .collect();
-        assert_eq!(amounts, ["140,01", "8754,80"]);
+        assert_eq!(amount_texts(&t[0].rows), ["140,01", "8754,80"]);
     }
 
     #[test]
@@ -2602,12 +2602,7 @@ mod tests {
         ]);
         let t = &super::super::extract(&doc).tables;
         assert_eq!(t.len(), 1, "{}", doc.plain_text());
-        let amounts: Vec<&str> = t[0]
-            .rows
-            .iter()
-            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
-            .collect();
-        assert_eq!(amounts, ["-10.32", "-212.70", "-503.40"]);
+        assert_eq!(amount_texts(&t[0].rows), ["-10.32", "-212.70", "-503.40"]);
         // Where the rows together sum to a printed amount, they all stay.
         let mut t = t[0].clone();
         let rows = t.rows.len();
@@ -2683,11 +2678,7 @@ mod tests {
             words.extend([w("Transport", 10.0, y + 15.0), w(carried, 420.0, y + 15.0)]);
         }
         let t = &super::super::extract(&page_of(words)).tables;
-        let amounts: Vec<&str> = t
-            .iter()
-            .flat_map(|t| &t.rows)
-            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
-            .collect();
+        let amounts = amount_texts(t.iter().flat_map(|t| &t.rows));
         // `Papir` costs what the first page carried, which is not the sum of the rows above it
         // (the second page's `Kabel` is among them): an item.
         assert_eq!(amounts, ["-1.657,08", "-673,40", "-215,90", "-2.330,48"]);
@@ -2725,12 +2716,7 @@ mod tests {
         ]);
         let t = &super::super::extract(&doc).tables;
         assert_eq!(t.len(), 1, "{}", doc.plain_text());
-        let amounts: Vec<&str> = t[0]
-            .rows
-            .iter()
-            .filter_map(|r| r.cell(LabelKey::ColAmount).map(|c| c.text.as_str()))
-            .collect();
-        assert_eq!(amounts, ["6.617,76", "343,28"]);
+        assert_eq!(amount_texts(&t[0].rows), ["6.617,76", "343,28"]);
     }
 
     #[test]
