@@ -52,6 +52,7 @@ pub fn normalize_text(s: &str) -> String {
             c => Some(c),
         })
         .collect();
+    let out = latin_lookalikes(out);
     if !out.contains('\u{201A}') {
         return out;
     }
@@ -71,6 +72,42 @@ pub fn normalize_text(s: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A Greek letter OCR read inside a Latin word for the Latin letter it looks like (`0,5ρz` for
+/// `0,5pz`, `Νr.`): in a word of Latin letters and Greek look-alikes only, the Greek letters
+/// become their Latin twins. Greek words (no Latin letter) and words with a Greek letter that
+/// looks like no Latin one (`λ`, `Ω`) stay as read.
+fn latin_lookalikes(s: String) -> String {
+    const GREEK: &str = "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧακιονρτυχ";
+    const LATIN: &str = "ABEZHIKMNOPTYXakiovptux";
+    let greek = |c: char| ('\u{0370}'..='\u{03FF}').contains(&c);
+    if !s.chars().any(greek) {
+        return s;
+    }
+    let twin = |c: char| {
+        GREEK
+            .chars()
+            .position(|g| g == c)
+            .and_then(|i| LATIN.chars().nth(i))
+    };
+    let mut out = String::with_capacity(s.len());
+    for (k, word) in s.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        let mixed = word.chars().any(|c| c.is_ascii_alphabetic())
+            && word
+                .chars()
+                .filter(|&c| greek(c))
+                .all(|c| twin(c).is_some());
+        if mixed {
+            out.extend(word.chars().map(|c| twin(c).unwrap_or(c)));
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
 }
 
 /// Splits a word into normalised tokens on spaces, dividing its box by character count.
@@ -842,6 +879,15 @@ pub fn clean_with(pages: &[TextPage], params: &CleanParams) -> CleanDocument {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn greek_look_alikes_inside_latin_words_are_latin() {
+        assert_eq!(normalize_text("Q.tà: 0,5ρz"), "Q.tà: 0,5pz");
+        assert_eq!(normalize_text("\u{039D}r. 12"), "Nr. 12");
+        // Greek words, and a word with a letter no Latin one looks like, stay as read.
+        assert_eq!(normalize_text("Τιμολόγιο αρ. 5"), "Τιμολόγιο αρ. 5");
+        assert_eq!(normalize_text("λz"), "λz");
+    }
+
     use super::*;
     use crate::types::{Source, Unit, Word};
 

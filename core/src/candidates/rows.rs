@@ -669,8 +669,14 @@ fn price_bases(line: &Line) -> Vec<Decimal> {
     out
 }
 
-/// A totals line: a totals label among its first three words.
-fn is_totals_line(hits: &[LabelHit]) -> bool {
+/// A totals line: a totals label among its first three words, not after a row's position and
+/// article number (`2  L529A2  Brutto: 341,69  1  godz.  277,80 ...`: a row whose description
+/// column prints its gross price; two words before the label, each with a digit).
+fn is_totals_line(hits: &[LabelHit], text: &str) -> bool {
+    let after_codes = |start: usize| {
+        let before: Vec<&str> = text.get(..start).unwrap_or("").split_whitespace().collect();
+        before.len() >= 2 && before.iter().all(|w| w.chars().any(|c| c.is_ascii_digit()))
+    };
     hits.iter().any(|h| {
         matches!(
             h.key,
@@ -682,6 +688,7 @@ fn is_totals_line(hits: &[LabelHit]) -> bool {
                 | LabelKey::Vat
                 | LabelKey::Discount
         ) && h.word <= 2
+            && !after_codes(h.start)
             || h.key == LabelKey::CarriedOver
     })
 }
@@ -774,10 +781,54 @@ fn is_position(token: &str, line: &Line) -> bool {
         .trim_start()
         .strip_prefix(token)
         .is_some_and(|rest| rest.starts_with("  "));
-    let outline = (groups >= 3 || groups == 2 && apart)
-        && t.split('.')
-            .all(|g| (1..=4).contains(&g.len()) && g.chars().all(|c| c.is_ascii_digit()));
+    let outline = (groups >= 3 || groups == 2 && apart) && outline_number(t);
     (token.len() <= 4 && t.chars().all(|c| c.is_ascii_digit()) || outline) && line.tokens.len() > 1
+}
+
+/// Whether `line` opens with an outline number (`1.3`) that numbers the rows of an outline: a
+/// line on its page, left-aligned with it, opens with its neighbour in the outline (the same
+/// groups but the last one more or less by one, `1.2` or `1.4`, or a section's first row under
+/// the next or previous first group, `2.1` by `1.1`). Decimals that open lines (quantities
+/// printed first, `1.25  Äpfel`; sizes, `1.5 mm²` over `2.5 mm²`) do not count on so.
+fn outline_row(doc: &CleanDocument, line: &Line, token: &Token) -> bool {
+    let groups = |l: &Line| -> Option<(f32, Vec<u32>)> {
+        let t = l.tokens.first()?;
+        let text = t.text.trim_end_matches('.');
+        if !outline_number(text) || text.split('.').count() > 4 {
+            return None;
+        }
+        let g = text
+            .split('.')
+            .map(|g| g.parse().ok())
+            .collect::<Option<Vec<u32>>>()?;
+        Some((t.bbox.x0, g))
+    };
+    let Some((x0, mine)) =
+        groups(line).filter(|_| line.tokens.first().is_some_and(|f| std::ptr::eq(f, token)))
+    else {
+        return false;
+    };
+    let h = line.bbox.height().max(1.0);
+    let next = |a: &[u32], b: &[u32]| {
+        let n = a.len();
+        let by_one = |x: u32, y: u32| x.abs_diff(y) == 1;
+        n == b.len()
+            && (a[..n - 1] == b[..n - 1] && by_one(a[n - 1], b[n - 1])
+                || a[1..] == b[1..] && a[n - 1] == 1 && by_one(a[0], b[0]))
+    };
+    doc.lines.iter().any(|l| {
+        l.page == line.page
+            && groups(l).is_some_and(|(x, g)| (x - x0).abs() <= h && next(&mine, &g))
+    })
+}
+
+/// Digit groups of one to four digits joined by dots, two groups or more (`1.1`, `3.2`,
+/// `01.02.0010`): an outline number's shape (also a decimal's: whether it is a position the
+/// caller tells by where it stands).
+fn outline_number(t: &str) -> bool {
+    t.split('.').count() >= 2
+        && t.split('.')
+            .all(|g| (1..=4).contains(&g.len()) && g.chars().all(|c| c.is_ascii_digit()))
 }
 
 fn has_word(line: &Line) -> bool {
@@ -815,7 +866,7 @@ pub fn find(
     let nums: Vec<Vec<Num>> = doc.lines.iter().map(|l| line_numbers(l, style)).collect();
     let hits = |l: usize| line_labels.get(l).map_or(&[][..], Vec::as_slice);
     let totals: Vec<bool> = (0..doc.lines.len())
-        .map(|l| is_totals_line(hits(l)))
+        .map(|l| is_totals_line(hits(l), &doc.lines[l].text))
         .collect();
     // Lines that end a table: totals and column headers.
     let ends: Vec<bool> = (0..doc.lines.len())
@@ -1517,7 +1568,9 @@ fn words_of(
         let under_pos = token_under(t, pos_col)
             && t.text.len() <= 6
             && t.text.chars().all(|c| c.is_ascii_digit());
-        if leading && (is_position(&t.text, l) || under_pos) {
+        // An outline number however close the next word (`1.3 Pack 0717`, a scan's single
+        // space) where the rows' outline counts on.
+        if leading && (is_position(&t.text, l) || under_pos || outline_row(doc, l, t)) {
             row.cells.push(text_cell(doc, LabelKey::ColPos, line, s, e));
             continue;
         }
@@ -1559,6 +1612,21 @@ fn words_of(
             Some((a, _)) => (a, e),
             None => (s, e),
         });
+    }
+    // A note after a column gap (`Line 4714  23% VAT`) is none of the name; one or two words
+    // with a digit left of it stood in a column of their own, the article number's.
+    if let Some((a, b)) = desc
+        && let Some(gap) = l.text[a..b].rfind("  ")
+        && names_nothing(&l.text[a + gap..b])
+    {
+        let kept = l.text[a..a + gap].trim_end();
+        desc = Some((a, a + kept.len()));
+        if sku.is_none()
+            && kept.chars().any(|c| c.is_ascii_digit())
+            && kept.split_whitespace().count() <= 2
+        {
+            sku = desc.take();
+        }
     }
     // A row line whose description column holds a note, not a name (`27% ÁFA`, `S DPH:
     // 576,77`, `S/N Z91050545`: the name printed on the line above): no description (the row
@@ -2426,16 +2494,41 @@ fn continue_description(
     // and a fifth away (a till slip's `Flat white` / `2 x 4.08  8.16`): that line is its
     // description, not the next one; a header's line of units (`(RM) (RM)`) is none (under
     // a row, `(jour)` may end a name).
-    let above = first.checked_sub(1).filter(|&a| {
+    // The row's attribute lines (a price, `Brutto: 901,32`; a service period) may stand
+    // between that line and the numbers, each as tight.
+    let free = |a: usize| !starts.contains(&a) && !used.contains(&a);
+    let mut subs: Vec<usize> = Vec::new();
+    let mut top = first;
+    while desc_x0.is_none()
+        && let Some(a) = top.checked_sub(1)
+        && free(a)
+        && (priced_line(&doc.lines[a]) || period_line(&doc.lines[a]) || is_keyed(&doc.lines[a]))
+        && within(&doc.lines[a], &doc.lines[top], 1.2)
+    {
+        subs.push(a);
+        top = a;
+    }
+    // Past attribute lines, the name is a row's under a row or a column header (or another
+    // line that ends rows) above it: over a till slip's first row, its head is no name.
+    let page = doc.lines[first].page;
+    let bounded = |a: usize| {
+        subs.is_empty()
+            || starts.iter().any(|&s| s < a)
+            || (0..a).any(|l| doc.lines[l].page == page && stops.get(l).copied().unwrap_or(false))
+    };
+    let above = top.checked_sub(1).filter(|&a| {
         desc_x0.is_none()
-            && !starts.contains(&a)
-            && !used.contains(&a)
+            && bounded(a)
+            && free(a)
             && fits(a)
             && !super::tables::units_line(&doc.lines[a])
-            && within(&doc.lines[a], &doc.lines[first], 1.2)
+            && within(&doc.lines[a], &doc.lines[top], 1.2)
     });
     // Lines of the row that print no part of its name: small print.
     let mut quiet: Vec<usize> = Vec::new();
+    if above.is_some() {
+        quiet.extend(subs);
+    }
     // Where a table keeps space between its rows, the lines under the space are the next row's.
     let next_row = starts
         .iter()
@@ -2505,6 +2598,23 @@ fn continue_description(
     }
     if let Some(above) = above {
         extra.push(above);
+        // The name's earlier lines, set tight over it (`Licencja oprogramowania` over
+        // `roczna`), nearest first, up to the row above (over the first row, a till slip's
+        // head is no name) and no group's heading.
+        let mut l = above;
+        let positioned = row.cell(LabelKey::ColPos).is_some();
+        while let Some(u) = l.checked_sub(1)
+            && starts.iter().any(|&s| s < u)
+            && !starts.contains(&u)
+            && !heading_line(&doc.lines[u], positioned)
+            && !used.contains(&u)
+            && fits(u)
+            && !super::tables::units_line(&doc.lines[u])
+            && tight(&doc.lines[u], &doc.lines[l])
+        {
+            extra.push(u);
+            l = u;
+        }
     } else if row.cell(LabelKey::ColDesc).is_some() || desc_x0.is_some() {
         // The lines under the space that ends the row above: this row's name (and its small
         // print) printed over its numbers; nearest first, each put before the name.
@@ -2589,6 +2699,8 @@ fn continue_description(
         if let Some((s, e)) = desc {
             let text = collapse_spaces(&line.text[s..e]);
             match row.cells.iter_mut().find(|c| c.key == LabelKey::ColDesc) {
+                // A line printed twice (a name and its copy under it) names the item once.
+                Some(c) if c.text == text && l < first => {}
                 Some(c) if l < first => c.text = format!("{text} {}", c.text),
                 Some(c) => continue_name(&mut c.text, &text),
                 None => row.cells.push(text_cell(doc, LabelKey::ColDesc, l, s, e)),
@@ -2743,6 +2855,170 @@ mod tests {
         assert!(!is_position("2.5", &doc.lines[0]));
         assert!(!is_position("1.1.", &line("1.1.")));
         assert!(!is_position("1.12345", &line("1.12345 Steckdose")));
+    }
+
+    #[test]
+    fn outline_numbers_that_count_on_are_positions_however_close_the_next_word() {
+        // A scan's single space after the outline number, no header: the rows' outline (`1.2`
+        // by `1.1`, `2.1` by `1.1`) tells a position from a size.
+        let row = |pos: &str, sku: [&str; 2], name: &str, nums: [&str; 3], y: f32| {
+            let mut v = vec![w(pos, 30.0, y), w(sku[0], 50.0, y)];
+            if !sku[1].is_empty() {
+                v.push(w(sku[1], 75.0, y));
+            }
+            v.push(w(name, 140.0, y));
+            v.push(r(nums[0], 330.0, y));
+            v.push(r(nums[1], 420.0, y));
+            v.push(r(nums[2], 520.0, y));
+            v
+        };
+        let mut words = row(
+            "1.1",
+            ["ZR-3519", ""],
+            "Beratung",
+            ["2", "10,00", "20,00"],
+            100.0,
+        );
+        words.extend(row(
+            "1.2",
+            ["Line", "7119"],
+            "Montage",
+            ["3", "5,00", "15,00"],
+            112.0,
+        ));
+        words.extend(row(
+            "2.1",
+            ["Pack", "0717"],
+            "Kabel",
+            ["1", "7,00", "7,00"],
+            124.0,
+        ));
+        words.extend([w("Summe", 300.0, 140.0), r("42,00", 520.0, 140.0)]);
+        let t = read(words).expect("rows");
+        let got: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| [LabelKey::ColPos, LabelKey::ColSku, LabelKey::ColDesc].map(|k| cell(r, k)))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                [Some("1.1"), Some("ZR-3519"), Some("Beratung")],
+                [Some("1.2"), Some("Line 7119"), Some("Montage")],
+                [Some("2.1"), Some("Pack 0717"), Some("Kabel")],
+            ]
+        );
+        // Sizes that open the rows do not count on so: no positions.
+        let mut words = row("1.5", ["mm²", ""], "Kabel", ["2", "10,00", "20,00"], 100.0);
+        words.extend(row(
+            "2.5",
+            ["mm²", ""],
+            "Kabel",
+            ["3", "5,00", "15,00"],
+            112.0,
+        ));
+        words.extend([w("Summe", 300.0, 140.0), r("35,00", 520.0, 140.0)]);
+        let t = read(words).expect("rows");
+        assert!(
+            t.rows.iter().all(|r| r.cell(LabelKey::ColPos).is_none()),
+            "{:?}",
+            t.rows
+        );
+    }
+
+    #[test]
+    fn names_over_the_numbers_past_attribute_lines_and_notes() {
+        // Each item's name printed over its numbers' line, whose description column holds an
+        // attribute: a service period, the gross price (`Brutto: 341,69`, no totals line after
+        // the position and article number), a note after the article number (`23% VAT`), a
+        // serial number; attribute lines may stand between the name and the numbers, a name
+        // may run over two lines or be printed twice.
+        let mut words = vec![
+            w("#", 30.0, 80.0),
+            w("Indeks", 45.0, 80.0),
+            w("Nazwa", 100.0, 80.0),
+            w("Ilość", 290.0, 80.0),
+            w("Cena", 360.0, 80.0),
+            w("Wartość", 430.0, 80.0),
+            w("VAT", 500.0, 80.0),
+        ];
+        let numbers = |pos: &str, code: &[&str], desc: &[&str], n: [&str; 4], y: f32| {
+            let mut v = vec![w(pos, 30.0, y)];
+            let mut x = 45.0;
+            for c in code {
+                v.push(w(c, x, y));
+                x += c.chars().count() as f32 * 5.0 + 5.0;
+            }
+            let mut x = 100.0;
+            for d in desc {
+                v.push(w(d, x, y));
+                x += d.chars().count() as f32 * 5.0 + 5.0;
+            }
+            v.extend([
+                r(n[0], 320.0, y),
+                w(n[1], 325.0, y),
+                r(n[2], 400.0, y),
+                r(n[3], 480.0, y),
+                r("23%", 520.0, y),
+            ]);
+            v
+        };
+        words.extend([w("Usługa", 100.0, 95.0), w("doradcza", 135.0, 95.0)]);
+        words.extend([w("Brutto:", 100.0, 106.0), w("901,32", 140.0, 106.0)]);
+        words.extend(numbers(
+            "1",
+            &["KV-7513"],
+            &["25.05.2020", "-", "25.05.2020"],
+            ["2,5", "godz.", "732,78", "1831,95"],
+            117.0,
+        ));
+        words.extend([w("Krzesło", 100.0, 132.0), w("biurowe", 140.0, 132.0)]);
+        words.extend(numbers(
+            "2",
+            &["L529A2"],
+            &["Brutto:", "341,69"],
+            ["1", "godz.", "277,80", "277,80"],
+            143.0,
+        ));
+        words.extend([
+            w("Licencja", 100.0, 158.0),
+            w("oprogramowania", 145.0, 158.0),
+        ]);
+        words.push(w("roczna", 100.0, 169.0));
+        let mut row3 = numbers(
+            "3",
+            &["Line", "4714"],
+            &[],
+            ["1", "szt.", "928,87", "928,87"],
+            180.0,
+        );
+        row3.extend([w("23%", 110.0, 180.0), w("VAT", 130.0, 180.0)]);
+        words.extend(row3);
+        words.extend([w("Kabel", 100.0, 195.0), w("3x2,5", 130.0, 195.0)]);
+        words.extend([w("Kabel", 100.0, 206.0), w("3x2,5", 130.0, 206.0)]);
+        words.extend(numbers(
+            "4",
+            &["E758G3"],
+            &["S/N", "Z90715476"],
+            ["40", "kg", "6,37", "254,80"],
+            217.0,
+        ));
+        words.extend([w("Razem:", 300.0, 240.0), r("3293,42", 480.0, 240.0)]);
+        let t = read(words).expect("rows");
+        let got: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| [LabelKey::ColSku, LabelKey::ColDesc].map(|k| cell(r, k)))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                [Some("KV-7513"), Some("Usługa doradcza")],
+                [Some("L529A2"), Some("Krzesło biurowe")],
+                [Some("Line 4714"), Some("Licencja oprogramowania roczna")],
+                [Some("E758G3"), Some("Kabel 3x2,5")],
+            ]
+        );
     }
 
     #[test]
