@@ -2497,7 +2497,66 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
             ctx.put("/taxes/0/rate", 0.6, &c.span);
         }
     }
+    if out.is_empty()
+        && let Some((rate, at)) = single_rate_before_vat(ctx, cands, &table_lines, &item_lines)
+        && let (Some(net), Some(vat)) = (
+            decimal(&ctx.result.totals.net),
+            decimal(&ctx.result.totals.vat),
+        )
+    {
+        out.push(TaxLine {
+            rate: Some(rate.normalize().to_string()),
+            base: Some(net.to_string()),
+            amount: Some(vat.to_string()),
+        });
+        ctx.put("/taxes/0/rate", 0.6, &at);
+    }
     ctx.result.taxes = out;
+}
+
+/// The document's single rate where no rate line holds it alone: a percentage with the chosen
+/// VAT printed after it on its line among other amounts (a totals block run as text and
+/// wrapped, `19% lei 2.125,48 Total general: lei 13.312,20`), outside the item rows, that makes
+/// the VAT of the chosen net within rounding (net + VAT = total held). Every such percentage
+/// must give the same rate. Returns the rate and where it is printed.
+fn single_rate_before_vat(
+    ctx: &Ctx<'_>,
+    cands: &Candidates,
+    table_lines: &[bool],
+    item_lines: &[usize],
+) -> Option<(Decimal, crate::types::Span)> {
+    let totals = &ctx.result.totals;
+    let (net, vat, total) = (
+        decimal(&totals.net)?,
+        decimal(&totals.vat)?,
+        decimal(&totals.total)?,
+    );
+    if net.checked_add(vat) != Some(total) || vat.is_zero() {
+        return None;
+    }
+    let tolerance = Decimal::new(5, 2).max(Decimal::new(5, vat.scale() + 1));
+    let mut fits = cands
+        .of(CandidateKind::Amount)
+        .filter(|c| {
+            c.scheme.as_deref() == Some("percent")
+                && !table_lines.get(c.span.line).copied().unwrap_or(false)
+                && !item_lines.contains(&c.span.line)
+        })
+        .filter_map(|c| {
+            let r = dec(c)?;
+            let makes = net
+                .checked_mul(r)
+                .is_some_and(|x| (x / Decimal::ONE_HUNDRED - vat).abs() <= tolerance);
+            let after = cands.of(CandidateKind::Amount).any(|m| {
+                m.span.line == c.span.line
+                    && m.span.start > c.span.start
+                    && cands.is_money(m)
+                    && dec(m) == Some(vat)
+            });
+            (makes && after).then(|| (r, c.span.clone()))
+        });
+    let first = fits.next()?;
+    fits.all(|(r, _)| r == first.0).then_some(first)
 }
 
 /// The one rate line (a rate and an amount after it, whatever its label: `Torugu 23%
@@ -3549,6 +3608,33 @@ mod tests {
             .map(|l| (l.rate.1, l.amount.1))
             .collect();
         assert_eq!(rates, [(Decimal::new(19, 0), Decimal::new(1900, 2))]);
+    }
+
+    #[test]
+    fn the_single_rate_before_the_vat_among_a_wrapped_lines_amounts() {
+        // The totals run as text and wrap before the rate: the rate, the VAT and the total on
+        // one line (no rate line of a rate and one amount); the rate makes the VAT of the net.
+        let doc = doc_from(&[
+            ("Consulting  3  218,86  656,58", 10.0, 100.0),
+            ("Chair  5  101,70  508,50", 10.0, 112.0),
+            (
+                "Valoare lei 1.165,08 Bază de impozitare: lei 1.165,08 Taxa pe valoarea adăugată",
+                10.0,
+                140.0,
+            ),
+            ("19% lei 221,37 Total general: lei 1.386,45", 10.0, 152.0),
+        ]);
+        let cands = extract(&doc);
+        assert!(cands.rate_lines.is_empty());
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &cands, &scorer);
+        assert_eq!(r.totals.vat.as_deref(), Some("221.37"));
+        let taxes: Vec<_> = r
+            .taxes
+            .iter()
+            .map(|t| (t.rate.as_deref(), t.base.as_deref(), t.amount.as_deref()))
+            .collect();
+        assert_eq!(taxes, [(Some("19"), Some("1165.08"), Some("221.37"))]);
     }
 
     #[test]
