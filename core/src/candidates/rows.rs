@@ -737,7 +737,12 @@ pub(super) fn names_nothing(text: &str) -> bool {
         let word = w.trim_matches(|c: char| !c.is_alphanumeric());
         let s = ws + w.find(word).unwrap_or(0);
         let e = s + word.len();
-        note |= w.contains('%') || w.ends_with(':') || w.contains('/') || tax_word(s, e);
+        // A price basis (`1 h = 289,27`) is an attribute too.
+        note |= w.contains('%')
+            || w.ends_with(':')
+            || w.contains('/')
+            || w.starts_with('=')
+            || tax_word(s, e);
         let letters = word.chars().filter(|c| c.is_alphabetic()).count();
         if letters >= 3 && !is_code(word) && !tax_word(s, e) {
             return false;
@@ -1588,7 +1593,13 @@ fn words_of(
         let under_sku = sku_col.is_some_and(|(x0, x1)| {
             t.bbox.x1.min(x1) - t.bbox.x0.max(x0) > 0.5 * (t.bbox.x1 - t.bbox.x0)
         });
-        if desc.is_none() && (is_code(&t.text) || sku.is_some() && digits || under_sku) {
+        // Digits continue an article number of letters (`Pack 2492`); after one with digits,
+        // a number of one or two digits is no part of it (`ZN-6915  1 h = 289,27`, a price
+        // basis in the description's column).
+        let continues = sku.is_some_and(|(a, b)| {
+            !l.text[a..b].chars().any(|c| c.is_ascii_digit()) || t.text.len() >= 3
+        });
+        if desc.is_none() && (is_code(&t.text) || continues && digits || under_sku) {
             sku = Some(match sku {
                 Some((a, _)) => (a, e),
                 None => (s, e),
@@ -3003,7 +3014,17 @@ mod tests {
             ["40", "kg", "6,37", "254,80"],
             217.0,
         ));
-        words.extend([w("Razem:", 300.0, 240.0), r("3293,42", 480.0, 240.0)]);
+        // A price basis in the description's column (`1 h = 289,27`): no name, and its `1`
+        // no part of the article number.
+        words.push(w("Montaż", 100.0, 232.0));
+        words.extend(numbers(
+            "5",
+            &["ZN-6915"],
+            &["1", "h", "=", "289,27"],
+            ["3", "h", "289,27", "867,81"],
+            243.0,
+        ));
+        words.extend([w("Razem:", 300.0, 266.0), r("4161,23", 480.0, 266.0)]);
         let t = read(words).expect("rows");
         let got: Vec<_> = t
             .rows
@@ -3017,6 +3038,7 @@ mod tests {
                 [Some("L529A2"), Some("Krzesło biurowe")],
                 [Some("Line 4714"), Some("Licencja oprogramowania roczna")],
                 [Some("E758G3"), Some("Kabel 3x2,5")],
+                [Some("ZN-6915"), Some("Montaż")],
             ]
         );
     }
@@ -4292,6 +4314,8 @@ mod tests {
         assert_eq!(cell(&t.rows[0], LabelKey::ColSku), Some("199454"));
         assert!(names_nothing("27% ÁFA"));
         assert!(names_nothing("S/N Z91050545"));
+        assert!(names_nothing("h = 289,27"));
+        assert!(names_nothing("1 m =610,98"));
         assert!(!names_nothing("Transport"));
         assert!(!names_nothing("Papier A4, 500 listov"));
         assert!(!names_nothing("Rabatt 10%"));
