@@ -766,6 +766,16 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "номер документу",
             "document nr",
             "dokument nr",
+            "documentnummer",
+            "documentnr",
+            "dokumentnummer",
+            "dokumentnr",
+            "belegnr",
+            // da: a voucher's number (`Bilagsnr.`).
+            "bilagsnr",
+            "bilagsnummer",
+            "numer dokumentu",
+            "nr dokumentu",
             "no documento",
             "no do documento",
             "no de documento",
@@ -2467,9 +2477,13 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "laskutuspäivä",
             // sv
             "fakturadatum",
+            "utfärdad",
+            "utfärdandedatum",
             // da
             "dato",
             "fakturadato",
+            "udstedt",
+            "udstedelsesdato",
             // hu
             "kelt",
             "kelte",
@@ -4921,6 +4935,16 @@ mod tests {
         assert!(keys("Nr faktury 12/2024").contains(&K::Number));
         assert!(keys("Рахунок № 15").contains(&K::Number));
         assert!(keys("Счёт № 7").contains(&K::Number));
+        assert!(keys("Udstedt: 09-01-2020").contains(&K::Date));
+        // A document's or voucher's number by its generic noun, glued or not.
+        for label in [
+            "Dokumentnr.: 61859",
+            "Bilagsnr. R-12",
+            "Documentnummer 7",
+            "Belegnr. 4",
+        ] {
+            assert!(keys(label).contains(&K::Number), "{label}");
+        }
         assert!(keys("USt-IdNr.: DE123456789").contains(&K::VatId));
         assert!(keys("ЄДРПОУ 12345678").contains(&K::Edrpou));
         assert!(keys("ИНН/КПП 7707083893/773601001").contains(&K::Inn));
