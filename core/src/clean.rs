@@ -355,8 +355,9 @@ fn glued_amount(s: &[u8], price: impl Fn(&[u8]) -> Option<usize>) -> bool {
 }
 
 /// Byte length of `s` if it is a whole price with thousands grouped (`3.837,60`, `1,234.50`,
-/// `12.345.678,90`): one to three digits, groups of three behind one separator, and two
-/// decimals behind the other. (A space between groups never reaches here: it splits the word.)
+/// `12.345.678,90`, a unit price's `1.192,0200`): one to three digits, groups of three behind
+/// one separator, and two to four decimals behind the other. (A space between groups never
+/// reaches here: it splits the word.)
 fn grouped_price(s: &[u8]) -> Option<usize> {
     let lead = s.iter().take_while(|c| c.is_ascii_digit()).count();
     let group = *s.get(lead).filter(|c| matches!(c, b'.' | b','))?;
@@ -374,7 +375,7 @@ fn grouped_price(s: &[u8]) -> Option<usize> {
         groups += 1;
     }
     let whole = groups >= 1
-        && s.len() == at + 3
+        && (at + 3..=at + 5).contains(&s.len())
         && s[at] == decimal
         && s[at + 1..].iter().all(u8::is_ascii_digit);
     whole.then_some(s.len())
@@ -1023,6 +1024,11 @@ mod tests {
         assert_eq!(texts("ÖSSZESEN16.632 Ft"), ["ÖSSZESEN", "16.632", "Ft"]);
         assert_eq!(texts("SUMA602,69"), ["SUMA", "602,69"]);
         assert_eq!(texts("Total1.234,56"), ["Total", "1.234,56"]);
+        // A name glued to a unit price of four decimals, its thousands grouped.
+        assert_eq!(
+            texts("consultanță1.192,0200"),
+            ["consultanță", "1.192,0200"]
+        );
         // A quantity's unit glued to the unit price after it.
         assert_eq!(texts("1,00 db263963,0000"), ["1,00", "db", "263963,0000"]);
         assert_eq!(texts("óra276115,0000"), ["óra", "276115,0000"]);
