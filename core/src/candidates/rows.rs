@@ -2622,9 +2622,8 @@ fn continue_description(
         let positioned = row.cell(LabelKey::ColPos).is_some();
         while let Some(u) = l.checked_sub(1)
             && starts.iter().any(|&s| s < u)
-            && !starts.contains(&u)
+            && free(u)
             && !heading_line(&doc.lines[u], positioned)
-            && !used.contains(&u)
             && fits(u)
             && !super::tables::units_line(&doc.lines[u])
             && tight(&doc.lines[u], &doc.lines[l])
