@@ -2505,15 +2505,12 @@ fn continue_description(
     // and a fifth away (a till slip's `Flat white` / `2 x 4.08  8.16`): that line is its
     // description, not the next one; a header's line of units (`(RM) (RM)`) is none (under
     // a row, `(jour)` may end a name).
-    // A row whose numbers' line prints only an attribute where the name goes (`Verollinen:
-    // 1095,78`, small print) is as one without words.
-    let named_here = desc_x0.is_some() && !small_name;
     // The row's attribute lines (a price, `Brutto: 901,32`; a service period) may stand
     // between that line and the numbers, each as tight.
     let free = |a: usize| !starts.contains(&a) && !used.contains(&a);
     let mut subs: Vec<usize> = Vec::new();
     let mut top = first;
-    while !named_here
+    while desc_x0.is_none()
         && let Some(a) = top.checked_sub(1)
         && free(a)
         && (priced_line(&doc.lines[a]) || period_line(&doc.lines[a]) || is_keyed(&doc.lines[a]))
@@ -2531,7 +2528,7 @@ fn continue_description(
             || (0..a).any(|l| doc.lines[l].page == page && stops.get(l).copied().unwrap_or(false))
     };
     let above = top.checked_sub(1).filter(|&a| {
-        !named_here
+        desc_x0.is_none()
             && bounded(a)
             && free(a)
             && fits(a)
@@ -2611,9 +2608,6 @@ fn continue_description(
         k += 1;
     }
     if let Some(above) = above {
-        if small_name {
-            row.cells.retain(|c| c.key != LabelKey::ColDesc);
-        }
         extra.push(above);
         // The name's earlier lines, set tight over it (`Licencja oprogramowania` over
         // `roczna`), nearest first, up to the row above (over the first row, a till slip's
@@ -3029,17 +3023,6 @@ mod tests {
             ["3", "h", "289,27", "867,81"],
             243.0,
         ));
-        // An attribute where the name goes (`Verollinen: 1095,78`), the name above: a line
-        // under the numbers is a detail, no part of the name.
-        words.push(w("Toimistotuoli", 100.0, 258.0));
-        words.extend(numbers(
-            "6",
-            &["PK-4349"],
-            &["Verollinen:", "1095,78"],
-            ["1", "m", "873,13", "873,13"],
-            269.0,
-        ));
-        words.extend([w("LED-paneeli", 100.0, 280.0)]);
         // A key without a value opens the name, continued under the numbers.
         words.extend(numbers(
             "7",
@@ -3049,7 +3032,7 @@ mod tests {
             295.0,
         ));
         words.push(w("Ohjelmistolisenssi", 100.0, 306.0));
-        words.extend([w("Razem:", 300.0, 330.0), r("4506,63", 480.0, 330.0)]);
+        words.extend([w("Razem:", 300.0, 330.0), r("3633,50", 480.0, 330.0)]);
         let t = read(words).expect("rows");
         let got: Vec<_> = t
             .rows
@@ -3064,7 +3047,6 @@ mod tests {
                 [Some("Line 4714"), Some("Licencja oprogramowania roczna")],
                 [Some("E758G3"), Some("Kabel 3x2,5")],
                 [Some("ZN-6915"), Some("Montaż")],
-                [Some("PK-4349"), Some("Toimistotuoli")],
                 [Some("SE-7588"), Some("Palautus: Ohjelmistolisenssi")],
             ]
         );

@@ -1413,11 +1413,9 @@ fn attribute_text(text: &str) -> bool {
 }
 
 /// A description cell that holds an attribute of the item only: [`attribute_text`], a key and
-/// its value (`EAN: 8076184966032`; a key alone, `Palautus:` over the name's next line, opens a
-/// name), or a period (`23.09.2025 - 07.11.2025`).
+/// its value (`EAN: 8076184966032`), or a period (`23.09.2025 - 07.11.2025`).
 fn attribute_cell(text: &str) -> bool {
-    let keyed =
-        keyed_within(text.split_whitespace(), 1) && text.split_whitespace().nth(1).is_some();
+    let keyed = keyed_within(text.split_whitespace(), 1);
     let period = !rows::period_segments(text).is_empty()
         && text.chars().filter(|c| c.is_alphabetic()).count() <= 3;
     attribute_text(text) || keyed || period
