@@ -643,11 +643,14 @@ pub fn find_dates(text: &str, month_first: bool) -> Vec<DateMatch> {
     // day, year): the same checks with the day and month groups in the other order.
     // Matches are tried at every start (`15/03 від 15 березня 2024`: the failed candidate
     // `03 від 15` must not swallow the day of the real date).
+    // Latvian's `2020. gada 22. oktobris` first: its word `gada` names the year, while day,
+    // month, year would read `22. oktobris  2020` across a column gap into the next cell's
+    // date (`2020. gada 22. oktobris  2020. gada 6. decembris`).
     for (re, day_group, month_group, year_group, month_len) in [
+        (&*YEAR_DAY_MONTH, 2, 3, 1, 3..=12),
         (&*DAY_MONTH_YEAR, 1, 2, 3, 3..=12),
         (&*MONTH_DAY_YEAR, 2, 1, 3, 3..=9),
         (&*YEAR_MONTH_DAY, 3, 2, 1, 3..=12),
-        (&*YEAR_DAY_MONTH, 2, 3, 1, 3..=12),
     ] {
         let mut pos = 0;
         while let Some(c) = re.captures_at(text, pos) {
@@ -878,6 +881,13 @@ mod tests {
         assert_eq!(one("2022 m. vasario 5 d."), "2022-02-05");
         assert_eq!(one("2022. gada 5. februāris"), "2022-02-05");
         assert_eq!(one("Izrakstīts: 2020. gada 28. februäris"), "2020-02-28");
+        // Two such dates side by side, each its own year.
+        let both: Vec<String> =
+            find_dates("2020. gada 22. oktobris  2020. gada 6. decembris", false)
+                .iter()
+                .map(|d| d.date.to_string())
+                .collect();
+        assert_eq!(both, ["2020-10-22", "2020-12-06"]);
         assert_eq!(one("5 set 2022"), "2022-09-05");
         // Short abbreviations that are everyday words need a four-digit year.
         assert!(find_dates("2 out 10", false).is_empty());
