@@ -88,8 +88,9 @@ fn latin_lookalikes(s: String) -> String {
     let twin = |c: char| {
         GREEK
             .chars()
-            .position(|g| g == c)
-            .and_then(|i| LATIN.chars().nth(i))
+            .zip(LATIN.chars())
+            .find(|&(g, _)| g == c)
+            .map(|(_, l)| l)
     };
     let mut out = String::with_capacity(s.len());
     for (k, word) in s.split(' ').enumerate() {

@@ -808,9 +808,11 @@ fn outline_row(doc: &CleanDocument, line: &Line, token: &Token) -> bool {
             .collect::<Option<Vec<u32>>>()?;
         Some((t.bbox.x0, g))
     };
-    let Some((x0, mine)) =
-        groups(line).filter(|_| line.tokens.first().is_some_and(|f| std::ptr::eq(f, token)))
-    else {
+    // The token the caller reads must be the line's first (not one after a skipped period).
+    if !line.tokens.first().is_some_and(|f| std::ptr::eq(f, token)) {
+        return false;
+    }
+    let Some((x0, mine)) = groups(line) else {
         return false;
     };
     let h = line.bbox.height().max(1.0);
@@ -2304,6 +2306,12 @@ pub(super) fn period_line(l: &Line) -> bool {
     period_text(&l.text)
 }
 
+/// An attribute line of a row, no line of its name: a `Key: value` ([`is_keyed`]), a price
+/// ([`priced_line`]) or a period ([`period_line`]).
+pub(super) fn attribute_line(l: &Line) -> bool {
+    is_keyed(l) || priced_line(l) || period_line(l)
+}
+
 /// The parts of a line, between column gaps (two spaces or more), that print only a date or a
 /// period (`VPS Medium  01-03-2026 - 31-03-2026  € 24,00`, a folio's `11/02/2026  Chambre`):
 /// a column of dates, when the item was delivered or the period it bills, not its name, its
@@ -2465,9 +2473,7 @@ fn continue_description(
     // price or rate of its own ([`priced_line`]).
     let fits = |k: usize| {
         let l = &doc.lines[k];
-        !is_keyed(l)
-            && !priced_line(l)
-            && !period_line(l)
+        !attribute_line(l)
             && !stops.get(k).copied().unwrap_or(false)
             && l.tokens.iter().any(|t| {
                 // A small number in brackets ends a name wrapped onto its own line (`Licence
@@ -2513,7 +2519,7 @@ fn continue_description(
     while desc_x0.is_none()
         && let Some(a) = top.checked_sub(1)
         && free(a)
-        && (priced_line(&doc.lines[a]) || period_line(&doc.lines[a]) || is_keyed(&doc.lines[a]))
+        && attribute_line(&doc.lines[a])
         && within(&doc.lines[a], &doc.lines[top], 1.2)
     {
         subs.push(a);
@@ -2527,12 +2533,12 @@ fn continue_description(
             || starts.iter().any(|&s| s < a)
             || (0..a).any(|l| doc.lines[l].page == page && stops.get(l).copied().unwrap_or(false))
     };
+    // A line that may print the name: free, of text, no header's line of units (`(RM) (RM)`).
+    let name_line = |a: usize| free(a) && fits(a) && !super::tables::units_line(&doc.lines[a]);
     let above = top.checked_sub(1).filter(|&a| {
         desc_x0.is_none()
             && bounded(a)
-            && free(a)
-            && fits(a)
-            && !super::tables::units_line(&doc.lines[a])
+            && name_line(a)
             && within(&doc.lines[a], &doc.lines[top], 1.2)
     });
     // Lines of the row that print no part of its name: small print.
@@ -2616,10 +2622,8 @@ fn continue_description(
         let positioned = row.cell(LabelKey::ColPos).is_some();
         while let Some(u) = l.checked_sub(1)
             && starts.iter().any(|&s| s < u)
-            && free(u)
+            && name_line(u)
             && !heading_line(&doc.lines[u], positioned)
-            && fits(u)
-            && !super::tables::units_line(&doc.lines[u])
             && tight(&doc.lines[u], &doc.lines[l])
         {
             extra.push(u);

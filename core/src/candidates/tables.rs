@@ -1112,9 +1112,7 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
         let name_text = |k: usize, size: f32| {
             let line = &doc.lines[k];
             // A tax's note (`24%KM`, `27% ÁFA`) names nothing either.
-            if is_keyed(line)
-                || rows::priced_line(line)
-                || rows::period_line(line)
+            if rows::attribute_line(line)
                 || rows::small_print(doc, line.page, &line.tokens, size)
                 || rows::names_nothing(&line.text)
             {

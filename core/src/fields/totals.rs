@@ -2498,43 +2498,60 @@ pub(super) fn taxes(ctx: &mut Ctx<'_>, cands: &Candidates) {
         }
     }
     if out.is_empty()
-        && let Some((rate, at)) = single_rate_before_vat(ctx, cands, &table_lines, &item_lines)
-        && let (Some(net), Some(vat)) = (
-            decimal(&ctx.result.totals.net),
-            decimal(&ctx.result.totals.vat),
-        )
+        && let Some((rate, at, of)) = single_rate_before_vat(ctx, cands, &table_lines, &item_lines)
     {
         out.push(TaxLine {
             rate: Some(rate.normalize().to_string()),
-            base: Some(net.to_string()),
-            amount: Some(vat.to_string()),
+            base: Some(of.net.to_string()),
+            amount: Some(of.vat.to_string()),
         });
         ctx.put("/taxes/0/rate", 0.6, &at);
     }
     ctx.result.taxes = out;
 }
 
+/// The chosen net and VAT where net + VAT = total held and the VAT is not zero: what a single
+/// rate of the document must make ([`VatOfNet::made_by`]).
+#[derive(Debug, Clone, Copy)]
+struct VatOfNet {
+    net: Decimal,
+    vat: Decimal,
+}
+
+impl VatOfNet {
+    fn of(ctx: &Ctx<'_>) -> Option<VatOfNet> {
+        let totals = &ctx.result.totals;
+        let (net, vat, total) = (
+            decimal(&totals.net)?,
+            decimal(&totals.vat)?,
+            decimal(&totals.total)?,
+        );
+        (net.checked_add(vat) == Some(total) && !vat.is_zero()).then_some(VatOfNet { net, vat })
+    }
+
+    /// Whether `rate` percent of the net is the VAT within rounding: five cents (the rows'
+    /// taxes rounded one by one), or half a unit of the VAT's last printed digit where it is
+    /// printed coarser (whole forints).
+    fn made_by(&self, rate: Decimal) -> bool {
+        let tolerance = Decimal::new(5, 2).max(Decimal::new(5, self.vat.scale() + 1));
+        self.net
+            .checked_mul(rate)
+            .is_some_and(|x| (x / Decimal::ONE_HUNDRED - self.vat).abs() <= tolerance)
+    }
+}
+
 /// The document's single rate where no rate line holds it alone: a percentage with the chosen
 /// VAT printed after it on its line among other amounts (a totals block run as text and
 /// wrapped, `19% lei 2.125,48 Total general: lei 13.312,20`), outside the item rows, that makes
-/// the VAT of the chosen net within rounding (net + VAT = total held). Every such percentage
-/// must give the same rate. Returns the rate and where it is printed.
+/// the VAT of the chosen net ([`VatOfNet`]). Every such percentage must give the same rate.
+/// Returns the rate, where it is printed, and the net and VAT it makes.
 fn single_rate_before_vat(
     ctx: &Ctx<'_>,
     cands: &Candidates,
     table_lines: &[bool],
     item_lines: &[usize],
-) -> Option<(Decimal, crate::types::Span)> {
-    let totals = &ctx.result.totals;
-    let (net, vat, total) = (
-        decimal(&totals.net)?,
-        decimal(&totals.vat)?,
-        decimal(&totals.total)?,
-    );
-    if net.checked_add(vat) != Some(total) || vat.is_zero() {
-        return None;
-    }
-    let tolerance = Decimal::new(5, 2).max(Decimal::new(5, vat.scale() + 1));
+) -> Option<(Decimal, crate::types::Span, VatOfNet)> {
+    let of = VatOfNet::of(ctx)?;
     let mut fits = cands
         .of(CandidateKind::Amount)
         .filter(|c| {
@@ -2544,45 +2561,30 @@ fn single_rate_before_vat(
         })
         .filter_map(|c| {
             let r = dec(c)?;
-            let makes = net
-                .checked_mul(r)
-                .is_some_and(|x| (x / Decimal::ONE_HUNDRED - vat).abs() <= tolerance);
             let after = cands.of(CandidateKind::Amount).any(|m| {
                 m.span.line == c.span.line
                     && m.span.start > c.span.start
                     && cands.is_money(m)
-                    && dec(m) == Some(vat)
+                    && dec(m) == Some(of.vat)
             });
-            (makes && after).then(|| (r, c.span.clone()))
+            (of.made_by(r) && after).then(|| (r, c.span.clone()))
         });
-    let first = fits.next()?;
-    fits.all(|(r, _)| r == first.0).then_some(first)
+    let (rate, at) = fits.next()?;
+    fits.all(|(r, _)| r == rate).then_some((rate, at, of))
 }
 
 /// The one rate line (a rate and an amount after it, whatever its label: `Torugu 23%
-/// 1,055.97`) whose amount is the chosen VAT and that rate's share of the chosen net, where the
-/// net plus the VAT make the total: the document's single rate, on the whole net. The share is the printed
-/// VAT within rounding: five cents (the rows' taxes rounded one by one), or half a unit of the
-/// VAT's last printed digit where it is printed coarser (whole forints).
+/// 1,055.97`) whose amount is the chosen VAT and whose rate makes it of the chosen net
+/// ([`VatOfNet`]): the document's single rate, on the whole net.
 fn single_rate_line<'c>(ctx: &Ctx<'_>, cands: &'c Candidates) -> Option<(&'c RateLine, Decimal)> {
-    let totals = &ctx.result.totals;
-    let (net, vat, total) = (
-        decimal(&totals.net)?,
-        decimal(&totals.vat)?,
-        decimal(&totals.total)?,
-    );
-    if net.checked_add(vat) != Some(total) || vat.is_zero() {
-        return None;
-    }
-    let tolerance = Decimal::new(5, 2).max(Decimal::new(5, vat.scale() + 1));
-    let mut fits = cands.rate_lines.iter().filter(|l| {
-        l.amount.1 == vat
-            && net
-                .checked_mul(l.rate.1)
-                .is_some_and(|x| (x / Decimal::ONE_HUNDRED - vat).abs() <= tolerance)
-    });
+    let of = VatOfNet::of(ctx)?;
+    let mut fits = cands
+        .rate_lines
+        .iter()
+        .filter(|l| l.amount.1 == of.vat && of.made_by(l.rate.1));
     let line = fits.next()?;
-    fits.all(|l| l.rate.1 == line.rate.1).then_some((line, net))
+    fits.all(|l| l.rate.1 == line.rate.1)
+        .then_some((line, of.net))
 }
 
 #[cfg(test)]
