@@ -21,10 +21,11 @@ use rust_decimal::Decimal;
 
 use super::DocStyle;
 use super::amounts::joined_readings;
-use super::labels::{LabelHit, LabelKey};
+use super::labels::{LabelHit, LabelKey, fold_diacritics, within_one_edit};
 use super::rows::continue_name;
 use super::tables::{
-    Cell, Row, RowSource, TableLayout, cell_value, column_names_cover, printed_amounts,
+    Cell, Row, RowSource, TableLayout, cell_value, column_names_cover, one_read_as_letter,
+    printed_amounts,
 };
 use crate::preprocess::collapse_spaces;
 use crate::types::{CleanDocument, Span};
@@ -150,6 +151,40 @@ fn unknown_key(text: &str) -> bool {
         && !t[c + 1..].trim().is_empty()
 }
 
+/// The key of a `Key: value` line as printed, lower-cased and without diacritics (`beløb`
+/// -> `belob`): its words before the colon, where that is a word of letters of at least
+/// four.
+fn key_word(text: &str) -> Option<String> {
+    let key = text.trim_start().split(':').next()?.trim();
+    (key.chars().count() >= 4
+        && key
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | '-')))
+    .then(|| fold_diacritics(&key.to_lowercase()).into_owned())
+}
+
+/// A `Key: value` line whose key no vocabulary knows but that is one letter away from a key
+/// the document prints elsewhere (`Beiøb:` where the other blocks print `Beløb:`): that key,
+/// its value after the colon.
+fn misread_key(text: &str, line: usize, printed: &[(LabelKey, String)]) -> Option<Keyed> {
+    if !unknown_key(text) {
+        return None;
+    }
+    let word = key_word(text)?;
+    let (key, _) = printed
+        .iter()
+        .find(|(_, p)| *p != word && within_one_edit(p, &word))?;
+    let colon = text.find(':')? + 1;
+    let start = colon + (text[colon..].len() - text[colon..].trim_start().len());
+    Some(Keyed {
+        key: *key,
+        net: false,
+        line,
+        start,
+        end: text.trim_end().len(),
+    })
+}
+
 /// Whether a line is a column's key alone with its colon (`J.m.:`, no unit printed).
 fn bare_key(text: &str, hits: &[LabelHit]) -> bool {
     let lead = text.len() - text.trim_start().len();
@@ -235,6 +270,7 @@ fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(R
                     .map(|j| j.value),
             )
             .chain(joined_whole(&c.text))
+            .chain((k == LabelKey::ColQty && one_read_as_letter(&c.text)).then_some(Decimal::ONE))
             .collect()
     };
     let d = value(LabelKey::ColDiscount).unwrap_or_default();
@@ -246,13 +282,10 @@ fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(R
         off < Decimal::new(1, 2) || a.scale() == 0 && off <= Decimal::new(5, 1)
     };
     let mut cells: Vec<Cell> = block.to_vec();
-    let (source, failed) = match (value(LabelKey::ColQty), value(LabelKey::ColUnitPrice)) {
-        (Some(_), Some(_)) => {
-            let (qs, ps, amounts) = (
-                readings(LabelKey::ColQty),
-                readings(LabelKey::ColUnitPrice),
-                readings(amount_key),
-            );
+    let qs = readings(LabelKey::ColQty);
+    let (source, failed) = match (qs.is_empty(), value(LabelKey::ColUnitPrice)) {
+        (false, Some(_)) => {
+            let (ps, amounts) = (readings(LabelKey::ColUnitPrice), readings(amount_key));
             let found = amounts.iter().find_map(|&a| {
                 qs.iter()
                     .find_map(|&q| ps.iter().find(|&&p| balances(q, p, a)).map(|&p| (q, p, a)))
@@ -342,21 +375,40 @@ pub(super) fn find(
             blocks.push(std::mem::take(cur));
         }
     };
+    // The keys as this document prints them (`beløb`, folded): an unknown key one letter
+    // away from one of them is that key misread (`Beiøb:`, `Belab:`).
+    let printed_keys: Vec<(LabelKey, String)> = doc
+        .lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let hits = line_labels.get(i).map_or(&[][..], Vec::as_slice);
+            let k = keyed(&line.text, hits, i)?;
+            Some((k.key, key_word(&line.text)?))
+        })
+        .collect();
     for (i, line) in doc.lines.iter().enumerate() {
         let hits = line_labels.get(i).map_or(&[][..], Vec::as_slice);
         // A net total's label is the amount of the block it follows directly, at its keys' x,
         // where the block has no amount yet; else it is no key (the totals below the blocks).
-        let keyed = keyed(&line.text, hits, i).filter(|k| {
-            !k.net
-                || cur.1.last().is_some_and(|&l| {
-                    let prev = &doc.lines[l];
-                    l + 1 == i
-                        && (prev.bbox.x0 - line.bbox.x0).abs() <= line.bbox.height().max(1.0)
-                        && !cur.0.iter().any(|c| {
-                            matches!(c.key, LabelKey::ColAmount | LabelKey::ColAmountGross)
-                        })
-                })
-        });
+        let keyed = keyed(&line.text, hits, i)
+            .or_else(|| {
+                (!cur.0.is_empty())
+                    .then(|| misread_key(&line.text, i, &printed_keys))
+                    .flatten()
+                    .filter(|k| !cur.0.iter().any(|c| c.key == k.key))
+            })
+            .filter(|k| {
+                !k.net
+                    || cur.1.last().is_some_and(|&l| {
+                        let prev = &doc.lines[l];
+                        l + 1 == i
+                            && (prev.bbox.x0 - line.bbox.x0).abs() <= line.bbox.height().max(1.0)
+                            && !cur.0.iter().any(|c| {
+                                matches!(c.key, LabelKey::ColAmount | LabelKey::ColAmountGross)
+                            })
+                    })
+            });
         match keyed {
             Some(k) => {
                 if cur.0.iter().any(|c| c.key == k.key) {
@@ -550,12 +602,16 @@ mod tests {
                 .and_then(|c| c.amount),
             Some(Decimal::new(3250, 2))
         );
-        // The garbled `Antal` neither ends the block nor gives it a quantity.
+        // The garbled `Antal`, one letter from the key the other blocks print, is their
+        // quantity's key: the block balances with it.
         assert_eq!(
             t.rows[1].cell(LabelKey::ColAmount).and_then(|c| c.amount),
             Some(Decimal::new(11000, 2))
         );
-        assert!(t.rows[1].cell(LabelKey::ColQty).is_none());
+        assert_eq!(
+            t.rows[1].cell(LabelKey::ColQty).and_then(|c| c.amount),
+            Some(Decimal::TWO)
+        );
         // A column name read across the colon (`Betrag:  EUR`): the value after the colon.
         let t = table(&[
             ("Bezeichnung:  Beratung", 60.0),
@@ -587,6 +643,45 @@ mod tests {
         assert_eq!(
             t.rows[0].cell(LabelKey::ColDesc).map(|c| c.text.as_str()),
             Some("Консультаційні послуги")
+        );
+    }
+
+    #[test]
+    fn a_key_misread_by_a_letter_is_the_key_the_other_blocks_print() {
+        let t = table(&[
+            ("Linje 1", 40.0),
+            ("Beskrivelse:  Konsulentydelser", 60.0),
+            ("Antal:  2,5 kg", 60.0),
+            ("Stk.pris:  10,00 DKK", 60.0),
+            ("Beiøb:  25,00 DKK", 60.0),
+            ("Linje 2", 40.0),
+            ("Beskrivelse:  Kontorstol", 60.0),
+            ("Antal:  2 stk.", 60.0),
+            ("Stk.pris:  55,00 DKK", 60.0),
+            ("Beløb:  110,00 DKK", 60.0),
+            ("Linje 3", 40.0),
+            ("Beskrivelse:  Serviceaftale", 60.0),
+            ("Antal:  l stk.", 60.0),
+            ("Stk.pris:  8,00 DKK", 60.0),
+            ("Belab:  8,00 DKK", 60.0),
+            ("Nettobeløb:  143,00 DKK", 300.0),
+        ])
+        .expect("a table");
+        assert_eq!(t.rows.len(), 3);
+        let amounts: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
+            .collect();
+        assert_eq!(
+            amounts,
+            [2500, 11000, 800].map(|v| Some(Decimal::new(v, 2)))
+        );
+        // `l stk.`: the one read as a letter, where the block balances with it.
+        assert_eq!(t.rows[2].source, RowSource::Balanced);
+        assert_eq!(
+            t.rows[2].cell(LabelKey::ColQty).and_then(|c| c.amount),
+            Some(Decimal::ONE)
         );
     }
 

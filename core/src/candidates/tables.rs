@@ -1343,6 +1343,16 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
     out
 }
 
+/// Whether a quantity's cell opens with OCR's reading of the digit one as a letter and holds
+/// no digit (`l stk.`, `I`): the quantity 1 where its row's arithmetic says so.
+pub fn one_read_as_letter(text: &str) -> bool {
+    !text.contains(|c: char| c.is_ascii_digit())
+        && text
+            .split_whitespace()
+            .next()
+            .is_some_and(|t| matches!(t, "l" | "I" | "|"))
+}
+
 /// A line of units in brackets and nothing else (`(RM) (RM)`, `[EUR]  (%)`, `(kg)`): every token
 /// bracketed, a few characters inside, no digit.
 pub(super) fn units_line(line: &Line) -> bool {

@@ -43,7 +43,11 @@ type Item = (LineItem, Vec<(String, Span)>, f32);
 /// The unit a quantity's cell prints beside the number (`20 Stk`), or glued to it (`2pcs`,
 /// `10kg`): its words, or a known unit's letters after the digits.
 fn qty_cell_unit(text: &str) -> String {
+    // `l stk.`: the one OCR read as a letter is no unit.
+    let skip =
+        usize::from(tables::one_read_as_letter(text) && text.split_whitespace().nth(1).is_some());
     text.split_whitespace()
+        .skip(skip)
         .filter_map(|w| {
             let glued = w
                 .find(char::is_alphabetic)
@@ -713,6 +717,9 @@ mod tests {
         assert_eq!(qty_cell_unit("2,5kg"), "kg");
         assert_eq!(qty_cell_unit("12"), "");
         assert_eq!(qty_cell_unit("3x2"), "");
+        // The one OCR read as a letter is no unit; a litre alone is.
+        assert_eq!(qty_cell_unit("l stk."), "stk.");
+        assert_eq!(qty_cell_unit("l"), "l");
     }
 
     #[test]
