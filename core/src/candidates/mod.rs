@@ -698,16 +698,21 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     let rate_sums = taxes::rate_sums(&rate_lines, &items, &ocr_amounts);
     let code_rates = taxes::code_rates(doc, &items, style.money);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();
-    // Items printed as `Key: value` blocks, where neither arithmetic rows nor a header's
-    // columns hold any (a row naming nothing, `20%  35,507.77  7,101.55`, is a tax summary's).
-    let mut item_table = rows::find(doc, &style, &line_labels, &rates, &tables).or_else(|| {
-        tables
-            .iter()
-            .flat_map(|t| &t.rows)
-            .all(|r| !r.named())
-            .then(|| item_blocks::find(doc, &style, &line_labels))
-            .flatten()
-    });
+    // Items printed as `Key: value` blocks, where a header's columns hold none (a row naming
+    // nothing, `20%  35,507.77  7,101.55`, is a tax summary's) and the arithmetic rows are
+    // fewer than the blocks (one payment schedule's line read as a row, `2020-10-26 28832,6 1
+    // EUR`, beside seven blocks that sum).
+    let arithmetic = rows::find(doc, &style, &line_labels, &rates, &tables);
+    let blocks = tables
+        .iter()
+        .flat_map(|t| &t.rows)
+        .all(|r| !r.named())
+        .then(|| item_blocks::find(doc, &style, &line_labels))
+        .flatten();
+    let mut item_table = match (arithmetic, blocks) {
+        (Some(a), Some(b)) if b.rows.len() > a.rows.len() => Some(b),
+        (a, b) => a.or(b),
+    };
     // Rows by their arithmetic that do not sum to an amount printed under them, and a header's
     // rows that do, each with a name, among them every balanced row's line: the header's rows
     // are the items (the arithmetic read a sub-line's price basis, `1 kg = 81,06  81,06`, as
@@ -1824,6 +1829,43 @@ pub(crate) mod tests {
         let c = extract(&doc);
         let t = c.item_table.as_ref().expect("the blocks' rows");
         assert_eq!(t.rows.len(), 2);
+    }
+
+    #[test]
+    fn item_blocks_outnumbering_the_arithmetic_rows_are_the_items() {
+        // A payment schedule's line whose amount OCR split (`28832,6 1 EUR`) balances as one
+        // row by arithmetic: the three blocks that sum to the net are the items.
+        let schedule = [
+            (
+                "Maksājumu grafiks: 2020-10-26 28832,6 1 EUR / 2020-11-26 28832, 61 EUR / 2020-12-26 28832.61 EUR /",
+                40.0,
+                320.0,
+            ),
+            ("2021-01-26 28832,61 EUR", 40.0, 332.0),
+        ];
+        let blocks = [
+            ("Pozīcija 1", 40.0, 100.0),
+            ("Nosaukums:  Konsultācijas", 60.0, 112.0),
+            ("Daudzums:  2", 60.0, 124.0),
+            ("Cena:  1000,00 EUR", 60.0, 136.0),
+            ("Summa:  2000,00 EUR", 60.0, 148.0),
+            ("Pozīcija 2", 40.0, 160.0),
+            ("Nosaukums:  Krēsls", 60.0, 172.0),
+            ("Daudzums:  1", 60.0, 184.0),
+            ("Cena:  1534,44 EUR", 60.0, 196.0),
+            ("Summa:  1534,44 EUR", 60.0, 208.0),
+            ("Pozīcija 3", 40.0, 220.0),
+            ("Nosaukums:  Papīrs", 60.0, 232.0),
+            ("Daudzums:  3", 60.0, 244.0),
+            ("Cena:  2500,00 EUR", 60.0, 256.0),
+            ("Summa:  7500,00 EUR", 60.0, 268.0),
+            ("Starpsumma:  11034,44 EUR", 260.0, 290.0),
+        ];
+        let all: Vec<_> = blocks.iter().chain(&schedule).copied().collect();
+        let c = extract(&doc_from(&all));
+        let t = c.item_table.as_ref().expect("the blocks' rows");
+        assert_eq!(t.rows.len(), 3);
+        assert_eq!(t.rows[0].lines[0], 1);
     }
 
     #[test]
