@@ -721,47 +721,9 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     // the header's rows outnumber the balanced ones two to one, they are the items as the header
     // reads them; where they are only more, the balanced rows stand in for the header's rows on
     // their lines (a scan's header rows may have misplaced their columns).
-    let header_items = item_table.as_ref().and_then(|t| {
-        if t.sums {
-            return None;
-        }
-        // The arithmetic's own rows: those that balance (an aligned row only borrows their
-        // column).
-        let balanced: Vec<&tables::Row> = t
-            .rows
-            .iter()
-            .filter(|r| r.source == tables::RowSource::Balanced)
-            .collect();
-        let h = tables.iter().find(|h| {
-            let header_lines: Vec<usize> = h
-                .rows
-                .iter()
-                .flat_map(|r| r.lines.iter().copied())
-                .collect();
-            (h.rows.len() >= 2 * balanced.len() || h.rows.len() > t.rows.len())
-                && balanced
-                    .iter()
-                    .flat_map(|r| &r.lines)
-                    .all(|l| header_lines.contains(l))
-                && h.rows.iter().all(tables::Row::named)
-                && tables::rows_sum_printed(h, doc, style.decimal)
-        })?;
-        if h.rows.len() >= 2 * balanced.len() {
-            return Some(None);
-        }
-        let mut merged = h.clone();
-        for row in &mut merged.rows {
-            if let Some(b) = balanced
-                .iter()
-                .find(|b| b.lines.first().is_some_and(|l| row.lines.contains(l)))
-            {
-                row.cells.clone_from(&b.cells);
-                row.source = tables::RowSource::Balanced;
-            }
-        }
-        merged.sums = true;
-        Some(Some(merged))
-    });
+    let header_items = item_table
+        .as_ref()
+        .and_then(|t| header_items(t, &tables, doc, style.decimal));
     if let Some(items) = header_items {
         item_table = items;
     }
@@ -804,6 +766,78 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         code_rates,
         ocr_amounts,
     }
+}
+
+/// The header's rows that stand for the arithmetic's table `t` (see the call in [`extract`]):
+/// `Some(None)` where the header's rows are the items as the header reads them, `Some(Some)`
+/// the header's rows with the balanced rows' cells on their lines, `None` where the arithmetic's
+/// table stays.
+fn header_items(
+    t: &TableLayout,
+    tables: &[TableLayout],
+    doc: &CleanDocument,
+    decimal: Option<char>,
+) -> Option<Option<TableLayout>> {
+    if t.sums {
+        return None;
+    }
+    // The arithmetic's own rows: those that balance (an aligned row only borrows their
+    // column).
+    let balanced: Vec<&tables::Row> = t
+        .rows
+        .iter()
+        .filter(|r| r.source == tables::RowSource::Balanced)
+        .collect();
+    // A table continued on the next page under its header printed again: its pieces
+    // joined, where every piece names the same columns.
+    let joined = continued_table(tables);
+    let h = tables.iter().chain(joined.as_ref()).find(|h| {
+        let header_lines: Vec<usize> = h
+            .rows
+            .iter()
+            .flat_map(|r| r.lines.iter().copied())
+            .collect();
+        (h.rows.len() >= 2 * balanced.len() || h.rows.len() > t.rows.len())
+            && balanced
+                .iter()
+                .flat_map(|r| &r.lines)
+                .all(|l| header_lines.contains(l))
+            && h.rows.iter().all(tables::Row::named)
+            && tables::rows_sum_printed(h, doc, decimal)
+    })?;
+    if h.rows.len() >= 2 * balanced.len() {
+        return Some(None);
+    }
+    let mut merged = h.clone();
+    for row in &mut merged.rows {
+        if let Some(b) = balanced
+            .iter()
+            .find(|b| b.lines.first().is_some_and(|l| row.lines.contains(l)))
+        {
+            row.cells.clone_from(&b.cells);
+            row.source = tables::RowSource::Balanced;
+        }
+    }
+    merged.sums = true;
+    Some(Some(merged))
+}
+
+/// The header tables of a document joined into one, where there are two or more and each
+/// names the same columns in the same order (one table continued under its header printed
+/// again on each page): the first's header and columns, every piece's rows, the last's end.
+fn continued_table(tables: &[TableLayout]) -> Option<TableLayout> {
+    let keys = |t: &TableLayout| t.columns.iter().map(|c| c.key).collect::<Vec<_>>();
+    let (first, rest) = tables.split_first()?;
+    if rest.is_empty() || rest.iter().any(|t| keys(t) != keys(first)) {
+        return None;
+    }
+    let mut joined = first.clone();
+    for t in rest {
+        joined.rows.extend(t.rows.iter().cloned());
+        joined.end_line = t.end_line;
+    }
+    joined.sums = false;
+    Some(joined)
 }
 
 /// Lines of a list of dated amounts: two or more consecutive lines, each with a date and a
@@ -1866,6 +1900,92 @@ pub(crate) mod tests {
         let t = c.item_table.as_ref().expect("the blocks' rows");
         assert_eq!(t.rows.len(), 3);
         assert_eq!(t.rows[0].lines[0], 1);
+    }
+
+    #[test]
+    fn a_header_table_continued_under_its_header_again_is_one_table() {
+        // Page one's rows and page two's under the same header: together they sum to the
+        // net; the arithmetic alone misses the rows whose price OCR garbled.
+        // Cells at their columns' x: Pos 40, Description 80, Qty 250, Unit price 320,
+        // Amount 420 (numbers right-aligned near the header's right edge).
+        let row = |cells: [&str; 5], y: f32| -> Vec<Word> {
+            let mut out = Vec::new();
+            for (k, (text, x)) in cells
+                .iter()
+                .zip([40.0, 80.0, 250.0, 320.0, 420.0])
+                .enumerate()
+            {
+                let mut x = x;
+                if k >= 2 {
+                    x += 30.0 - text.chars().count() as f32 * 5.0;
+                }
+                for w in text.split(' ') {
+                    out.push(word(w, x, y));
+                    x += w.chars().count() as f32 * 5.0 + 4.0;
+                }
+            }
+            out
+        };
+        let header = ["Pos", "Description", "Qty", "Price", "Amount"];
+        let mut words = Vec::new();
+        for (cells, y) in [
+            (header, 100.0),
+            (["1", "Consulting", "2", "10,00", "20,00"], 114.0),
+            (["2", "Office chair", "1", "15,00", "15,00"], 128.0),
+            (["3", "Paper A4", "3", "(5,00", "15,00"], 142.0),
+            (header, 400.0),
+            (["4", "Cable", "2", "7,50", "15,00"], 414.0),
+            (["5", "Desk lamp", "1", "(2,00", "12,00"], 428.0),
+        ] {
+            words.extend(row(cells, y));
+        }
+        words.extend([word("Carried", 300.0, 160.0), word("50,00", 425.0, 160.0)]);
+        words.extend([word("Net", 300.0, 450.0), word("77,00", 425.0, 450.0)]);
+        let doc = page_doc(words);
+        let c = extract(&doc);
+        assert_eq!(c.tables.len(), 2, "{:?}", c.tables);
+        // The arithmetic's table: the three rows that balance, summing to no printed amount.
+        let balanced: Vec<tables::Row> = c
+            .tables
+            .iter()
+            .flat_map(|t| &t.rows)
+            .filter(|r| !r.cells.iter().any(|c| c.text.starts_with('(')))
+            .map(|r| tables::Row {
+                source: tables::RowSource::Balanced,
+                ..r.clone()
+            })
+            .collect();
+        assert_eq!(balanced.len(), 3);
+        let t = TableLayout {
+            header_line: 1,
+            columns: Vec::new(),
+            rows: balanced,
+            end_line: 8,
+            sums: false,
+        };
+        let items = header_items(&t, &c.tables, &doc, Some(','))
+            .expect("the header's rows")
+            .expect("merged");
+        let descriptions: Vec<&str> = items
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColDesc).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(
+            descriptions,
+            [
+                "Consulting",
+                "Office chair",
+                "Paper A4",
+                "Cable",
+                "Desk lamp"
+            ]
+        );
+        // Pieces naming other columns are two tables, neither of which holds the items.
+        let mut other = c.tables.clone();
+        other[1].columns.pop();
+        assert!(continued_table(&other).is_none());
+        assert!(header_items(&t, &other, &doc, Some(',')).is_none());
     }
 
     #[test]
