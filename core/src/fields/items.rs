@@ -498,16 +498,28 @@ fn partitioned_rates(
     }
     const HALF_CENT: i128 = 50;
     const WHOLE: i128 = 10_000;
+    // Taxes round to the unit the amounts print: half a cent, or half a unit where the rows'
+    // amounts print no decimals (forints, `-1815760`).
+    let half = match rows
+        .iter()
+        .filter_map(|r| r.amount)
+        .map(|a| a.scale())
+        .max()
+    {
+        Some(0) => WHOLE / 2,
+        Some(1) => WHOLE / 20,
+        _ => HALF_CENT,
+    };
     let balances = |sums: &[i128], counts: &[i128]| {
         lines.iter().all(|&(i, r, base, tax)| {
             let (s, m) = (sums[i], counts[i]);
             match (gross, base, tax) {
                 (false, Some(b), _) => (s - b).abs() <= HALF_CENT,
                 (false, None, Some(t)) if r > 0 => {
-                    (s * r - t * WHOLE).abs() <= HALF_CENT * (m + 1) * WHOLE
+                    (s * r - t * WHOLE).abs() <= half * (m + 1) * WHOLE
                 }
                 (true, _, Some(t)) if r > 0 => {
-                    (s * r - t * (WHOLE + r)).abs() <= HALF_CENT * (m + 1) * (WHOLE + r)
+                    (s * r - t * (WHOLE + r)).abs() <= half * (m + 1) * (WHOLE + r)
                 }
                 _ => true,
             }
@@ -805,6 +817,29 @@ mod tests {
             partitioned_rates(&r, &by_tax, false, Some(d("10.00"))),
             Some(vec![Some(d("21")), Some(d("12")), Some(d("21"))])
         );
+    }
+
+    #[test]
+    fn whole_unit_amounts_tax_to_half_a_unit() {
+        // Forints: 27 % of 15 631 841 is 4 220 597,07, printed 4 220 597 (off by 0,07 a unit,
+        // more than half a cent a row); 5 % of 116 502 is 5 825,1, printed 5 825.
+        let r = rows(&["-1815760", "-13816081", "-116502"]);
+        let by_tax = [
+            line("27", None, Some("-4220597")),
+            line("5", None, Some("-5825")),
+        ];
+        let (a, b) = (Some(d("27")), Some(d("5")));
+        assert_eq!(
+            partitioned_rates(&r, &by_tax, false, None),
+            Some(vec![a, a, b])
+        );
+        // The same numbers printed with cents are off by more than their rounding.
+        let cents = rows(&["-1815760.00", "-13816081.00", "-116502.00"]);
+        let by_cents = [
+            line("27", None, Some("-4220597.00")),
+            line("5", None, Some("-5825.00")),
+        ];
+        assert_eq!(partitioned_rates(&cents, &by_cents, false, None), None);
     }
 
     #[test]
