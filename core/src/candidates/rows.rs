@@ -1067,8 +1067,16 @@ pub fn find(
                 && aligned(&u.nums[s.p], &sp, tol)
                 && aligned(&u.nums[s.a], &sa, tol)
         });
+        // Else the reading with the shape's amount that looks most like one (`2 × 1990` whose
+        // numbers stand apart from the shape's `1,25 × 2632`: the quantity before the sign).
         let t = full
-            .or_else(|| u.triples.iter().find(|s| aligned(&u.nums[s.a], &sa, tol)))
+            .or_else(|| {
+                u.triples
+                    .iter()
+                    .filter(|s| aligned(&u.nums[s.a], &sa, tol))
+                    .rev()
+                    .max_by_key(|s| plausibility(doc, headers, &u, s))
+            })
             .copied();
         if let Some(t) = t {
             picked.push((u, t));
@@ -1507,9 +1515,26 @@ fn plausibility(doc: &CleanDocument, headers: &[TableLayout], u: &Unit, t: &Trip
         });
     3 * i32::from(under(q, LabelKey::ColQty))
         + 3 * i32::from(under(p, LabelKey::ColUnitPrice))
+        + 4 * i32::from(times_after(doc, q))
         + 2 * i32::from(unit_after)
         + i32::from(q.value.fract().is_zero())
         + i32::from(!p.value.fract().is_zero())
+}
+
+/// Whether a number is followed by a multiplication sign and another number (`2 × 1990`,
+/// `1,25 x 2632`, `2x 1.69`): the quantity of a receipt's `quantity x price`, whatever the two
+/// numbers' decimals.
+fn times_after(doc: &CleanDocument, n: &Num) -> bool {
+    let text = &doc.lines[n.line].text;
+    let times = ['x', 'X', '×', '*'];
+    let glued = text.get(n.start..n.end).is_some_and(|t| t.ends_with(times));
+    let rest = text.get(n.end..).unwrap_or_default().trim_start();
+    let rest = if glued {
+        Some(rest)
+    } else {
+        rest.strip_prefix(times)
+    };
+    rest.is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Position, description, article number and unit from a row's own line(s): everything left of
@@ -1768,8 +1793,15 @@ fn flat_row(
             .iter()
             .position(|n| !n.percent && n.x1 < a.x0 && aligned(n, s, tol))
     };
-    let q = column(sq);
-    let p = column(sp).filter(|p| Some(*p) != q);
+    // A till slip's `q x p` lines start at the margin where its `Name  amount` lines start
+    // their names: a number among such a line's words is its name's (`Piens 1 l  9,66`), in
+    // no column.
+    let line = &doc.lines[u.lines[0]];
+    let name_first = line.tokens.first().is_some_and(|t| {
+        t.text.chars().any(char::is_alphabetic) && (t.bbox.x0 - sq.x0.min(sp.x0)).abs() <= tol
+    });
+    let q = column(sq).filter(|_| !name_first);
+    let p = column(sp).filter(|p| Some(*p) != q && !name_first);
     let mut source = RowSource::Aligned;
     let (q, p) = match (q, p) {
         (Some(q), Some(p)) => {
@@ -1786,10 +1818,12 @@ fn flat_row(
         }
         other => other,
     };
+    // The row's own numbers start its number columns; none where the numbers stand among the
+    // name's words (`Água 0,5 l`, `Mleko 2% 1l`).
     let own = u
         .nums
         .iter()
-        .filter(|n| n.decimals > 0 || n.percent)
+        .filter(|n| (n.decimals > 0 || n.percent) && !name_first)
         .map(|n| n.x0)
         .fold(a.x0, f32::min);
     let columns = [sq.x0, sp.x0].into_iter().fold(own, f32::min);
@@ -3293,6 +3327,71 @@ mod tests {
 
     fn d(s: &str) -> Option<Decimal> {
         Some(s.parse().expect("decimal"))
+    }
+
+    #[test]
+    fn the_number_before_a_multiplication_sign_is_the_quantity() {
+        // A till slip in whole forints: `2 × 1990` reads both ways by its arithmetic and by
+        // the numbers' decimals (`1,25 × 2632` would make 2632 the quantity); the sign says
+        // which is the quantity, also on a row whose numbers stand apart from the others'.
+        let line = |y: f32, q: &str, p: &str, a: &str| {
+            let px = 20.0 + q.chars().count() as f32 * 5.0 + 15.0;
+            vec![
+                w(q, 20.0, y),
+                w("×", px - 10.0, y),
+                w(p, px, y),
+                r(a, 300.0, y),
+            ]
+        };
+        let mut words = vec![
+            w("Kenyér", 20.0, 70.0),
+            r("1483", 300.0, 70.0),
+            w("Alma", 20.0, 85.0),
+            r("433", 300.0, 85.0),
+            w("Sajt", 20.0, 100.0),
+        ];
+        words.extend([
+            w("2", 20.0, 115.0),
+            w("×", 30.0, 115.0),
+            w("1990", 40.0, 115.0),
+        ]);
+        words.push(r("3980", 300.0, 115.0));
+        // A name holding numbers where the price column stands (`Tej 2,8% 1 l`): all name.
+        words.extend([
+            w("Tej", 20.0, 122.0),
+            w("2,8%", 40.0, 122.0),
+            w("1", 65.0, 122.0),
+            w("l", 72.0, 122.0),
+            r("4738", 300.0, 122.0),
+        ]);
+        words.push(w("Ásványvíz", 20.0, 130.0));
+        words.extend(line(145.0, "1,25", "2632", "3290"));
+        words.push(w("Kávé", 20.0, 160.0));
+        words.extend(line(175.0, "1,25", "4523", "5654"));
+        words.extend([
+            w("ÖSSZEG", 20.0, 200.0),
+            r("19578", 280.0, 200.0),
+            w("Ft", 290.0, 200.0),
+        ]);
+        let t = read(words).expect("rows");
+        let qty = column(&t, LabelKey::ColQty);
+        assert_eq!(qty[2..], [d("2"), None, d("1.25"), d("1.25")]);
+        assert_eq!(
+            column(&t, LabelKey::ColUnitPrice)[2..],
+            [d("1990"), None, d("2632"), d("4523")]
+        );
+        let named: Vec<_> = t.rows.iter().map(|r| cell(r, LabelKey::ColDesc)).collect();
+        assert_eq!(
+            named,
+            [
+                Some("Kenyér"),
+                Some("Alma"),
+                Some("Sajt"),
+                Some("Tej 2,8% 1 l"),
+                Some("Ásványvíz"),
+                Some("Kávé")
+            ]
+        );
     }
 
     #[test]
