@@ -557,10 +557,22 @@ pub fn ocr_digits(text: &str) -> std::borrow::Cow<'_, str> {
             && digit(k + 1)
             && !cur.get(k + 2).is_some_and(u8::is_ascii_alphanumeric)
     };
+    // `D` for the last 0 before the decimals (`99D,85`): a digit before it, the separator and
+    // two decimals after it.
+    let integer_tail = |k: usize| {
+        k >= 1
+            && digit(k - 1)
+            && cur.get(k + 1).is_some_and(|b| matches!(b, b'.' | b','))
+            && digit(k + 2)
+            && digit(k + 3)
+            && !cur.get(k + 4).is_some_and(u8::is_ascii_alphanumeric)
+    };
     let fixes: Vec<(usize, u8)> = (0..cur.len())
         .filter_map(|k| match cur[k] {
             b'S' if between(k) => Some((k, b'5')),
-            b'D' if between(k) || decimal_tail(k) || decimal_head(k) => Some((k, b'0')),
+            b'D' if between(k) || decimal_tail(k) || decimal_head(k) || integer_tail(k) => {
+                Some((k, b'0'))
+            }
             _ => None,
         })
         .collect();
@@ -1071,6 +1083,8 @@ mod tests {
         assert_eq!(ocr_digits("229,698.4D GBP"), "229,698.40 GBP");
         assert_eq!(ocr_digits("EAN: 35033  123,D6"), "EAN: 35033  123,06");
         assert_eq!(ocr_digits("Kod 12,D6A"), "Kod 12,D6A");
+        assert_eq!(ocr_digits("5 ks  198,17  99D,85"), "5 ks  198,17  990,85");
+        assert_eq!(ocr_digits("CD,12 DVD,45x"), "CD,12 DVD,45x");
         assert_eq!(vals("Summe 1O,5O"), ["10.50"]);
         // Words, codes and ids stay as printed.
         for t in [
