@@ -748,6 +748,19 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
         found.retain(|a| !a.percent);
     }
     let Some(first) = found.first() else {
+        // A price or quantity to four places or more (`415,3900`, `6,5000 HUR`): no amount the
+        // amount finder reads, a number of its column.
+        if let Some(v) = matches!(cell.key, LabelKey::ColUnitPrice | LabelKey::ColQty)
+            .then(|| {
+                cell.text.split_whitespace().find_map(|t| {
+                    rows::token_number(t, decimal)
+                        .filter(|&(_, decimals, percent)| decimals >= 4 && !percent)
+                })
+            })
+            .flatten()
+        {
+            return Some(v.0);
+        }
         if matches!(cell.key, LabelKey::ColUnitPrice | LabelKey::ColVatAmount)
             || is_amount_column(cell.key)
         {
@@ -1922,6 +1935,24 @@ mod tests {
         );
         assert_eq!(cell_value(&cell(LabelKey::ColQty, "З A4"), Some(',')), None);
         assert_eq!(cell_value(&cell(LabelKey::ColDesc, "З"), Some(',')), None);
+    }
+
+    #[test]
+    fn prices_and_quantities_to_four_places_are_their_columns_numbers() {
+        let d = |s: &str| s.parse::<Decimal>().ok();
+        let price = |t: &str| cell_value(&cell(LabelKey::ColUnitPrice, t), Some(','));
+        assert_eq!(price("415,3900"), d("415.39"));
+        assert_eq!(price("2.197,4200"), d("2197.42"));
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColQty, "6,5000 HUR"), Some(',')),
+            d("6.5")
+        );
+        // An amount's column and a percentage keep to the amount finder's readings.
+        assert_eq!(
+            cell_value(&cell(LabelKey::ColAmount, "415,3900"), Some(',')),
+            None
+        );
+        assert_eq!(price("12,5000%"), None);
     }
 
     #[test]
