@@ -393,9 +393,7 @@ pub(super) fn find(
         // where the block has no amount yet; else it is no key (the totals below the blocks).
         let keyed = keyed(&line.text, hits, i)
             .or_else(|| {
-                (!cur.0.is_empty())
-                    .then(|| misread_key(&line.text, i, &printed_keys))
-                    .flatten()
+                misread_key(&line.text, i, &printed_keys)
                     .filter(|k| !cur.0.iter().any(|c| c.key == k.key))
             })
             .filter(|k| {
@@ -664,10 +662,20 @@ mod tests {
             ("Antal:  l stk.", 60.0),
             ("Stk.pris:  8,00 DKK", 60.0),
             ("Belab:  8,00 DKK", 60.0),
-            ("Nettobeløb:  143,00 DKK", 300.0),
+            // A block's first key misread: it opens the block.
+            ("Linje 4", 40.0),
+            ("Antxl:  1 stk.", 60.0),
+            ("Beskrivelse:  Lampe", 60.0),
+            ("Stk.pris:  7,00 DKK", 60.0),
+            ("Beløb:  7,00 DKK", 60.0),
+            ("Nettobeløb:  150,00 DKK", 300.0),
         ])
         .expect("a table");
-        assert_eq!(t.rows.len(), 3);
+        assert_eq!(t.rows.len(), 4);
+        assert_eq!(
+            t.rows[3].cell(LabelKey::ColQty).and_then(|c| c.amount),
+            Some(Decimal::ONE)
+        );
         let amounts: Vec<_> = t
             .rows
             .iter()
@@ -675,7 +683,7 @@ mod tests {
             .collect();
         assert_eq!(
             amounts,
-            [2500, 11000, 800].map(|v| Some(Decimal::new(v, 2)))
+            [2500, 11000, 800, 700].map(|v| Some(Decimal::new(v, 2)))
         );
         // `l stk.`: the one read as a letter, where the block balances with it.
         assert_eq!(t.rows[2].source, RowSource::Balanced);
