@@ -171,9 +171,15 @@ fn misread_key(text: &str, line: usize, printed: &[(LabelKey, String)]) -> Optio
         return None;
     }
     let word = key_word(text)?;
-    let (key, _) = printed
+    let mut near = printed
         .iter()
-        .find(|(_, p)| *p != word && within_one_edit(p, &word))?;
+        .filter(|(_, p)| *p != word && within_one_edit(p, &word))
+        .map(|(k, _)| k);
+    let key = near.next()?;
+    // A word one letter from two different keys says neither.
+    if near.any(|k| k != key) {
+        return None;
+    }
     let colon = text.find(':')? + 1;
     let start = colon + (text[colon..].len() - text[colon..].trim_start().len());
     Some(Keyed {
@@ -691,6 +697,19 @@ mod tests {
             t.rows[2].cell(LabelKey::ColQty).and_then(|c| c.amount),
             Some(Decimal::ONE)
         );
+    }
+
+    #[test]
+    fn a_word_one_letter_from_two_keys_is_neither() {
+        let printed = [
+            (LabelKey::ColQty, "mange".to_string()),
+            (LabelKey::ColAmount, "menga".to_string()),
+            (LabelKey::ColQty, "mange".to_string()),
+        ];
+        let key = |t: &str| misread_key(t, 0, &printed).map(|k| k.key);
+        assert_eq!(key("Mangs:  2"), Some(LabelKey::ColQty));
+        assert_eq!(key("Menge:  2"), None);
+        assert_eq!(key("Mange:  2"), None, "the key itself is no misreading");
     }
 
     #[test]
