@@ -250,6 +250,25 @@ fn joined_whole(text: &str) -> Option<Decimal> {
         .flatten()
 }
 
+/// A grouped number OCR broke with a space inside a group (`2.489.20 0 HUF` for `2.489.200`):
+/// its pieces joined and read in the document's style, where the value holds nothing else but
+/// a currency and the pieces are digits and separators.
+fn joined_grouped(text: &str, decimal: Option<char>) -> Option<Decimal> {
+    let pieces: Vec<&str> = text
+        .split_whitespace()
+        .filter(|t| super::amounts::currency_options(t).is_empty())
+        .collect();
+    let numeric = |p: &&str| {
+        p.starts_with(|c: char| c.is_ascii_digit())
+            && p.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | ' '))
+    };
+    if pieces.len() < 2 || !pieces.iter().all(numeric) {
+        return None;
+    }
+    super::amounts::parse_number(&pieces.concat(), decimal).map(|(v, _)| v)
+}
+
 /// A block's row, where it names a description and an amount, and whether its arithmetic
 /// failed: a block whose quantity x unit price (less its discount) is not its amount is a row
 /// without those two numbers (one of them misread), `false` otherwise. A number OCR broke
@@ -276,6 +295,7 @@ fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(R
                     .map(|j| j.value),
             )
             .chain(joined_whole(&c.text))
+            .chain(joined_grouped(&c.text, decimal))
             .chain((k == LabelKey::ColQty && one_read_as_letter(&c.text)).then_some(Decimal::ONE))
             .collect()
     };
@@ -697,6 +717,35 @@ mod tests {
             t.rows[2].cell(LabelKey::ColQty).and_then(|c| c.amount),
             Some(Decimal::ONE)
         );
+    }
+
+    #[test]
+    fn a_grouped_amount_broken_by_a_space_balances_joined() {
+        // Whole forints: `2.489.20 0` is 2 489 200, as 40 x 62 230 makes it.
+        let t = table(&[
+            ("Megnevezés:  Tanácsadás", 60.0),
+            ("Menny.:  2,5 db", 60.0),
+            ("Egységár:  59.398 HUF", 60.0),
+            ("Nettó érték:  148.495 HUF", 60.0),
+            ("Megnevezés:  Papír", 60.0),
+            ("Menny.:  40 óra", 60.0),
+            ("Egységár:  62.230 HUF", 60.0),
+            ("Nettó érték:  2.489.20 0 HUF", 60.0),
+            ("Összesen:  2.637.695 HUF", 300.0),
+        ])
+        .expect("a table");
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows[1].source, RowSource::Balanced);
+        assert_eq!(
+            t.rows[1].cell(LabelKey::ColAmount).and_then(|c| c.amount),
+            Some(Decimal::from(2_489_200))
+        );
+        assert_eq!(
+            joined_grouped("2.489.20 0 HUF", Some(',')),
+            Some(Decimal::from(2_489_200))
+        );
+        assert_eq!(joined_grouped("2.489.200 HUF", Some(',')), None);
+        assert_eq!(joined_grouped("12 m 4", Some(',')), None);
     }
 
     #[test]
