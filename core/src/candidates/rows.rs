@@ -162,11 +162,14 @@ fn glued_split(s: &str, one_letter: impl Fn(char) -> bool) -> Option<(&str, &str
 /// readings of the amount finder where OCR misread or split a number (`3.74I,76`,
 /// `166.354 ,88`), dates left out.
 fn line_numbers(line: &Line, style: &DocStyle) -> Vec<Num> {
-    let mut out = token_numbers(line, style.decimal);
     let dates: Vec<(usize, usize)> = super::dates::find_dates(&line.text, style.month_first)
         .iter()
         .map(|d| (d.start, d.end))
         .collect();
+    // A date's day and year are no quantity or price (`1 februari 2022` of a payment
+    // schedule's line).
+    let mut out = token_numbers(line, style.decimal);
+    out.retain(|n| !dates.iter().any(|&(a, b)| a <= n.start && n.end <= b));
     for a in amounts::find_amounts(&line.text, style.decimal, &dates) {
         // A reading that joins printed tokens (`1.129 ,61`) replaces them; one that cuts a
         // token is left out.
@@ -3392,6 +3395,25 @@ mod tests {
                 Some("Kávé")
             ]
         );
+    }
+
+    #[test]
+    fn a_dates_day_and_year_are_no_numbers_of_a_row() {
+        let words: Vec<Word> = ["Betalingsschema:", "1", "februari", "2022", "€15.018,00"]
+            .iter()
+            .scan(40.0, |x, t| {
+                let word = w(t, *x, 100.0);
+                *x += t.chars().count() as f32 * 5.0 + 5.0;
+                Some(word)
+            })
+            .collect();
+        let doc = page_doc(words);
+        let style = DocStyle::detect(&doc);
+        let values: Vec<Decimal> = line_numbers(&doc.lines[0], &style)
+            .iter()
+            .map(|n| n.value)
+            .collect();
+        assert_eq!(values, [Decimal::new(1_501_800, 2)]);
     }
 
     #[test]
