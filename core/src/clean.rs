@@ -231,6 +231,9 @@ fn paren_glue(part: &str) -> Option<Vec<&str>> {
     Some(parts)
 }
 
+/// How a quantity and its price are multiplied in print (`2 x 1.69`, `2×4.08`, `3 * 1,25`).
+pub(crate) const MULTIPLICATION_SIGNS: [char; 4] = ['x', 'X', '×', '*'];
+
 /// Splits the receipt notations an OCR engine may read without their spaces (PP-OCR reads
 /// `2 x 4.08  8.16 A` as `2×4.08  8.16A`): a whole quantity, a multiplication sign and a price
 /// with two decimals (`2×4.08` → `2` `×` `4.08`; `x2.34` → `x` `2.34`), and an amount with two
@@ -253,7 +256,7 @@ fn unglue(part: &str) -> Vec<&str> {
         .then_some(d + 3)
     };
     let times = |s: &str| -> Option<usize> {
-        ['x', 'X', '×', '*']
+        MULTIPLICATION_SIGNS
             .into_iter()
             .find(|c| s.starts_with(*c))
             .map(char::len_utf8)

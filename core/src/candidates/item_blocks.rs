@@ -215,7 +215,7 @@ fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
         k.key,
         LabelKey::ColDesc | LabelKey::ColSku | LabelKey::ColUnit
     ) {
-        // A quantity of four decimals (`6,5000 HUR`) is no amount the amount finder reads.
+        // A number the amount finder reads no amount in: the first token that is one.
         c.amount = cell_value(&c, style.decimal).or_else(|| {
             c.text
                 .split_whitespace()
@@ -238,22 +238,10 @@ fn money_only(text: &str, decimal: Option<char>) -> bool {
     all && number
 }
 
-/// A whole number OCR broke with spaces (`HUF 4 2408`): its digit groups joined, where the
-/// value holds nothing else but a currency.
-fn joined_whole(text: &str) -> Option<Decimal> {
-    let groups: Vec<&str> = text
-        .split_whitespace()
-        .filter(|t| super::amounts::currency_options(t).is_empty())
-        .collect();
-    (groups.len() >= 2 && groups.iter().all(|g| g.chars().all(|c| c.is_ascii_digit())))
-        .then(|| groups.concat().parse().ok())
-        .flatten()
-}
-
-/// A grouped number OCR broke with a space inside a group (`2.489.20 0 HUF` for `2.489.200`):
-/// its pieces joined and read in the document's style, where the value holds nothing else but
-/// a currency and the pieces are digits and separators.
-fn joined_grouped(text: &str, decimal: Option<char>) -> Option<Decimal> {
+/// A number OCR broke with spaces, whole (`HUF 4 2408`) or inside a group (`2.489.20 0 HUF`
+/// for `2.489.200`): its pieces joined and read in the document's style, where the value holds
+/// nothing else but a currency and the pieces are digits and separators.
+fn joined_pieces(text: &str, decimal: Option<char>) -> Option<Decimal> {
     let pieces: Vec<&str> = text
         .split_whitespace()
         .filter(|t| super::amounts::currency_options(t).is_empty())
@@ -261,7 +249,7 @@ fn joined_grouped(text: &str, decimal: Option<char>) -> Option<Decimal> {
     let numeric = |p: &&str| {
         p.starts_with(|c: char| c.is_ascii_digit())
             && p.chars()
-                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | ' '))
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
     };
     if pieces.len() < 2 || !pieces.iter().all(numeric) {
         return None;
@@ -294,8 +282,7 @@ fn row_of(block: &[Cell], lines: Vec<usize>, decimal: Option<char>) -> Option<(R
                     .into_iter()
                     .map(|j| j.value),
             )
-            .chain(joined_whole(&c.text))
-            .chain(joined_grouped(&c.text, decimal))
+            .chain(joined_pieces(&c.text, decimal))
             .chain((k == LabelKey::ColQty && one_read_as_letter(&c.text)).then_some(Decimal::ONE))
             .collect()
     };
@@ -403,21 +390,25 @@ pub(super) fn find(
     };
     // The keys as this document prints them (`beløb`, folded): an unknown key one letter
     // away from one of them is that key misread (`Beiøb:`, `Belab:`).
-    let printed_keys: Vec<(LabelKey, String)> = doc
+    let keys: Vec<Option<Keyed>> = doc
         .lines
         .iter()
         .enumerate()
-        .filter_map(|(i, line)| {
+        .map(|(i, line)| {
             let hits = line_labels.get(i).map_or(&[][..], Vec::as_slice);
-            let k = keyed(&line.text, hits, i)?;
-            Some((k.key, key_word(&line.text)?))
+            keyed(&line.text, hits, i)
         })
+        .collect();
+    let printed_keys: Vec<(LabelKey, String)> = keys
+        .iter()
+        .zip(&doc.lines)
+        .filter_map(|(k, line)| Some((k.as_ref()?.key, key_word(&line.text)?)))
         .collect();
     for (i, line) in doc.lines.iter().enumerate() {
         let hits = line_labels.get(i).map_or(&[][..], Vec::as_slice);
         // A net total's label is the amount of the block it follows directly, at its keys' x,
         // where the block has no amount yet; else it is no key (the totals below the blocks).
-        let keyed = keyed(&line.text, hits, i)
+        let keyed = keys[i]
             .or_else(|| {
                 misread_key(&line.text, i, &printed_keys)
                     .filter(|k| !cur.0.iter().any(|c| c.key == k.key))
@@ -741,11 +732,11 @@ mod tests {
             Some(Decimal::from(2_489_200))
         );
         assert_eq!(
-            joined_grouped("2.489.20 0 HUF", Some(',')),
+            joined_pieces("2.489.20 0 HUF", Some(',')),
             Some(Decimal::from(2_489_200))
         );
-        assert_eq!(joined_grouped("2.489.200 HUF", Some(',')), None);
-        assert_eq!(joined_grouped("12 m 4", Some(',')), None);
+        assert_eq!(joined_pieces("2.489.200 HUF", Some(',')), None);
+        assert_eq!(joined_pieces("12 m 4", Some(',')), None);
     }
 
     #[test]
@@ -904,9 +895,12 @@ mod tests {
             t.rows[1].cell(LabelKey::ColAmount).and_then(|c| c.amount),
             Some(Decimal::from(42408))
         );
-        assert_eq!(joined_whole("4 2408 Ft"), Some(Decimal::from(42408)));
-        assert_eq!(joined_whole("2 kg"), None);
-        assert_eq!(joined_whole("HUF 42408"), None);
+        assert_eq!(
+            joined_pieces("4 2408 Ft", Some(',')),
+            Some(Decimal::from(42408))
+        );
+        assert_eq!(joined_pieces("2 kg", Some(',')), None);
+        assert_eq!(joined_pieces("HUF 42408", Some(',')), None);
     }
 
     #[test]

@@ -1529,7 +1529,7 @@ fn plausibility(doc: &CleanDocument, headers: &[TableLayout], u: &Unit, t: &Trip
 /// numbers' decimals.
 fn times_after(doc: &CleanDocument, n: &Num) -> bool {
     let text = &doc.lines[n.line].text;
-    let times = ['x', 'X', '×', '*'];
+    let times = crate::clean::MULTIPLICATION_SIGNS;
     let glued = text.get(n.start..n.end).is_some_and(|t| t.ends_with(times));
     let rest = text.get(n.end..).unwrap_or_default().trim_start();
     let rest = if glued {

@@ -750,16 +750,13 @@ pub(super) fn cell_value(cell: &Cell, decimal: Option<char>) -> Option<Decimal> 
     let Some(first) = found.first() else {
         // A price or quantity to four places or more (`415,3900`, `6,5000 HUR`): no amount the
         // amount finder reads, a number of its column.
-        if let Some(v) = matches!(cell.key, LabelKey::ColUnitPrice | LabelKey::ColQty)
-            .then(|| {
-                cell.text.split_whitespace().find_map(|t| {
-                    rows::token_number(t, decimal)
-                        .filter(|&(_, decimals, percent)| decimals >= 4 && !percent)
-                })
+        if matches!(cell.key, LabelKey::ColUnitPrice | LabelKey::ColQty)
+            && let Some((v, _, _)) = cell.text.split_whitespace().find_map(|t| {
+                rows::token_number(t, decimal)
+                    .filter(|&(_, decimals, percent)| decimals >= 4 && !percent)
             })
-            .flatten()
         {
-            return Some(v.0);
+            return Some(v);
         }
         if matches!(cell.key, LabelKey::ColUnitPrice | LabelKey::ColVatAmount)
             || is_amount_column(cell.key)
@@ -1359,11 +1356,10 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
 /// Whether a quantity's cell opens with OCR's reading of the digit one as a letter and holds
 /// no digit (`l stk.`, `I`): the quantity 1 where its row's arithmetic says so.
 pub fn one_read_as_letter(text: &str) -> bool {
+    let mut first = text.split_whitespace().next().unwrap_or_default().chars();
     !text.contains(|c: char| c.is_ascii_digit())
-        && text
-            .split_whitespace()
-            .next()
-            .is_some_and(|t| matches!(t, "l" | "I" | "|"))
+        && first.next().and_then(amounts::digit_lookalike) == Some('1')
+        && first.next().is_none()
 }
 
 /// A line of units in brackets and nothing else (`(RM) (RM)`, `[EUR]  (%)`, `(kg)`): every token

@@ -500,16 +500,14 @@ fn partitioned_rates(
     const WHOLE: i128 = 10_000;
     // Taxes round to the unit the amounts print: half a cent, or half a unit where the rows'
     // amounts print no decimals (forints, `-1815760`).
-    let half = match rows
+    let scale = rows
         .iter()
         .filter_map(|r| r.amount)
         .map(|a| a.scale())
-        .max()
-    {
-        Some(0) => WHOLE / 2,
-        Some(1) => WHOLE / 20,
-        _ => HALF_CENT,
-    };
+        .max();
+    let half = units(last_digit_unit(scale) / Decimal::from(2))
+        .unwrap_or(0)
+        .max(HALF_CENT);
     let balances = |sums: &[i128], counts: &[i128]| {
         lines.iter().all(|&(i, r, base, tax)| {
             let (s, m) = (sums[i], counts[i]);
@@ -609,8 +607,13 @@ fn rows_rounding<'a>(amounts: impl Iterator<Item = &'a Decimal>) -> Decimal {
     let (rows, scale) = amounts.fold((0u32, None::<u32>), |(n, s), a| {
         (n + 1, Some(s.map_or(a.scale(), |s| s.max(a.scale()))))
     });
-    let unit = scale.map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale));
-    unit / Decimal::from(2) * Decimal::from(rows)
+    last_digit_unit(scale) / Decimal::from(2) * Decimal::from(rows)
+}
+
+/// The unit of the last digit amounts print to their finest scale (`0.01` for cents, `1` for
+/// whole forints), a cent where no amount is printed.
+fn last_digit_unit(scale: Option<u32>) -> Decimal {
+    scale.map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale))
 }
 
 /// Rows whose minus sign OCR lost (`447.17` among a credit note's negative rows): where the
