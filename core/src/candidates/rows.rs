@@ -1184,17 +1184,34 @@ pub fn find(
     // total (`Summe`, `Fize:`, `Übertrag`, whatever its label), or, with the other sign, what
     // settles them (a folio's payment, `Zahlung Visa  -209,00`): the rows end there, unless
     // balanced rows follow (a table continued after a carried-over subtotal).
-    let arith_lines: Vec<(usize, Decimal)> = picked
+    // Rows priced both ways ([`net_price_left_of`]) are summed as printed and by their net
+    // amounts too (quantity x unit price, printed nowhere), which a goods total under them
+    // prints (`Áruérték  6.214.849` under amounts with VAT).
+    let arith_rows: Vec<Row> = picked
         .iter()
-        .map(|(u, t)| (u.lines[0], u.nums[t.a].value))
+        .map(|(u, t)| arith_row(doc, headers, u, t, rates))
+        .collect();
+    let arith_lines: Vec<(usize, Decimal, Decimal)> = picked
+        .iter()
+        .zip(&arith_rows)
+        .map(|((u, t), row)| {
+            let v = u.nums[t.a].value;
+            (
+                u.lines[0],
+                v,
+                net_of_row_priced_both_ways(row, v).unwrap_or(v),
+            )
+        })
         .collect();
     let mut sum = Decimal::ZERO;
+    let mut net_sum = Decimal::ZERO;
     let mut rows_above = 0;
     let mut closed = false;
     for (l, line_nums) in nums.iter().enumerate().skip(start) {
-        if let Some(&(_, v)) = arith_lines.iter().find(|(al, _)| *al == l) {
+        if let Some(&(_, v, net)) = arith_lines.iter().find(|(al, _, _)| *al == l) {
             closed = false;
             sum += v;
+            net_sum += net;
             rows_above += 1;
             continue;
         }
@@ -1206,10 +1223,12 @@ pub fn find(
             .rposition(|n| is_money_num(n, style.money) && (n.x1 - sa.x1).abs() <= tol);
         if let Some(k) = in_column
             && rows_above > 0
-            && (line_nums[k].value == sum || sum > Decimal::ZERO && line_nums[k].value == -sum)
+            && (line_nums[k].value == sum
+                || line_nums[k].value == net_sum && net_sum != sum
+                || sum > Decimal::ZERO && line_nums[k].value == -sum)
         {
             closed = true;
-            if arith_lines.iter().all(|(al, _)| *al < l) {
+            if arith_lines.iter().all(|(al, _, _)| *al < l) {
                 break;
             }
             continue;
@@ -1227,7 +1246,7 @@ pub fn find(
             && !flat.iter().any(|f| doc.lines[f.line].page == page)
             && !arith_lines
                 .iter()
-                .any(|(al, _)| *al < l && doc.lines[*al].page == page);
+                .any(|(al, _, _)| *al < l && doc.lines[*al].page == page);
         if brought_forward {
             continue;
         }
@@ -1240,6 +1259,7 @@ pub fn find(
             .or_else(|| amount_below(l));
         if let Some(f) = found {
             sum += f.amount(&nums).value;
+            net_sum += f.amount(&nums).value;
             rows_above += 1;
             flat.push(f);
         }
@@ -1291,8 +1311,7 @@ pub fn find(
     let mut used_lines: Vec<usize> = starts.clone();
     used_lines.extend(claimed.iter().copied());
     used_lines.extend(flat.iter().filter_map(|f| f.below));
-    for (u, t) in &picked {
-        let row = arith_row(doc, headers, u, t, rates);
+    for ((u, _), row) in picked.iter().zip(arith_rows) {
         rows.push((u.lines[0], row));
     }
     for f in &flat {
@@ -2048,12 +2067,25 @@ fn build_row(
     row
 }
 
+/// The net amount of a row priced both ways ([`net_price_left_of`]: its amount `gross` the
+/// amount with VAT): quantity x unit price, to the gross amount's decimals. None for other rows.
+fn net_of_row_priced_both_ways(row: &Row, gross: Decimal) -> Option<Decimal> {
+    row.cell(LabelKey::ColAmountGross)?;
+    let q = row.cell(LabelKey::ColQty)?.amount?;
+    let p = row.cell(LabelKey::ColUnitPrice)?.amount?;
+    Some(q.checked_mul(p)?.round_dp_with_strategy(
+        gross.scale(),
+        rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+    ))
+}
+
 /// A row priced both ways, as shops print it (`Toimistotuoli  2,5  537,26  25,5%  674,26
 /// 1685,65`: the unit price, the rate, the unit price with VAT, the amount with VAT; the net
 /// amount printed nowhere): the price `p` that the row's quantity x price = amount used is, to
 /// the rounding of both, a price printed left of it on its line plus the row's `rate`. That one
 /// (of the numbers none of `used`, or two of them one space apart read as one where OCR split
-/// its digits: `10 50,58`) is the unit price.
+/// its digits: `10 50,58`, or inside a group: `233.8 98`) is the unit price. Prices print cents, or whole units as the price with VAT
+/// does where the currency has none (`11.622  18%  13.714  41.142` HUF).
 fn net_price_left_of(
     line: &Line,
     nums: &[Num],
@@ -2074,13 +2106,13 @@ fn net_price_left_of(
         .filter(|&i| free(i))
         .map(|i| nums[i].clone());
     let joined = (1..nums.len())
-        .filter(|&k| free(k - 1) && free(k) && nums[k - 1].decimals == 0)
+        .filter(|&k| free(k - 1) && free(k))
         .filter_map(|k| joined_pair(line, &nums[k - 1], &nums[k], None));
     singles.chain(joined).find(|n| {
         // Half a unit of each price's last digit, the net one's grown by the rate.
         let unit = |d: u32| Decimal::new(1, d.min(28)) / Decimal::TWO;
         let slack = unit(price.decimals) + unit(n.decimals) * factor;
-        n.decimals >= 2
+        n.decimals >= price.decimals.min(2)
             && n.value.is_sign_positive() == price.value.is_sign_positive()
             && n.value.abs() < price.value.abs()
             && n.value
@@ -2712,14 +2744,29 @@ fn continue_description(
                 .map(|t| t.bbox.x0)
         })
     });
+    // The discount the row's arithmetic used, printed after the name on a line of its own
+    // (`Hooldus kuutasu (-15%)` over the row's numbers): no part of the name.
+    let discount = row
+        .cell(LabelKey::ColDiscount)
+        .map(|c| (c.span.line, c.span.start, c.span.end));
     for &l in &extra {
         used.push(l);
         let line = &doc.lines[l];
         let mut desc: Option<(usize, usize)> = None;
         let mut sku: Option<(usize, usize)> = None;
         let mut first_word = true;
-        for (t, &(s, e)) in line.tokens.iter().zip(&line.token_spans) {
-            if is_rotated(t) {
+        let last_token = line.tokens.len().saturating_sub(1);
+        for (k, (t, &(s, e))) in line.tokens.iter().zip(&line.token_spans).enumerate() {
+            if is_rotated(t) || discount.is_some_and(|(dl, ds, de)| dl == l && s < de && e > ds) {
+                continue;
+            }
+            // The amount's currency wrapped onto the row's next line, alone or a column gap
+            // after the name's words (`(-15%)  EUR`, `EAN: 5784802678604  EUR`): no word of
+            // the name.
+            if k == last_token
+                && (k == 0 || line.text[..s].ends_with("  "))
+                && super::amounts::currency_of_word(&t.text).is_some()
+            {
                 continue;
             }
             // The row's position leading its description's line above its numbers (`1
@@ -3700,6 +3747,41 @@ mod tests {
     }
 
     #[test]
+    fn a_row_priced_both_ways_in_whole_units_may_print_its_price_broken_inside_a_group() {
+        // `5  233.8 98  27%  297.050  1.485.250`: the unit price, broken by OCR inside its
+        // last group, grows by the rate to the price with VAT (233 898 x 1,27 = 297 050,46).
+        let t = read(vec![
+            w("Megnevezés", 30.0, 80.0),
+            r("Menny.", 200.0, 80.0),
+            r("Egységár", 280.0, 80.0),
+            w("Szerelés", 30.0, 100.0),
+            r("5", 200.0, 100.0),
+            r("233.8", 262.0, 100.0),
+            r("98", 280.0, 100.0),
+            r("27%", 330.0, 100.0),
+            r("297.050", 420.0, 100.0),
+            r("1.485.250", 520.0, 100.0),
+            w("Kábel", 30.0, 115.0),
+            r("2", 200.0, 115.0),
+            r("315.738", 280.0, 115.0),
+            r("27%", 330.0, 115.0),
+            r("400.987", 420.0, 115.0),
+            r("801.974", 520.0, 115.0),
+        ])
+        .expect("rows");
+        assert_eq!(
+            column(&t, LabelKey::ColUnitPrice),
+            [d("233898"), d("315738")],
+            "{:?}",
+            t.rows
+        );
+        assert_eq!(
+            column(&t, LabelKey::ColAmountGross),
+            [d("1485250"), d("801974")]
+        );
+    }
+
+    #[test]
     fn a_rows_vat_and_gross_are_the_numbers_its_arithmetic_names() {
         let t = read(vec![
             w("1", 30.0, 100.0),
@@ -4206,6 +4288,37 @@ mod tests {
     }
 
     #[test]
+    fn the_amounts_currency_wrapped_under_it_is_no_word_of_the_name() {
+        // `EUR` under the amount, on the line that continues the name: the amount's.
+        let t = read(vec![
+            w("1", 30.0, 100.0),
+            w("Beratung", 60.0, 100.0),
+            r("2", 280.0, 100.0),
+            r("100,00", 400.0, 100.0),
+            r("200,00", 540.0, 100.0),
+            w("vor", 60.0, 110.0),
+            w("Ort", 80.0, 110.0),
+            w("EUR", 525.0, 110.0),
+            w("2", 30.0, 125.0),
+            w("Kabel", 60.0, 125.0),
+            r("1", 280.0, 125.0),
+            r("10,00", 400.0, 125.0),
+            r("10,00", 540.0, 125.0),
+            w("EUR", 525.0, 135.0),
+            w("Summe", 400.0, 160.0),
+            r("210,00", 540.0, 160.0),
+        ])
+        .expect("rows");
+        let names: Vec<Option<&str>> = t.rows.iter().map(|r| cell(r, LabelKey::ColDesc)).collect();
+        assert_eq!(
+            names,
+            [Some("Beratung vor Ort"), Some("Kabel")],
+            "{:?}",
+            t.rows
+        );
+    }
+
+    #[test]
     fn a_discount_on_the_description_line_above_the_numbers_is_the_rows() {
         // `2,5 x 130,70 - 15 % = 277,74`, the `(-15%)` after the name on the line above.
         let t = read(vec![
@@ -4235,6 +4348,9 @@ mod tests {
             .collect();
         assert_eq!(amounts, [Some("200,00"), Some("277,74")], "{:?}", t.rows);
         assert_eq!(cell(&t.rows[1], LabelKey::ColDiscount), Some("(-15%)"));
+        // The discount is no part of the name printed before it.
+        let desc = cell(&t.rows[1], LabelKey::ColDesc).unwrap_or_default();
+        assert!(desc.starts_with("Licence") && !desc.contains('%'), "{desc}");
     }
 
     #[test]

@@ -245,13 +245,18 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         .zip(&inferred)
         .map(|((it, _, _), inf)| decimal(&it.vat_rate).or(*inf))
         .collect();
-    // Whether an amount is printed under the tables (a lines' total may confirm derived nets);
-    // looked up only where nothing else confirms them.
-    let end = tables.iter().map(|t| t.end_line).max().unwrap_or(0);
+    // Whether an amount is printed under the tables' rows (a lines' total may confirm derived
+    // nets, though the table's region reaches past it); looked up only where nothing else
+    // confirms them.
+    let below = tables
+        .iter()
+        .flat_map(|t| t.rows.iter().flat_map(|r| r.lines.iter()))
+        .max()
+        .map_or(0, |l| l + 1);
     let printed_below = |sum: Decimal| {
         cands
             .of(CandidateKind::Amount)
-            .filter(|a| a.span.line >= end && a.scheme.as_deref() != Some("percent"))
+            .filter(|a| a.span.line >= below && a.scheme.as_deref() != Some("percent"))
             .any(|a| a.value.parse::<Decimal>().is_ok_and(|v| v == sum))
     };
     let nets = derived_nets(ctx, &items, &rates, printed_below);

@@ -403,6 +403,58 @@ mod tests {
     }
 
     #[test]
+    fn a_shops_rows_priced_both_ways_in_whole_units_end_at_their_goods_total() {
+        // A currency printed without decimals: the unit price (11622) is the one that grows by
+        // the rate to the price with VAT (13714). The goods total under the rows (a label no
+        // vocabulary knows) is the sum of their net amounts, printed nowhere else, and ends
+        // the rows; a charge the net total adds follows it.
+        let lines = vec![
+            ("Rechnung Nr. 4711 vom 02.05.2024", 40.0, 40.0),
+            (
+                "Bezeichnung Menge@250 Einzelpreis@320 USt.@360 Brutto@430 Betrag@500",
+                40.0,
+                300.0,
+            ),
+            (
+                "Beratung 3@260 11622@330 18%@370 13714@440 41142@520",
+                40.0,
+                314.0,
+            ),
+            (
+                "Kabel 40@260 22698@330 27%@370 28826@440 1153040@520",
+                40.0,
+                328.0,
+            ),
+            ("Áruérték@400 942786@525", 40.0, 350.0),
+            ("Kezelési díj@400 537@540", 40.0, 364.0),
+            ("Netto  943323", 300.0, 400.0),
+            ("MwSt 18%  6276", 300.0, 414.0),
+            ("MwSt 27%  245283", 300.0, 428.0),
+            ("Summe  1194882", 300.0, 442.0),
+        ];
+        let r = run(&lines);
+        let view: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|i| {
+                (
+                    i.unit_price.as_deref(),
+                    i.amount.as_deref(),
+                    i.amount_with_vat.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            view,
+            [
+                (Some("11622"), Some("34866"), Some("41142")),
+                (Some("22698"), Some("907920"), Some("1153040")),
+            ],
+            "{r:?}"
+        );
+    }
+
+    #[test]
     fn rows_priced_both_ways_with_numbers_at_decimals_limits_do_not_panic() {
         // Quantities, prices and amounts as large as a decimal holds, split digits among them:
         // the checksums are checked arithmetic, whatever the page prints.
