@@ -2085,6 +2085,22 @@ const VOCAB_EU: &[(LabelKey, &[&str])] = &[
             "valoare tva",
             "suma tva",
             "tva colectată",
+            // The tax's full name in each language, as invoices print it in words.
+            "value added tax",
+            "taxe sur la valeur ajoutée",
+            "podatek od towarów i usług",
+            "податок на додану вартість",
+            "налог на добавленную стоимость",
+            "belasting over de toegevoegde waarde",
+            "imposta sul valore aggiunto",
+            "impuesto sobre el valor añadido",
+            "imposto sobre o valor acrescentado",
+            "pridėtinės vertės mokestis",
+            "pievienotās vērtības nodoklis",
+            "mervärdesskatt",
+            "merværdiafgift",
+            "általános forgalmi adó",
+            "taxa pe valoarea adăugată",
         ],
     ),
     (
@@ -4154,6 +4170,28 @@ pub struct LabelHit {
 /// is both the invoice and the account): the value's shape decides.
 const INVOICE_OR_ACCOUNT: &[&str] = &["szamlaszam"];
 
+/// The bare word for a reference in each language (no customer's, order's or article's word
+/// beside it): the vocabulary files it under the reference it names most often (a customer's,
+/// an article's), though a `Key:` of it in a document's head may name the document itself.
+const BARE_REFERENCE: &[&str] = &[
+    "reference",
+    "referentie",
+    "referenz",
+    "referencia",
+    "riferimento",
+    "referinta",
+];
+
+/// Whether a label's printed phrase is one of [`BARE_REFERENCE`] (compared lower-cased,
+/// diacritics folded, letters only).
+pub fn names_bare_reference(phrase: &str) -> bool {
+    let plain: String = fold_diacritics(&phrase.to_lowercase())
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .collect();
+    BARE_REFERENCE.contains(&plain.as_str())
+}
+
 /// Whether a word (any case, accents folded) is a word of the label vocabulary: `Fecha`,
 /// `paragonu`. For labels that OCR glued to a value (`A-5915Fecha factura:`).
 pub fn is_vocabulary_word(word: &str) -> bool {
@@ -5110,6 +5148,17 @@ mod tests {
             ("lv", "Rēķina Nr.", K::Number),
             ("lv", "Summa apmaksai", K::Payable),
             ("lv", "PVN 21%", K::Vat),
+            ("lv", "Pievienotās vērtības nodoklis 21%", K::Vat),
+            ("lt", "Pridėtinės vertės mokestis", K::Vat),
+            ("uk", "Податок на додану вартість 20%", K::Vat),
+            ("ru", "Налог на добавленную стоимость", K::Vat),
+            ("ro", "Taxa pe valoarea adăugată 19%", K::Vat),
+            ("hu", "Általános forgalmi adó", K::Vat),
+            ("en", "Value added tax 20%", K::Vat),
+            ("fr", "Taxe sur la valeur ajoutée", K::Vat),
+            ("sv", "Mervärdesskatt", K::Vat),
+            ("da", "Merværdiafgift", K::Vat),
+            ("pl", "Podatek od towarów i usług", K::Vat),
             ("et", "Arve nr", K::Number),
             ("et", "Kuupäev", K::Date),
             ("et", "Maksetähtaeg", K::DueDate),

@@ -670,7 +670,25 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         tables::drop_summary_rows(t, doc, style.decimal);
     }
     tables::drop_running_sums(&mut tables);
-    let in_table = table_lines(&tables, doc.lines.len());
+    // Items printed as `Key: value` blocks, where a header's columns hold none (see below).
+    let blocks = tables
+        .iter()
+        .flat_map(|t| &t.rows)
+        .all(|r| !r.named())
+        .then(|| item_blocks::find(doc, &style, &line_labels))
+        .flatten();
+    // The lines of every table's rows, the items' blocks included: a `Réf.:` there is an
+    // article's, not the document's. (Before the OCR-joined readings are counted: their
+    // indices follow the candidates'.)
+    let in_table = {
+        let mut lines = table_lines(&tables, doc.lines.len());
+        for l in blocks.iter().flat_map(|t| &t.rows).flat_map(|r| &r.lines) {
+            if let Some(x) = lines.get_mut(*l) {
+                *x = true;
+            }
+        }
+        lines
+    };
     unknown_key_numbers(doc, &line_labels, &in_table, &style, &mut items);
     let receipt = style.receipt.then(|| receipt::read(doc));
     let ocr_amounts: Vec<Candidate> = doc
@@ -703,12 +721,6 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     // fewer than the blocks (one payment schedule's line read as a row, `2020-10-26 28832,6 1
     // EUR`, beside seven blocks that sum).
     let arithmetic = rows::find(doc, &style, &line_labels, &rates, &tables);
-    let blocks = tables
-        .iter()
-        .flat_map(|t| &t.rows)
-        .all(|r| !r.named())
-        .then(|| item_blocks::find(doc, &style, &line_labels))
-        .flatten();
     let mut item_table = match (arithmetic, blocks) {
         (Some(a), Some(b)) if b.rows.len() > a.rows.len() => Some(b),
         (a, b) => a.or(b),
@@ -1079,13 +1091,18 @@ fn unknown_key_numbers(
             .collect();
         let free = |&(cs, ce): &(usize, usize)| !hits.iter().any(|h| h.start < ce && cs < h.end);
         // A cell whose only label words are a column's article-number word (`Reference`,
-        // `Inv. ref.`).
+        // `Inv. ref.`) or the bare word for a reference (`Referentie`, filed as a customer's).
         let sku_only = |&(cs, ce): &(usize, usize)| {
             let mut inside = hits
                 .iter()
                 .filter(|h| h.start < ce && cs < h.end)
                 .peekable();
-            inside.peek().is_some() && inside.all(|h| h.key == LabelKey::ColSku)
+            inside.peek().is_some()
+                && inside.all(|h| {
+                    h.key == LabelKey::ColSku
+                        || h.key == LabelKey::CustomerNumber
+                            && labels::names_bare_reference(&text[h.start..h.end])
+                })
         };
         let outside_tables = !in_table.get(line.index).copied().unwrap_or(false);
         // A column's article-number word as a `Key:` outside the tables.
@@ -2685,6 +2702,21 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(refs, ["F-2021-41742"]);
+        // The bare word for a reference, which the vocabulary files as a customer's (`Referentie:
+        // 05309` beside the date of issue), names one too; a customer's number does not.
+        let refs = |key: &str| -> Vec<String> {
+            extract(&doc_from(&[
+                ("Nota", 10.0, 10.0),
+                (&format!("{key}:  05309"), 300.0, 30.0),
+                ("Uitgiftedatum:  16-02-2023", 300.0, 42.0),
+            ]))
+            .of(CandidateKind::Reference)
+            .filter(|c| c.label.is_none())
+            .map(|c| c.value.clone())
+            .collect()
+        };
+        assert_eq!(refs("Referentie"), ["05309"]);
+        assert!(refs("Klantnummer").is_empty());
         // An item table's `Code:` sub-line is no document reference.
         let c = extract(&doc_from(&[
             ("Pos   Description   Qty   Price   Amount", 10.0, 10.0),
@@ -2694,6 +2726,41 @@ pub(crate) mod tests {
             ("Code: 6505166513524", 40.0, 60.0),
             ("Total   35.00", 10.0, 80.0),
         ]));
+        assert_eq!(
+            c.of(CandidateKind::Reference)
+                .filter(|c| c.label.is_none())
+                .count(),
+            0
+        );
+        // Nor is an item block's `Réf.:` (items printed as `Key: value` blocks).
+        let mut lines: Vec<(String, f32, f32)> = vec![("Facture".into(), 10.0, 10.0)];
+        for (i, (r, d, q, p, a)) in [
+            ("CE-3927", "Prestation de conseil", "5", "17,78", "88,90"),
+            ("Z201R5", "Chaise de bureau", "1", "32,49", "32,49"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let y = 40.0 + 90.0 * i as f32;
+            lines.push((format!("Article {}", i + 1), 10.0, y));
+            for (k, kv) in [
+                format!("Réf.:  {r}"),
+                format!("Désignation :  {d}"),
+                format!("Qté :  {q}"),
+                format!("P.U. HT :  {p}"),
+                format!("Montant HT :  {a}"),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                lines.push((kv, 20.0, y + 12.0 * (k + 1) as f32));
+            }
+        }
+        lines.push(("Total HT :  121,39".into(), 200.0, 240.0));
+        let refs: Vec<(&str, f32, f32)> =
+            lines.iter().map(|(t, x, y)| (t.as_str(), *x, *y)).collect();
+        let c = extract(&doc_from(&refs));
+        assert_eq!(c.item_table.as_ref().map(|t| t.rows.len()), Some(2));
         assert_eq!(
             c.of(CandidateKind::Reference)
                 .filter(|c| c.label.is_none())
