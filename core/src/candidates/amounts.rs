@@ -567,10 +567,27 @@ pub fn ocr_digits(text: &str) -> std::borrow::Cow<'_, str> {
             && digit(k + 3)
             && !cur.get(k + 4).is_some_and(u8::is_ascii_alphanumeric)
     };
+    // `D` for a thousands group's first 0 (`45.D38,56`): a digit and a separator before it,
+    // the group's two other digits after it, then a separator or the number's end.
+    let group_head = |k: usize| {
+        k >= 2
+            && digit(k - 2)
+            && matches!(cur[k - 1], b'.' | b',' | b'\'')
+            && digit(k + 1)
+            && digit(k + 2)
+            && cur
+                .get(k + 3)
+                .is_none_or(|b| matches!(b, b'.' | b',') || !b.is_ascii_alphanumeric())
+    };
     let fixes: Vec<(usize, u8)> = (0..cur.len())
         .filter_map(|k| match cur[k] {
             b'S' if between(k) => Some((k, b'5')),
-            b'D' if between(k) || decimal_tail(k) || decimal_head(k) || integer_tail(k) => {
+            b'D' if between(k)
+                || decimal_tail(k)
+                || decimal_head(k)
+                || integer_tail(k)
+                || group_head(k) =>
+            {
                 Some((k, b'0'))
             }
             _ => None,
@@ -1084,6 +1101,12 @@ mod tests {
         assert_eq!(ocr_digits("EAN: 35033  123,D6"), "EAN: 35033  123,06");
         assert_eq!(ocr_digits("Kod 12,D6A"), "Kod 12,D6A");
         assert_eq!(ocr_digits("5 ks  198,17  99D,85"), "5 ks  198,17  990,85");
+        assert_eq!(
+            ocr_digits("Daň 21%  CZK 45.D38,56"),
+            "Daň 21%  CZK 45.038,56"
+        );
+        assert_eq!(ocr_digits("1,D25.00 USD"), "1,025.00 USD");
+        assert_eq!(ocr_digits("Kod 12.D6A AB.D12"), "Kod 12.D6A AB.D12");
         assert_eq!(ocr_digits("CD,12 DVD,45x"), "CD,12 DVD,45x");
         assert_eq!(vals("Summe 1O,5O"), ["10.50"]);
         // Words, codes and ids stay as printed.

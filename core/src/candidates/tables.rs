@@ -1162,6 +1162,8 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
             .iter()
             .map(|l| l.bbox.y1)
             .fold(header.bbox.y1, f32::max);
+        // The foot of the last row's lines and of the lines set tight under them.
+        let mut row_chain: Option<f32> = None;
         while let Some(line) = doc.lines.get(j) {
             if line.page != header.page || line.bbox.y0 - last_y > 4.0 * h {
                 break;
@@ -1176,10 +1178,14 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                 .any(|(c, n)| is_number_column(c.key) && *n)
                 && !rows::period_line(line);
             // A row's sub-line (`Brutto: 6,90` under its name, no number in a number column,
-            // tight under the row) names a total's word but is no totals line.
+            // tight under the row, or under lines tight under it) names a total's word but is
+            // no totals line. (A totals block set apart under the rows, its lines tight to each
+            // other, is none.)
+            let tight = row_chain.is_some_and(|y| line.bbox.y0 - y < 0.8 * h);
+            row_chain = (numeric || tight).then_some(line.bbox.y1);
             let sub_line = !numeric
                 && rows.last().is_some()
-                && line.bbox.y0 - last_y < 0.8 * h
+                && tight
                 && cells.iter().all(|c| c.key == LabelKey::ColDesc)
                 && (rows::priced_line(line) || is_keyed(line));
             if header_columns(line).is_some()
@@ -2393,6 +2399,46 @@ mod tests {
     }
 
     #[test]
+    fn a_totals_block_set_apart_under_the_names_ends_the_rows() {
+        // The totals printed under the description column, away from the last row, their
+        // lines tight to each other (`Всего без НДС:` under a charge no vocabulary names): no
+        // sub-lines of the last row, and the net's label ends the table.
+        let mut words = vec![
+            w("Наименование товара", 40.0, 100.0),
+            w("Кол-во", 250.0, 100.0),
+            w("Цена", 330.0, 100.0),
+            w("Сумма", 430.0, 100.0),
+            w("Услуги", 40.0, 115.0),
+            w("2", 265.0, 115.0),
+            w("500,00", 330.0, 115.0),
+            w("1000,00", 430.0, 115.0),
+            w("Бумага", 40.0, 130.0),
+            w("1", 265.0, 130.0),
+            w("400,00", 330.0, 130.0),
+            w("400,00", 430.0, 130.0),
+        ];
+        for (k, (label, amount)) in [
+            ("Товары", "1400,00"),
+            ("Доставка", "5,00"),
+            ("Всего без НДС:", "1405,00"),
+            ("НДС 20%", "281,00"),
+            ("Сумма с НДС:", "1686,00"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let y = 160.0 + 10.0 * k as f32;
+            words.push(w(label, 10.0, y));
+            words.push(w(amount, 90.0, y));
+        }
+        let t = find_tables(&page_of(words));
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].rows.len(), 2, "{:?}", t[0].rows);
+        assert!(t[0].end_line <= 5, "{:?}", t[0]);
+        assert_eq!(t[0].rows[1].lines.iter().max(), Some(&4), "{:?}", t[0].rows);
+    }
+
+    #[test]
     fn a_carried_over_subtotal_ends_the_page_rows() {
         let words = vec![
             w("Pos", 10.0, 100.0),
@@ -2523,7 +2569,18 @@ mod tests {
         ]);
         let t = find_tables(&doc);
         assert_eq!(t.len(), 1, "{}", doc.plain_text());
-        assert_eq!(t[0].rows.len(), 2, "{:?}", t[0].rows);
+        assert_eq!(
+            t[0].rows.len(),
+            2,
+            "{:?}",
+            t[0].rows
+                .iter()
+                .map(|r| (
+                    &r.lines,
+                    r.cells.iter().map(|c| (c.key, &c.text)).collect::<Vec<_>>()
+                ))
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -238,8 +238,10 @@ pub fn rate_lines(
                     }),
             );
         } else if let ([rate], Some(amount)) = (l.rates.as_slice(), wrapped)
-            // An item row prints a unit price and an amount before its rate.
-            && l.money.len() <= 1
+            // An item row prints a unit price and an amount before its rate; a totals block set
+            // as running text prints other totals before it, on a line with a VAT label
+            // (`Cena bez DPH 317469,30 Kč ... Mezisoučet: 309990,18 Kč Celkem DPH 21%`).
+            && (l.money.len() <= 1 || vat_line(l.line))
             && is_vat_rate(rate.1)
             && !amount.1.is_zero()
         {
@@ -248,9 +250,35 @@ pub fn rate_lines(
                 amount,
                 labelled: vat_line(l.line),
             });
+        } else if let [rate] = l.rates.as_slice()
+            // A totals block set as running text: the one rate of a line with a VAT label and
+            // the money amount printed right after it (`63929,95 Kč Celkem DPH 12% 667,42 Kč
+            // Celková částka: 374587,55 Kč`), where that amount is no base the rate's VAT of
+            // which the line prints (`DPH 12% z 5561,87 Kč: 667,42 Kč`).
+            && is_vat_rate(rate.1)
+            && vat_line(l.line)
+            && let Some(amount) = money_after(items, l, rate.0)
+            && !amount.1.is_zero()
+            && !l.money.iter().any(|m| {
+                (m.1 - amount.1 * rate.1 / Decimal::ONE_HUNDRED).abs() <= Decimal::new(1, 2)
+            })
+        {
+            out.push(RateLine {
+                rate: *rate,
+                amount,
+                labelled: true,
+            });
         }
     }
     out
+}
+
+/// The money amount of line `l` printed right after the amount candidate `after` (no other
+/// amount between), if any.
+fn money_after(items: &[Candidate], l: &LineAmounts, after: usize) -> Option<(usize, Decimal)> {
+    let all = amounts_on(items, l.line);
+    let next = all.get(all.iter().position(|&i| i == after)? + 1)?;
+    l.money.iter().find(|m| m.0 == *next).copied()
 }
 
 /// Every amount candidate of `line` (quantities included), in print order.
@@ -302,12 +330,10 @@ fn rate_pairs_on_line(
     let all = amounts_on(items, l.line);
     let mut pairs = Vec::new();
     for rate in l.rates.iter().filter(|r| is_vat_rate(r.1)) {
-        let at = all.iter().position(|&i| i == rate.0);
-        let next = at.and_then(|k| all.get(k + 1));
-        let money = match next {
-            Some(n) => l.money.iter().find(|m| m.0 == *n).copied(),
+        let money = match all.last() {
             // The line's last rate: its amount may begin the next line.
-            None => wrapped,
+            Some(&last) if last == rate.0 => wrapped,
+            _ => money_after(items, l, rate.0),
         };
         if let Some(money) = money
             && !money.1.is_zero()

@@ -3613,6 +3613,53 @@ mod tests {
     }
 
     #[test]
+    fn running_text_totals_with_other_totals_before_a_rate_give_its_vat() {
+        // The totals as a paragraph: the net before the row discounts, the discount and the
+        // subtotal before the first rate, whose amount wraps; the second rate's amount right
+        // after it, the total after that. Net + both rates' VAT = total picks the subtotal.
+        let doc = doc_from(&[
+            ("Poradenství  12  6420,93  77051,16", 10.0, 100.0),
+            ("Židle  2  6697,77  13395,54", 10.0, 112.0),
+            (
+                "Cena bez DPH 97925,82 Kč Poskytnutá sleva: -7479,12 Kč Mezisoučet: 90446,70 Kč Celkem DPH 21%",
+                10.0,
+                140.0,
+            ),
+            (
+                "18939,41 Kč Celkem DPH 12% 24,65 Kč Celková částka: 109410,76 Kč",
+                10.0,
+                152.0,
+            ),
+        ]);
+        let cands = extract(&doc);
+        let rates: Vec<_> = cands
+            .rate_lines
+            .iter()
+            .map(|l| (l.rate.1, l.amount.1))
+            .collect();
+        assert_eq!(
+            rates,
+            [
+                (Decimal::new(21, 0), Decimal::new(1893941, 2)),
+                (Decimal::new(12, 0), Decimal::new(2465, 2))
+            ]
+        );
+        let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
+        let r = crate::fields::extract(&doc, &cands, &scorer);
+        assert_eq!(r.totals.net.as_deref(), Some("90446.70"));
+        assert_eq!(r.totals.vat.as_deref(), Some("18964.06"));
+        assert_eq!(r.totals.total.as_deref(), Some("109410.76"));
+        // A rate's base after it (`DPH 12% z 205,42 Kč: 24,65 Kč`) is no VAT amount.
+        let doc = doc_from(&[("Celkem DPH 12% 205,42 Kč 24,65 Kč", 10.0, 140.0)]);
+        let rates: Vec<_> = extract(&doc)
+            .rate_lines
+            .iter()
+            .map(|l| l.amount.1)
+            .collect();
+        assert!(!rates.contains(&Decimal::new(20542, 2)), "{rates:?}");
+    }
+
+    #[test]
     fn the_single_rate_before_the_vat_among_a_wrapped_lines_amounts() {
         // The totals run as text and wrap before the rate: the rate, the VAT and the total on
         // one line (no rate line of a rate and one amount); the rate makes the VAT of the net.
