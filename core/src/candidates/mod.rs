@@ -739,6 +739,9 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     if let Some(items) = header_items {
         item_table = items;
     }
+    if let Some(t) = item_table.as_mut() {
+        gross_from_header(t, &tables);
+    }
     for cell in tables
         .iter_mut()
         .chain(item_table.as_mut())
@@ -777,6 +780,38 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
         rate_sums,
         code_rates,
         ocr_amounts,
+    }
+}
+
+/// The amount with VAT of rows found by their arithmetic, from the header table's row on the
+/// same line where the arithmetic left it out (no rate to confirm it: OCR read `20%` as
+/// `2096`): the header names the column, and the amount exceeds the row's net by at most a VAT
+/// can add ([`taxes::is_vat_rate`]).
+fn gross_from_header(t: &mut TableLayout, tables: &[TableLayout]) {
+    for row in t.rows.iter_mut().filter(|r| {
+        r.source == tables::RowSource::Balanced && r.cell(LabelKey::ColAmountGross).is_none()
+    }) {
+        let Some(net) = row.cell(LabelKey::ColAmount).and_then(|c| c.amount) else {
+            continue;
+        };
+        let first = row.lines.iter().min().copied();
+        let gross = tables
+            .iter()
+            .flat_map(|h| &h.rows)
+            .filter(|h| h.lines.iter().min().copied() == first)
+            .filter(|h| h.cell(LabelKey::ColAmount).and_then(|c| c.amount) == Some(net))
+            .find_map(|h| h.cell(LabelKey::ColAmountGross))
+            .filter(|g| {
+                g.amount.is_some_and(|g| {
+                    net > rust_decimal::Decimal::ZERO
+                        && g > net
+                        && taxes::is_vat_rate((g - net) * rust_decimal::Decimal::ONE_HUNDRED / net)
+                })
+            })
+            .cloned();
+        if let Some(g) = gross {
+            row.cells.push(g);
+        }
     }
 }
 
@@ -1917,6 +1952,70 @@ pub(crate) mod tests {
         let t = c.item_table.as_ref().expect("the blocks' rows");
         assert_eq!(t.rows.len(), 3);
         assert_eq!(t.rows[0].lines[0], 1);
+    }
+
+    #[test]
+    fn a_balanced_row_takes_its_amount_with_vat_from_the_header_table() {
+        let cell = |key: LabelKey, line: usize, text: &str| tables::Cell {
+            key,
+            text: text.into(),
+            span: Span {
+                page: 1,
+                line,
+                start: 0,
+                end: text.len(),
+                bbox: crate::types::BBox::default(),
+                text: text.into(),
+                confidence: 1.0,
+            },
+            amount: text.replace(',', ".").parse().ok(),
+        };
+        let row = |source, line: usize, cells: &[(LabelKey, &str)]| tables::Row {
+            lines: vec![line],
+            cells: cells.iter().map(|(k, t)| cell(*k, line, t)).collect(),
+            source,
+        };
+        let layout = |rows: Vec<tables::Row>| TableLayout {
+            header_line: 0,
+            columns: Vec::new(),
+            rows,
+            end_line: 9,
+            sums: false,
+        };
+        use LabelKey::{ColAmount as A, ColAmountGross as G, ColVatRate as R};
+        let balanced = tables::RowSource::Balanced;
+        // The arithmetic's rows (no rate to confirm a gross), the header's with `2096` for
+        // 20 %: the gross of the row with the same net on the same line is taken; one more than
+        // a VAT can add, or beside another net, is not.
+        let mut t = layout(vec![
+            row(balanced, 2, &[(A, "4527464,28")]),
+            row(balanced, 3, &[(A, "832038,40")]),
+            row(balanced, 4, &[(A, "100,00")]),
+        ]);
+        let header = layout(vec![
+            row(
+                tables::RowSource::Header,
+                2,
+                &[(R, "2096"), (A, "4527464,28"), (G, "5432957,14")],
+            ),
+            row(
+                tables::RowSource::Header,
+                3,
+                &[(R, "2096"), (A, "832038,41"), (G, "998446,08")],
+            ),
+            row(
+                tables::RowSource::Header,
+                4,
+                &[(R, "2096"), (A, "100,00"), (G, "180,00")],
+            ),
+        ]);
+        gross_from_header(&mut t, &[header]);
+        let gross: Vec<Option<&str>> = t
+            .rows
+            .iter()
+            .map(|r| r.cell(G).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(gross, [Some("5432957,14"), None, None]);
     }
 
     #[test]

@@ -178,7 +178,7 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
             it.vat_rate = None;
         }
         inferred.push(if it.vat_rate.is_none() {
-            coded.or(only_rate)
+            coded.or(only_rate).or_else(|| rate_of_amounts(it))
         } else {
             None
         });
@@ -589,6 +589,26 @@ fn code_after<'a>(doc: &'a CleanDocument, span: &Span) -> Option<&'a str> {
     tokens.next().is_none().then_some(code)
 }
 
+/// The rate a row's own net amount and amount with VAT (or VAT amount) make, where its rate
+/// prints none that reads (OCR's `2096` for `20%`): `VAT / net` to a tenth of a percent, a
+/// rate a VAT can have, that gives the printed VAT within the rounding of the amounts (half a
+/// unit of their last digit each). Not from a net under ten units: too few digits to tell.
+fn rate_of_amounts(it: &LineItem) -> Option<Decimal> {
+    let net = decimal(&it.amount)?;
+    let vat = match decimal(&it.vat_amount) {
+        Some(v) => v,
+        None => decimal(&it.amount_with_vat)?.checked_sub(net)?,
+    };
+    if net.abs() < Decimal::TEN || vat.is_zero() || vat.is_sign_negative() != net.is_sign_negative()
+    {
+        return None;
+    }
+    let rate = (vat.checked_mul(Decimal::ONE_HUNDRED)? / net).round_dp(1);
+    let slack = last_digit_unit(Some(net.scale().max(vat.scale())));
+    let off = (net.checked_mul(rate)? / Decimal::ONE_HUNDRED - vat).abs();
+    (taxes::is_vat_rate(rate) && off <= slack).then(|| rate.normalize())
+}
+
 /// The document's VAT rate where its tax summary names exactly one.
 fn only_rate(ctx: &Ctx<'_>) -> Option<Decimal> {
     let mut rates: Vec<Decimal> = ctx
@@ -848,6 +868,35 @@ mod tests {
             line("5", None, Some("-5825.00")),
         ];
         assert_eq!(partitioned_rates(&cents, &by_cents, false, None), None);
+    }
+
+    #[test]
+    fn a_rows_net_and_gross_make_its_rate() {
+        let item = |net: &str, gross: Option<&str>, vat: Option<&str>| LineItem {
+            amount: Some(net.into()),
+            amount_with_vat: gross.map(Into::into),
+            vat_amount: vat.map(Into::into),
+            ..LineItem::default()
+        };
+        let rate = |i: LineItem| rate_of_amounts(&i).map(|r| r.to_string());
+        assert_eq!(
+            rate(item("4527464.28", Some("5432957.14"), None)),
+            Some("20".into())
+        );
+        assert_eq!(
+            rate(item("200.00", None, Some("11.00"))),
+            Some("5.5".into())
+        );
+        assert_eq!(
+            rate(item("-50.00", Some("-60.50"), None)),
+            Some("21".into())
+        );
+        // More than a VAT can add, amounts too small to tell, no gross: none.
+        assert_eq!(rate(item("100.00", Some("180.00"), None)), None);
+        assert_eq!(rate(item("5.00", Some("6.00"), None)), None);
+        assert_eq!(rate(item("100.00", None, None)), None);
+        // A gross the rate's tenth does not make to the cent.
+        assert_eq!(rate(item("1234.56", Some("1481.51"), None)), None);
     }
 
     #[test]
