@@ -4182,14 +4182,18 @@ const BARE_REFERENCE: &[&str] = &[
     "referinta",
 ];
 
-/// Whether a label's printed phrase is one of [`BARE_REFERENCE`] (compared lower-cased,
-/// diacritics folded, letters only).
+/// Whether a label's printed phrase is one of [`BARE_REFERENCE`] ([`plain_letters`]).
 pub fn names_bare_reference(phrase: &str) -> bool {
-    let plain: String = fold_diacritics(&phrase.to_lowercase())
+    BARE_REFERENCE.contains(&plain_letters(phrase).as_str())
+}
+
+/// A phrase lower-cased, diacritics folded, letters only (OCR's `Szämlaszäm` too), for
+/// comparing a label's print with a short list.
+fn plain_letters(phrase: &str) -> String {
+    fold_diacritics(&phrase.to_lowercase())
         .chars()
         .filter(|c| c.is_alphabetic())
-        .collect();
-    BARE_REFERENCE.contains(&plain.as_str())
+        .collect()
 }
 
 /// Whether a word (any case, accents folded) is a word of the label vocabulary: `Fecha`,
@@ -4200,14 +4204,9 @@ pub fn is_vocabulary_word(word: &str) -> bool {
         .contains(fold_diacritics(&word.to_lowercase()).as_ref())
 }
 
-/// Whether a label's printed phrase is one of [`INVOICE_OR_ACCOUNT`] (compared lower-cased,
-/// diacritics folded, letters only: OCR's `Szämlaszäm` too).
+/// Whether a label's printed phrase is one of [`INVOICE_OR_ACCOUNT`] ([`plain_letters`]).
 pub fn names_invoice_or_account(phrase: &str) -> bool {
-    let plain: String = fold_diacritics(&phrase.to_lowercase())
-        .chars()
-        .filter(|c| c.is_alphabetic())
-        .collect();
-    INVOICE_OR_ACCOUNT.contains(&plain.as_str())
+    INVOICE_OR_ACCOUNT.contains(&plain_letters(phrase).as_str())
 }
 
 /// Whether the Levenshtein distance is at most 1 (no allocation: strip the common prefix and
