@@ -237,9 +237,13 @@ impl DocStyle {
 }
 
 /// Which of a document's `lines` are rows of a line-item table's body.
-fn table_lines(tables: &[TableLayout], lines: usize) -> Vec<bool> {
+fn table_lines<'a>(tables: impl IntoIterator<Item = &'a TableLayout>, lines: usize) -> Vec<bool> {
     let mut out = vec![false; lines];
-    for l in tables.iter().flat_map(|t| &t.rows).flat_map(|r| &r.lines) {
+    for l in tables
+        .into_iter()
+        .flat_map(|t| &t.rows)
+        .flat_map(|r| &r.lines)
+    {
         if let Some(x) = out.get_mut(*l) {
             *x = true;
         }
@@ -680,15 +684,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     // The lines of every table's rows, the items' blocks included: a `Réf.:` there is an
     // article's, not the document's. (Before the OCR-joined readings are counted: their
     // indices follow the candidates'.)
-    let in_table = {
-        let mut lines = table_lines(&tables, doc.lines.len());
-        for l in blocks.iter().flat_map(|t| &t.rows).flat_map(|r| &r.lines) {
-            if let Some(x) = lines.get_mut(*l) {
-                *x = true;
-            }
-        }
-        lines
-    };
+    let in_table = table_lines(tables.iter().chain(&blocks), doc.lines.len());
     unknown_key_numbers(doc, &line_labels, &in_table, &style, &mut items);
     let receipt = style.receipt.then(|| receipt::read(doc));
     let ocr_amounts: Vec<Candidate> = doc

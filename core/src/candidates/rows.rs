@@ -1196,11 +1196,7 @@ pub fn find(
         .zip(&arith_rows)
         .map(|((u, t), row)| {
             let v = u.nums[t.a].value;
-            (
-                u.lines[0],
-                v,
-                net_of_row_priced_both_ways(row, v).unwrap_or(v),
-            )
+            (u.lines[0], v, net_of_row_priced_both_ways(row).unwrap_or(v))
         })
         .collect();
     let mut sum = Decimal::ZERO;
@@ -2067,10 +2063,10 @@ fn build_row(
     row
 }
 
-/// The net amount of a row priced both ways ([`net_price_left_of`]: its amount `gross` the
-/// amount with VAT): quantity x unit price, to the gross amount's decimals. None for other rows.
-fn net_of_row_priced_both_ways(row: &Row, gross: Decimal) -> Option<Decimal> {
-    row.cell(LabelKey::ColAmountGross)?;
+/// The net amount of a row priced both ways ([`net_price_left_of`]: its amount the amount with
+/// VAT): quantity x unit price, to the amount with VAT's decimals. None for other rows.
+fn net_of_row_priced_both_ways(row: &Row) -> Option<Decimal> {
+    let gross = row.cell(LabelKey::ColAmountGross)?.amount?;
     let q = row.cell(LabelKey::ColQty)?.amount?;
     let p = row.cell(LabelKey::ColUnitPrice)?.amount?;
     Some(q.checked_mul(p)?.round_dp_with_strategy(

@@ -257,7 +257,7 @@ pub fn rate_lines(
             // which the line prints (`DPH 12% z 5561,87 Kč: 667,42 Kč`).
             && is_vat_rate(rate.1)
             && vat_line(l.line)
-            && let Some(amount) = money_after(items, l, rate.0)
+            && let Some(amount) = money_after(&amounts_on(items, l.line), l, rate.0)
             && !amount.1.is_zero()
             && !l.money.iter().any(|m| {
                 (m.1 - amount.1 * rate.1 / Decimal::ONE_HUNDRED).abs() <= Decimal::new(1, 2)
@@ -274,9 +274,8 @@ pub fn rate_lines(
 }
 
 /// The money amount of line `l` printed right after the amount candidate `after` (no other
-/// amount between), if any.
-fn money_after(items: &[Candidate], l: &LineAmounts, after: usize) -> Option<(usize, Decimal)> {
-    let all = amounts_on(items, l.line);
+/// amount between; `all`: the line's amount candidates in print order, [`amounts_on`]), if any.
+fn money_after(all: &[usize], l: &LineAmounts, after: usize) -> Option<(usize, Decimal)> {
     let next = all.get(all.iter().position(|&i| i == after)? + 1)?;
     l.money.iter().find(|m| m.0 == *next).copied()
 }
@@ -333,7 +332,7 @@ fn rate_pairs_on_line(
         let money = match all.last() {
             // The line's last rate: its amount may begin the next line.
             Some(&last) if last == rate.0 => wrapped,
-            _ => money_after(items, l, rate.0),
+            _ => money_after(&all, l, rate.0),
         };
         if let Some(money) = money
             && !money.1.is_zero()
