@@ -227,9 +227,10 @@ fn cell(doc: &CleanDocument, k: &Keyed, style: &DocStyle) -> Cell {
 }
 
 /// Whether a value is money and nothing else: numbers, each at most with a currency's sign
-/// or code (`-1,29 EUR`, `€ 12,00`).
+/// or code (`-1,29 EUR`, `€ 12,00`), also where OCR read a digit as a letter (`-2.03O,07€`).
 fn money_only(text: &str, decimal: Option<char>) -> bool {
     let mut number = false;
+    let text = super::amounts::ocr_digits(text);
     let all = text.split_whitespace().all(|t| {
         let n = super::rows::token_number(t, decimal).is_some();
         number |= n;
@@ -785,6 +786,48 @@ mod tests {
         assert!(
             last.cell(LabelKey::ColUnitPrice).is_none() && last.cell(LabelKey::ColQty).is_none()
         );
+    }
+
+    /// `1un.`: a quantity glued to its unit's abbreviation; `Desc.:  -2.03O,07€` under the
+    /// last block (a discount on the total, OCR's `O` for a zero) names no item.
+    #[test]
+    fn a_unit_glued_with_its_dot_and_a_misread_discount_under_the_blocks() {
+        let mut lines: Vec<(&str, f32)> = Vec::new();
+        for block in [
+            [
+                "Posição 1",
+                "Descrição:  Serviços",
+                "Qtd.:  1un.",
+                "Preço unit.:  25,60€",
+                "Valor:  25,60€",
+            ],
+            [
+                "Posição 2",
+                "Descrição:  Cadeira",
+                "Qtd.:  5h",
+                "Preço unit.:  32,25€",
+                "Valor:  161,25€",
+            ],
+        ] {
+            lines.push((block[0], 40.0));
+            lines.extend(block[1..].iter().map(|l| (*l, 60.0)));
+        }
+        lines.extend([
+            ("Valor  2.216,92€", 300.0),
+            ("Desc.:  -2.03O,07€", 300.0),
+            ("Valor líquido:  186,85€", 300.0),
+        ]);
+        let t = table(&lines).expect("blocks");
+        let amounts: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
+            .collect();
+        assert_eq!(
+            amounts,
+            [Some(Decimal::new(2560, 2)), Some(Decimal::new(16125, 2))]
+        );
+        assert!(t.rows.iter().all(|r| r.source == RowSource::Balanced));
     }
 
     #[test]

@@ -194,6 +194,8 @@ const PRINTED_UNITS: &[(&str, &[&str])] = &[
         "C62",
         &[
             "unit", "units", "unité", "unités", "ea", "each", "einheit", "unidad",
+            // pt / es / it: `un.`, `und.`, `unid.`, `unità`.
+            "un", "und", "unid", "unidade", "unidades", "unità",
         ],
     ),
     (

@@ -144,7 +144,21 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
     if items.is_empty() {
         return;
     }
-    gross_priced(ctx, &mut items);
+    // Whether an amount is printed under the tables' rows (a lines' total may confirm derived
+    // nets, though the table's region reaches past it); looked up only where nothing else
+    // confirms them.
+    let below = tables
+        .iter()
+        .flat_map(|t| t.rows.iter().flat_map(|r| r.lines.iter()))
+        .max()
+        .map_or(0, |l| l + 1);
+    let printed_below = |sum: Decimal| {
+        cands
+            .of(CandidateKind::Amount)
+            .filter(|a| a.span.line >= below && a.scheme.as_deref() != Some("percent"))
+            .any(|a| a.value.parse::<Decimal>().is_ok_and(|v| v == sum))
+    };
+    gross_priced(ctx, &mut items, &printed_below);
     lost_signs(ctx, &mut items);
     // The table as a whole: complete where its amounts sum to an amount printed under it; else
     // rows may be missing (or misread), and the line sum is not checked against the totals
@@ -245,20 +259,6 @@ pub(super) fn line_items(ctx: &mut Ctx<'_>, cands: &Candidates) {
         .zip(&inferred)
         .map(|((it, _, _), inf)| decimal(&it.vat_rate).or(*inf))
         .collect();
-    // Whether an amount is printed under the tables' rows (a lines' total may confirm derived
-    // nets, though the table's region reaches past it); looked up only where nothing else
-    // confirms them.
-    let below = tables
-        .iter()
-        .flat_map(|t| t.rows.iter().flat_map(|r| r.lines.iter()))
-        .max()
-        .map_or(0, |l| l + 1);
-    let printed_below = |sum: Decimal| {
-        cands
-            .of(CandidateKind::Amount)
-            .filter(|a| a.span.line >= below && a.scheme.as_deref() != Some("percent"))
-            .any(|a| a.value.parse::<Decimal>().is_ok_and(|v| v == sum))
-    };
     let nets = derived_nets(ctx, &items, &rates, printed_below);
     for (idx, ((mut it, ev, conf), inf)) in items.into_iter().zip(inferred).enumerate() {
         if let Some(net) = nets.as_ref().and_then(|n| n[idx]) {
@@ -641,6 +641,27 @@ fn last_digit_unit(scale: Option<u32>) -> Decimal {
     scale.map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale))
 }
 
+/// The sum of rows' amounts without the rate each prints (`amount x 100 / (100 + rate)`, each
+/// rounded to the amount's own decimals), where every row prints one and some rate is not zero.
+fn nets_of_printed_rates(items: &[Item]) -> Option<Decimal> {
+    let hundred = Decimal::ONE_HUNDRED;
+    let mut any_rate = false;
+    let mut sum = Decimal::ZERO;
+    for (it, _, _) in items {
+        let (a, r) = (decimal(&it.amount)?, decimal(&it.vat_rate)?);
+        if it.amount_with_vat.is_some() || r.is_sign_negative() || r >= hundred {
+            return None;
+        }
+        any_rate |= !r.is_zero();
+        let net = (a.checked_mul(hundred)? / (hundred + r)).round_dp_with_strategy(
+            a.scale(),
+            rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+        );
+        sum = sum.checked_add(net)?;
+    }
+    any_rate.then_some(sum)
+}
+
 /// Rows whose minus sign OCR lost (`447.17` among a credit note's negative rows): where the
 /// rows do not sum to the net total and taking the sign of the net for the few rows printed
 /// without it (fewer than half) makes them sum to it exactly, those rows take it, with their
@@ -696,9 +717,12 @@ fn lost_sign_rows(amounts: &[Decimal], net: Decimal) -> Vec<usize> {
 }
 
 /// Rows priced with VAT: their amounts sum to the document's total (within the rounding of each
-/// row's VAT), which is its net plus a VAT (a receipt, a consumer invoice). Their amounts are
-/// then the amounts with VAT.
-fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
+/// row's VAT), which is its net plus a VAT (a receipt, a consumer invoice); or, each row
+/// printing its rate, their amounts without that rate sum to the net total or to an amount
+/// printed under them (a goods total before the charges the net adds: `Lordo` beside `Totale
+/// merce`), where the amounts as printed sum to neither. Their amounts are then the amounts
+/// with VAT.
+fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item], printed_below: &impl Fn(Decimal) -> bool) {
     let amounts: Option<Vec<Decimal>> =
         items.iter().map(|(it, _, _)| decimal(&it.amount)).collect();
     let Some(sum) = amounts.as_ref().map(|a| a.iter().sum::<Decimal>()) else {
@@ -711,7 +735,14 @@ fn gross_priced(ctx: &mut Ctx<'_>, items: &mut [Item]) {
     };
     // Each row's VAT rounded on its own: the rows' sum may miss the total.
     let slack = rows_rounding(amounts.iter().flatten());
-    if (total - sum).abs() > slack || net == sum || vat.is_zero() || net + vat != total {
+    if net == sum || vat.is_zero() || net + vat != total {
+        return;
+    }
+    let with_vat = (total - sum).abs() <= slack
+        || !printed_below(sum)
+            && nets_of_printed_rates(items)
+                .is_some_and(|nets| (nets - net).abs() <= slack || printed_below(nets));
+    if !with_vat {
         return;
     }
     for (it, ev, _) in items.iter_mut() {

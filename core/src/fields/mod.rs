@@ -251,6 +251,59 @@ mod tests {
     }
 
     #[test]
+    fn rows_whose_amounts_less_their_rates_make_the_goods_total_are_gross_priced() {
+        // `Lordo` (gross) names no column the vocabulary knows; the charges the net total
+        // adds keep the rows' sum from the total. The amounts less each row's printed rate sum
+        // to the goods total printed under them: the amounts are with VAT.
+        let lines = [
+            ("Fattura n. 167/PA del 02/10/2023", 40.0, 40.0),
+            (
+                "#@40 Descrizione@60 Q.tà@250 IVA@320 %@340 Lordo@430",
+                40.0,
+                300.0,
+            ),
+            (
+                "1@40 Consulenza@60 professionale 1@260 22%@330 363,77@430",
+                40.0,
+                314.0,
+            ),
+            (
+                "2@40 Carta@60 A4 risma 40@260 22%@330 10.557,88@430",
+                40.0,
+                328.0,
+            ),
+            ("Totale merce  8.952,17", 300.0, 400.0),
+            ("Imballo  42,43", 300.0, 414.0),
+            ("Totale netto:  8.994,60", 300.0, 428.0),
+            ("Importo IVA 22%  1.978,81", 300.0, 442.0),
+            ("Totale documento:  10.973,41", 300.0, 456.0),
+        ];
+        let r = run(&lines);
+        let view: Vec<_> = r
+            .line_items
+            .iter()
+            .map(|i| (i.amount_with_vat.as_deref(), i.amount.as_deref()))
+            .collect();
+        assert_eq!(
+            view,
+            [
+                (Some("363.77"), Some("298.17")),
+                (Some("10557.88"), Some("8654.00"))
+            ],
+            "{r:?}"
+        );
+        // The goods total printed as the rows' sum: the amounts are as printed.
+        let mut net = lines;
+        net[4] = ("Totale merce  10.921,65", 300.0, 400.0);
+        net[6] = ("Totale netto:  10.964,08", 300.0, 428.0);
+        net[7] = ("Importo IVA 22%  2.412,10", 300.0, 442.0);
+        net[8] = ("Totale documento:  13.376,18", 300.0, 456.0);
+        let r = run(&net);
+        assert_eq!(r.line_items[1].amount.as_deref(), Some("10557.88"), "{r:?}");
+        assert_eq!(r.line_items[1].amount_with_vat, None);
+    }
+
+    #[test]
     fn a_table_of_amounts_with_vat_under_an_unknown_name_gives_net_amounts_that_sum() {
         // The last column's name no vocabulary knows; `Brutto: 6,90` under a name is the row's
         // sub-line, not a totals line; `500` inside the name stays in it.
