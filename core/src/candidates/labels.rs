@@ -1294,8 +1294,9 @@ const VOCAB: &[(LabelKey, &[&str])] = &[
             "fattura originale",
             "rif fattura",
             "retifica a fatura",
+            // Not `fatura original`: Portuguese invoices print their copy's designation
+            // (`Original`, `Duplicado`) beside their own title.
             "fatura de origem",
-            "fatura original",
             "corrigeert factuur",
             "originele factuur",
             "betreft factuur",
@@ -3874,10 +3875,27 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
             && text.get(d.end..).is_some_and(|r| {
                 r.trim_start().starts_with(':') || (r.starts_with("  ") && !r.trim().is_empty())
             });
+        // `n.o8/7403`: the ordinal glued to the number after it.
+        let glued = ['o', 'º']
+            .into_iter()
+            .find(|&o| {
+                d.text
+                    .strip_prefix(o)
+                    .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+            })
+            .filter(|_| text.get(n.end..d.start) == Some("."));
         if n.text == "n" && (ordinal || digit) {
             out[k].text = "no".into();
             out[k].end = out[k + 1].end;
             out.remove(k + 1);
+        } else if n.text == "n"
+            && let Some(o) = glued
+        {
+            let end = d.start + o.len_utf8();
+            out[k].text = "no".into();
+            out[k].end = end;
+            out[k + 1].start = out[k].end;
+            out[k + 1].text = out[k + 1].text[o.len_utf8()..].to_string();
         }
         k += 1;
     }
@@ -5441,6 +5459,7 @@ mod tests {
             "Scontrino n. 12",
             "Nº ticket 12",
             "Talão n.º 12",
+            "Talão n.o8/7403",
             "Účtenka č. 12",
             "Číslo bloku 12",
             "Kvito Nr. 12",

@@ -367,13 +367,24 @@ fn account_shaped(v: &str) -> bool {
     eights || !ids::find_ibans(v).is_empty()
 }
 
-/// Whether a label hit starts its token: `n` of the legal form `S.n.c.` is no number word;
-/// `Nr.:`, `N.o:` (`N.º`) and `#123` are.
+/// Whether a label hit starts its token: `n` of the legal form `S.n.c.` is no number word,
+/// nor the first letter of an initialism (`N.V.`, a Dutch company's form); `Nr.:`, `N.o:`
+/// (`N.º`) and `#123` are.
 fn starts_token(text: &str, h: &LabelHit) -> bool {
     let start = text[..h.start]
         .rfind(char::is_whitespace)
         .map_or(0, |p| p + 1);
     let prefix = &text[start..h.start];
+    let mut after = text[h.end..].chars();
+    let initialism = text[h.start..h.end].chars().count() == 1
+        && after.next() == Some('.')
+        && after
+            .next()
+            .is_some_and(|c| c.is_alphabetic() && !matches!(c, 'o' | 'O' | 'º'))
+        && after.next() == Some('.');
+    if initialism {
+        return false;
+    }
     // An abbreviated word of the vocabulary glued before it (`Doc.n.:`, `Fact.nr`).
     let word = prefix.trim_end_matches('.');
     let glued_word = prefix.ends_with('.')
@@ -1161,6 +1172,29 @@ fn unknown_key_numbers(
                 next.page == line.page
                     && !dates::find_dates(&next.text, style.month_first).is_empty()
             });
+        // The bare word for a reference without its colon, the value right after it, on the
+        // document's first line or after its title (`Note Référence FA202108-3917, Émise le`,
+        // `Facture de vente Référence 438/2022`): the document's reference, where no other
+        // column's word makes the line a table's header.
+        let title_line = line.index == 0 || hits.iter().any(|h| h.key == LabelKey::Title);
+        for h in hits.iter().filter(|h| {
+            title_line
+                && outside_tables
+                && matches!(h.key, LabelKey::ColSku | LabelKey::CustomerNumber)
+                && labels::names_bare_reference(&text[h.start..h.end])
+                && !hits.iter().any(|o| o.key.is_column() && o.start != h.start)
+        }) {
+            let rest = &text[h.end..];
+            let vs = h.end + (rest.len() - rest.trim_start().len());
+            if vs > h.end
+                && let Some((vs, ve)) = number_at(text, vs)
+                && let ve = vs + text[vs..ve].trim_end_matches([',', ';']).len()
+                && number_like(&text[vs..ve])
+                && !taken(items, line.index, vs, ve)
+            {
+                found.push((line.index, vs, ve));
+            }
+        }
         for (k, &(cs, ce)) in cells.iter().enumerate() {
             let cell_key =
                 free(&(cs, ce)) || sku_key(&(cs, ce)) || bare_keys && key_cell(&(cs, ce));
@@ -1171,6 +1205,10 @@ fn unknown_key_numbers(
             let (key, after) = match cell.find(':') {
                 Some(colon) => (cell[..colon].trim(), cs + colon + 1),
                 None if bare_keys => (cell, ce),
+                // An abbreviation's dot, then its colon OCR read as a dot (`Rif..`).
+                None if cell.trim_end().ends_with("..") => {
+                    (cell.trim_end().trim_end_matches('.'), ce)
+                }
                 None => continue,
             };
             if !key_ok(key) {
@@ -2218,6 +2256,13 @@ pub(crate) mod tests {
                 "WZ 58/05/2024",
                 "2024-05-14",
             ),
+            // A Portuguese invoice's copy designation (`original`, `duplicado`) in its title:
+            // no reference to another invoice.
+            (
+                "Fatura original N.o documento FT 2023/6744, Emitida em: 27-07-2023",
+                "FT 2023/6744",
+                "2023-07-27",
+            ),
         ] {
             let c = extract(&doc_from(&[(line, 10.0, 10.0)]));
             let get = |k: CandidateKind| c.of(k).map(|c| c.value.clone()).collect::<Vec<_>>();
@@ -2512,6 +2557,42 @@ pub(crate) mod tests {
             ])
             .is_empty()
         );
+        // The bare word for a reference without its colon on the first line, or after a
+        // title; not in a line of other text, nor in a table's header.
+        assert_eq!(
+            unknown_key_refs(&[(
+                "Note Référence FA202108-3917, Émise le : 18/04/2021",
+                10.0,
+                10.0
+            )]),
+            ["FA202108-3917"]
+        );
+        assert_eq!(
+            unknown_key_refs(&[
+                ("Dupont SARL", 10.0, 10.0),
+                ("Facture de vente Référence 438/2022", 10.0, 22.0)
+            ]),
+            ["438/2022"]
+        );
+        assert!(
+            unknown_key_refs(&[
+                ("Dupont SARL", 10.0, 10.0),
+                ("Votre Référence 438/2022", 10.0, 22.0)
+            ])
+            .is_empty()
+        );
+        assert!(
+            unknown_key_refs(&[("Référence 4711  Désignation  Quantité  Prix", 10.0, 10.0)])
+                .is_empty()
+        );
+        // A key's colon OCR read as a dot after its abbreviation's (`Rif.:` as `Rif..`).
+        assert_eq!(
+            unknown_key_refs(&[
+                ("Rif..      Del:", 10.0, 10.0),
+                ("2020-22427      23 luglio 2020", 10.0, 22.0)
+            ]),
+            ["2020-22427"]
+        );
         // Several pairs on one line; the value in the next cell of its key.
         assert_eq!(
             unknown_key_refs(&[("Gegemi: 280/2022      Dosase: 24.10.2022", 10.0, 10.0)]),
@@ -2711,6 +2792,12 @@ pub(crate) mod tests {
             .map(|c| c.value.clone())
             .collect();
         assert_eq!(numbers, ["FCT88186"]);
+        // A company's form `N.V.` over its street's house number: no number sign.
+        let doc = doc_from(&[
+            ("Bakker & de Boer N.V.", 48.0, 134.0),
+            ("Stationsweg 109", 48.0, 146.0),
+        ]);
+        assert_eq!(extract(&doc).of(CandidateKind::DocNumber).count(), 0);
         // The street in the column left of the number's cell is not the label's: the number
         // beside an address line (`5 rue de la Paix, 75002 Paris  N° 88213`) is the document's.
         let beside = |line: &str| -> Vec<String> {
@@ -2911,6 +2998,14 @@ pub(crate) mod tests {
         let t = "Talão n.º 061066";
         let (s, e) = number_after(t, "Talão n".len()).unwrap();
         assert_eq!(&t[s..e], "061066");
+        // The ordinal glued to the number: the label ends with it.
+        let t = "Talão n.o8/7403";
+        let hit = labels::find_labels(t)
+            .into_iter()
+            .find(|h| h.key == LabelKey::Number)
+            .unwrap();
+        let (s, e) = number_after(t, hit.end).unwrap();
+        assert_eq!(&t[s..e], "8/7403");
         // After `N.o` read as one number word, a noun before the value.
         let t = "Fatura-recibo N.o documento FT 2026/8269, Emitida em";
         let (s, e) = number_after(t, "Fatura-recibo N.o".len()).unwrap();
