@@ -1914,6 +1914,15 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
             cuts.push((p + 1, p + 3));
         }
     }
+    // A comma glued to the capital after it (`Alpha Informatica CommV,Kerkstraat 167`): a
+    // separator OCR read as a comma, or whose space it lost; prose sets a space after a comma.
+    for (p, _) in text.match_indices(',') {
+        let before = text[..p].chars().next_back();
+        if before.is_some_and(char::is_alphabetic) && text[p + 1..].starts_with(char::is_uppercase)
+        {
+            cuts.push((p, p + 1));
+        }
+    }
     // A dot OCR read as a full stop spaced on both sides (`Oliveira & Silva Lda. Rua Augusta,
     // 131 . 8000-001 Faro`): a full stop never stands alone between words, but one spaced off
     // a lone word is its abbreviation's (`Musterstr . 5`), unless the line is already cut.
@@ -1924,6 +1933,18 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     }
     if cuts.is_empty() {
         return None;
+    }
+    // On a line already cut so, a dash glued to a word and spaced before a capital is a dot
+    // OCR misread too (`Elekter Mägi MTÜ- Viru tn 68 · 20308 Narva`).
+    if !cuts.is_empty() {
+        for (p, _) in text.match_indices("- ") {
+            let before = text[..p].chars().next_back();
+            if before.is_some_and(char::is_alphabetic)
+                && text[p + 2..].starts_with(char::is_uppercase)
+            {
+                cuts.push((p, p + 2));
+            }
+        }
     }
     // On a line already cut so, a colon spaced on both sides between two parts is a dot OCR
     // misread too (`Industrivej 176 : 1620 København V`); alone it is a key's colon.
@@ -1972,10 +1993,19 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
 /// Aarhus C. CVR-nr. DK77455248`, whose separators OCR read as full stops).
 fn before_ids(part: &Span) -> Span {
     let t = &part.text;
+    // A VAT's label before a VAT id (`BTW BE0976821672`) is the id's.
+    let vat_id_after = |h: &labels::LabelHit| {
+        ids::find_vat_ids(&t[h.end..]).first().is_some_and(|m| {
+            t[h.end..h.end + m.start]
+                .trim_matches([' ', ':', '.'])
+                .is_empty()
+        })
+    };
     let id = labels::find_labels(t).into_iter().find(|h| {
         h.word > 0
             && (h.key.is_tax_id()
-                || matches!(h.key, LabelKey::Phone | LabelKey::Email | LabelKey::Iban))
+                || matches!(h.key, LabelKey::Phone | LabelKey::Email | LabelKey::Iban)
+                || h.key == LabelKey::Vat && vat_id_after(h))
     });
     match id {
         Some(h) => {
@@ -3990,6 +4020,17 @@ mod tests {
         );
         assert_eq!(sender_parts("Dipl.-Ing. Müller GmbH"), None);
         assert_eq!(sender_parts("Ein- und Ausfuhr GmbH"), None);
+        // A dot read as a dash glued to a form without a full stop, on a line cut elsewhere.
+        let t = "Elekter Mägi MTÜ- Viru tn 68 20308 Narva · KMKR nr EE100866061";
+        assert_eq!(
+            part_texts(t)[..2],
+            ["Elekter Mägi MTÜ", "Viru tn 68 20308 Narva"]
+        );
+        assert_eq!(sender_parts("Ein- Ausfuhr GmbH"), None);
+        // A comma glued to the capital after it; an address's comma has its space.
+        let t = "Alpha Informatica CommV,Kerkstraat 167 2000 Antwerpen BTW BE0976821672";
+        assert_eq!(part_texts(t)[0], "Alpha Informatica CommV");
+        assert_eq!(sender_parts("Kerkstraat 167, 2000 Antwerpen"), None);
         // Dots read as spaced full stops, alone or beside a middle dot read as one.
         let t = "Oliveira & Silva Lda. Rua Augusta, 131 . 8000-001 Faro . Contribuinte 589669150";
         let texts = part_texts(t);
@@ -4037,6 +4078,24 @@ mod tests {
             .collect();
         assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
         assert_eq!(lines_of(footer[0]), ["Industriestraße 50", "80331 München"]);
+        // Its separator read as a comma glued to the street; the VAT's label before the VAT id
+        // ends the address.
+        let d = doc(&[
+            ("Peeters Elektriciteit CommV", 48.0, 56.0),
+            ("Brusselsesteenweg 176", 48.0, 68.0),
+            ("3000 Leuven", 48.0, 80.0),
+            ("Factuur", 430.0, 109.0),
+            ("Totaalbedrag:  1.410,68 EUR", 313.0, 243.0),
+            (
+                "Alpha Informatica CommV,Kerkstraat 167 2000 Antwerpen BTW BE0976821672",
+                100.0,
+                760.0,
+            ),
+        ]);
+        let c = find(&d);
+        let footer = named(&c, "Alpha Informatica CommV");
+        assert!(!footer.is_empty(), "{:?}", names(&c, LabelKey::Seller));
+        assert_eq!(lines_of(footer[0]), ["Kerkstraat 167 2000 Antwerpen"]);
     }
 
     #[test]

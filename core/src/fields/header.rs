@@ -235,13 +235,30 @@ pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&Cho
 /// Confidence of a currency the model declined that the document's signals agree on.
 const AGREED_CURRENCY: f32 = 0.5;
 
+/// Confidence of a shared sign's default currency ([`SHARED_SIGN_DEFAULT`]).
+const DEFAULT_OF_SIGN: f32 = 0.4;
+
+/// The currency a sign that several currencies share stands for where the document names no
+/// country of any of them (no IBAN, tax id or language of theirs) and prints it beside its
+/// total: `$` on a Lithuanian or a Dutch invoice is the US dollar (OCR's `$` for `№` before a
+/// number is none). `kr` has none: the Nordic crowns are alike in weight.
+const SHARED_SIGN_DEFAULT: &[&str] = &["USD"];
+
 /// See [`currency`]: the one option a shared token prints and the countries or the language
-/// confirm, or with nothing printed the one both the IBAN's and a tax id's country name.
+/// confirm, or with nothing printed the one both the IBAN's and a tax id's country name; a
+/// shared sign that nothing confirms, its default ([`SHARED_SIGN_DEFAULT`]).
 fn agreed_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
     if opts.iter().any(|o| o.codes + o.symbols > 0) {
         return None;
     }
     let shared = opts.iter().any(|o| o.shared > 0);
+    let confirmed = |o: &CurrencyOption| o.iban_country || o.id_country || o.language;
+    if shared && !opts.iter().any(|o| o.shared > 0 && confirmed(o)) {
+        return opts
+            .iter()
+            .position(|o| o.shared > 0 && o.on_total && SHARED_SIGN_DEFAULT.contains(&o.iso))
+            .map(|i| (i, DEFAULT_OF_SIGN));
+    }
     let mut agreed = opts.iter().enumerate().filter(|(_, o)| {
         !o.other_country
             && if shared {
@@ -271,6 +288,16 @@ mod tests {
         // Nothing confirms one of them: none.
         let kr = [o("SEK", 2, false), o("DKK", 2, false)];
         assert_eq!(agreed_currency(&kr), None);
+        // `$` where no country or language of a dollar is the document's: the US dollar; a
+        // Canadian tax id makes it the Canadian dollar.
+        let mut dollar = [o("USD", 1, false), o("CAD", 1, false), o("EUR", 0, true)];
+        dollar[2].iban_country = true;
+        assert_eq!(agreed_currency(&dollar), None);
+        dollar[0].on_total = true;
+        dollar[1].on_total = true;
+        assert_eq!(agreed_currency(&dollar).map(|x| x.0), Some(0));
+        dollar[1].id_country = true;
+        assert_eq!(agreed_currency(&dollar).map(|x| x.0), Some(1));
         // Nothing printed: the IBAN's and a tax id's country must both name it.
         let mut pln = o("PLN", 0, true);
         pln.iban_country = true;
