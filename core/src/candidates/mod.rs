@@ -748,6 +748,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     }
     if let Some(t) = item_table.as_mut() {
         gross_from_header(t, &tables);
+        priced_from_header(t, &tables, style.decimal);
     }
     for cell in tables
         .iter_mut()
@@ -818,6 +819,76 @@ fn gross_from_header(t: &mut TableLayout, tables: &[TableLayout]) {
             .cloned();
         if let Some(g) = gross {
             row.cells.push(g);
+        }
+    }
+}
+
+/// The quantity and unit price of rows found by their arithmetic that read them not (OCR broke
+/// the price, `247 .63`; a quantity glued to its unit, `2,5m`), from the header table's row on
+/// the same line with the same amount (and the same price, where the row read one), where the
+/// header's quantity times its price (less the row's discount) is that amount within its
+/// rounding (half a unit of its last digit).
+fn priced_from_header(t: &mut TableLayout, tables: &[TableLayout], decimal: Option<char>) {
+    use rust_decimal::Decimal;
+    let quantity = |c: &tables::Cell| {
+        c.amount.or_else(|| {
+            let (q, _) = rows::glued_quantity_unit(c.text.trim())?;
+            amounts::parse_number(q, decimal).map(|(v, _)| v)
+        })
+    };
+    // A price OCR split with a space (`247 .63`): its one joined reading.
+    let price = |c: &tables::Cell| match amounts::joined_readings(&c.text, decimal).as_slice() {
+        [one] if c.text.trim().contains(' ') => Some(one.value),
+        _ => c.amount,
+    };
+    for row in t
+        .rows
+        .iter_mut()
+        .filter(|r| r.cell(LabelKey::ColQty).is_none())
+    {
+        let Some(amount) = row.cell(LabelKey::ColAmount).and_then(|c| c.amount) else {
+            continue;
+        };
+        let own_price = row.cell(LabelKey::ColUnitPrice).map(|c| c.amount);
+        let discount = row
+            .cell(LabelKey::ColDiscount)
+            .and_then(|c| c.amount)
+            .unwrap_or_default()
+            .abs();
+        let first = row.lines.iter().min().copied();
+        let header = tables
+            .iter()
+            .flat_map(|h| &h.rows)
+            .filter(|h| h.lines.iter().min().copied() == first)
+            .find(|h| h.cell(LabelKey::ColAmount).and_then(|c| c.amount) == Some(amount));
+        let Some(h) = header else {
+            continue;
+        };
+        let (Some(qc), Some(pc)) = (h.cell(LabelKey::ColQty), h.cell(LabelKey::ColUnitPrice))
+        else {
+            continue;
+        };
+        let (Some(q), Some(p)) = (quantity(qc), price(pc)) else {
+            continue;
+        };
+        if own_price.is_some_and(|own| own != Some(p)) {
+            continue;
+        }
+        let balances = q
+            .checked_mul(p)
+            .and_then(|qp| qp.checked_mul(Decimal::ONE_HUNDRED - discount))
+            .map(|v| v / Decimal::ONE_HUNDRED)
+            .is_some_and(|v| (v - amount).abs() <= Decimal::new(5, amount.scale() + 1));
+        if !balances || q.is_zero() {
+            continue;
+        }
+        let mut qc = qc.clone();
+        qc.amount = Some(q);
+        row.cells.push(qc);
+        if own_price.is_none() {
+            let mut pc = pc.clone();
+            pc.amount = Some(p);
+            row.cells.push(pc);
         }
     }
 }
@@ -1989,7 +2060,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_balanced_row_takes_its_amount_with_vat_from_the_header_table() {
+    fn a_balanced_row_takes_what_it_read_not_from_the_header_table() {
         let cell = |key: LabelKey, line: usize, text: &str| tables::Cell {
             key,
             text: text.into(),
@@ -2050,6 +2121,59 @@ pub(crate) mod tests {
             .map(|r| r.cell(G).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(gross, [Some("5432957,14"), None, None]);
+        // The quantity and price the arithmetic did not read (`2,5m` glued, `247 .63` split):
+        // the header's, where they make the row's amount; not where they do not, nor beside
+        // another price.
+        use LabelKey::{ColQty as Q, ColUnitPrice as P};
+        let mut t = layout(vec![
+            row(balanced, 2, &[(P, "21069,08"), (A, "52672,70")]),
+            row(balanced, 3, &[(A, "619,08")]),
+            row(balanced, 4, &[(A, "1812,99")]),
+            row(balanced, 5, &[(P, "10,00"), (A, "20,00")]),
+        ]);
+        let header = layout(vec![
+            row(
+                tables::RowSource::Header,
+                2,
+                &[(Q, "2,5m"), (P, "21069,08"), (A, "52672,70")],
+            ),
+            row(
+                tables::RowSource::Header,
+                3,
+                &[(Q, "2.5"), (P, "247 .63"), (A, "619,08")],
+            ),
+            row(
+                tables::RowSource::Header,
+                4,
+                &[(Q, "0.5"), (P, "4028.87"), (A, "1812,99")],
+            ),
+            row(
+                tables::RowSource::Header,
+                5,
+                &[(Q, "2"), (P, "10,01"), (A, "20,00")],
+            ),
+        ]);
+        priced_from_header(&mut t, &[header], Some(','));
+        let read: Vec<_> = t
+            .rows
+            .iter()
+            .map(|r| {
+                (
+                    r.cell(Q).and_then(|c| c.amount).map(|v| v.to_string()),
+                    r.cell(P).and_then(|c| c.amount).map(|v| v.to_string()),
+                )
+            })
+            .collect();
+        let some = |q: &str, p: &str| (Some(q.to_string()), Some(p.to_string()));
+        assert_eq!(
+            read,
+            [
+                some("2.5", "21069.08"),
+                some("2.5", "247.63"),
+                (None, None),
+                (None, Some("10.00".to_string()))
+            ]
+        );
     }
 
     #[test]
