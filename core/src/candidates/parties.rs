@@ -1369,7 +1369,7 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
         .filter(|(t, _)| letters(t) >= 2);
     let address = address
         .into_iter()
-        .filter(|s| !is_id_line(&s.text) && !boilerplate(&s.text))
+        .filter(|s| !is_id_line(&s.text) && !phone_line(&s.text) && !boilerplate(&s.text))
         .take(4)
         .map(|s| (without_ids(&s.text), s))
         .filter(|(t, _)| !t.is_empty())
@@ -2381,6 +2381,17 @@ fn address_run(lines: &[Segment]) -> Vec<(String, Span)> {
 /// A line of a postal address: address-like, and neither an id line nor opening hours.
 fn address_line(text: &str) -> bool {
     is_address_like(text) && !is_id_line(text) && !opening_hours(text)
+}
+
+/// A line that prints an international phone number under a key of one word or two that no
+/// vocabulary knows (`Те!: +30 994 976 593`, OCR's `!` for `л`): a contact, no address.
+fn phone_line(text: &str) -> bool {
+    let phones = ids::find_intl_phones(text);
+    let [(s, e)] = phones.as_slice() else {
+        return false;
+    };
+    let rest = format!("{} {}", &text[..*s], &text[*e..]);
+    !rest.chars().any(|c| c.is_ascii_digit()) && rest.split_whitespace().count() <= 2
 }
 
 /// A line of opening hours (`SHOPPING HOURS`, `Öffnungszeiten: Mo-Fr 8-18 Uhr`, `SUN-THU:
@@ -3458,6 +3469,32 @@ mod tests {
         assert_eq!(
             addresses,
             [["42-46, JLN SULTAN AZLAN", "SHAH 51200 KUALA LUMPUR"]]
+        );
+    }
+
+    #[test]
+    fn a_phone_under_a_key_no_vocabulary_knows_is_no_address_line() {
+        assert!(phone_line("Те!: +30 994 976 593"));
+        // An address with a phone after it, two phones, a street: not a phone's line.
+        assert!(!phone_line("Viru tn 68, 20308 Narva, +372 555 1234"));
+        assert!(!phone_line("+49 89 1234567 / +49 89 7654321"));
+        assert!(!phone_line("ул. Тверская, д. 59"));
+        // A labelled section's address stops short of it.
+        let d = doc(&[
+            ("Грузоотправитель:", 48.0, 40.0),
+            ("ПАО \"СтройМонтаж\"", 48.0, 52.0),
+            ("ул. Тверская, д. 59", 48.0, 64.0),
+            ("125009, г. Москва", 48.0, 76.0),
+            ("Те!: +30 994 976 593", 48.0, 88.0),
+        ]);
+        let c = find(&d);
+        let seller = c
+            .iter()
+            .find(|c| c.role == LabelKey::Seller)
+            .expect("seller");
+        assert_eq!(
+            lines_of(seller),
+            ["ул. Тверская, д. 59", "125009, г. Москва"]
         );
     }
 

@@ -216,7 +216,7 @@ pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&Cho
         // tax id's country both name with none printed (`zł` lost to OCR).
         Some(m) => m
             .choose(ChoiceKind::Currency, &currency_vectors(ctx.doc, &opts))
-            .or_else(|| agreed_currency(&opts)),
+            .or_else(|| agreed_currency(&opts, cands.style.language)),
         None => rule_currency(&opts),
     };
     let Some((i, conf)) = chosen else {
@@ -239,21 +239,31 @@ const AGREED_CURRENCY: f32 = 0.5;
 const DEFAULT_OF_SIGN: f32 = 0.4;
 
 /// The currency a sign that several currencies share stands for where the document names no
-/// country of any of them (no IBAN, tax id or language of theirs) and prints it beside its
-/// total: `$` on a Lithuanian or a Dutch invoice is the US dollar (OCR's `$` for `№` before a
-/// number is none). `kr` has none: the Nordic crowns are alike in weight.
+/// country of any of them (no IBAN, tax id or language of theirs), is written in a language
+/// none of whose countries prints the sign for a currency of its own
+/// ([`SIGN_OWN_LANGUAGES`]) and prints it beside its total: `$` on a Lithuanian or a Dutch
+/// invoice is the US dollar (OCR's `$` for `№` before a number is none). `kr` has none: the
+/// Nordic crowns are alike in weight.
 const SHARED_SIGN_DEFAULT: &[&str] = &["USD"];
+
+/// Languages whose countries print `$` for currencies of their own: English (the US, Canada,
+/// Australia, Singapore, Malaysia's neighbours...), Spanish (the pesos), French (Canada),
+/// Chinese (Hong Kong, Taiwan). A `$` in them stays undecided without a country.
+const SIGN_OWN_LANGUAGES: &[&str] = &["en", "es", "fr", "zh"];
 
 /// See [`currency`]: the one option a shared token prints and the countries or the language
 /// confirm, or with nothing printed the one both the IBAN's and a tax id's country name; a
 /// shared sign that nothing confirms, its default ([`SHARED_SIGN_DEFAULT`]).
-fn agreed_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
+fn agreed_currency(opts: &[CurrencyOption], language: Option<&str>) -> Option<(usize, f32)> {
     if opts.iter().any(|o| o.codes + o.symbols > 0) {
         return None;
     }
     let shared = opts.iter().any(|o| o.shared > 0);
     let confirmed = |o: &CurrencyOption| o.iban_country || o.id_country || o.language;
     if shared && !opts.iter().any(|o| o.shared > 0 && confirmed(o)) {
+        if language.is_none_or(|l| SIGN_OWN_LANGUAGES.contains(&l)) {
+            return None;
+        }
         return opts
             .iter()
             .position(|o| o.shared > 0 && o.on_total && SHARED_SIGN_DEFAULT.contains(&o.iso))
@@ -284,30 +294,39 @@ mod tests {
         };
         // `kr.` on a Danish document: the one option the language confirms.
         let kr = [o("SEK", 2, false), o("DKK", 2, true), o("NOK", 2, false)];
-        assert_eq!(agreed_currency(&kr).map(|x| x.0), Some(1));
+        assert_eq!(agreed_currency(&kr, Some("da")).map(|x| x.0), Some(1));
         // Nothing confirms one of them: none.
         let kr = [o("SEK", 2, false), o("DKK", 2, false)];
-        assert_eq!(agreed_currency(&kr), None);
+        assert_eq!(agreed_currency(&kr, Some("da")), None);
         // `$` where no country or language of a dollar is the document's: the US dollar; a
         // Canadian tax id makes it the Canadian dollar.
         let mut dollar = [o("USD", 1, false), o("CAD", 1, false), o("EUR", 0, true)];
         dollar[2].iban_country = true;
-        assert_eq!(agreed_currency(&dollar), None);
+        assert_eq!(agreed_currency(&dollar, Some("lt")), None);
         dollar[0].on_total = true;
         dollar[1].on_total = true;
-        assert_eq!(agreed_currency(&dollar).map(|x| x.0), Some(0));
+        assert_eq!(agreed_currency(&dollar, Some("lt")).map(|x| x.0), Some(0));
+        // In a language of dollar countries (or none known) the sign stays undecided.
+        assert_eq!(agreed_currency(&dollar, Some("en")), None);
+        assert_eq!(agreed_currency(&dollar, None), None);
         dollar[1].id_country = true;
-        assert_eq!(agreed_currency(&dollar).map(|x| x.0), Some(1));
+        assert_eq!(agreed_currency(&dollar, Some("lt")).map(|x| x.0), Some(1));
         // Nothing printed: the IBAN's and a tax id's country must both name it.
         let mut pln = o("PLN", 0, true);
         pln.iban_country = true;
-        assert_eq!(agreed_currency(std::slice::from_ref(&pln)), None);
+        assert_eq!(
+            agreed_currency(std::slice::from_ref(&pln), Some("pl")),
+            None
+        );
         pln.id_country = true;
-        assert_eq!(agreed_currency(&[pln.clone()]).map(|x| x.0), Some(0));
+        assert_eq!(
+            agreed_currency(&[pln.clone()], Some("pl")).map(|x| x.0),
+            Some(0)
+        );
         // A code printed for another currency: the model's call stands.
         let mut eur = o("EUR", 0, false);
         eur.codes = 1;
-        assert_eq!(agreed_currency(&[pln, eur]), None);
+        assert_eq!(agreed_currency(&[pln, eur], Some("pl")), None);
     }
 
     use crate::candidates::extract;
