@@ -3829,6 +3829,33 @@ pub fn norm_words(text: &str) -> Vec<NormWord> {
     if let Some(w) = cur {
         out.push(w);
     }
+    // A number word OCR glued to its number after another word (`Tšeki nr047525`): the word,
+    // then the number (three digits at least).
+    let mut k = 1;
+    while k < out.len() {
+        let w = &out[k];
+        let cut = ["nr", "nro", "no"].into_iter().find_map(|p| {
+            let rest = w.text.strip_prefix(p)?;
+            (rest.len() >= 3
+                && rest.chars().all(|c| c.is_ascii_digit())
+                && text
+                    .get(w.start..w.start + p.len())
+                    .is_some_and(|t| t.is_ascii()))
+            .then_some(p.len())
+        });
+        if let Some(n) = cut {
+            let digits = NormWord {
+                text: w.text[n..].to_string(),
+                start: w.start + n,
+                end: w.end,
+            };
+            out[k].text.truncate(n);
+            out[k].end = digits.start;
+            out.insert(k + 1, digits);
+            k += 1;
+        }
+        k += 1;
+    }
     // OCR readings of `№` and `Nº` (`Ne 123`, `Ме 3204`, `N2 ticket`): the number sign when a
     // number follows (`N2` always: no label word reads so); the Cyrillic readings also as a key
     // before its colon or a column gap (`Рахунок Мо:`, `Мо  Дата`): no uk or ru word reads so;
@@ -5460,6 +5487,7 @@ mod tests {
             "Nº ticket 12",
             "Talão n.º 12",
             "Talão n.o8/7403",
+            "Tšeki nr047525",
             "Účtenka č. 12",
             "Číslo bloku 12",
             "Kvito Nr. 12",

@@ -3130,6 +3130,14 @@ pub(crate) mod tests {
             .unwrap();
         let (s, e) = number_after(t, hit.end).unwrap();
         assert_eq!(&t[s..e], "8/7403");
+        // The number word glued to the number.
+        let t = "Tšeki nr047525";
+        let hit = labels::find_labels(t)
+            .into_iter()
+            .find(|h| h.key == LabelKey::Number)
+            .unwrap();
+        let (s, e) = number_after(t, hit.end).unwrap();
+        assert_eq!(&t[s..e], "047525");
         // After `N.o` read as one number word, a noun before the value.
         let t = "Fatura-recibo N.o documento FT 2026/8269, Emitida em";
         let (s, e) = number_after(t, "Fatura-recibo N.o".len()).unwrap();
