@@ -537,6 +537,14 @@ mod tests {
         find(&doc, &style, &labels)
     }
 
+    /// Each row's amount.
+    fn row_amounts(t: &TableLayout) -> Vec<Option<Decimal>> {
+        t.rows
+            .iter()
+            .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
+            .collect()
+    }
+
     fn texts(r: &Row) -> Vec<(LabelKey, String)> {
         r.cells.iter().map(|c| (c.key, c.text.clone())).collect()
     }
@@ -694,11 +702,7 @@ mod tests {
             t.rows[3].cell(LabelKey::ColQty).and_then(|c| c.amount),
             Some(Decimal::ONE)
         );
-        let amounts: Vec<_> = t
-            .rows
-            .iter()
-            .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
-            .collect();
+        let amounts = row_amounts(&t);
         assert_eq!(
             amounts,
             [2500, 11000, 800, 700].map(|v| Some(Decimal::new(v, 2)))
@@ -818,11 +822,7 @@ mod tests {
             ("Valor líquido:  186,85€", 300.0),
         ]);
         let t = table(&lines).expect("blocks");
-        let amounts: Vec<_> = t
-            .rows
-            .iter()
-            .map(|r| r.cell(LabelKey::ColAmount).and_then(|c| c.amount))
-            .collect();
+        let amounts = row_amounts(&t);
         assert_eq!(
             amounts,
             [Some(Decimal::new(2560, 2)), Some(Decimal::new(16125, 2))]
