@@ -655,6 +655,7 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
     for (line, hits) in doc.lines.iter().zip(&line_labels) {
         extract_line(doc, line, hits, &style, &mut items);
     }
+    drop_vat_ids_as_numbers(&mut items);
     wrapped_dates(doc, &style, &mut items);
     // The candidates of each line, looked up once for the two list finders.
     let mut by_line: Vec<Vec<&Candidate>> = vec![Vec::new(); doc.lines.len()];
@@ -821,6 +822,22 @@ fn gross_from_header(t: &mut TableLayout, tables: &[TableLayout]) {
             row.cells.push(g);
         }
     }
+}
+
+/// A bare number word's value that the document prints elsewhere as a VAT id (`No
+/// GB244450086` of a stamp whose `VAT Reg.` OCR lost) names that id, not the document: no
+/// number candidate.
+fn drop_vat_ids_as_numbers(items: &mut Vec<Candidate>) {
+    let vat_ids: Vec<String> = items
+        .iter()
+        .filter(|c| c.kind == CandidateKind::TaxId && c.scheme.as_deref() == Some("EU_VAT"))
+        .map(|c| c.value.clone())
+        .collect();
+    items.retain(|c| {
+        !(c.kind == CandidateKind::DocNumber
+            && c.label == Some(LabelKey::NumberGeneric)
+            && vat_ids.contains(&c.value))
+    });
 }
 
 /// The quantity and unit price of rows found by their arithmetic that read them not (OCR broke
@@ -2920,6 +2937,17 @@ pub(crate) mod tests {
         let doc = doc_from(&[
             ("Bakker & de Boer N.V.", 48.0, 134.0),
             ("Stationsweg 109", 48.0, 146.0),
+        ]);
+        assert_eq!(extract(&doc).of(CandidateKind::DocNumber).count(), 0);
+        // A bare number word before the seller's VAT id printed elsewhere: no number.
+        let doc = doc_from(&[
+            ("Rechnung", 10.0, 10.0),
+            ("Issued by  No GB244450086  Received by", 10.0, 400.0),
+            (
+                "Whitfield Limited · 134 Victoria Road · VAT Reg. No. GB244450086",
+                10.0,
+                700.0,
+            ),
         ]);
         assert_eq!(extract(&doc).of(CandidateKind::DocNumber).count(), 0);
         // The street in the column left of the number's cell is not the label's: the number
