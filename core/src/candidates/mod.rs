@@ -803,12 +803,7 @@ fn gross_from_header(t: &mut TableLayout, tables: &[TableLayout]) {
         let Some(net) = row.cell(LabelKey::ColAmount).and_then(|c| c.amount) else {
             continue;
         };
-        let first = row.lines.iter().min().copied();
-        let gross = tables
-            .iter()
-            .flat_map(|h| &h.rows)
-            .filter(|h| h.lines.iter().min().copied() == first)
-            .filter(|h| h.cell(LabelKey::ColAmount).and_then(|c| c.amount) == Some(net))
+        let gross = header_rows_beside(row, net, tables)
             .find_map(|h| h.cell(LabelKey::ColAmountGross))
             .filter(|g| {
                 g.amount.is_some_and(|g| {
@@ -822,6 +817,21 @@ fn gross_from_header(t: &mut TableLayout, tables: &[TableLayout]) {
             row.cells.push(g);
         }
     }
+}
+
+/// The header tables' rows on the first line of `row` whose amount is `amount`: the same row as
+/// the header reads it.
+fn header_rows_beside<'h>(
+    row: &tables::Row,
+    amount: rust_decimal::Decimal,
+    tables: &'h [TableLayout],
+) -> impl Iterator<Item = &'h tables::Row> {
+    let first = row.lines.iter().min().copied();
+    tables
+        .iter()
+        .flat_map(|h| &h.rows)
+        .filter(move |h| h.lines.iter().min().copied() == first)
+        .filter(move |h| h.cell(LabelKey::ColAmount).and_then(|c| c.amount) == Some(amount))
 }
 
 /// A bare number word's value that the document prints elsewhere as a VAT id (`No
@@ -844,7 +854,7 @@ fn drop_vat_ids_as_numbers(items: &mut Vec<Candidate>) {
 /// the price, `247 .63`; a quantity glued to its unit, `2,5m`), from the header table's row on
 /// the same line with the same amount (and the same price, where the row read one), where the
 /// header's quantity times its price (less the row's discount) is that amount within its
-/// rounding (half a unit of its last digit).
+/// rounding ([`rows::product_holds`]).
 fn priced_from_header(t: &mut TableLayout, tables: &[TableLayout], decimal: Option<char>) {
     use rust_decimal::Decimal;
     let quantity = |c: &tables::Cell| {
@@ -872,13 +882,7 @@ fn priced_from_header(t: &mut TableLayout, tables: &[TableLayout], decimal: Opti
             .and_then(|c| c.amount)
             .unwrap_or_default()
             .abs();
-        let first = row.lines.iter().min().copied();
-        let header = tables
-            .iter()
-            .flat_map(|h| &h.rows)
-            .filter(|h| h.lines.iter().min().copied() == first)
-            .find(|h| h.cell(LabelKey::ColAmount).and_then(|c| c.amount) == Some(amount));
-        let Some(h) = header else {
+        let Some(h) = header_rows_beside(row, amount, tables).next() else {
             continue;
         };
         let (Some(qc), Some(pc)) = (h.cell(LabelKey::ColQty), h.cell(LabelKey::ColUnitPrice))
@@ -891,12 +895,8 @@ fn priced_from_header(t: &mut TableLayout, tables: &[TableLayout], decimal: Opti
         if own_price.is_some_and(|own| own != Some(p)) {
             continue;
         }
-        let balances = q
-            .checked_mul(p)
-            .and_then(|qp| qp.checked_mul(Decimal::ONE_HUNDRED - discount))
-            .map(|v| v / Decimal::ONE_HUNDRED)
-            .is_some_and(|v| (v - amount).abs() <= Decimal::new(5, amount.scale() + 1));
-        if !balances || q.is_zero() {
+        let factor = (Decimal::ONE_HUNDRED - discount) / Decimal::ONE_HUNDRED;
+        if !rows::product_holds(q, p, factor, amount, amount.scale()) || q.is_zero() {
             continue;
         }
         let mut qc = qc.clone();

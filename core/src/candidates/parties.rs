@@ -1890,6 +1890,23 @@ fn after_closing_form(text: &str) -> Option<(usize, usize)> {
     })
 }
 
+/// Where `sep` stands right after a letter and right before a capital (`CommV,Kerkstraat`,
+/// `MTÜ- Viru`): the separator's byte range.
+fn glued_between_words<'t>(
+    text: &'t str,
+    sep: &'t str,
+) -> impl Iterator<Item = (usize, usize)> + 't {
+    text.match_indices(sep).filter_map(move |(p, _)| {
+        let e = p + sep.len();
+        (text[..p]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphabetic)
+            && text[e..].starts_with(char::is_uppercase))
+        .then_some((p, e))
+    })
+}
+
 /// The parts of a line printed as `name · street · town`, when at least one part after the
 /// first reads like an address.
 pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
@@ -1916,13 +1933,7 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     }
     // A comma glued to the capital after it (`Alpha Informatica CommV,Kerkstraat 167`): a
     // separator OCR read as a comma, or whose space it lost; prose sets a space after a comma.
-    for (p, _) in text.match_indices(',') {
-        let before = text[..p].chars().next_back();
-        if before.is_some_and(char::is_alphabetic) && text[p + 1..].starts_with(char::is_uppercase)
-        {
-            cuts.push((p, p + 1));
-        }
-    }
+    cuts.extend(glued_between_words(text, ","));
     // A dot OCR read as a full stop spaced on both sides (`Oliveira & Silva Lda. Rua Augusta,
     // 131 . 8000-001 Faro`): a full stop never stands alone between words, but one spaced off
     // a lone word is its abbreviation's (`Musterstr . 5`), unless the line is already cut.
@@ -1937,14 +1948,7 @@ pub fn sender_parts(text: &str) -> Option<Vec<(usize, usize)>> {
     // On a line already cut so, a dash glued to a word and spaced before a capital is a dot
     // OCR misread too (`Elekter Mägi MTÜ- Viru tn 68 · 20308 Narva`).
     if !cuts.is_empty() {
-        for (p, _) in text.match_indices("- ") {
-            let before = text[..p].chars().next_back();
-            if before.is_some_and(char::is_alphabetic)
-                && text[p + 2..].starts_with(char::is_uppercase)
-            {
-                cuts.push((p, p + 2));
-            }
-        }
+        cuts.extend(glued_between_words(text, "- "));
     }
     // On a line already cut so, a colon spaced on both sides between two parts is a dot OCR
     // misread too (`Industrivej 176 : 1620 København V`); alone it is a key's colon.
@@ -2390,8 +2394,12 @@ fn phone_line(text: &str) -> bool {
     let [(s, e)] = phones.as_slice() else {
         return false;
     };
-    let rest = format!("{} {}", &text[..*s], &text[*e..]);
-    !rest.chars().any(|c| c.is_ascii_digit()) && rest.split_whitespace().count() <= 2
+    let (before, after) = (&text[..*s], &text[*e..]);
+    !before
+        .chars()
+        .chain(after.chars())
+        .any(|c| c.is_ascii_digit())
+        && before.split_whitespace().count() + after.split_whitespace().count() <= 2
 }
 
 /// A line of opening hours (`SHOPPING HOURS`, `Öffnungszeiten: Mo-Fr 8-18 Uhr`, `SUN-THU:

@@ -493,10 +493,23 @@ fn is_money_num(n: &Num, money: amounts::MoneyPrint) -> bool {
 
 /// Whether `q x p x f = a` holds to the amount's printed precision.
 fn holds(q: Decimal, p: Decimal, factor: Decimal, a: &Num) -> bool {
-    // Half a unit of the amount's last digit (a cent at least: prices carry more decimals than
-    // the amounts they make).
-    let tol = Decimal::new(5, a.decimals.min(4) + 1).max(Decimal::new(1, 2));
-    (q * p * factor - a.value).abs() <= tol
+    product_holds(q, p, factor, a.value, a.decimals)
+}
+
+/// Whether `q x p x factor = amount` holds to the amount's printed precision (`decimals`): half
+/// a unit of its last digit, a cent at least (prices carry more decimals than the amounts they
+/// make). False where the product overflows.
+pub(super) fn product_holds(
+    q: Decimal,
+    p: Decimal,
+    factor: Decimal,
+    amount: Decimal,
+    decimals: u32,
+) -> bool {
+    let tol = Decimal::new(5, decimals.min(4) + 1).max(Decimal::new(1, 2));
+    q.checked_mul(p)
+        .and_then(|qp| qp.checked_mul(factor))
+        .is_some_and(|v| (v - amount).abs() <= tol)
 }
 
 /// The readings `q x p = a` of a unit's numbers; `own` is the unit's line (numbers taken from

@@ -224,6 +224,11 @@ pub struct CurrencyOption {
 }
 
 impl CurrencyOption {
+    /// Whether the document's IBAN, a tax id or its language names this currency's country.
+    pub fn confirmed(&self) -> bool {
+        self.iban_country || self.id_country || self.language
+    }
+
     fn printed(&self) -> u32 {
         self.codes + self.symbols + self.shared
     }
@@ -361,7 +366,7 @@ pub fn currency_vectors(doc: &CleanDocument, opts: &[CurrencyOption]) -> Vec<Vec
 /// currency); with none printed, the IBAN's country's, a tax id's, then the language's. Returns
 /// the option's index and the rules' confidence.
 pub fn rule_currency(opts: &[CurrencyOption]) -> Option<(usize, f32)> {
-    let confirmed = |o: &CurrencyOption| o.iban_country || o.id_country || o.language;
+    let confirmed = CurrencyOption::confirmed;
     let weight = |o: &CurrencyOption| {
         let own = o.codes + o.symbols + o.attached;
         let shared = if confirmed(o) || !opts.iter().any(|x| x.shared > 0 && confirmed(x)) {

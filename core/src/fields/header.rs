@@ -259,8 +259,7 @@ fn agreed_currency(opts: &[CurrencyOption], language: Option<&str>) -> Option<(u
         return None;
     }
     let shared = opts.iter().any(|o| o.shared > 0);
-    let confirmed = |o: &CurrencyOption| o.iban_country || o.id_country || o.language;
-    if shared && !opts.iter().any(|o| o.shared > 0 && confirmed(o)) {
+    if shared && !opts.iter().any(|o| o.shared > 0 && o.confirmed()) {
         if language.is_none_or(|l| SIGN_OWN_LANGUAGES.contains(&l)) {
             return None;
         }
@@ -272,7 +271,7 @@ fn agreed_currency(opts: &[CurrencyOption], language: Option<&str>) -> Option<(u
     let mut agreed = opts.iter().enumerate().filter(|(_, o)| {
         !o.other_country
             && if shared {
-                o.shared > 0 && (o.iban_country || o.id_country || o.language)
+                o.shared > 0 && o.confirmed()
             } else {
                 o.iban_country && o.id_country
             }

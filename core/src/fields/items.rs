@@ -338,7 +338,7 @@ fn derived_nets(
             });
         let net = match product {
             Some(qp) => round(qp),
-            _ => round(gross.checked_mul(hundred)? / (hundred + rate)),
+            _ => net_of_gross(gross, rate, gross.scale().min(2))?,
         };
         nets.push(Some(net));
         all.push((net, rate));
@@ -641,6 +641,16 @@ fn last_digit_unit(scale: Option<u32>) -> Decimal {
     scale.map_or(Decimal::new(1, 2), |scale| Decimal::new(1, scale))
 }
 
+/// An amount with VAT less its rate: `gross x 100 / (100 + rate)`, rounded half away from zero
+/// to `dp` decimals.
+fn net_of_gross(gross: Decimal, rate: Decimal, dp: u32) -> Option<Decimal> {
+    let hundred = Decimal::ONE_HUNDRED;
+    Some(
+        (gross.checked_mul(hundred)? / (hundred + rate))
+            .round_dp_with_strategy(dp, rust_decimal::RoundingStrategy::MidpointAwayFromZero),
+    )
+}
+
 /// The sum of rows' amounts without the rate each prints (`amount x 100 / (100 + rate)`, each
 /// rounded to the amount's own decimals), where every row prints one and some rate is not zero.
 fn nets_of_printed_rates(items: &[Item]) -> Option<Decimal> {
@@ -653,11 +663,7 @@ fn nets_of_printed_rates(items: &[Item]) -> Option<Decimal> {
             return None;
         }
         any_rate |= !r.is_zero();
-        let net = (a.checked_mul(hundred)? / (hundred + r)).round_dp_with_strategy(
-            a.scale(),
-            rust_decimal::RoundingStrategy::MidpointAwayFromZero,
-        );
-        sum = sum.checked_add(net)?;
+        sum = sum.checked_add(net_of_gross(a, r, a.scale())?)?;
     }
     any_rate.then_some(sum)
 }
