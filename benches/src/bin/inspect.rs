@@ -138,6 +138,7 @@ fn main() -> ExitCode {
         let lines = c.table_lines(doc.lines.len());
         let table: Vec<usize> = (0..lines.len()).filter(|&l| lines[l]).collect();
         println!("table lines: {table:?}");
+        println!("style: {:?}", c.style);
         for r in &c.tax_rows {
             println!(
                 "tax row: rate {} base {} amount {} (line {})",
@@ -184,6 +185,12 @@ fn main() -> ExitCode {
                 "table ({how}) header line {} end {}",
                 t.header_line, t.end_line
             );
+            let cols: Vec<String> = t
+                .columns
+                .iter()
+                .map(|c| format!("{:?}[{:.0}-{:.0}]", c.key, c.x0, c.x1))
+                .collect();
+            println!("  columns: {}", cols.join(" "));
             for r in &t.rows {
                 let cells: Vec<String> = r
                     .cells

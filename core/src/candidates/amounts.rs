@@ -767,7 +767,8 @@ pub fn joined_whole_readings(text: &str, decimal_hint: Option<char>) -> Vec<Amou
 }
 
 /// Joined readings with `decimals` decimals ([`joined_readings`]); whole numbers only where a
-/// grouping sign is among their digits.
+/// grouping sign is among their digits or every piece has two digits or more and they make
+/// five or more.
 fn joined_with(text: &str, decimal_hint: Option<char>, decimals: u32) -> Vec<AmountMatch> {
     let mapped = ocr_digits(text);
     let text = mapped.as_ref();
@@ -790,7 +791,14 @@ fn joined_with(text: &str, decimal_hint: Option<char>, decimals: u32) -> Vec<Amo
         let end = s0 + m.as_str().trim_end_matches(['.', ',']).len();
         for (k, &st) in starts[..starts.len() - 1].iter().enumerate() {
             let joined: String = text[st..end].chars().filter(|&c| c != ' ').collect();
-            if decimals == 0 && !joined.contains(['.', ',', '\'']) {
+            // Whole numbers without a grouping sign: pieces of two digits or more that make a
+            // number of five or more (`2325 7008`: a forint VAT split in its middle), never a
+            // count beside a small number (`2 183`).
+            let digits = |t: &str| t.chars().filter(char::is_ascii_digit).count();
+            if decimals == 0
+                && !joined.contains(['.', ',', '\''])
+                && (digits(&joined) < 5 || text[st..end].split(' ').any(|p| digits(p) < 2))
+            {
                 continue;
             }
             let Some((value, d)) = parse_number(&joined, decimal_hint) else {
@@ -875,6 +883,11 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         LazyLock::new(|| Regex::new(r"[0-9]+[.,][0-9]+ ?[x×*] ?[0-9]").expect("quantity regex"));
     static PERCENT: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"[0-9]+[.,][0-9]+ ?%").expect("percent regex"));
+    // A number followed by a unit of measure (`0,50 db`, `40,00 kg`, `2.50 h`): a quantity.
+    static MEASURED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"[0-9]+[.,][0-9]+ {0,2}([\p{L}]+[23²³]?)\.?(?:[^\p{L}0-9]|$)")
+            .expect("measured regex")
+    });
     static GROUPED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[^0-9.,])[0-9]{1,3}(?:([.,])[0-9]{3})(?:[.,][0-9]{3})+(?:[^0-9.,]|$)")
             .expect("grouped regex")
@@ -904,6 +917,14 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         // percentage (`5,00 %` of a discount or rate on a page of whole forints).
         let t = QUANTITY.replace_all(&t, " ");
         let t = PERCENT.replace_all(&t, " ");
+        let t = MEASURED.replace_all(&t, |c: &regex::Captures<'_>| {
+            let word = c.get(1).map_or("", |m| m.as_str());
+            if is_measure(word) {
+                " ".to_string()
+            } else {
+                c[0].to_string()
+            }
+        });
         for c in TWO.captures_iter(&t) {
             tally(&c, &mut dot, &mut comma);
             // The match is a digit, the separator and the two decimals: byte 3 is the second.
@@ -958,6 +979,16 @@ pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
         whole_units: dot + comma == 0,
         shortest: one_decimal > 0 && trailing_zero == 0,
     }
+}
+
+/// Whether a word printed right after a number makes it a quantity: a unit of measure
+/// (`db`, `kg`, `Stk`, `h`), not one of a price per unit (`each`, `ea`, `unit`), nor a capital
+/// letter alone (a receipt's tax code: `4.99 T`).
+fn is_measure(word: &str) -> bool {
+    let mut chars = word.chars();
+    let lone_capital = chars.next().is_some_and(char::is_uppercase) && chars.next().is_none();
+    !lone_capital
+        && crate::einvoice::codes::unit_code_of_printed(word).is_some_and(|code| code != "C62")
 }
 
 /// Counts a match of [`number_style`]'s patterns by its separator (capture group 1): a dot or
@@ -1196,6 +1227,18 @@ mod tests {
         assert!(j("Tel. 030 12 34", Some(',')).is_empty());
         assert!(j("Summe 12,50", Some(',')).is_empty());
         assert!(j("A4 12 50,00", Some(',')).is_empty());
+        // Whole units: a grouped number split anywhere, or a long one split in its middle;
+        // never a count beside a small number.
+        let w = |t: &str| -> Vec<String> {
+            joined_whole_readings(t, None)
+                .iter()
+                .map(|a| a.value.to_string())
+                .collect()
+        };
+        assert_eq!(w("27%  86137068  2325 7008  109394076"), ["23257008"]);
+        assert_eq!(w("Összesen:  92.37 3 Ft"), ["92373"]);
+        assert!(w("Irodai szék  2 183  366").is_empty());
+        assert!(w("Kód  12 34").is_empty());
         // Offsets point into the printed text.
         let t = "Total: 1O5 2,00 EUR";
         let a = joined_readings(t, Some(','));
@@ -1328,6 +1371,19 @@ mod tests {
         // A discount's or rate's two decimals (`5,00 %`) are no money's.
         assert!(whole(&["Papír  0,5  db  1723138  5,00 %  27%  818491"]));
         assert!(!whole(&["Summe 12,50 EUR"]));
+        // Quantities to two places beside their unit (`0,50 db`, `40,00 kg`) are no money's:
+        // the page prints whole forints.
+        let page = [
+            "1  Tanácsadás  1596947,0000  0,50  db  27%  798474",
+            "2  Irodai szék  4255071,0000  40,00  kg  27%  170202840",
+            "Bruttó érték: 217179046 HUF",
+        ];
+        assert!(whole(&page));
+        assert_eq!(decimal(&page), Some(','));
+        // A price per unit is money (`12.50 each`); a quantity beside a total in cents leaves it.
+        assert!(!whole(&["Widget  4  12.50 each"]));
+        assert!(!whole(&["MILK  4.99 T", "TOTAL 9"]));
+        assert!(!whole(&["Kabel 2,50 m", "Summe 12,50"]));
         let shortest = |t: &[&str]| number_style(t.iter().copied()).shortest;
         assert!(shortest(&[
             "Nettobetrag  854",

@@ -1,7 +1,7 @@
 //! Identifiers by shape: IBANs, EU VAT ids, Polish NIP, German Steuernummer, Malaysian company
 //! numbers, labelled national tax ids (EDRPOU, IPN, INN, KPP, GST ...), BIC, e-mail, phone, times.
 
-use super::labels::LabelKey;
+use super::labels::{LabelKey, names_tax_id_glued};
 use crate::checks;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -210,12 +210,15 @@ fn ibans_as_printed(text: &str) -> Vec<IdMatch> {
     out
 }
 
-static EU_VAT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"\b(ATU[0-9]{8}|BE ?0?[0-9]{3}[. ]?[0-9]{3}[. ]?[0-9]{3}|BG[0-9]{9,10}|CY[0-9]{8}[A-Z]|CZ[0-9]{8,10}|DE ?[0-9]{3} ?[0-9]{3} ?[0-9]{3}|DK ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2}|EE[0-9]{9}|EL[0-9]{9}|ES ?[A-Z0-9][0-9]{7}[A-Z0-9]|FI[0-9]{8}|FR ?[0-9A-Z]{2} ?[0-9]{3} ?[0-9]{3} ?[0-9]{3}|HR[0-9]{11}|HU[0-9]{8}|IE[0-9][A-Z0-9+*][0-9]{5}[A-Z]{1,2}|IT ?[0-9]{11}|LT[0-9]{9,12}|LU ?[0-9]{8}|LV[0-9]{11}|MT[0-9]{8}|NL ?[0-9]{9}B[0-9]{2}|PL ?[0-9]{10}|PT ?[0-9]{9}|RO[0-9]{2,10}|SE ?[0-9]{12}|SI[0-9]{8}|SK[0-9]{10}|GB ?[0-9]{3} ?[0-9]{4} ?[0-9]{2}(?: ?[0-9]{3})?|XI[0-9]{9}|CHE[- ]?[0-9]{3}\.?[0-9]{3}\.?[0-9]{3}(?: ?(?:MWST|TVA|IVA))?)\b",
-    )
-    .expect("vat regex")
-});
+/// The shapes of EU VAT ids (and the Swiss UID), by country.
+const EU_VAT_SHAPES: &str = r"ATU[0-9]{8}|BE ?0?[0-9]{3}[. ]?[0-9]{3}[. ]?[0-9]{3}|BG[0-9]{9,10}|CY[0-9]{8}[A-Z]|CZ[0-9]{8,10}|DE ?[0-9]{3} ?[0-9]{3} ?[0-9]{3}|DK ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2}|EE[0-9]{9}|EL[0-9]{9}|ES ?[A-Z0-9][0-9]{7}[A-Z0-9]|FI[0-9]{8}|FR ?[0-9A-Z]{2} ?[0-9]{3} ?[0-9]{3} ?[0-9]{3}|HR[0-9]{11}|HU[0-9]{8}|IE[0-9][A-Z0-9+*][0-9]{5}[A-Z]{1,2}|IT ?[0-9]{11}|LT[0-9]{9,12}|LU ?[0-9]{8}|LV[0-9]{11}|MT[0-9]{8}|NL ?[0-9]{9}B[0-9]{2}|PL ?[0-9]{10}|PT ?[0-9]{9}|RO[0-9]{2,10}|SE ?[0-9]{12}|SI[0-9]{8}|SK[0-9]{10}|GB ?[0-9]{3} ?[0-9]{4} ?[0-9]{2}(?: ?[0-9]{3})?|XI[0-9]{9}|CHE[- ]?[0-9]{3}\.?[0-9]{3}\.?[0-9]{3}(?: ?(?:MWST|TVA|IVA))?";
+
+static EU_VAT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"\b({EU_VAT_SHAPES})\b")).expect("vat regex"));
+
+/// A VAT id that ends its token, OCR's space before it lost (`CUIRO17833720`).
+static EU_VAT_ENDING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"(?:{EU_VAT_SHAPES})$")).expect("vat regex"));
 
 fn squash(s: &str) -> String {
     s.chars()
@@ -232,22 +235,50 @@ pub fn find_vat_ids(text: &str) -> Vec<IdMatch> {
     })
 }
 
-/// EU VAT ids as printed.
+/// EU VAT ids as printed; also one glued to its label (`CUIRO17833720`, `KMKRnrEE106070251`:
+/// OCR lost the space), where the letters before it are a tax id label of the vocabulary
+/// ([`names_tax_id_glued`]).
 fn vat_ids_as_printed(text: &str) -> Vec<IdMatch> {
-    EU_VAT
+    let id = |start: usize, end: usize| {
+        let value = squash(&text[start..end]);
+        let checksum_valid = checks::tax_id_check("EU_VAT", &value);
+        IdMatch {
+            start,
+            end,
+            value,
+            scheme: Some("EU_VAT"),
+            checksum_valid,
+        }
+    };
+    let mut out: Vec<IdMatch> = EU_VAT
         .find_iter(text)
-        .map(|m| {
-            let value = squash(m.as_str());
-            let checksum_valid = checks::tax_id_check("EU_VAT", &value);
-            IdMatch {
-                start: m.start(),
-                end: m.end(),
-                value,
-                scheme: Some("EU_VAT"),
-                checksum_valid,
-            }
-        })
-        .collect()
+        .map(|m| id(m.start(), m.end()))
+        .collect();
+    let mut at = 0;
+    for token in text.split(' ') {
+        let start = at;
+        at += token.len() + 1;
+        let token = token.trim_end_matches(['.', ',', ';', ')']);
+        let end = start + token.len();
+        if out.iter().any(|m| m.start < end && m.end > start) {
+            continue;
+        }
+        // The shortest label before the longest id the token ends with.
+        let glued = token
+            .char_indices()
+            .skip(1)
+            .filter(|&(k, _)| {
+                EU_VAT_ENDING
+                    .find(&token[k..])
+                    .is_some_and(|m| m.start() == 0)
+            })
+            .find(|&(k, _)| names_tax_id_glued(token[..k].trim_end_matches([':', '.', '-', '#'])));
+        if let Some((k, _)) = glued {
+            out.push(id(start + k, end));
+        }
+    }
+    out.sort_by_key(|m| m.start);
+    out
 }
 
 static SHAPES: LazyLock<Vec<(Regex, Option<&'static str>)>> = LazyLock::new(|| {
@@ -439,6 +470,17 @@ mod tests {
         let v = find_vat_ids("TVA FR 32 123 456 789");
         assert_eq!(v[0].value, "FR32123456789");
         assert!(find_vat_ids("DE 80333 München").is_empty());
+        // Glued to its label by OCR: the label's letters tell.
+        let v = find_vat_ids("CUIRO17833720");
+        assert_eq!((v[0].value.as_str(), v[0].start), ("RO17833720", 3));
+        assert_eq!(find_vat_ids("KMKRnrEE106070251")[0].value, "EE106070251");
+        assert_eq!(
+            find_vat_ids("USt-IdNr.:DE123456789")[0].value,
+            "DE123456789"
+        );
+        // Glued to another word: no id.
+        assert!(find_vat_ids("PACKRO17833720").is_empty());
+        assert!(find_vat_ids("ABCDE123456789").is_empty());
     }
 
     #[test]

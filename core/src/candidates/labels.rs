@@ -4249,6 +4249,23 @@ pub fn is_vocabulary_word(word: &str) -> bool {
         .contains(fold_diacritics(&word.to_lowercase()).as_ref())
 }
 
+/// Whether a text OCR glued to a tax id (`CUI` of `CUIRO17833720`, `KMKRnr` of
+/// `KMKRnrEE106070251`) is a tax id label of the vocabulary, its letters compared alone
+/// ([`plain_letters`]: `KMKR nr` and `KMKRnr` alike); three letters at least.
+pub fn names_tax_id_glued(prefix: &str) -> bool {
+    static TAX_ID_LETTERS: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
+        VOCAB
+            .iter()
+            .chain(VOCAB_EU)
+            .filter(|(key, _)| key.is_tax_id())
+            .flat_map(|(_, list)| list.iter())
+            .map(|p| plain_letters(p))
+            .filter(|p| p.chars().count() >= 3)
+            .collect()
+    });
+    TAX_ID_LETTERS.contains(&plain_letters(prefix))
+}
+
 /// Whether a label's printed phrase is one of [`INVOICE_OR_ACCOUNT`] ([`plain_letters`]).
 pub fn names_invoice_or_account(phrase: &str) -> bool {
     INVOICE_OR_ACCOUNT.contains(&plain_letters(phrase).as_str())

@@ -138,6 +138,21 @@ pub struct Candidates {
     pub ocr_amounts: Vec<Candidate>,
 }
 
+impl Candidate {
+    /// Whether a label hit of the candidate's line stands before it: it ends where the candidate
+    /// starts or before, or within the currency printed in front of the amount (a label
+    /// absorbs the currency after it, `Totale netto: EUR`, which the amount `EUR 1.266,96`
+    /// claims as well).
+    pub fn follows(&self, h: &LabelHit) -> bool {
+        let prefix = self
+            .span
+            .text
+            .find(|ch: char| ch.is_ascii_digit() || matches!(ch, '-' | '+' | '(' | '−'))
+            .unwrap_or(0);
+        h.end <= self.span.start || h.start < self.span.start && h.end <= self.span.start + prefix
+    }
+}
+
 impl Candidates {
     /// Whether a candidate is a money amount of this document ([`is_money`]).
     pub fn is_money(&self, c: &Candidate) -> bool {
@@ -720,7 +735,14 @@ pub fn extract(doc: &CleanDocument) -> Candidates {
             .is_some_and(|h| h.iter().any(|h| h.key == LabelKey::Vat))
     };
     let tax_rows = taxes::find(&items, &ocr_amounts, style.money, vat_line);
-    let rate_lines = taxes::rate_lines(&items, style.money, vat_line);
+    let summary_line = |l: usize| {
+        !in_table.get(l).copied().unwrap_or(false)
+            && line_labels.get(l).is_some_and(|h| {
+                h.iter()
+                    .any(|h| h.key.is_totals() && h.key != LabelKey::Vat)
+            })
+    };
+    let rate_lines = taxes::rate_lines(&items, style.money, vat_line, summary_line);
     let rate_sums = taxes::rate_sums(&rate_lines, &items, &ocr_amounts);
     let code_rates = taxes::code_rates(doc, &items, style.money);
     let rates: Vec<rust_decimal::Decimal> = tax_rows.iter().map(|r| r.rate.1).collect();

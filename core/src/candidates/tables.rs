@@ -280,10 +280,11 @@ fn summary_header(line: &Line) -> bool {
     if line.text.chars().any(|c| c.is_ascii_digit()) {
         return false;
     }
+    // A VAT total's words name the summary's VAT column (`Iš viso PVM`).
     let mut kinds: Vec<LabelKey> = labels::find_labels(&line.text)
         .into_iter()
         .map(|h| h.key)
-        .filter(|k| k.is_column())
+        .filter(|&k| k.is_column() || k == LabelKey::Vat)
         .collect();
     kinds.sort();
     kinds.dedup();
@@ -502,8 +503,14 @@ fn stacked_columns(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)
     if lines.len() == 1 {
         return None;
     }
-    // The header line's column names anchor the stacks; the other lines' phrases join them.
-    let mut stacks: Vec<Vec<Phrase>> = column_names(header).into_iter().map(|p| vec![p]).collect();
+    // The header line's column names anchor the stacks, and its phrases no vocabulary names
+    // (`Su` over `PVM`: with VAT, in two lines); the other lines' phrases join them.
+    let names = column_names(header);
+    let unnamed: Vec<Phrase> = phrases(header)
+        .into_iter()
+        .filter(|p| !names.iter().any(|q| p.x1.min(q.x1) > p.x0.max(q.x0)))
+        .collect();
+    let mut stacks: Vec<Vec<Phrase>> = names.into_iter().chain(unnamed).map(|p| vec![p]).collect();
     for &l in &lines[1..] {
         for p in phrases(&doc.lines[l]) {
             let over: Vec<usize> = stacks
@@ -547,6 +554,15 @@ fn stacked_columns(doc: &CleanDocument, i: usize) -> Option<(Vec<Column>, usize)
             })
             .collect();
         let Some(most) = hits.iter().map(|hit| hit.words).max() else {
+            // A name no vocabulary knows that ends in a percent sign (`PV%`, OCR's `PVM %`)
+            // over no other name: the rate's column.
+            if st.len() == 1 && text.ends_with('%') && text.chars().any(char::is_alphabetic) {
+                cols.push(Column {
+                    key: LabelKey::ColVatRate,
+                    x0: st[0].x0,
+                    x1: st[0].x1,
+                });
+            }
             continue;
         };
         // Of equally long names, the header line's own; else the first.
@@ -704,11 +720,12 @@ pub(super) fn cell_amounts(text: &str, decimal: Option<char>) -> Vec<amounts::Am
     amounts::find_amounts(text, decimal, &dated)
 }
 
-/// A rate or discount cell whose percent sign OCR read as `96` (`2096` for `20%`, `1596` for
-/// `15%`): a whole number no rate can be, ending in `96` after a rate's digits (at most 30).
-fn misread_percent(text: &str) -> Option<Decimal> {
+/// A rate or discount whose percent sign OCR read as `96` or `95` (`2096` for `20%`, `1596` for
+/// `15%`, `795` for `7%`): a whole number no rate can be, ending in those digits after a rate's
+/// digits (at most 30).
+pub(super) fn misread_percent(text: &str) -> Option<Decimal> {
     let t = text.trim();
-    let digits = t.strip_suffix("96")?;
+    let digits = t.strip_suffix("96").or_else(|| t.strip_suffix("95"))?;
     if digits.is_empty() || digits.len() > 2 || !digits.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
@@ -1898,10 +1915,11 @@ mod tests {
     }
 
     #[test]
-    fn a_rate_whose_percent_sign_ocr_read_as_96() {
+    fn a_rate_whose_percent_sign_ocr_read_as_96_or_95() {
         let rate = |t: &str| cell_value(&cell(LabelKey::ColVatRate, t), Some(','));
         assert_eq!(rate("2096"), Some(Decimal::from(20)));
         assert_eq!(rate("796"), Some(Decimal::from(7)));
+        assert_eq!(rate("795"), Some(Decimal::from(7)));
         assert_eq!(rate("20%"), Some(Decimal::from(20)));
         // 96 itself, and numbers no misread rate makes, read as printed.
         assert_eq!(rate("96"), Some(Decimal::from(96)));
@@ -2071,6 +2089,49 @@ mod tests {
     }
 
     #[test]
+    fn a_header_word_no_vocabulary_names_stacks_with_the_word_under_it() {
+        // `Su` (with) over `PVM` (VAT): the gross amount's column, though `Su` alone names
+        // nothing and `PVM` alone names the rate; `PV%` (OCR's `PVM %`) the rate's.
+        let doc = page_of(vec![
+            w("#", 10.0, 100.0),
+            w("Pavadinimas", 40.0, 100.0),
+            w("Kiekis", 250.0, 100.0),
+            w("PV%", 320.0, 100.0),
+            w("Su", 440.0, 100.0),
+            w("PVM", 432.0, 111.0),
+            w("Konsultavimo", 40.0, 130.0),
+            w("paslaugos", 110.0, 130.0),
+            w("10", 255.0, 130.0),
+            w("21%", 322.0, 130.0),
+            w("-1831,34", 420.0, 130.0),
+            w("Biuro", 40.0, 148.0),
+            w("kėdė", 75.0, 148.0),
+            w("5", 255.0, 148.0),
+            w("21%", 322.0, 148.0),
+            w("-1003,15", 420.0, 148.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1, "{}", doc.plain_text());
+        let keys: Vec<LabelKey> = t[0].columns.iter().map(|c| c.key).collect();
+        assert_eq!(
+            keys,
+            [
+                LabelKey::ColPos,
+                LabelKey::ColDesc,
+                LabelKey::ColQty,
+                LabelKey::ColVatRate,
+                LabelKey::ColAmountGross
+            ]
+        );
+        let gross: Vec<&str> = t[0]
+            .rows
+            .iter()
+            .filter_map(|r| r.cell(LabelKey::ColAmountGross).map(|c| c.text.as_str()))
+            .collect();
+        assert_eq!(gross, ["-1831,34", "-1003,15"]);
+    }
+
+    #[test]
     fn a_vat_summarys_header_under_the_items_ends_their_table() {
         // Its words stacked over lines read as one line that covers too few of them to be a
         // header of its own; its row (rate, base, VAT, gross) is no item.
@@ -2090,6 +2151,14 @@ mod tests {
         assert_eq!(t[0].rows.len(), 1, "{:?}", t[0].rows);
         assert_eq!(t[0].rows[0].lines, [1]);
         assert!(summary_header(&doc.lines[2]));
+        // Its first words glued by OCR (`PVMpaokestinamoji`): the VAT total's and the gross
+        // column's names are two kinds still.
+        let glued = crate::candidates::tests::doc_from(&[(
+            "PVMpaokestinamoji verté  Iš viso PVM  Su PVM",
+            260.0,
+            140.0,
+        )]);
+        assert!(summary_header(&glued.lines[0]));
         // A header naming what is sold is an item table's; a description with digits none.
         assert!(!summary_header(&doc.lines[0]));
         assert!(!summary_header(&doc.lines[1]));

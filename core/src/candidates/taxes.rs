@@ -40,12 +40,13 @@ struct LineAmounts {
 /// be, printed after the line's first money amount, counts as a rate: summary tables print the
 /// rate under a `Steuersatz [%]` column without its sign (`Umsatzsteuer (S)  113,03  7  7,91`).
 /// Elsewhere a bare number is no rate: an item row of quantity 10 makes `price = amount x 10 %`
-/// by itself.
+/// by itself. With `misread`, a rate whose percent sign OCR misread counts too (see the body).
 fn by_line(
     items: &[Candidate],
     joined: &[Candidate],
     money_print: MoneyPrint,
     vat_line: &dyn Fn(usize) -> bool,
+    misread: bool,
 ) -> Vec<LineAmounts> {
     let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
     let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
@@ -82,6 +83,27 @@ fn by_line(
                 rates = pick(&|c| c.scheme.as_deref() == Some("int") && c.span.start > first_money)
                     .into_iter()
                     .filter(|r| is_vat_rate(r.1))
+                    .collect();
+            }
+            // OCR reads a percent sign as `96` or `95` (`2096  29026,44  5805,29  34831,73` for
+            // 20 %, `795  1690,10  118,31` for 7 %): for the summary rows (`misread`), whose
+            // arithmetic must hold, a whole number before the line's money, which is a VAT
+            // rate and those digits, is that
+            // rate where the line prints none with its sign; the row's arithmetic to the cent
+            // confirms it.
+            if misread
+                && rates.is_empty()
+                && let Some(first_money) = first_money
+            {
+                rates = on_line
+                    .iter()
+                    .filter(|(_, c)| {
+                        c.scheme.as_deref() == Some("int") && c.span.start < first_money
+                    })
+                    .filter_map(|(i, c)| {
+                        let rate = super::tables::misread_percent(&c.span.text)?;
+                        is_vat_rate(rate).then_some((*i, rate))
+                    })
                     .collect();
             }
             LineAmounts {
@@ -127,7 +149,7 @@ pub fn find(
         let c = items.get(i).unwrap_or_else(|| &joined[i - items.len()]);
         (c.span.start, c.span.end)
     };
-    for LineAmounts { rates, money, .. } in by_line(items, joined, money_print, &vat_line) {
+    for LineAmounts { rates, money, .. } in by_line(items, joined, money_print, &vat_line, true) {
         // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
         // amount, or those and the gross that repeats the base (`0%  67.87  0.00  67.87`): any
         // base times zero is zero.
@@ -193,14 +215,16 @@ pub struct RateLine {
 }
 
 /// The document's rate lines (see [`RateLine`]); `vat_line(line)` says whether a line has a VAT
-/// label.
+/// label, `summary_line(line)` whether it is a line of the totals outside the item rows (a
+/// label of the net, total or another sum of the document on it).
 pub fn rate_lines(
     items: &[Candidate],
     money_print: MoneyPrint,
     vat_line: impl Fn(usize) -> bool,
+    summary_line: impl Fn(usize) -> bool,
 ) -> Vec<RateLine> {
     let mut out = Vec::new();
-    let lines = by_line(items, &[], money_print, &|_| false);
+    let lines = by_line(items, &[], money_print, &|_| false, false);
     for (k, l) in lines.iter().enumerate() {
         let next = lines.get(k + 1).filter(|n| n.line == l.line + 1);
         let wrapped = wrapped_amount(items, l, next);
@@ -254,9 +278,11 @@ pub fn rate_lines(
             // A totals block set as running text: the one rate of a line with a VAT label and
             // the money amount printed right after it (`63929,95 Kč Celkem DPH 12% 667,42 Kč
             // Celková částka: 374587,55 Kč`), where that amount is no base the rate's VAT of
-            // which the line prints (`DPH 12% z 5561,87 Kč: 667,42 Kč`).
+            // which the line prints (`DPH 12% z 5561,87 Kč: 667,42 Kč`). The VAT's own word
+            // may be one no vocabulary knows, on a line of the other totals (`Totale netto:
+            // EUR 1.266,96 Imposta 22% EUR 240,80`): unlabelled, for the arithmetic to confirm.
             && is_vat_rate(rate.1)
-            && vat_line(l.line)
+            && (vat_line(l.line) || summary_line(l.line))
             && let Some(amount) = money_after(&amounts_on(items, l.line), l, rate.0)
             && !amount.1.is_zero()
             && !l.money.iter().any(|m| {
@@ -266,7 +292,7 @@ pub fn rate_lines(
             out.push(RateLine {
                 rate: *rate,
                 amount,
-                labelled: true,
+                labelled: vat_line(l.line),
             });
         }
     }
@@ -468,7 +494,7 @@ pub fn code_rates(
 ) -> Vec<(String, Decimal)> {
     let mut out: Vec<(String, Decimal)> = Vec::new();
     let mut conflicting: Vec<String> = Vec::new();
-    for l in by_line(items, &[], money_print, &|_| false) {
+    for l in by_line(items, &[], money_print, &|_| false, false) {
         let [(rate, value)] = l.rates.as_slice() else {
             continue;
         };

@@ -639,6 +639,51 @@ mod tests {
             ("IBAN DK50 0040 0440 1162 43", 10.0, 300.0),
         ]);
         assert_eq!(cur.as_deref(), Some("DKK"));
+        // Only the Danish text says which crowns (no IBAN, the SE-nr. without its country).
+        let (cur, _, _) = learned(&[
+            ("El-service Pedersen ApS", 48.0, 39.0),
+            ("Nørregade 92, 5000 Odense C", 48.0, 59.0),
+            ("SE-nr. 47735483", 48.0, 70.0),
+            ("Byg Pedersen IVS", 307.0, 118.0),
+            ("Industrivej 21", 307.0, 130.0),
+            ("9000 Aalborg", 307.0, 142.0),
+            ("Kreditfaktura", 417.0, 170.0),
+            ("Dokumentnr.:  RE-2024-20182", 48.0, 198.0),
+            ("Udstedelsesdato:  09.12.2024", 48.0, 211.0),
+            (
+                "#  Beskrivelse  Antal  Stk.pris  Moms %  Beløb",
+                51.0,
+                244.0,
+            ),
+            (
+                "1  Konsulentydelser  3  timer  -6.034,64  25%  -18.103,92",
+                51.0,
+                261.0,
+            ),
+            (
+                "2  Kontorstol (-10%)  10  stk.  -2.588,77  25%  -23.298,93",
+                51.0,
+                278.0,
+            ),
+            (
+                "3  Kopipapir A4  0,5  timer  -3.705,90  25%  -1.852,95",
+                51.0,
+                295.0,
+            ),
+            (
+                "4  Softwarelicens år  2,5  timer  -1.419,59  25%  -3.548,98",
+                51.0,
+                311.0,
+            ),
+            ("Beløb  -49.393,55 kr.", 313.0, 338.0),
+            ("Nedslag:  2.588,77 kr.", 313.0, 352.0),
+            ("I alt ekskl. moms:  -46.804,78 kr.", 313.0, 366.0),
+            ("25% moms 25%  -11.701,20 kr.", 313.0, 380.0),
+            ("Totalbeløb:  -58.505,98 kr.", 313.0, 393.0),
+            ("Restbeløb:  -58.505,98 kr.", 313.0, 407.0),
+            ("Udstedt af  Modtaget af", 48.0, 475.0),
+        ]);
+        assert_eq!(cur.as_deref(), Some("DKK"));
         // A credit note: its title and its negative total.
         let (_, ty, _) = learned(&[
             ("Lieferant GmbH", 10.0, 10.0),

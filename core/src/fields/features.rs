@@ -383,9 +383,8 @@ impl<'a> FeatureContext<'a> {
         let mut bottom_total = None;
         for c in cands.of(CandidateKind::Amount) {
             let on_total = line_labels.get(c.span.line).is_some_and(|h| {
-                h.iter().any(|h| {
-                    matches!(h.key, LabelKey::Total | LabelKey::Payable) && h.end <= c.span.start
-                })
+                h.iter()
+                    .any(|h| matches!(h.key, LabelKey::Total | LabelKey::Payable) && c.follows(h))
             });
             if on_total && (c.decimals > 0 || cands.is_money(c)) {
                 bottom_total = Some((c.span.line, c.span.start));
@@ -464,7 +463,7 @@ pub fn candidate_features(
     let relevant = |k: LabelKey| !k.is_column() && !matches!(k, LabelKey::Name | LabelKey::Address);
     if let Some(h) = hits
         .iter()
-        .filter(|h| h.end <= c.span.start && relevant(h.key))
+        .filter(|h| c.follows(h) && relevant(h.key))
         .max_by_key(|h| (h.end, label_priority(h.key, c.kind)))
     {
         // All keys of the same range: prefer the one relevant to the kind.
@@ -474,6 +473,21 @@ pub fn candidate_features(
             .max_by_key(|o| label_priority(o.key, c.kind))
             .map_or(h.key, |o| o.key);
         label = Some(key);
+        // A title word right after a totals label names the amount with it (`Total facture
+        // TTC :2.948,85`, `Totale fattura`): the totals label's.
+        if key == LabelKey::Title
+            && c.kind == CandidateKind::Amount
+            && let Some(t) = hits.iter().find(|o| {
+                o.key.is_totals()
+                    && o.end <= h.start
+                    && line
+                        .text
+                        .get(o.end..h.start)
+                        .is_some_and(|b| b.trim().is_empty())
+            })
+        {
+            label = Some(t.key);
+        }
         // "Bestellung vom 01.03.2018", "Zeitraum vom ...": the date belongs to the label right
         // before the weak marker; "Rechnung Nr. 181301674 vom ...": to the document number.
         if key == LabelKey::DateWeak

@@ -214,9 +214,21 @@ pub(super) fn currency(ctx: &mut Ctx<'_>, cands: &Candidates, model: Option<&Cho
         // Where the model declines, the one currency that the printed token shared by several
         // (`kr.`) and the document's countries or language agree on, or that the IBAN's and a
         // tax id's country both name with none printed (`zł` lost to OCR).
-        Some(m) => m
-            .choose(ChoiceKind::Currency, &currency_vectors(ctx.doc, &opts))
-            .or_else(|| agreed_currency(&opts, cands.style.language)),
+        // The model's pick of a shared token's currency that nothing confirms gives way to the
+        // one the document's countries or language confirm (`kr.` on a Danish credit note).
+        Some(m) => {
+            let agreed = agreed_currency(&opts, cands.style.language);
+            match m.choose(ChoiceKind::Currency, &currency_vectors(ctx.doc, &opts)) {
+                Some((i, _))
+                    if agreed.is_some_and(|(a, _)| a != i)
+                        && opts.get(i).is_some_and(|o| !o.confirmed()) =>
+                {
+                    agreed
+                }
+                Some(pick) => Some(pick),
+                None => agreed,
+            }
+        }
         None => rule_currency(&opts),
     };
     let Some((i, conf)) = chosen else {
@@ -268,13 +280,16 @@ fn agreed_currency(opts: &[CurrencyOption], language: Option<&str>) -> Option<(u
             .position(|o| o.shared > 0 && o.on_total && SHARED_SIGN_DEFAULT.contains(&o.iso))
             .map(|i| (i, DEFAULT_OF_SIGN));
     }
+    // A shared token (`kr.`) stands for one of its currencies: the one confirmed alone, whatever
+    // other countries' ids the document prints (a Danish seller's credit note to a Slovak
+    // buyer); with nothing printed, the IBAN's country's where a tax id or the language names
+    // it too and no other country is named.
     let mut agreed = opts.iter().enumerate().filter(|(_, o)| {
-        !o.other_country
-            && if shared {
-                o.shared > 0 && o.confirmed()
-            } else {
-                o.iban_country && o.id_country
-            }
+        if shared {
+            o.shared > 0 && o.confirmed()
+        } else {
+            !o.other_country && o.iban_country && (o.id_country || o.language)
+        }
     });
     let (i, _) = agreed.next()?;
     agreed.next().is_none().then_some((i, AGREED_CURRENCY))
@@ -297,6 +312,16 @@ mod tests {
         // Nothing confirms one of them: none.
         let kr = [o("SEK", 2, false), o("DKK", 2, false)];
         assert_eq!(agreed_currency(&kr, Some("da")), None);
+        // The buyer's id of a euro country names no crown: the language's stands.
+        let mut dkk = o("DKK", 2, true);
+        dkk.other_country = true;
+        let kr = [o("SEK", 2, false), dkk, o("NOK", 2, false)];
+        assert_eq!(agreed_currency(&kr, Some("da")).map(|x| x.0), Some(1));
+        // Two crowns confirmed (a Danish text, a Swedish IBAN): none.
+        let mut sek = o("SEK", 2, false);
+        sek.iban_country = true;
+        let kr = [sek, o("DKK", 2, true)];
+        assert_eq!(agreed_currency(&kr, Some("da")), None);
         // `$` where no country or language of a dollar is the document's: the US dollar; a
         // Canadian tax id makes it the Canadian dollar.
         let mut dollar = [o("USD", 1, false), o("CAD", 1, false), o("EUR", 0, true)];
@@ -310,13 +335,20 @@ mod tests {
         assert_eq!(agreed_currency(&dollar, None), None);
         dollar[1].id_country = true;
         assert_eq!(agreed_currency(&dollar, Some("lt")).map(|x| x.0), Some(1));
-        // Nothing printed: the IBAN's and a tax id's country must both name it.
-        let mut pln = o("PLN", 0, true);
+        // Nothing printed: the IBAN's country must name it, and a tax id's country or the
+        // language too.
+        let mut pln = o("PLN", 0, false);
         pln.iban_country = true;
         assert_eq!(
             agreed_currency(std::slice::from_ref(&pln), Some("pl")),
             None
         );
+        pln.language = true;
+        assert_eq!(
+            agreed_currency(std::slice::from_ref(&pln), Some("pl")).map(|x| x.0),
+            Some(0)
+        );
+        pln.language = false;
         pln.id_country = true;
         assert_eq!(
             agreed_currency(&[pln.clone()], Some("pl")).map(|x| x.0),

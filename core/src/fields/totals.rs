@@ -1030,7 +1030,7 @@ fn arithmetic_total(cands: &Candidates, table_lines: &[bool]) -> Option<usize> {
                 && cands
                     .labels_of(c.span.line)
                     .iter()
-                    .any(|h| h.key == key && h.end <= c.span.start)
+                    .any(|h| h.key == key && c.follows(h))
         })
     };
     let mut sums: Vec<Decimal> = Vec::new();
@@ -3613,6 +3613,95 @@ mod tests {
     }
 
     #[test]
+    fn running_text_totals_whose_vat_word_is_unknown_add_up_by_their_rates() {
+        // The VAT's word (`Imposta`) no vocabulary knows; the net's label takes the currency
+        // that the net's amount prints in front (`Totale netto: EUR 1.266,96`). The two rates'
+        // amounts make total - net: net 1266.96, VAT 258.04.
+        let doc = doc_from(&[
+            ("Cavo FG16  5  43,10  20%  172,40", 10.0, 100.0),
+            (
+                "Importo EUR 1.310,06 Abbuono: EUR -43,10 Totale netto: EUR 1.266,96 Imposta 22% EUR 240,80 Imposta",
+                10.0,
+                140.0,
+            ),
+            ("10% EUR 17,24 Totale documento: EUR 1.525,00", 10.0, 152.0),
+        ]);
+        let cands = extract(&doc);
+        for r in by_both_scorers(&doc, &cands) {
+            assert_eq!(r.totals.net.as_deref(), Some("1266.96"));
+            assert_eq!(r.totals.vat.as_deref(), Some("258.04"));
+            assert_eq!(r.totals.total.as_deref(), Some("1525.00"));
+        }
+    }
+
+    #[test]
+    fn a_title_word_after_the_totals_label_names_the_total_with_it() {
+        // `Total` then the document's title word (`facture`): the total's label, not a title
+        // line's number; the summary rows give the net and the VAT.
+        let doc = doc_from(&[
+            (
+                "Main d'œuvre pose  2,5  h  184,20  20%  460,50",
+                10.0,
+                100.0,
+            ),
+            (
+                "Licence logicielle  1  h  2.271,33  5,5%  2.271,33",
+                10.0,
+                112.0,
+            ),
+            ("TVA %  Total hors taxes  T.V.A.  TTC", 200.0, 140.0),
+            ("20%  460,50  92,10  552,60", 200.0, 152.0),
+            ("5,5%  2.271,33  124,92  2.396,25", 200.0, 164.0),
+            ("Total facture TTC :2.948,85", 300.0, 180.0),
+        ]);
+        let cands = extract(&doc);
+        for r in by_both_scorers(&doc, &cands) {
+            assert_eq!(r.totals.total.as_deref(), Some("2948.85"));
+            assert_eq!(r.totals.net.as_deref(), Some("2731.83"));
+            assert_eq!(r.totals.vat.as_deref(), Some("217.02"));
+        }
+    }
+
+    #[test]
+    fn summary_rows_whose_percent_sign_ocr_read_as_96() {
+        // `20%` read `2096`, `7%` read `795`: the rows' arithmetic to the cent confirms the
+        // rates; an item row's `2096` beside one amount makes no summary row.
+        let doc = doc_from(&[
+            ("Світильник ГЕО  2096  1045,14", 10.0, 100.0),
+            ("Технічне обслуговування  796  1690,10", 10.0, 112.0),
+            ("ПДВ  Всього без ПДВ  У тому числі ПДВ  з ПДВ", 200.0, 140.0),
+            ("2096  29026,44  5805,29  34831,73", 200.0, 152.0),
+            ("795  1690,10  118,31  1808,41", 200.0, 164.0),
+            ("Всього:  36640,14 грн", 300.0, 180.0),
+        ]);
+        let cands = extract(&doc);
+        let rows: Vec<_> = cands
+            .tax_rows
+            .iter()
+            .map(|r| (r.rate.1, r.base.1, r.amount.1))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (
+                    Decimal::new(20, 0),
+                    Decimal::new(2902644, 2),
+                    Decimal::new(580529, 2)
+                ),
+                (
+                    Decimal::new(7, 0),
+                    Decimal::new(169010, 2),
+                    Decimal::new(11831, 2)
+                )
+            ]
+        );
+        for r in by_both_scorers(&doc, &cands) {
+            assert_eq!(r.totals.vat.as_deref(), Some("5923.60"));
+            assert_eq!(r.totals.net.as_deref(), Some("30716.54"));
+        }
+    }
+
+    #[test]
     fn running_text_totals_with_other_totals_before_a_rate_give_its_vat() {
         // The totals as a paragraph: the net before the row discounts, the discount and the
         // subtotal before the first rate, whose amount wraps; the second rate's amount right
@@ -3662,7 +3751,8 @@ mod tests {
     #[test]
     fn the_single_rate_before_the_vat_among_a_wrapped_lines_amounts() {
         // The totals run as text and wrap before the rate: the rate, the VAT and the total on
-        // one line (no rate line of a rate and one amount); the rate makes the VAT of the net.
+        // one line, a line of the totals whose rate's amount is the VAT; the rate makes the
+        // VAT of the net.
         let doc = doc_from(&[
             ("Consulting  3  218,86  656,58", 10.0, 100.0),
             ("Chair  5  101,70  508,50", 10.0, 112.0),
@@ -3674,7 +3764,15 @@ mod tests {
             ("19% lei 221,37 Total general: lei 1.386,45", 10.0, 152.0),
         ]);
         let cands = extract(&doc);
-        assert!(cands.rate_lines.is_empty());
+        let rates: Vec<_> = cands
+            .rate_lines
+            .iter()
+            .map(|l| (l.rate.1, l.amount.1, l.labelled))
+            .collect();
+        assert_eq!(
+            rates,
+            [(Decimal::new(19, 0), Decimal::new(22137, 2), false)]
+        );
         let scorer = crate::fields::model::ModelScorer::embedded(None).expect("field model");
         let r = crate::fields::extract(&doc, &cands, &scorer);
         assert_eq!(r.totals.vat.as_deref(), Some("221.37"));
