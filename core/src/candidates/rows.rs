@@ -566,25 +566,33 @@ fn triples(nums: &[Num], money: amounts::MoneyPrint, own: usize, bases: &[Decima
 
 /// The one reading `q x p = a` of a row whose amount `a`, the last of `nums`, was printed on
 /// the line below (see [`find`]): one pair of the numbers of line `own` makes it, the price a
-/// money amount; the quantity is the one of fewer decimals, of equal ones the left one (`10
-/// pce` right of its price `609,94`, `0,5 vnt.` left of `461,26`). Of two such pairs (the
-/// position `10` and the quantity `10`), the one printed closer together.
-fn amount_below(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Option<Triple> {
+/// money amount; the quantity is the one of fewer decimals, of equal ones the one a unit word
+/// follows (`19017.2300  5.0000  кг`, `unit_after`), else the left one (`10 pce` right of its
+/// price `609,94`, `0,5 vnt.` left of `461,26`). Of two such pairs (the position `10` and the
+/// quantity `10`), the one printed closer together.
+fn amount_below(
+    nums: &[Num],
+    money: amounts::MoneyPrint,
+    own: usize,
+    unit_after: &dyn Fn(&Num) -> bool,
+) -> Option<Triple> {
     let a = nums.len().checked_sub(1)?;
     let gap = |t: &Triple| {
         let (q, p) = (&nums[t.q], &nums[t.p]);
         (q.x0 - p.x1).max(p.x0 - q.x1)
     };
-    // Whether the row's own line goes on after a price `p`, with no money: a rate's or a
-    // quantity's column, the amount missing there (a list's `1. Termijn vervalt op
-    // 28-04-2023: 1.635,98` over the next term's line ends at its amount: no row).
-    let columns_after: Vec<bool> = (0..a)
-        .map(|p| {
-            let after = |n: &&Num| n.line == own && n.x0 > nums[p].x1;
-            let mut rest = nums[..a].iter().filter(after).peekable();
-            rest.peek().is_some() && !rest.any(|n| is_money_num(n, money))
-        })
-        .collect();
+    // Whether the row's own line goes on after a price `p`, with no money but its quantity `q`:
+    // a rate's or a quantity's column, the amount missing there (a list's `1. Termijn vervalt
+    // op 28-04-2023: 1.635,98` over the next term's line ends at its amount: no row).
+    let columns_after = |p: usize, q: usize| {
+        let after = |n: &&Num| n.line == own && n.x0 > nums[p].x1;
+        let mut rest = nums[..a].iter().filter(after).peekable();
+        rest.peek().is_some()
+            && !nums[..a]
+                .iter()
+                .enumerate()
+                .any(|(k, n)| k != q && after(&n) && is_money_num(n, money))
+    };
     let mut found: Option<Triple> = None;
     let mut tied = false;
     for x in 0..a {
@@ -593,10 +601,17 @@ fn amount_below(nums: &[Num], money: amounts::MoneyPrint, own: usize) -> Option<
             if xn.line != own || yn.line != own {
                 continue;
             }
-            let y_first = yn.decimals < xn.decimals || yn.decimals == xn.decimals && yn.x0 < xn.x0;
+            let y_first = yn.decimals < xn.decimals
+                || yn.decimals == xn.decimals
+                    && match (unit_after(xn), unit_after(yn)) {
+                        (false, true) => true,
+                        (true, false) => false,
+                        _ => yn.x0 < xn.x0,
+                    };
             let (q, p) = if y_first { (y, x) } else { (x, y) };
             let (qn, pn) = (&nums[q], &nums[p]);
-            if qn.percent || qn.value.is_zero() || !is_money_num(pn, money) || !columns_after[p] {
+            if qn.percent || qn.value.is_zero() || !is_money_num(pn, money) || !columns_after(p, q)
+            {
                 continue;
             }
             if let Some(t) = reading(nums, (q, p, a), Decimal::ONE, own) {
@@ -1008,7 +1023,14 @@ pub fn find(
         {
             let mut with = nums[i].clone();
             with.push(m.clone());
-            if let Some(found) = amount_below(&with, style.money, i) {
+            let unit_after = |n: &Num| {
+                doc.lines[n.line]
+                    .text
+                    .get(n.end..)
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .is_some_and(is_unit_word)
+            };
+            if let Some(found) = amount_below(&with, style.money, i, &unit_after) {
                 unit_nums = with;
                 t = vec![found];
                 borrowed = Some(i + 1);
@@ -4633,13 +4655,24 @@ mod tests {
             w("EAN:", 100.0, 170.0),
             w("8624998411319", 125.0, 170.0),
             r("6099,40", 480.0, 170.0),
+            // Price and quantity both to four places: the quantity is the one its unit follows.
+            w("5", 30.0, 190.0),
+            w("Кресло", 100.0, 190.0),
+            r("26441,0300", 250.0, 190.0),
+            r("10,0000", 330.0, 190.0),
+            w("шт.", 360.0, 190.0),
+            r("20%", 540.0, 190.0),
+            w("EAN:", 100.0, 200.0),
+            w("9755043116709", 125.0, 200.0),
+            r("264410,30", 480.0, 200.0),
         ])
         .expect("rows");
-        assert_eq!(t.rows.len(), 3, "{:?}", t.rows);
+        assert_eq!(t.rows.len(), 4, "{:?}", t.rows);
         for (row, (desc, qty, amount, rate)) in t.rows.iter().zip([
             ("Biuro kėdė", "3", "3730,65", "21%"),
             ("Licencija", "3", "3341,82", "9%"),
             ("Conseil", "10", "6099,40", "20%"),
+            ("Кресло", "10,0000", "264410,30", "20%"),
         ]) {
             assert_eq!(cell(row, LabelKey::ColDesc), Some(desc));
             assert_eq!(cell(row, LabelKey::ColQty), Some(qty));

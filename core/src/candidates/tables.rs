@@ -1110,6 +1110,24 @@ fn is_total_line(line: &Line) -> bool {
         || labels::has_label(&line.text, LabelKey::CarriedOver)
 }
 
+/// Whether every word of a text that has a letter names an amount column or a currency
+/// (`Сумма  1896307.91 руб.`: the amount column's own name and its sum), no item.
+fn amount_name_only(text: &str) -> bool {
+    let covered: Vec<(usize, usize)> = labels::find_labels(text)
+        .iter()
+        .filter(|h| is_amount_column(h.key))
+        .map(|h| (h.start, h.end))
+        .chain(amounts::find_currencies(text).iter().map(|c| (c.0, c.1)))
+        .collect();
+    let words = labels::norm_words(text);
+    let mut lettered = words
+        .iter()
+        .filter(|w| w.text.chars().any(char::is_alphabetic))
+        .peekable();
+    lettered.peek().is_some()
+        && lettered.all(|w| covered.iter().any(|&(s, e)| s <= w.start && w.end <= e))
+}
+
 /// Finds all line-item tables of a document.
 pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
     let mut out = Vec::new();
@@ -1248,6 +1266,11 @@ pub fn find_tables(doc: &CleanDocument) -> Vec<TableLayout> {
                     .filter(|(c, n)| is_number_column(c.key) && **n)
                     .all(|(c, _)| is_amount_column(c.key));
                 if settles(&rows, &cells) {
+                    break;
+                }
+                // An amount beside nothing but an amount column's name (`Сумма  1896307.91
+                // руб.`: the sum under the rows before an allowance) names no item.
+                if !rows.is_empty() && only_amounts && amount_name_only(&line.text) {
                     break;
                 }
                 // A quantity with a currency (`Valoare mărfuri  lei 15.295,59` under a table
@@ -2129,6 +2152,31 @@ mod tests {
             .filter_map(|r| r.cell(LabelKey::ColAmountGross).map(|c| c.text.as_str()))
             .collect();
         assert_eq!(gross, ["-1831,34", "-1003,15"]);
+    }
+
+    #[test]
+    fn an_amount_beside_its_columns_name_only_ends_the_table() {
+        // The sum before an allowance (the rows sum to the amount after it) under the amount
+        // column's own name: no item; nor the labelled lines under it.
+        let doc = crate::candidates::tests::doc_from(&[
+            ("Наименование  Кол-во  Цена  Сумма", 51.0, 273.0),
+            (
+                "Консультационные услуги  0.5 шт.  82719.85  41359.93",
+                51.0,
+                289.0,
+            ),
+            ("Кресло офисное  10 кг  49874.04  498740.40", 51.0, 306.0),
+            ("Сумма  546870.73 руб.", 313.0, 323.0),
+            ("Сумма скидки:  -6770.40 руб.", 313.0, 337.0),
+            ("Сумма без налога:  540100.33 руб.", 313.0, 351.0),
+        ]);
+        let t = find_tables(&doc);
+        assert_eq!(t.len(), 1);
+        let lines: Vec<&[usize]> = t[0].rows.iter().map(|r| r.lines.as_slice()).collect();
+        assert_eq!(lines, [&[1][..], &[2][..]]);
+        assert!(amount_name_only("Сумма  1896307.91 руб."));
+        assert!(!amount_name_only("Кресло офисное  10 кг"));
+        assert!(!amount_name_only("25%  Moms  199,89") && !amount_name_only("Payment Visa"));
     }
 
     #[test]

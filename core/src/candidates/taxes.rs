@@ -40,13 +40,15 @@ struct LineAmounts {
 /// be, printed after the line's first money amount, counts as a rate: summary tables print the
 /// rate under a `Steuersatz [%]` column without its sign (`Umsatzsteuer (S)  113,03  7  7,91`).
 /// Elsewhere a bare number is no rate: an item row of quantity 10 makes `price = amount x 10 %`
-/// by itself. With `misread`, a rate whose percent sign OCR misread counts too (see the body).
+/// by itself. On the lines `misread` admits, a rate whose percent sign OCR misread counts too
+/// (see the body): the summary rows, whose arithmetic must hold, and the rate lines of a VAT
+/// label (`У тому числі ПДВ 2096  222386,67`), not a total OCR split (`Sumevi: 2395 24,49`).
 fn by_line(
     items: &[Candidate],
     joined: &[Candidate],
     money_print: MoneyPrint,
     vat_line: &dyn Fn(usize) -> bool,
-    misread: bool,
+    misread: &dyn Fn(usize) -> bool,
 ) -> Vec<LineAmounts> {
     let value = |c: &Candidate| c.value.parse::<Decimal>().ok();
     let mut lines: BTreeMap<usize, Vec<(usize, &Candidate)>> = BTreeMap::new();
@@ -86,12 +88,11 @@ fn by_line(
                     .collect();
             }
             // OCR reads a percent sign as `96` or `95` (`2096  29026,44  5805,29  34831,73` for
-            // 20 %, `795  1690,10  118,31` for 7 %): for the summary rows (`misread`), whose
-            // arithmetic must hold, a whole number before the line's money, which is a VAT
-            // rate and those digits, is that
+            // 20 %, `795  1690,10  118,31` for 7 %): on the lines `misread` admits, a whole
+            // number before the line's money, which is a VAT rate and those digits, is that
             // rate where the line prints none with its sign; the row's arithmetic to the cent
             // confirms it.
-            if misread
+            if misread(line)
                 && rates.is_empty()
                 && let Some(first_money) = first_money
             {
@@ -149,7 +150,9 @@ pub fn find(
         let c = items.get(i).unwrap_or_else(|| &joined[i - items.len()]);
         (c.span.start, c.span.end)
     };
-    for LineAmounts { rates, money, .. } in by_line(items, joined, money_print, &vat_line, true) {
+    for LineAmounts { rates, money, .. } in
+        by_line(items, joined, money_print, &vat_line, &|_| true)
+    {
         // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
         // amount, or those and the gross that repeats the base (`0%  67.87  0.00  67.87`): any
         // base times zero is zero.
@@ -224,7 +227,7 @@ pub fn rate_lines(
     summary_line: impl Fn(usize) -> bool,
 ) -> Vec<RateLine> {
     let mut out = Vec::new();
-    let lines = by_line(items, &[], money_print, &|_| false, false);
+    let lines = by_line(items, &[], money_print, &|_| false, &vat_line);
     for (k, l) in lines.iter().enumerate() {
         let next = lines.get(k + 1).filter(|n| n.line == l.line + 1);
         let wrapped = wrapped_amount(items, l, next);
@@ -494,7 +497,7 @@ pub fn code_rates(
 ) -> Vec<(String, Decimal)> {
     let mut out: Vec<(String, Decimal)> = Vec::new();
     let mut conflicting: Vec<String> = Vec::new();
-    for l in by_line(items, &[], money_print, &|_| false, false) {
+    for l in by_line(items, &[], money_print, &|_| false, &|_| false) {
         let [(rate, value)] = l.rates.as_slice() else {
             continue;
         };

@@ -3699,6 +3699,21 @@ mod tests {
             assert_eq!(r.totals.vat.as_deref(), Some("5923.60"));
             assert_eq!(r.totals.net.as_deref(), Some("30716.54"));
         }
+        // A VAT-labelled line's rate read the same way is its rate line's; a total OCR split
+        // (`2395 24,49`) under an unknown word is none.
+        let doc = doc_from(&[
+            ("Всього без ПДВ:  1111933,33", 150.0, 100.0),
+            ("У тому числі ПДВ 2096  222386,67", 150.0, 112.0),
+            ("Загальна сума:  1334320,00", 150.0, 124.0),
+            ("Sumevi: 2395 24,49", 150.0, 140.0),
+        ]);
+        let cands = extract(&doc);
+        let rates: Vec<_> = cands
+            .rate_lines
+            .iter()
+            .map(|l| (l.rate.1, l.amount.1))
+            .collect();
+        assert_eq!(rates, [(Decimal::new(20, 0), Decimal::new(22238667, 2))]);
     }
 
     #[test]
