@@ -3626,12 +3626,7 @@ mod tests {
             ),
             ("10% EUR 17,24 Totale documento: EUR 1.525,00", 10.0, 152.0),
         ]);
-        let cands = extract(&doc);
-        for r in by_both_scorers(&doc, &cands) {
-            assert_eq!(r.totals.net.as_deref(), Some("1266.96"));
-            assert_eq!(r.totals.vat.as_deref(), Some("258.04"));
-            assert_eq!(r.totals.total.as_deref(), Some("1525.00"));
-        }
+        assert_totals(&doc, "1266.96", "258.04", "1525.00");
     }
 
     #[test]
@@ -3654,12 +3649,7 @@ mod tests {
             ("5,5%  2.271,33  124,92  2.396,25", 200.0, 164.0),
             ("Total facture TTC :2.948,85", 300.0, 180.0),
         ]);
-        let cands = extract(&doc);
-        for r in by_both_scorers(&doc, &cands) {
-            assert_eq!(r.totals.total.as_deref(), Some("2948.85"));
-            assert_eq!(r.totals.net.as_deref(), Some("2731.83"));
-            assert_eq!(r.totals.vat.as_deref(), Some("217.02"));
-        }
+        assert_totals(&doc, "2731.83", "217.02", "2948.85");
     }
 
     #[test]
@@ -3695,10 +3685,7 @@ mod tests {
                 )
             ]
         );
-        for r in by_both_scorers(&doc, &cands) {
-            assert_eq!(r.totals.vat.as_deref(), Some("5923.60"));
-            assert_eq!(r.totals.net.as_deref(), Some("30716.54"));
-        }
+        assert_totals(&doc, "30716.54", "5923.60", "36640.14");
         // A VAT-labelled line's rate read the same way is its rate line's; a total OCR split
         // (`2395 24,49`) under an unknown word is none.
         let doc = doc_from(&[
@@ -4260,6 +4247,17 @@ mod tests {
         ]
     }
 
+    /// Net, VAT and total of a document by both scorers, each as expected.
+    fn assert_totals(doc: &crate::types::CleanDocument, net: &str, vat: &str, total: &str) {
+        for r in by_both_scorers(doc, &extract(doc)) {
+            let t = &r.totals;
+            assert_eq!(
+                [t.net.as_deref(), t.vat.as_deref(), t.total.as_deref()],
+                [Some(net), Some(vat), Some(total)]
+            );
+        }
+    }
+
     #[test]
     fn a_printed_cash_rounding_closes_net_plus_vat() {
         // `NET TOTAL` is the receipt's final amount; the net is the sub-total that, with the
@@ -4480,12 +4478,7 @@ mod tests {
             ("Factura 498/2020 de 21-01-2020  1.246,15 EUR", 10.0, 230.0),
             ("Saldo:  1.517,04 EUR", 10.0, 245.0),
         ]);
-        let cands = extract(&doc);
-        for r in by_both_scorers(&doc, &cands) {
-            assert_eq!(r.totals.total.as_deref(), Some("1246.15"));
-            assert_eq!(r.totals.net.as_deref(), Some("1029.88"));
-            assert_eq!(r.totals.vat.as_deref(), Some("216.27"));
-        }
+        assert_totals(&doc, "1029.88", "216.27", "1246.15");
     }
 
     #[test]
