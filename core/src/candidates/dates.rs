@@ -532,34 +532,10 @@ fn boundary_ok(text: &str, start: usize, end: usize) -> bool {
     }
     let mut after = text[end..].chars();
     match after.next() {
-        // A time OCR glued to a four-digit year (`09.07, 201921:41`) ends the date there.
-        Some(c) if c.is_ascii_digit() => {
-            end >= 4
-                && text[..end]
-                    .bytes()
-                    .rev()
-                    .take(4)
-                    .all(|b| b.is_ascii_digit())
-                && glued_time(&text[end..])
-        }
+        Some(c) if c.is_ascii_digit() => false,
         Some('.' | '/' | '-') => !after.next().is_some_and(|c| c.is_ascii_digit()),
         _ => true,
     }
-}
-
-/// Whether a text opens with a time of day (`21:41`, `9:05`) and no more digits.
-fn glued_time(text: &str) -> bool {
-    let digits = |t: &str| t.bytes().take_while(u8::is_ascii_digit).count();
-    let h = digits(text);
-    let Some(rest) = text.get(h..).and_then(|r| r.strip_prefix(':')) else {
-        return false;
-    };
-    let m = digits(rest);
-    (1..=2).contains(&h)
-        && m == 2
-        && text[..h].parse::<u32>().is_ok_and(|h| h < 24)
-        && rest[..2].parse::<u32>().is_ok_and(|m| m < 60)
-        && !rest[2..].starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn boundary_after_alpha_ok(text: &str, start: usize, _end: usize) -> bool {
@@ -943,11 +919,6 @@ mod tests {
         assert_eq!(one("O5.O2.2O22"), "2022-02-05");
         // A failed candidate does not swallow the real date after it.
         assert_eq!(one("12.50, 05.02.2022"), "2022-02-05");
-        // The time OCR glued to the year; not more digits than a time's.
-        assert_eq!(one("09.07, 201921:41"), "2019-07-09");
-        assert_eq!(one("09.07.20199:05"), "2019-07-09");
-        assert!(find_dates("09.07.2019211:41", false).is_empty());
-        assert!(find_dates("09.07.201921", false).is_empty());
         // Amounts and numbers next to each other are not dates.
         assert!(find_dates("1.05 2022", false).is_empty());
         assert!(find_dates("12,50 2022", false).is_empty());
