@@ -216,9 +216,9 @@ const EU_VAT_SHAPES: &str = r"ATU[0-9]{8}|BE ?0?[0-9]{3}[. ]?[0-9]{3}[. ]?[0-9]{
 static EU_VAT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"\b({EU_VAT_SHAPES})\b")).expect("vat regex"));
 
-/// A VAT id that ends its token, OCR's space before it lost (`CUIRO17833720`).
-static EU_VAT_ENDING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"(?:{EU_VAT_SHAPES})$")).expect("vat regex"));
+/// A VAT id that is the whole of a token's end, OCR's space before it lost (`CUIRO17833720`).
+static EU_VAT_WHOLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^(?:{EU_VAT_SHAPES})$")).expect("vat regex"));
 
 fn squash(s: &str) -> String {
     s.chars()
@@ -263,15 +263,12 @@ fn vat_ids_as_printed(text: &str) -> Vec<IdMatch> {
         if out.iter().any(|m| m.start < end && m.end > start) {
             continue;
         }
-        // The shortest label before the longest id the token ends with.
+        // The shortest label before the longest id the token ends with: ids start with their
+        // country's capitals.
         let glued = token
             .char_indices()
             .skip(1)
-            .filter(|&(k, _)| {
-                EU_VAT_ENDING
-                    .find(&token[k..])
-                    .is_some_and(|m| m.start() == 0)
-            })
+            .filter(|&(k, c)| c.is_ascii_uppercase() && EU_VAT_WHOLE.is_match(&token[k..]))
             .find(|&(k, _)| names_tax_id_glued(token[..k].trim_end_matches([':', '.', '-', '#'])));
         if let Some((k, _)) = glued {
             out.push(id(start + k, end));

@@ -585,13 +585,12 @@ fn amount_below(
     // a rate's or a quantity's column, the amount missing there (a list's `1. Termijn vervalt
     // op 28-04-2023: 1.635,98` over the next term's line ends at its amount: no row).
     let columns_after = |p: usize, q: usize| {
-        let after = |n: &&Num| n.line == own && n.x0 > nums[p].x1;
-        let mut rest = nums[..a].iter().filter(after).peekable();
-        rest.peek().is_some()
-            && !nums[..a]
-                .iter()
-                .enumerate()
-                .any(|(k, n)| k != q && after(&n) && is_money_num(n, money))
+        let mut rest = nums[..a]
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.line == own && n.x0 > nums[p].x1)
+            .peekable();
+        rest.peek().is_some() && !rest.any(|(k, n)| k != q && is_money_num(n, money))
     };
     let mut found: Option<Triple> = None;
     let mut tied = false;
@@ -601,12 +600,13 @@ fn amount_below(
             if xn.line != own || yn.line != own {
                 continue;
             }
+            let (x_unit, y_unit) = (unit_after(xn), unit_after(yn));
             let y_first = yn.decimals < xn.decimals
                 || yn.decimals == xn.decimals
-                    && match (unit_after(xn), unit_after(yn)) {
-                        (false, true) => true,
-                        (true, false) => false,
-                        _ => yn.x0 < xn.x0,
+                    && if x_unit == y_unit {
+                        yn.x0 < xn.x0
+                    } else {
+                        y_unit
                     };
             let (q, p) = if y_first { (y, x) } else { (x, y) };
             let (qn, pn) = (&nums[q], &nums[p]);
