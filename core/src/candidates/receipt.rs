@@ -468,9 +468,10 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
     // adjustment): (amount, line, start, end).
     let mut rounded_to: Option<(Decimal, usize, usize, usize)> = None;
     let mut discount: Option<(Decimal, usize)> = None;
-    // Total lines of either sign (the parts a grand total may add up), and the labelled amounts
-    // that name a tax rate (a tax note may read as a total): (amount, line, rate).
-    let mut parts: Vec<(Decimal, usize)> = Vec::new();
+    // Total lines of either sign (the parts a grand total may add up): (amount, line, label
+    // priority); and the labelled amounts that name a tax rate (a tax note may read as a
+    // total): (amount, line, rate).
+    let mut parts: Vec<(Decimal, usize, u8)> = Vec::new();
     let mut rated: Vec<(Decimal, usize, Decimal)> = Vec::new();
     // Every amount outside a tax summary: (amount, line, start, end).
     let mut printed: Vec<(Decimal, usize, usize, usize)> = Vec::new();
@@ -528,7 +529,7 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
                 cash = Some((d.abs(), li, s, e));
             }
             if !in_summary && let Some(p) = total_priority(&up) {
-                parts.push((d, li));
+                parts.push((d, li, p));
                 if d > Decimal::ZERO {
                     found.push((p, d, li, s, e));
                     if let Some(r) = tax_rate_named(&up) {
@@ -803,6 +804,23 @@ pub fn receipt_total(doc: &CleanDocument) -> Option<(Decimal, Span, f32)> {
         })
     {
         best = (4, v, i, s, e);
+    }
+    // The goods taken back outweigh those sold: the last total line, under a grand total's label,
+    // prints a negative amount that a total line above it and another amount printed above it
+    // add up to (`TOTAL 6% SUPPLIES (INC. GST): -14.71`, its label's first word lost to OCR,
+    // `TOTAL 0% SUPPLIES: 12.98`, `TOTAL PAYABLE: -1.73`). That refund is the total, its sign
+    // kept (only positive amounts are totals otherwise).
+    if let Some(&(v, li, p)) = parts.iter().max_by_key(|f| f.1)
+        && v < Decimal::ZERO
+        && p >= 4
+        && parts.iter().filter(|a| a.1 < li).any(|a| {
+            printed
+                .iter()
+                .any(|b| b.1 != a.1 && b.1 < li && a.0 + b.0 == v)
+        })
+        && let Some(&(_, s, e)) = line_amounts(&lines[li]).iter().rev().find(|a| a.0 == v)
+    {
+        best = (4, v, li, s, e);
     }
     // Cash and change both printed, and what they paid is not the chosen total but is printed on
     // a line that pays nothing (`25.40` alone, its label lost to OCR, above `CASH TENDERED
@@ -1251,6 +1269,36 @@ mod tests {
         ]);
         let (d, span, _) = receipt_total(&doc).expect("total");
         assert_eq!((d, span.line), (Decimal::new(321, 2), 6));
+    }
+
+    /// More goods taken back than sold: the grand total's line prints the negative sum of the
+    /// parts above it, and that refund is the total.
+    #[test]
+    fn a_refund_is_the_negative_sum_of_the_parts() {
+        let doc = receipt(&[
+            "GARDENIA BAKERIES (KL) SDN BHD",
+            "TAX INVOICE / ADJUSTMENT NOTE",
+            "O.C. WHITE 2.13 3 1 0 2 4.26",
+            "TOTAL 0% SUPPLIES: 4.26",
+            "MUFFIN C&W 1.25 0 9 0 -9 -11.25",
+            "L 6% SUPPLIES (INC. GST): -11.92",
+            "TOTAL 0% SUPPLIES: 4.26",
+            "TOTAL PAYABLE: -7.66",
+            "RECEIVED ABOVE GOODS IN GOOD ORDER",
+        ]);
+        let (d, span, _) = receipt_total(&doc).expect("total");
+        assert_eq!((d, span.line), (Decimal::new(-766, 2), 7));
+        // Not a negative line the parts do not make.
+        let doc = receipt(&[
+            "GARDENIA BAKERIES (KL) SDN BHD",
+            "TOTAL 6% SUPPLIES (INC. GST): 11.92",
+            "TOTAL 0% SUPPLIES: 4.26",
+            "TOTAL PAYABLE: -7.66",
+        ]);
+        assert_ne!(
+            receipt_total(&doc).map(|t| t.0),
+            Some(Decimal::new(-766, 2))
+        );
     }
 
     /// `PAYMENT` names the amount handed over: less the change, what was paid, printed alone
