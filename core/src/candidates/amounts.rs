@@ -7,6 +7,7 @@
 //! thousands separator unless the document's decimal separator (the one its two-decimal amounts
 //! use, passed as `decimal_hint`) is that same character, or the integer part is `0`.
 
+use super::labels;
 use rust_decimal::Decimal;
 use std::str::FromStr;
 use std::sync::LazyLock;
@@ -326,10 +327,18 @@ pub fn find_amounts(
             continue;
         }
         let before = text[..s].chars().next_back();
+        // A totals label OCR glued to its amount (`Bruttó érték22377646`): the amount still,
+        // one of four digits or more or with decimals (`MwSt19` is a rate).
+        let label_glued = before.is_some_and(char::is_alphabetic)
+            && currency_suffix_at(text, s).is_none()
+            && labels::ends_totals_label(
+                &text[text[..s].trim_end_matches(char::is_alphabetic).len()..s],
+            );
         if before.is_some_and(|c| {
             c.is_alphanumeric() && !c.is_alphabetic()
                 || c.is_alphabetic() && currency_suffix_at(text, s).is_none()
-        }) {
+        }) && !label_glued
+        {
             continue;
         }
         let after = text[e..].chars().next();
@@ -339,6 +348,9 @@ pub fn find_amounts(
         let Some((value, decimals)) = parse_number(num, decimal_hint) else {
             continue;
         };
+        if label_glued && decimals == 0 && value.abs() < Decimal::ONE_THOUSAND {
+            continue;
+        }
         // Currency attached or one space away, before or after.
         let mut currency = None;
         let before_trim = text[..s].trim_end_matches(' ');
@@ -875,9 +887,13 @@ impl MoneyPrint {
 pub fn number_style<'a>(texts: impl Iterator<Item = &'a str>) -> NumberStyle {
     static TWO: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"[0-9]([.,])[0-9]{2}(?:[^0-9]|$)").expect("regex"));
-    // OCR may split a date after a separator (`2021.07. 06`).
+    // OCR may split a date after a separator (`2021.07. 06`), or read its second separator as
+    // a comma (`2023.03, 10`, `05.02, 2022`: the year and month or day in range).
     static DATE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"[0-9]{1,4}[./-] ?[0-9]{1,2}[./-] ?[0-9]{2,4}").expect("date-like regex")
+        Regex::new(
+            r"[0-9]{1,4}[./-] ?[0-9]{1,2}[./-] ?[0-9]{2,4}|(?:19|20)[0-9]{2}[./-] ?(?:0?[1-9]|1[0-2]), ?(?:0?[1-9]|[12][0-9]|3[01])(?:[^0-9]|$)|(?:0?[1-9]|[12][0-9]|3[01])[./-] ?(?:0?[1-9]|1[0-2]), ?(?:19|20)[0-9]{2}(?:[^0-9]|$)",
+        )
+        .expect("date-like regex")
     });
     static QUANTITY: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"[0-9]+[.,][0-9]+ ?[x×*] ?[0-9]").expect("quantity regex"));
@@ -1265,6 +1281,15 @@ mod tests {
     }
 
     #[test]
+    fn a_totals_label_glued_to_its_amount() {
+        assert_eq!(vals("Bruttó érték22377646 HUF"), vec!["22377646"]);
+        assert_eq!(vals("Gesamtbetrag1.234,56 EUR"), vec!["1234.56"]);
+        // Not a rate, nor digits glued to other words.
+        assert!(vals("MwSt19%").is_empty());
+        assert!(vals("Artikel4711 Code12345").is_empty());
+    }
+
+    #[test]
     fn currency_glued_and_spaced_integers() {
         let a = find_amounts("EUR12.50", None, &[]);
         assert_eq!(
@@ -1339,6 +1364,13 @@ mod tests {
         assert_eq!(decimal(&["Qty 2,500", "12,000"]), None);
         let whole = |t: &[&str]| number_style(t.iter().copied()).whole_units;
         assert!(whole(&["2025.05.15", "ÖSSZESEN 9123 Ft", "1,25 x 421 526"]));
+        // Nor one whose second separator OCR read as a comma.
+        assert!(whole(&[
+            "2023.03, 10 - 2023.03.24",
+            "Végösszeg: 13969432 Ft"
+        ]));
+        assert!(whole(&["Kelt: 10.03, 2023", "Végösszeg: 13969432 Ft"]));
+        assert!(!whole(&["Summe 2023.13, 10 Stk"]));
         // A date OCR split after a separator is no amount of two decimals.
         assert_eq!(
             decimal(&[

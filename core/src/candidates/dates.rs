@@ -468,9 +468,9 @@ static YEAR_MONTH_DAY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Year, day, then the month, as Latvian writes dates: `2022. gada 5. februāris` ("of the year
-/// 2022, the 5th of February").
+/// 2022, the 5th of February"); the day's full stop also as OCR reads it, a comma (`5,`).
 static YEAR_DAY_MONTH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"([0-9]{4})\.?\s{1,2}gada\s{1,2}([0-9]{1,2})\.?\s{1,2}(\p{L}+)")
+    Regex::new(r"([0-9]{4})[.,]?\s{1,2}gada\s{1,2}([0-9]{1,2})[.,]?\s{1,2}(\p{L}+)")
         .expect("date regex")
 });
 
@@ -880,6 +880,7 @@ mod tests {
         assert_eq!(one("2022. február 5."), "2022-02-05");
         assert_eq!(one("2022 m. vasario 5 d."), "2022-02-05");
         assert_eq!(one("2022. gada 5. februāris"), "2022-02-05");
+        assert_eq!(one("2020, gada 5, oktobris"), "2020-10-05");
         assert_eq!(one("Izrakstīts: 2020. gada 28. februäris"), "2020-02-28");
         // Two such dates side by side, each its own year.
         let both: Vec<String> =

@@ -4249,6 +4249,23 @@ pub fn is_vocabulary_word(word: &str) -> bool {
         .contains(fold_diacritics(&word.to_lowercase()).as_ref())
 }
 
+/// Whether a word (any case, accents folded) is the last word of a money total's label, four
+/// letters at least (`érték` of `Bruttó érték`, `Total`): OCR glues such a label to its amount
+/// (`Bruttó érték22377646`), and the amount and the label are both still read.
+pub fn ends_totals_label(word: &str) -> bool {
+    static LAST: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
+        PHRASES
+            .phrases
+            .iter()
+            .filter(|p| p.key.is_totals())
+            .filter_map(|p| p.words.last())
+            .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+            .cloned()
+            .collect()
+    });
+    word.chars().count() >= 4 && LAST.contains(fold_diacritics(&word.to_lowercase()).as_ref())
+}
+
 /// Whether a text OCR glued to a tax id (`CUI` of `CUIRO17833720`, `KMKRnr` of
 /// `KMKRnrEE106070251`) is a tax id label of the vocabulary, its letters compared alone
 /// ([`plain_letters`]: `KMKR nr` and `KMKRnr` alike); three letters at least.
@@ -4474,6 +4491,26 @@ fn split_glued_words(
     let mut out: Vec<NormWord> = Vec::with_capacity(words.len());
     let mut of: Vec<usize> = Vec::with_capacity(words.len());
     for (k, w) in words.into_iter().enumerate() {
+        // A totals label glued to its amount (`érték22377646`): the label word, then the rest.
+        if let Some(printed) = text.get(w.start..w.end)
+            && let Some(at) = printed.find(|c: char| c.is_ascii_digit())
+            && at > 0
+            && printed[..at].chars().all(char::is_alphabetic)
+            && ends_totals_label(&printed[..at])
+        {
+            out.push(NormWord {
+                text: fold_diacritics(&printed[..at].to_lowercase()).into_owned(),
+                start: w.start,
+                end: w.start + at,
+            });
+            out.push(NormWord {
+                text: printed[at..].to_lowercase(),
+                start: w.start + at,
+                end: w.end,
+            });
+            of.extend([k, k]);
+            continue;
+        }
         let head = (!index.known.contains(&w.text))
             .then(|| index.glued.get(&w.text))
             .flatten();
@@ -4526,9 +4563,46 @@ fn join_split_words(
     let letters = |x: &NormWord| {
         x.text.chars().all(char::is_alphanumeric) && x.text.chars().any(char::is_alphabetic)
     };
+    // A letter or two before a full stop (`T.V.A.`, `B. T. W.`).
+    let initial = |x: &NormWord| {
+        (1..=2).contains(&x.text.chars().count())
+            && x.text.chars().all(char::is_alphabetic)
+            && text.get(x.end..).is_some_and(|t| t.starts_with('.'))
+    };
     let mut k = 0;
     while k < words.len() {
         let w = &words[k];
+        // Initials with full stops that spell a vocabulary word (`T.V.A.20%`, `I.V.A.`): that
+        // word, where its letters name no phrase of their own (`P.U. HT` stays three words).
+        if initial(w) {
+            let mut m = k + 1;
+            while m < words.len()
+                && initial(&words[m])
+                && matches!(
+                    text.get(words[m - 1].end..words[m].start),
+                    Some(".") | Some(". ")
+                )
+            {
+                m += 1;
+            }
+            let joined: String = words[k..m].iter().map(|x| x.text.as_str()).collect();
+            let own_phrase = || {
+                index.by_first.get(&w.text).is_some_and(|list| {
+                    list.iter()
+                        .any(|&pi| index.phrases[pi].words.get(1) == Some(&words[k + 1].text))
+                })
+            };
+            if m - k >= 2 && index.known.contains(&joined) && !own_phrase() {
+                out.push(NormWord {
+                    text: joined,
+                    start: w.start,
+                    end: words[m - 1].end,
+                });
+                first.push(k);
+                k = m;
+                continue;
+            }
+        }
         if let Some(n) = words.get(k + 1)
             && text.get(w.end..n.start) == Some(" ")
             && letters(w)
@@ -5119,6 +5193,20 @@ mod tests {
         assert!(k.contains(&K::ColDiscount), "{k:?}");
         let k = keys("Descrizione  Quantità  Prezzo  Sconto %  IVA  Importo");
         assert!(k.contains(&K::ColDiscount), "{k:?}");
+        // A totals label glued to its amount.
+        assert_eq!(keys("Gesamtbetrag12345,67 EUR").first(), Some(&K::Total));
+        assert_eq!(keys("Zahlbetrag12345,67 EUR").first(), Some(&K::Payable));
+        // Initials with full stops spell the vocabulary word, glued to the rate or not; letters
+        // that start a phrase of their own stay words (`P.U. HT`, the unit price).
+        for printed in [
+            "T.V.A.20%  7,89 EUR",
+            "I.V.A. 21 %  8,40",
+            "B.T.W. 21%  4,20",
+        ] {
+            assert_eq!(keys(printed).first(), Some(&K::Vat), "{printed}");
+        }
+        assert!(keys("Désignation  Qté  P.U. HT  Montant").contains(&K::ColUnitPrice));
+        assert!(keys("Désignation  Qté  P.U.HT  Montant").contains(&K::ColUnitPrice));
         // The abbreviation with its full stop reads as two words.
         for printed in [
             "#  Descrizione  Q.tà  IVA %  Lordo",

@@ -1852,6 +1852,30 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_credit_notes_vat_row_keeps_its_sign_where_ocr_lost_the_minus() {
+        let c = extract(&doc_from(&[
+            ("TVA%  Subtotal  Total TVA  Cu TVA", 40.0, 100.0),
+            ("19%  -318.475,17  60.510,28  -378.985,45", 40.0, 114.0),
+            ("9%  -12.656,40  -1.139,08  -13.795,48", 40.0, 128.0),
+        ]));
+        let rows: Vec<(String, String)> = c
+            .tax_rows
+            .iter()
+            .map(|r| (r.base.1.to_string(), r.amount.1.to_string()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("-318475.17".to_string(), "-60510.28".to_string()),
+                ("-12656.40".to_string(), "-1139.08".to_string())
+            ]
+        );
+        // Without the gross that the signed amount makes, no row.
+        let c = extract(&doc_from(&[("19%  -318.475,17  60.510,28", 40.0, 114.0)]));
+        assert!(c.tax_rows.is_empty());
+    }
+
+    #[test]
     fn a_vat_summary_row_may_print_its_rate_without_the_sign() {
         let rows = |lines: &[(&str, f32, f32)]| -> Vec<(String, String, String)> {
             extract(&doc_from(lines))

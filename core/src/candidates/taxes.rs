@@ -169,7 +169,16 @@ pub fn find(
         'rates: for rate in rates {
             for &base in &money {
                 for &amount in &money {
-                    let (b, a) = (base.1, amount.1);
+                    let b = base.1;
+                    // A credit note's VAT whose minus OCR lost (`19%  -318.475,17  60.510,28
+                    // -378.985,45`): the base's sign, where the gross printed beside them is
+                    // the base and the amount so signed.
+                    let sign_lost = !amount.1.is_zero()
+                        && amount.1.is_sign_negative() != b.is_sign_negative()
+                        && money
+                            .iter()
+                            .any(|g| g.0 != base.0 && g.0 != amount.0 && g.1 == b - amount.1);
+                    let a = if sign_lost { -amount.1 } else { amount.1 };
                     let (s, e) = at(amount.0);
                     let overlap = super::overlaps(&[at(base.0)], s, e);
                     if base.0 == amount.0
@@ -181,6 +190,7 @@ pub fn find(
                     {
                         continue;
                     }
+                    let amount = (amount.0, a);
                     let expected = (b * rate.1 / Decimal::ONE_HUNDRED).round_dp(dp);
                     // The slack of one unit is a till's rounding: it leaves the rate's
                     // arithmetic a constraint only on an amount of ten units or more (in whole

@@ -1190,6 +1190,25 @@ fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize])
     }
 }
 
+/// A credit note's VAT whose minus OCR lost (`-318.475,17`, `60.510,28`, `-378.985,45`): a
+/// negative net and total that the VAT makes with the net's sign; the VAT is negative too, and
+/// the three add up.
+fn credit_vat_sign(chosen: &mut Chosen) {
+    if chosen.consistent {
+        return;
+    }
+    if let (Some(n), Some((s, v, at)), Some(t)) = (chosen.net, chosen.vat, chosen.total)
+        && n.2.is_sign_negative()
+        && t.2.is_sign_negative()
+        && v.is_sign_positive()
+        && !v.is_zero()
+        && n.2 - v == t.2
+    {
+        chosen.vat = Some((s, -v, at));
+        chosen.consistent = true;
+    }
+}
+
 /// A consistent net, VAT and total that are one row of a VAT summary of several rates (`25%
 /// 407294,83  101823,71  509118,54` over a `6%` row): the document's net and VAT are the
 /// summary's sums, and its total their sum, the amount printed so (outside the item rows)
@@ -1432,6 +1451,7 @@ pub(super) fn totals(
         },
     };
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows, &printed);
+    credit_vat_sign(&mut chosen);
     apply_tax_rows(&mut chosen, cands, &rows);
     // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`),
     // or one digit of which OCR misread (`Kokonaissumm 468993,00` for 458993,00): read as the
@@ -1761,6 +1781,7 @@ pub(super) fn totals(
         chosen.vat = Some((STRUCTURAL_CONFIDENCE, vat, Some(first)));
     }
     summary_sums(&mut chosen, cands, &rows);
+    joined_payable(&mut chosen, cands, &rounding_values);
     unexplained_payable_above(&mut chosen, cands, &roundings);
     paid_between(&mut chosen, cands, &roundings);
     paid_below(&mut chosen, cands);
@@ -1858,6 +1879,32 @@ pub(super) fn totals(
 /// `Jau apmokėta: -77640,00`, `Suma apmokėjimui: 310557,55`), the difference less or plus the
 /// rounding (one of the [`printed_roundings`] on a line from the total's to the payable's)
 /// counts too.
+/// A payable that the total neither is nor makes, on a line where OCR broke an amount with a
+/// space (`Til betaling:  56.7 81,70 DKK`, read `81,70`): the joined reading of that line that is
+/// the total, the total with a printed cash rounding, or the total rounded for cash.
+fn joined_payable(chosen: &mut Chosen, cands: &Candidates, roundings: &[Decimal]) {
+    let (Some(t), Some(p)) = (chosen.total, chosen.payable) else {
+        return;
+    };
+    let made = |v: Decimal| {
+        v == t.2 || roundings.iter().any(|&r| t.2 + r == v) || crate::validate::cash_rounded(t.2, v)
+    };
+    if made(p.2) || chosen.prepaid.is_some_and(|q| t.2 - q.2 == p.2) {
+        return;
+    }
+    let Some(line) = cands.amount_at(p.1).map(|c| c.span.line) else {
+        return;
+    };
+    if let Some((k, v)) = cands
+        .joined_amounts()
+        .filter(|(_, c)| c.span.line == line)
+        .filter_map(|(k, c)| dec(c).map(|v| (k, v)))
+        .find(|&(_, v)| made(v))
+    {
+        chosen.payable = Some((p.0, k, v));
+    }
+}
+
 fn paid_between(chosen: &mut Chosen, cands: &Candidates, roundings: &[(usize, usize, Decimal)]) {
     let (Some(t), Some(p)) = (chosen.total, chosen.payable) else {
         return;
@@ -2773,6 +2820,28 @@ mod tests {
         // Mixed signs are no support.
         let c = plain(&[(0.7, 2, d("100.00"))], &vats, &tots, &[], &[]);
         assert!(!c.consistent);
+        // A VAT whose minus OCR lost, between a negative net and total it makes so signed.
+        let mut c = plain(
+            &[(0.6, 3, d("-100.00"))],
+            &[(0.6, 4, d("19.00"))],
+            &tots,
+            &[],
+            &[],
+        );
+        assert!(!c.consistent);
+        credit_vat_sign(&mut c);
+        assert!(c.consistent);
+        assert_eq!(c.vat.map(|v| v.1), Some(d("-19.00")));
+        // Not a VAT the total does not so make.
+        let mut c = plain(
+            &[(0.6, 3, d("-100.00"))],
+            &[(0.6, 4, d("18.00"))],
+            &tots,
+            &[],
+            &[],
+        );
+        credit_vat_sign(&mut c);
+        assert!(!c.consistent);
     }
 
     #[test]
@@ -2869,6 +2938,28 @@ mod tests {
         // A difference of a unit or more is no coin (a zero-rated part, a fee).
         let (total, _) = read("Toimitus:  1,50", "Avoin summa:  49,24 EUR");
         assert_ne!(total.as_deref(), Some("47.74"));
+    }
+
+    #[test]
+    fn a_payable_broken_by_a_space_is_read_whole_where_the_total_makes_it() {
+        let read = |payable: &'static str| {
+            let doc = doc_from(&[
+                ("Faktura 2020-60777", 10.0, 20.0),
+                ("Nettobeløb:  45.425,37 DKK", 300.0, 200.0),
+                ("25% moms  11.356,34 DKK", 300.0, 215.0),
+                ("Totalbeløb:  56.781,71 DKK", 300.0, 230.0),
+                ("Øreafrunding:  -0,01 DKK", 300.0, 245.0),
+                (payable, 300.0, 260.0),
+            ]);
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            (r.totals.total, r.totals.payable)
+        };
+        let (total, payable) = read("Til betaling:  56.7 81,70 DKK");
+        assert_eq!(total.as_deref(), Some("56781.71"));
+        assert_eq!(payable.as_deref(), Some("56781.70"));
+        // A joined reading the total does not make stays unread.
+        let (_, payable) = read("Til betaling:  12.3 81,70 DKK");
+        assert_ne!(payable.as_deref(), Some("12381.70"));
     }
 
     #[test]
