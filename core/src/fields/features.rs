@@ -531,6 +531,11 @@ pub fn candidate_features(
         if let Some((lb, _)) = line.range_bbox(h.start, h.end) {
             label_distance = ((c.span.bbox.x0 - lb.x1) / page.width.max(1.0)).max(0.0);
         }
+    } else if let Some(key) = wrapped_label(doc, ctx, c, line, &relevant) {
+        // Run-on text wrapped after a label (`... Kwota do zapłaty: PLN` / `154557,13`): the
+        // amount that starts its line takes the label that ends the line above.
+        label = Some(key);
+        label_above = true;
     } else {
         // Directly above, same column, within two lines.
         for up in 1..=2usize {
@@ -643,6 +648,39 @@ pub fn candidate_features(
     })
 }
 
+/// The label that ends the line above an amount that starts its own line, nothing after the
+/// label but a colon or a currency (`... Kwota do zapłaty: PLN` / `154557,13`): a run of text
+/// wrapped between a label and its amount.
+fn wrapped_label(
+    doc: &CleanDocument,
+    ctx: &FeatureContext<'_>,
+    c: &Candidate,
+    line: &Line,
+    relevant: &dyn Fn(LabelKey) -> bool,
+) -> Option<LabelKey> {
+    if c.kind != CandidateKind::Amount || !line.text.get(..c.span.start)?.trim().is_empty() {
+        return None;
+    }
+    let li = c.span.line.checked_sub(1)?;
+    let above = doc.lines.get(li).filter(|l| l.page == line.page)?;
+    let h = ctx
+        .line_labels
+        .get(li)?
+        .iter()
+        .filter(|h| relevant(h.key))
+        .max_by_key(|h| h.end)?;
+    let tail = above
+        .text
+        .get(h.end..)?
+        .trim()
+        .trim_start_matches(':')
+        .trim();
+    let bare = tail.is_empty()
+        || crate::candidates::amounts::currency_of_word(tail).is_some()
+            && !tail.chars().any(|ch| ch.is_ascii_digit());
+    bare.then_some(h.key)
+}
+
 /// Which of several keys of one label range matters for a candidate kind.
 fn label_priority(key: LabelKey, kind: CandidateKind) -> u8 {
     use LabelKey as K;
@@ -740,6 +778,31 @@ mod tests {
                 candidate_features(&ctx, &cands, i).expect("features")
             })
             .collect()
+    }
+
+    /// Run-on text wrapped between a label and its amount: the amount that starts its line takes
+    /// the label that ends the line above; not under a label with more text after it.
+    #[test]
+    fn an_amount_wrapped_under_its_label_takes_it() {
+        let f = amount_features(
+            &[
+                ("Faktura FS 267/2026", 10.0, 10.0),
+                (
+                    "Suma netto: PLN 125656,20 Razem VAT 23% PLN 28900,93 Kwota do zapłaty: PLN",
+                    40.0,
+                    200.0,
+                ),
+                ("154557,13", 40.0, 215.0),
+                ("Kwota do zapłaty: przelew 14 dni", 40.0, 240.0),
+                ("999,99", 400.0, 255.0),
+            ],
+            &["154557.13", "999.99"],
+        );
+        assert_eq!(
+            (f[0].label, f[0].label_above),
+            (Some(LabelKey::Payable), true)
+        );
+        assert_ne!(f[1].label, Some(LabelKey::Payable));
     }
 
     /// A credit note prints its amounts negative: its total is its largest amount in size.
