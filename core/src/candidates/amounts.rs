@@ -327,17 +327,17 @@ pub fn find_amounts(
             continue;
         }
         let before = text[..s].chars().next_back();
-        // A totals label OCR glued to its amount (`Bruttó érték22377646`): the amount still,
-        // one of four digits or more or with decimals (`MwSt19` is a rate).
-        let label_glued = before.is_some_and(char::is_alphabetic)
-            && currency_suffix_at(text, s).is_none()
+        // Digits glued to letters are part of a word or code, unless the letters are a currency
+        // or a totals label OCR glued to its amount (`Bruttó érték22377646`): that amount still
+        // counts when it has four digits or more or decimals (`MwSt19` is a rate).
+        let glued_letters =
+            before.is_some_and(char::is_alphabetic) && currency_suffix_at(text, s).is_none();
+        let label_glued = glued_letters
             && labels::ends_totals_label(
                 &text[text[..s].trim_end_matches(char::is_alphabetic).len()..s],
             );
-        if before.is_some_and(|c| {
-            c.is_alphanumeric() && !c.is_alphabetic()
-                || c.is_alphabetic() && currency_suffix_at(text, s).is_none()
-        }) && !label_glued
+        if before.is_some_and(|c| c.is_alphanumeric() && !c.is_alphabetic())
+            || glued_letters && !label_glued
         {
             continue;
         }
