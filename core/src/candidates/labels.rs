@@ -4034,8 +4034,9 @@ struct PhraseIndex {
     /// the known word it stands for (the first in byte order where several fold alike).
     known_glyph: HashMap<String, String>,
     /// Two consecutive words of a phrase written as one (`cenanetto`, `wartoscnetto`), each of
-    /// at least [`GLUED_MIN_CHARS`] characters, and the first of them.
-    glued: HashMap<String, String>,
+    /// at least [`GLUED_MIN_CHARS`] characters, or every word of a phrase of three or more
+    /// written as one of at least [`GLUED_PHRASE_MIN_CHARS`] (`sumabezdph`), and those words.
+    glued: HashMap<String, Vec<String>>,
 }
 
 static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
@@ -4097,14 +4098,23 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
             e.clone_from(w);
         }
     }
-    let mut glued: HashMap<String, String> = HashMap::new();
+    let mut glued: HashMap<String, Vec<String>> = HashMap::new();
     for p in &phrases {
         for (k, pair) in p.words.windows(2).enumerate() {
             let whole = format!("{}{}", pair[0], pair[1]);
             let long = p.word_chars[k].min(p.word_chars[k + 1]) >= GLUED_MIN_CHARS;
             if long && !known.contains(&whole) {
-                glued.entry(whole).or_insert_with(|| pair[0].clone());
+                glued.entry(whole).or_insert_with(|| pair.to_vec());
             }
+        }
+        let whole: String = p.words.concat();
+        let letters = |w: &String| w.chars().all(char::is_alphabetic);
+        if p.words.len() >= 3
+            && p.words.iter().all(letters)
+            && whole.chars().count() >= GLUED_PHRASE_MIN_CHARS
+            && !known.contains(&whole)
+        {
+            glued.entry(whole).or_insert_with(|| p.words.clone());
         }
     }
     PhraseIndex {
@@ -4121,6 +4131,10 @@ static PHRASES: LazyLock<PhraseIndex> = LazyLock::new(|| {
 /// Each of two label words OCR glued together has at least this many characters: `cena` +
 /// `netto`, not `vat` + `no`.
 const GLUED_MIN_CHARS: usize = 4;
+
+/// A phrase of three words or more OCR wrote as one word has at least this many characters:
+/// `sumabezdph` (`Suma bez DPH`), not `nrdoc`.
+const GLUED_PHRASE_MIN_CHARS: usize = 8;
 
 /// A word with the glyphs OCR reads for one another made one: `i`, `l` and `1` as `l`, `0` as
 /// `o`, `5` as `s`, `8` as `b` (`Descrlzlone` is `Descrizione`, `ekskI.` is `ekskl.`, `T0tal`
@@ -4511,36 +4525,43 @@ fn split_glued_words(
             of.extend([k, k]);
             continue;
         }
-        let head = (!index.known.contains(&w.text))
+        let pieces = (!index.known.contains(&w.text))
             .then(|| index.glued.get(&w.text))
             .flatten();
-        // The byte in the printed word where the first word ends: its folded, lower-cased
-        // prefix is that word.
-        let cut = head.and_then(|head| {
+        // The bytes in the printed word where each word but the last ends: its folded,
+        // lower-cased prefix is those words.
+        let cuts = pieces.and_then(|pieces| {
             let printed = text.get(w.start..w.end)?;
-            printed
-                .char_indices()
-                .map(|(i, _)| i)
-                .skip(1)
-                .find(|&i| fold_diacritics(&printed[..i].to_lowercase()) == head.as_str())
-                .map(|i| (head.clone(), w.start + i))
-        });
-        match cut {
-            Some((head, at)) => {
-                let tail = w.text[head.len()..].to_string();
-                out.push(NormWord {
-                    text: head,
-                    start: w.start,
-                    end: at,
-                });
-                out.push(NormWord {
-                    text: tail,
-                    start: at,
-                    end: w.end,
-                });
-                of.extend([k, k]);
+            let mut prefix = String::new();
+            let mut cuts = Vec::with_capacity(pieces.len());
+            for piece in &pieces[..pieces.len() - 1] {
+                prefix.push_str(piece);
+                let at =
+                    printed.char_indices().map(|(i, _)| i).skip(1).find(|&i| {
+                        fold_diacritics(&printed[..i].to_lowercase()) == prefix.as_str()
+                    })?;
+                cuts.push(w.start + at);
             }
-            None => {
+            Some(cuts)
+        });
+        match (pieces, cuts) {
+            (Some(pieces), Some(cuts)) => {
+                // The words' text: the pieces, the last one what the normalised word holds
+                // after the others.
+                let head_len: usize = pieces[..pieces.len() - 1].iter().map(String::len).sum();
+                let starts = std::iter::once(w.start).chain(cuts.iter().copied());
+                let ends = cuts.iter().copied().chain(std::iter::once(w.end));
+                for (j, (start, end)) in starts.zip(ends).enumerate() {
+                    let text = if j + 1 == pieces.len() {
+                        w.text[head_len..].to_string()
+                    } else {
+                        pieces[j].clone()
+                    };
+                    out.push(NormWord { text, start, end });
+                    of.push(k);
+                }
+            }
+            _ => {
                 out.push(w);
                 of.push(k);
             }
@@ -4976,6 +4997,15 @@ mod tests {
             "{:?}",
             keys("Rabatnetto:  10%")
         );
+        // Every space of a phrase of three words lost (`Total a pagar`): the phrase, over the
+        // whole glued word; letters of no phrase stay unknown.
+        let spaced = keys("TOTAL A PAGAR: 1.234,56");
+        assert!(!spaced.is_empty());
+        let t = "TOTALAPAGAR: 1.234,56";
+        let hits = find_labels(t);
+        assert_eq!(hits.iter().map(|h| h.key).collect::<Vec<_>>(), spaced);
+        assert_eq!(&t[hits[0].start..hits[0].end], "TOTALAPAGAR");
+        assert!(keys("TOTALAPAGOR: 1.234,56").is_empty());
     }
 
     /// A phrase never spans a column gap: a grid's header row names one field per cell.

@@ -1876,6 +1876,44 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_summary_row_whose_rate_ocr_lost_is_read_by_its_arithmetic() {
+        let rows = |last: &'static str| -> Vec<(String, String, String, bool)> {
+            extract(&doc_from(&[
+                ("PVM%  Be PVM  PVM  Su PVM", 40.0, 100.0),
+                ("21%  952,98  200,13  1153,11", 40.0, 114.0),
+                ("9%  438,96  39,51  478,47", 40.0, 128.0),
+                (last, 40.0, 142.0),
+            ]))
+            .tax_rows
+            .iter()
+            .map(|r| {
+                (
+                    r.rate.1.to_string(),
+                    r.base.1.to_string(),
+                    r.amount.1.to_string(),
+                    r.rate.0 == taxes::RATE_NOT_PRINTED,
+                )
+            })
+            .collect()
+        };
+        let got = rows("1275,20  63,76  1338,96");
+        assert_eq!(got.len(), 3);
+        assert_eq!(
+            got[2],
+            (
+                "5".to_string(),
+                "1275.20".to_string(),
+                "63.76".to_string(),
+                true
+            )
+        );
+        // The summary's own sum row, a gross that is no sum, a share that is no rate: no row.
+        assert_eq!(rows("1391,94  239,64  1631,58").len(), 2);
+        assert_eq!(rows("1275,20  63,76  1338,97").len(), 2);
+        assert_eq!(rows("1275,20  63,77  1338,97").len(), 2);
+    }
+
+    #[test]
     fn a_vat_summary_row_may_print_its_rate_without_the_sign() {
         let rows = |lines: &[(&str, f32, f32)]| -> Vec<(String, String, String)> {
             extract(&doc_from(lines))

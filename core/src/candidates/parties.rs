@@ -1364,6 +1364,23 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
         }
         address.push(l.clone());
     }
+    // Contact lines between the name and the street (`Max Mustermann`, `Muster-Einkauf` over
+    // `Erfurter Strasse 13`): lines without a digit that are neither address-like nor a
+    // company's (a legal form: the name above is then no name), printed before the first
+    // address-like line with a digit, are the addressee's people and departments, not the
+    // address.
+    if let Some(street) = address
+        .iter()
+        .position(|s| s.text.contains(|c: char| c.is_ascii_digit()) && is_address_like(&s.text))
+        && street > 0
+        && address[..street].iter().all(|s| {
+            !s.text.contains(|c: char| c.is_ascii_digit())
+                && !is_address_like(&s.text)
+                && !is_company_like(&s.text)
+        })
+    {
+        address.drain(..street);
+    }
     let name = name
         .map(|s| (clean_text(&s.text), s))
         .filter(|(t, _)| letters(t) >= 2);
@@ -1616,7 +1633,14 @@ fn labelled(p: &Page<'_>, si: usize) -> Option<PartyCandidate> {
                 .collect();
             heights.sort_by(f32::total_cmp);
             let row_h = heights.get(heights.len() / 2).copied().unwrap_or(h);
-            if gap > (1.8 * median).max(0.9 * row_h) {
+            // The town line of a postal address under its street (`Musterstraße 12` / a blank
+            // line / `DE 12345 Beispielstadt`) continues the address, whatever the gap.
+            let town_of_street = anchor.is_some_and(|a| POSTCODE.is_match(&a.text))
+                && rows
+                    .last()
+                    .and_then(|r| r.anchor.as_ref())
+                    .is_some_and(|prev| address_line(&prev.text) && !POSTCODE.is_match(&prev.text));
+            if gap > (1.8 * median).max(0.9 * row_h) && !town_of_street {
                 after_break = true;
             }
         }
@@ -2775,7 +2799,13 @@ fn block_variants(
         && !is_id_line(&next.text)
         && !is_party_id_line(&next.text)
     {
-        variants.push(merge_spans(&name, next));
+        let joined = merge_spans(&name, next);
+        // A name that leaves a quote or bracket open which the next line closes (`IK
+        // "Tipogrāfija` / `Krūmiņš"`) is only the two lines together.
+        if leaves_open(&name.text) && !leaves_open(&joined.text) {
+            variants.clear();
+        }
+        variants.push(joined);
     }
     for v in variants {
         let text = clean_text(&v.text);
@@ -2907,6 +2937,89 @@ mod tests {
         let buyer = c.iter().find(|c| c.role == LabelKey::Buyer).unwrap();
         assert_eq!(buyer.name.as_ref().unwrap().0, "Kunden AG Mitte");
         assert!(!buyer.region.iter().any(|s| s.text.contains("DE123456789")));
+    }
+
+    /// A block's name that leaves a quote open, closed on the next line, is only the two lines
+    /// together.
+    #[test]
+    fn a_block_name_open_at_its_quote_is_one_name_over_two_lines() {
+        let blocks = |second: &str| -> Vec<String> {
+            let d = doc(&[
+                (
+                    "SIA Transports Nord · Brīvības iela 159 · LV-3001 Jelgava",
+                    300.0,
+                    96.0,
+                ),
+                ("IK \"Tipogrāfija", 300.0, 107.0),
+                (second, 300.0, 119.0),
+                ("Brīvības iela 175", 300.0, 131.0),
+                ("LV-3601 Ventspils", 300.0, 143.0),
+                ("Preču pavadzīme-rēķins", 300.0, 200.0),
+            ]);
+            names(&find(&d), LabelKey::Seller)
+                .into_iter()
+                .filter(|(s, _)| *s == PartySource::Block)
+                .map(|(_, n)| n)
+                .collect()
+        };
+        let got = blocks("Krūmiņš\"");
+        assert!(
+            got.contains(&"IK \"Tipogrāfija Krūmiņš\"".to_string()),
+            "{got:?}"
+        );
+        assert!(!got.contains(&"IK \"Tipogrāfija".to_string()), "{got:?}");
+    }
+
+    /// Contact lines between the name and the street are no address; the town line after a
+    /// blank line under the street still is.
+    #[test]
+    fn a_labelled_address_skips_contacts_and_keeps_its_town_after_a_gap() {
+        let seller_address = |rows: &[(&str, f32, f32)]| {
+            let c = find(&doc(rows));
+            let seller = c
+                .iter()
+                .find(|c| c.role == LabelKey::Seller && c.label_line.is_some())
+                .expect("a labelled seller")
+                .clone();
+            (
+                seller.name.map(|n| n.0),
+                seller.address.into_iter().map(|a| a.0).collect::<Vec<_>>(),
+            )
+        };
+        let (name, address) = seller_address(&[
+            ("Verkäufer:", 40.0, 100.0),
+            ("Elektron Industrieservice GmbH", 40.0, 114.0),
+            ("Max Mustermann", 40.0, 125.0),
+            ("Muster-Einkauf", 40.0, 136.0),
+            ("Erfurter Strasse 13", 40.0, 147.0),
+            ("DE 74465 Demoort", 40.0, 158.0),
+            ("Pos Beschreibung Menge Preis Betrag", 40.0, 260.0),
+        ]);
+        assert_eq!(name.as_deref(), Some("Elektron Industrieservice GmbH"));
+        assert_eq!(address, ["Erfurter Strasse 13", "DE 74465 Demoort"]);
+        let (_, address) = seller_address(&[
+            ("Verkäufer:", 40.0, 100.0),
+            ("Lieferant GmbH", 40.0, 122.0),
+            ("Abteilung Vertrieb", 40.0, 133.0),
+            ("Musterstraße 12", 40.0, 144.0),
+            ("DE 12345 Beispielstadt", 40.0, 166.0),
+            ("Pos Beschreibung Menge Preis Betrag", 40.0, 260.0),
+        ]);
+        assert_eq!(address, ["Musterstraße 12", "DE 12345 Beispielstadt"]);
+        // A company's line there is no contact: the name above it is then in doubt, and the
+        // line stays.
+        let (_, address) = seller_address(&[
+            ("Verkäufer:", 40.0, 100.0),
+            ("Lieferant GmbH", 40.0, 114.0),
+            ("Transports Balodis AS", 40.0, 125.0),
+            ("Erfurter Strasse 13", 40.0, 136.0),
+            ("DE 74465 Demoort", 40.0, 147.0),
+            ("Pos Beschreibung Menge Preis Betrag", 40.0, 260.0),
+        ]);
+        assert_eq!(
+            address.first().map(String::as_str),
+            Some("Transports Balodis AS")
+        );
     }
 
     #[test]

@@ -150,9 +150,19 @@ pub fn find(
         let c = items.get(i).unwrap_or_else(|| &joined[i - items.len()]);
         (c.span.start, c.span.end)
     };
-    for LineAmounts { rates, money, .. } in
+    // The line of the last row found, and the rows found before it.
+    let mut last_row: Option<usize> = None;
+    for LineAmounts { line, rates, money } in
         by_line(items, joined, money_print, &vat_line, &|_| true)
     {
+        if rates.is_empty()
+            && last_row.is_some_and(|l| l + 1 == line)
+            && let Some(row) = rate_lost_row(&money, &out, dp)
+        {
+            out.push(row);
+            last_row = Some(line);
+            continue;
+        }
         // A zero rate's row (`B 0%  50,39  0,00`) only as a line of exactly a base and a zero
         // amount, or those and the gross that repeats the base (`0%  67.87  0.00  67.87`): any
         // base times zero is zero.
@@ -205,6 +215,7 @@ pub fn find(
                         // at 20 %, whose VAT is 13140,02 too).
                         out.retain(|r| !same(r));
                         out.push(TaxRow { rate, base, amount });
+                        last_row = Some(line);
                         break 'rates;
                     }
                 }
@@ -212,6 +223,41 @@ pub fn find(
         }
     }
     out
+}
+
+/// The rate index of a [`TaxRow`] whose rate is not printed: OCR lost it, and the base and the
+/// amount make it ([`rate_lost_row`]).
+pub const RATE_NOT_PRINTED: usize = usize::MAX;
+
+/// A summary row whose rate OCR lost (`1275,20  63,76  1338,96` under `21%  952,98  200,13
+/// 1153,11` and `9%  438,96  39,51  478,47`), on the line right under the rows `above`: exactly
+/// three money amounts, base, amount and gross in print order, with base + amount = gross to
+/// the cent and the amount a whole or half percent of the base to its last printed digit
+/// (`dp` decimals); not the summary's own sum row (the bases and amounts above summed).
+fn rate_lost_row(money: &[(usize, Decimal)], above: &[TaxRow], dp: u32) -> Option<TaxRow> {
+    let [base, amount, gross] = money else {
+        return None;
+    };
+    let (b, a) = (base.1, amount.1);
+    if b.is_zero()
+        || a.is_zero()
+        || a.is_sign_negative() != b.is_sign_negative()
+        || a.abs() >= b.abs()
+        || b + a != gross.1
+    {
+        return None;
+    }
+    let summed = |f: fn(&TaxRow) -> Decimal| above.iter().map(f).sum::<Decimal>();
+    if summed(|r| r.base.1) == b || summed(|r| r.amount.1) == a {
+        return None;
+    }
+    let two = Decimal::TWO;
+    let rate = (a / b * Decimal::ONE_HUNDRED * two).round() / two;
+    (is_vat_rate(rate) && (b * rate / Decimal::ONE_HUNDRED).round_dp(dp) == a).then_some(TaxRow {
+        rate: (RATE_NOT_PRINTED, rate.normalize()),
+        base: *base,
+        amount: *amount,
+    })
 }
 
 /// A line with one rate `p` % (at most [`MAX_VAT_RATE`]) and one money amount after it (`USt.

@@ -1190,6 +1190,35 @@ fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize])
     }
 }
 
+/// The eligible total (scored within [`CONSISTENCY_BONUS`] of the best) that the VAT summary
+/// rows make exactly ([`rows_explain`]), where the chosen total is not consistent: net, VAT
+/// and total from those rows; a payable printed apart from the replaced total stays (`Til
+/// betaling 444,50` under `SLUTBELØB 444,28`), the replaced total's own print gives way to
+/// the new total.
+fn summary_total(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize], tots: &[Scored]) {
+    if chosen.consistent {
+        return;
+    }
+    let rows = summary_rows(cands, item_lines);
+    let floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
+    if let Some(t) = tots
+        .iter()
+        .take_while(|t| t.0 >= floor)
+        .find(|t| rows_explain(&rows, t.2).is_some())
+    {
+        // The print taken for the total, chosen as the payable too, is neither (`CASH 500.00`
+        // over `CHANGE 23.20`): the payable is the total the rows make.
+        if chosen
+            .payable
+            .is_some_and(|p| chosen.total.is_some_and(|old| old.1 == p.1))
+        {
+            chosen.payable = Some(*t);
+        }
+        chosen.total = Some(*t);
+        apply_tax_rows(chosen, cands, item_lines);
+    }
+}
+
 /// A credit note's VAT whose minus OCR lost (`-318.475,17`, `60.510,28`, `-378.985,45`): a
 /// negative net and total that the VAT makes with the net's sign; the VAT is negative too, and
 /// the three add up.
@@ -1453,6 +1482,10 @@ pub(super) fn totals(
     let mut chosen = choose(&nets, &vats, &tots, &pays, &pres, &two_rows, &printed);
     credit_vat_sign(&mut chosen);
     apply_tax_rows(&mut chosen, cands, &rows);
+    // A total the VAT summary rows do not make, beside an eligible one (scored within
+    // CONSISTENCY_BONUS of it) that they make exactly: two printed equations hold for that one
+    // (`SLUTBELØB 444,28` over a paid `444,50` a cash rounding made).
+    summary_total(&mut chosen, cands, &rows, &tots);
     // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`),
     // or one digit of which OCR misread (`Kokonaissumm 468993,00` for 458993,00): read as the
     // amount the VAT summary rows make, where that is the print without that digit, or the
@@ -1782,6 +1815,7 @@ pub(super) fn totals(
     }
     summary_sums(&mut chosen, cands, &rows);
     joined_payable(&mut chosen, cands, &rounding_values);
+    lost_digit_payable(&mut chosen, cands);
     unexplained_payable_above(&mut chosen, cands, &roundings);
     paid_between(&mut chosen, cands, &roundings);
     paid_below(&mut chosen, cands);
@@ -1902,6 +1936,43 @@ fn joined_payable(chosen: &mut Chosen, cands: &Candidates, roundings: &[Decimal]
         .find(|&(_, v)| made(v))
     {
         chosen.payable = Some((p.0, k, v));
+    }
+}
+
+/// Whether `short` prints as `full` with one digit lost (`252.93` for `2252.93`): the same sign
+/// and cents, the whole digits of `full` less one of them.
+fn one_digit_lost(full: Decimal, short: Decimal) -> bool {
+    if full.is_sign_negative() != short.is_sign_negative() {
+        return false;
+    }
+    let (f, s) = (format!("{:.2}", full.abs()), format!("{:.2}", short.abs()));
+    f.len() == s.len() + 1 && (0..f.len()).any(|k| f[..k].to_string() + &f[k + 1..] == s)
+}
+
+/// A payable the chosen total and prepaid contradict (the total's own print, with a prepaid
+/// read: `total - prepaid = payable` fails), where an amount printed on one of the two lines
+/// under the prepaid reads as `total - prepaid` with one digit OCR lost (`Nog te betalea:252.93`
+/// for 2.252,93): that difference is the payable, the short print its evidence.
+fn lost_digit_payable(chosen: &mut Chosen, cands: &Candidates) {
+    let (Some(t), Some(p), Some(q)) = (chosen.total, chosen.payable, chosen.prepaid) else {
+        return;
+    };
+    let left = t.2 - q.2;
+    if q.2.is_zero()
+        || p.2 != t.2
+        || left.is_zero()
+        || left.is_sign_negative() != t.2.is_sign_negative()
+    {
+        return;
+    }
+    let Some(ql) = cands.amount_at(q.1).map(|c| c.span.line) else {
+        return;
+    };
+    if let Some((k, _)) = (ql + 1..=ql + 2)
+        .flat_map(|l| money_on(cands, l))
+        .find(|&(_, v)| one_digit_lost(left, v))
+    {
+        chosen.payable = Some((p.0.min(q.0), k, left));
     }
 }
 
@@ -2960,6 +3031,80 @@ mod tests {
         // A joined reading the total does not make stays unread.
         let (_, payable) = read("Til betaling:  12.3 81,70 DKK");
         assert_ne!(payable.as_deref(), Some("12381.70"));
+    }
+
+    #[test]
+    fn an_eligible_total_the_summary_rows_make_wins_over_one_they_do_not() {
+        let doc = doc_from(&[
+            ("Kassebon", 90.0, 20.0),
+            ("Rugbrød  2 x 29,84  59,68", 6.0, 100.0),
+            ("SLUTBELØB  444,28 kr.", 6.0, 200.0),
+            ("Øreafrunding:  0,22", 6.0, 212.0),
+            ("Til betaling:  444,50 kr.", 6.0, 224.0),
+            ("Dankort  444,50", 6.0, 236.0),
+            ("Moms %  I alt ekskl. moms  Moms i alt", 6.0, 260.0),
+            ("A 25%  355,42  88,86", 6.0, 272.0),
+        ]);
+        let cands = extract(&doc);
+        let at = |value: &str, line: usize| {
+            (0..cands.items.len())
+                .find(|&i| {
+                    cands
+                        .amount_at(i)
+                        .is_some_and(|c| c.span.line == line && dec(c) == Some(d(value)))
+                })
+                .unwrap()
+        };
+        let (paid, total) = (at("444.50", 5), at("444.28", 2));
+        let run = |second: f32| {
+            let tots = [(0.99, paid, d("444.50")), (second, total, d("444.28"))];
+            let mut chosen = Chosen {
+                total: Some(tots[0]),
+                payable: Some(tots[0]),
+                ..Chosen::default()
+            };
+            summary_total(&mut chosen, &cands, &[], &tots);
+            // The replaced total's own print is no payable either.
+            assert_eq!(chosen.payable, chosen.total);
+            (
+                chosen.total.map(|t| t.2),
+                chosen.net.map(|n| n.2),
+                chosen.vat.map(|v| v.1),
+            )
+        };
+        assert_eq!(
+            run(0.85),
+            (Some(d("444.28")), Some(d("355.42")), Some(d("88.86")))
+        );
+        // Scored too far below the best, it does not win.
+        assert_eq!(run(0.5), (Some(d("444.50")), None, None));
+    }
+
+    #[test]
+    fn a_payable_that_lost_a_digit_is_the_total_less_the_prepaid() {
+        let read = |payable: &'static str| {
+            let doc = doc_from(&[
+                ("Factuur 2026-48416", 10.0, 20.0),
+                ("Totaal exclusief BTW:  3.732,47 EUR", 300.0, 200.0),
+                ("BTW 21%:  773,46 EUR", 300.0, 215.0),
+                ("Eindtotaal:  4.505,93 EUR", 300.0, 230.0),
+                ("Vooruitbetaald:  -2.253,00 EUR", 300.0, 245.0),
+                (payable, 300.0, 260.0),
+            ]);
+            let r = crate::fields::extract(&doc, &extract(&doc), &crate::fields::RuleScorer);
+            (r.totals.total, r.totals.prepaid, r.totals.payable)
+        };
+        let (total, prepaid, payable) = read("Nog te betalea:252.93 EUR");
+        assert_eq!(total.as_deref(), Some("4505.93"));
+        assert_eq!(prepaid.as_deref(), Some("2253.00"));
+        assert_eq!(payable.as_deref(), Some("2252.93"));
+        // A print that is not the difference with a digit lost stays no payable of it.
+        let (_, _, payable) = read("Nog te betalea:352.93 EUR");
+        assert_ne!(payable.as_deref(), Some("2252.93"));
+        assert!(one_digit_lost(d("2252.93"), d("252.93")));
+        assert!(one_digit_lost(d("2252.93"), d("222.93")));
+        assert!(!one_digit_lost(d("2252.93"), d("2252.93")));
+        assert!(!one_digit_lost(d("2252.93"), d("252.9")));
     }
 
     #[test]
