@@ -1368,11 +1368,13 @@ fn name_and_address(lines: &[Segment]) -> NameAddress {
     // `Erfurter Strasse 13`): lines without a digit that are neither address-like nor a
     // company's (a legal form: the name above is then no name), printed before the first
     // address-like line with a digit, are the addressee's people and departments, not the
-    // address.
+    // address. That line must be a street, not the town's postcode line: a place without a
+    // number over the town is the address's (`ZI du Mirail` / `31100 Toulouse`).
     if let Some(street) = address
         .iter()
         .position(|s| s.text.contains(|c: char| c.is_ascii_digit()) && is_address_like(&s.text))
         && street > 0
+        && !POSTCODE.is_match(&address[street].text)
         && address[..street].iter().all(|s| {
             !s.text.contains(|c: char| c.is_ascii_digit())
                 && !is_address_like(&s.text)
@@ -3020,6 +3022,15 @@ mod tests {
             address.first().map(String::as_str),
             Some("Transports Balodis AS")
         );
+        // A place without a number right over the town's postcode line is the address's.
+        let (_, address) = seller_address(&[
+            ("Vendeur :", 40.0, 100.0),
+            ("Lieferant SARL", 40.0, 114.0),
+            ("ZI du Mirail", 40.0, 125.0),
+            ("31100 Toulouse", 40.0, 136.0),
+            ("Pos Beschreibung Menge Preis Betrag", 40.0, 260.0),
+        ]);
+        assert_eq!(address, ["ZI du Mirail", "31100 Toulouse"]);
     }
 
     #[test]
