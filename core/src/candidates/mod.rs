@@ -1875,26 +1875,36 @@ pub(crate) mod tests {
         assert!(c.tax_rows.is_empty());
     }
 
-    #[test]
-    fn a_summary_row_whose_rate_ocr_lost_is_read_by_its_arithmetic() {
-        let rows = |last: &'static str| -> Vec<(String, String, String, bool)> {
-            extract(&doc_from(&[
-                ("PVM%  Be PVM  PVM  Su PVM", 40.0, 100.0),
-                ("21%  952,98  200,13  1153,11", 40.0, 114.0),
-                ("9%  438,96  39,51  478,47", 40.0, 128.0),
-                (last, 40.0, 142.0),
-            ]))
-            .tax_rows
+    /// The tax rows' rate, base and amount, as text.
+    fn tax_row_texts(c: &Candidates) -> Vec<(String, String, String)> {
+        c.tax_rows
             .iter()
             .map(|r| {
                 (
                     r.rate.1.to_string(),
                     r.base.1.to_string(),
                     r.amount.1.to_string(),
-                    r.rate.0 == taxes::RATE_NOT_PRINTED,
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn a_summary_row_whose_rate_ocr_lost_is_read_by_its_arithmetic() {
+        let rows = |last: &'static str| -> Vec<(String, String, String, bool)> {
+            let c = extract(&doc_from(&[
+                ("PVM%  Be PVM  PVM  Su PVM", 40.0, 100.0),
+                ("21%  952,98  200,13  1153,11", 40.0, 114.0),
+                ("9%  438,96  39,51  478,47", 40.0, 128.0),
+                (last, 40.0, 142.0),
+            ]));
+            tax_row_texts(&c)
+                .into_iter()
+                .zip(&c.tax_rows)
+                .map(|((rate, base, amount), r)| {
+                    (rate, base, amount, r.rate.0 == taxes::RATE_NOT_PRINTED)
+                })
+                .collect()
         };
         let got = rows("1275,20  63,76  1338,96");
         assert_eq!(got.len(), 3);
@@ -1915,19 +1925,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_vat_summary_row_may_print_its_rate_without_the_sign() {
-        let rows = |lines: &[(&str, f32, f32)]| -> Vec<(String, String, String)> {
-            extract(&doc_from(lines))
-                .tax_rows
-                .iter()
-                .map(|r| {
-                    (
-                        r.rate.1.to_string(),
-                        r.base.1.to_string(),
-                        r.amount.1.to_string(),
-                    )
-                })
-                .collect()
-        };
+        let rows = |lines: &[(&str, f32, f32)]| tax_row_texts(&extract(&doc_from(lines)));
         let summary = [
             (
                 "Art  Basisbetrag  Steuersatz [%]  Steuerbetrag",

@@ -1191,20 +1191,24 @@ fn apply_tax_rows(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize])
 }
 
 /// The eligible total (scored within [`CONSISTENCY_BONUS`] of the best) that the VAT summary
-/// rows make exactly ([`rows_explain`]), where the chosen total is not consistent: net, VAT
+/// rows `rows` ([`summary_rows`] outside `item_lines`) make exactly ([`rows_explain`]), where the chosen total is not consistent: net, VAT
 /// and total from those rows; a payable printed apart from the replaced total stays (`Til
 /// betaling 444,50` under `SLUTBELØB 444,28`), the replaced total's own print gives way to
 /// the new total.
-fn summary_total(chosen: &mut Chosen, cands: &Candidates, item_lines: &[usize], tots: &[Scored]) {
+fn summary_total(
+    chosen: &mut Chosen,
+    cands: &Candidates,
+    (item_lines, rows): (&[usize], &[TaxRow]),
+    tots: &[Scored],
+) {
     if chosen.consistent {
         return;
     }
-    let rows = summary_rows(cands, item_lines);
     let floor = tots.first().map_or(0.0, |t| t.0 - CONSISTENCY_BONUS);
     if let Some(t) = tots
         .iter()
         .take_while(|t| t.0 >= floor)
-        .find(|t| rows_explain(&rows, t.2).is_some())
+        .find(|t| rows_explain(rows, t.2).is_some())
     {
         // The print taken for the total, chosen as the payable too, is neither (`CASH 500.00`
         // over `CHANGE 23.20`): the payable is the total the rows make.
@@ -1485,12 +1489,12 @@ pub(super) fn totals(
     // A total the VAT summary rows do not make, beside an eligible one (scored within
     // CONSISTENCY_BONUS of it) that they make exactly: two printed equations hold for that one
     // (`SLUTBELØB 444,28` over a paid `444,50` a cash rounding made).
-    summary_total(&mut chosen, cands, &rows, &tots);
+    let summary = summary_rows(cands, &rows);
+    summary_total(&mut chosen, cands, (&rows, &summary), &tots);
     // A total whose currency sign OCR read as a digit in front (`€16.558,87` as `616.558,87`),
     // or one digit of which OCR misread (`Kokonaissumm 468993,00` for 458993,00): read as the
     // amount the VAT summary rows make, where that is the print without that digit, or the
     // print with only that digit other (a digit of whole units: a cent's is a rounding's).
-    let summary = summary_rows(cands, &rows);
     if !chosen.consistent
         && let Some(t) = chosen.total
         && let Some(v) = without_first_digit(t.2)
@@ -3063,7 +3067,12 @@ mod tests {
                 payable: Some(tots[0]),
                 ..Chosen::default()
             };
-            summary_total(&mut chosen, &cands, &[], &tots);
+            summary_total(
+                &mut chosen,
+                &cands,
+                (&[], &summary_rows(&cands, &[])),
+                &tots,
+            );
             // The replaced total's own print is no payable either.
             assert_eq!(chosen.payable, chosen.total);
             (
